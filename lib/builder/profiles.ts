@@ -1,0 +1,34 @@
+// Builder profiles: `seed` is the side-call PR's builder (builder.md, the default); `gym-v1` is
+// Gym main of Aug 2026 (capture-format.md §6/§8 [S]). `auto` picks gym-v1 for schema_version records.
+import type { TokenEntry } from "@/lib/schema";
+import type { BuilderOptions } from "./types";
+
+export type Profile = "seed" | "gym-v1";
+export type ProfileChoice = Profile | "auto";
+export const PROFILES: readonly Profile[] = ["seed", "gym-v1"];
+
+export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
+  seed: {
+    recordedParents: true,
+    dropEmptyGenerations: false,
+    retryKeep: "any_child",
+    walk: "depth_first",
+    mainRule: "generated_mass",
+  },
+  "gym-v1": {
+    recordedParents: false,
+    dropEmptyGenerations: true,
+    retryKeep: "non_quarantined_child",
+    walk: "leaves",
+    mainRule: "earliest_root",
+  },
+};
+
+export function resolveProfile(choice: ProfileChoice, entries: readonly TokenEntry[]): Profile {
+  if (choice !== "auto") return choice;
+  return entries.some((e) => e.schema_version !== undefined) ? "gym-v1" : "seed";
+}
+
+export function otherProfile(profile: Profile): Profile {
+  return profile === "seed" ? "gym-v1" : "seed";
+}

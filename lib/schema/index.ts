@@ -1,0 +1,5 @@
+export * from "./token-entry";
+export * from "./capture-exchange";
+export * from "./store-state";
+export * from "./rollout-record";
+export * from "./run-manifest";

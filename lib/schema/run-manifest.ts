@@ -1,0 +1,28 @@
+// A run's optional `run.json`: what the run is and where its files live when not in the defaults.
+import { z } from "zod";
+
+export const builderProfileSchema = z.enum(["seed", "gym-v1", "auto"]);
+export type BuilderProfileChoice = z.infer<typeof builderProfileSchema>;
+
+export const runManifestSchema = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  capture: z.enum(["on", "off"]).optional(),
+  builder_profile: builderProfileSchema.optional(),
+  side_call_patterns: z.array(z.string()).optional(),
+  /** Path (relative to the run directory) of a Hugging Face `tokenizer.json`, or a bundled encoding name. */
+  tokenizer: z.string().optional(),
+  /** Run id of a run that differs from this one only by seed (the repeatability baseline). */
+  seed_repeat_of: z.string().optional(),
+  /** Optional relative or absolute paths overriding the default layout. */
+  paths: z
+    .strictObject({
+      tokens: z.string().optional(),
+      model_calls: z.string().optional(),
+      rollouts: z.string().optional(),
+      metrics: z.string().optional(),
+    })
+    .optional(),
+});
+
+export type RunManifest = z.infer<typeof runManifestSchema>;

@@ -1,0 +1,39 @@
+// One line of `<rollout_id>.tokens.jsonl`: a TokenEntry of any writer generation
+// (seed/July records without schema_version, Gym main schema_version 1). Unknown keys are kept.
+// Cross-field rules that depend on the builder profile (log-prob counts) are left to the builder.
+import { z } from "zod";
+import { logProbArray, tokenIdArray } from "./token-ids";
+
+/** The newest `schema_version` this reader understands (Gym main, Aug 2026). */
+export const MAX_SCHEMA_VERSION = 1;
+
+export const tokenEntrySchema = z.looseObject({
+  schema_version: z.int().optional(),
+  rollout_id: z.string(),
+  model_call_id: z.string().min(1, "model_call_id is empty"),
+  model: z.string().nullish().transform((v) => v ?? ""),
+  prompt_token_ids: tokenIdArray,
+  generation_token_ids: tokenIdArray,
+  generation_log_probs: logProbArray,
+  routed_experts: z.unknown().optional().transform((v) => v ?? null),
+  output_items: z
+    .array(z.record(z.string(), z.unknown()))
+    .nullish()
+    .transform((v) => v ?? []),
+  token_item_index: z.int().nullish().transform((v) => v ?? null),
+  created_at: z.number().nullish().transform((v) => v ?? 0),
+  requested_model: z.string().nullish().transform((v) => v ?? ""),
+  has_tools: z.boolean().nullish().transform((v) => v ?? null),
+  parent_call_id: z.string().nullish().transform((v) => v ?? null),
+  cum_len: z.int().nonnegative().nullish().transform((v) => v ?? null),
+  digest: z.string().nullish().transform((v) => v ?? null),
+  response_id: z.string().nullish().transform((v) => v ?? null),
+});
+
+export type TokenEntry = z.infer<typeof tokenEntrySchema>;
+export type TokenEntryInput = z.input<typeof tokenEntrySchema>;
+
+/** The writer generation a record comes from, for labels and profile choice. */
+export function writerGeneration(entry: TokenEntry): "seed" | "gym-v1" {
+  return entry.schema_version === undefined ? "seed" : "gym-v1";
+}
