@@ -8,3 +8,4 @@ export * from "./flatten";
 export * from "./projection";
 export * from "./profiles";
 export * from "./verdict";
+export * from "./report";

@@ -24,9 +24,13 @@ export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
   },
 };
 
-export function resolveProfile(choice: ProfileChoice, entries: readonly TokenEntry[]): Profile {
+/**
+ * `auto`: gym-v1 when any record carries schema_version or the store keeps files only Gym main's
+ * store writes (`.tokens.state.json`, `.tokens.intents`); otherwise seed.
+ */
+export function resolveProfile(choice: ProfileChoice, entries: readonly TokenEntry[], gymStoreFiles = false): Profile {
   if (choice !== "auto") return choice;
-  return entries.some((e) => e.schema_version !== undefined) ? "gym-v1" : "seed";
+  return gymStoreFiles || entries.some((e) => e.schema_version !== undefined) ? "gym-v1" : "seed";
 }
 
 export function otherProfile(profile: Profile): Profile {

@@ -26,6 +26,8 @@ export interface CaptureSnapshot {
   readError: string | null;
   /** Records whose log-prob count differs from their token count (read errors in gym-v1). */
   logProbMismatches: Array<{ file: string; line: number; model_call_id: string; log_probs: number; tokens: number }>;
+  /** Call ids recorded twice with different payloads (gym-v1's store refuses to read these). */
+  conflictingPayloads: string[];
   /** A torn final line was ignored (a write in progress). */
   tornTail: boolean;
 }
@@ -120,6 +122,11 @@ function seedVerdict(v: Verdict, snapshot: CaptureSnapshot, options: VerdictOpti
 
 function gymV1Verdict(v: Verdict, snapshot: CaptureSnapshot): Verdict {
   const incomplete = isIncomplete(snapshot, "gym-v1");
+  const conflict = snapshot.conflictingPayloads[0];
+  if (conflict !== undefined) {
+    const msg = `ValueError: Model call id '${conflict}' has conflicting durable payloads for rollout '${snapshot.rollout_id}'`;
+    return fail(v, msg, { n_calls: 0 }, incomplete);
+  }
   const bad = snapshot.logProbMismatches[0];
   if (bad) {
     const msg = `ValidationError: ${bad.file}: line ${bad.line}: generation_log_probs has ${bad.log_probs} values for ${bad.tokens} generated tokens (call ${bad.model_call_id})`;

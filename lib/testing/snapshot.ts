@@ -27,6 +27,7 @@ export function snapshotOf(entries: TokenEntry[], overrides: Partial<CaptureSnap
     retired: false,
     readError: null,
     logProbMismatches: [],
+    conflictingPayloads: [],
     tornTail: false,
     ...overrides,
   };

@@ -1,0 +1,79 @@
+// `rollout-lens`: the command line over the same lib the dashboard uses.
+import { spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { toVerdictRow } from "@/lib/builder";
+import { listStore, isValidRolloutId } from "@/lib/store";
+import { buildRollout } from "@/lib/runs/build-rollout";
+import { formatTableRow, TABLE_HEADER } from "./table";
+import { parseCommand, USAGE, UsageError, type Command } from "./args";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<number> {
+  if (!existsSync(cmd.storeDir) || !statSync(cmd.storeDir).isDirectory()) {
+    process.stderr.write(`rollout-lens: ${cmd.storeDir}: not a directory\n`);
+    return 1;
+  }
+  const listing = await listStore(cmd.storeDir);
+  for (const name of listing.skipped) process.stderr.write(`rollout-lens: skipped ${name}: not a valid rollout id\n`);
+  let ids = [...listing.rollouts.keys()].sort();
+  if (cmd.rollouts.length > 0) {
+    const missing = cmd.rollouts.filter((id) => !isValidRolloutId(id) || !listing.rollouts.has(id));
+    for (const id of missing) process.stderr.write(`rollout-lens: no rollout ${JSON.stringify(id)} in ${cmd.storeDir}\n`);
+    if (missing.length > 0) return 1;
+    const wanted = new Set(cmd.rollouts);
+    ids = ids.filter((id) => wanted.has(id));
+  }
+  if (!cmd.jsonl) process.stdout.write(TABLE_HEADER + "\n");
+  for (const id of ids) {
+    const { verdict } = await buildRollout(cmd.storeDir, id, { profile: cmd.profile, sideCallPatterns: cmd.sideCallPatterns });
+    const row = toVerdictRow(verdict);
+    process.stdout.write((cmd.jsonl ? JSON.stringify(row) : formatTableRow(row)) + "\n");
+  }
+  return 0;
+}
+
+function runServe(cmd: Extract<Command, { command: "serve" }>): Promise<number> {
+  const loopback = cmd.host === "127.0.0.1" || cmd.host === "localhost" || cmd.host === "::1";
+  if (!loopback && !process.env.ROLLOUT_LENS_TOKEN) {
+    process.stderr.write(`rollout-lens: binding to ${cmd.host} needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n`);
+    return Promise.resolve(2);
+  }
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    process.stderr.write("rollout-lens: no production build found; run `npm run build` first\n");
+    return Promise.resolve(1);
+  }
+  const env = { ...process.env };
+  if (cmd.runsRoot) env.ROLLOUT_LENS_RUNS = path.resolve(cmd.runsRoot);
+  const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], { cwd: ROOT, env, stdio: "inherit" });
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+}
+
+async function main(argv: string[]): Promise<number> {
+  let cmd: Command;
+  try {
+    cmd = parseCommand(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`rollout-lens: ${err.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (cmd.command === "help") {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  return cmd.command === "build" ? runBuild(cmd) : runServe(cmd);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`rollout-lens: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,90 @@
+// Which files belong to which rollout in a store directory. Both file families (token store and
+// model-call capture) may share one directory, so files are classified by suffix (§1, §3, §9.1).
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { isValidRolloutId } from "./rollout-id";
+
+export const SUFFIXES = {
+  tokens: ".tokens.jsonl",
+  incomplete: ".tokens.incomplete",
+  intents: ".tokens.intents",
+  state: ".tokens.state.json",
+  capture: ".capture.jsonl",
+  captureIncomplete: ".capture.incomplete",
+} as const;
+
+export type FileKind = keyof typeof SUFFIXES;
+/** Known store files that carry nothing to read: lock targets and atomic-write temp files. */
+const IGNORED = [/\.tokens\.lock$/, /^\.tokens-state-/, /\.lineage\.jsonl$/];
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+export type RolloutFiles = Partial<Record<FileKind, FileStat | null>>;
+
+export interface StoreListing {
+  dir: string;
+  /** Rollout id -> the files present (stat values when requested, else null). */
+  rollouts: Map<string, RolloutFiles>;
+  /** File names that look like store files but whose rollout id is not a valid id. */
+  skipped: string[];
+}
+
+export function classifyFileName(name: string): { id: string; kind: FileKind } | null {
+  for (const [kind, suffix] of Object.entries(SUFFIXES) as Array<[FileKind, string]>) {
+    if (name.endsWith(suffix) && name.length > suffix.length) return { id: name.slice(0, -suffix.length), kind };
+  }
+  return null;
+}
+
+export function storePath(dir: string, rolloutId: string, kind: FileKind): string {
+  return path.join(dir, rolloutId + SUFFIXES[kind]);
+}
+
+/** Lists a directory; a missing directory is an empty store. */
+export async function listStore(dir: string, options: { stat?: boolean } = {}): Promise<StoreListing> {
+  const rollouts = new Map<string, RolloutFiles>();
+  const skipped: string[] = [];
+  let names: string[];
+  try {
+    names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { dir, rollouts, skipped };
+    throw err;
+  }
+  names.sort();
+  for (const name of names) {
+    if (IGNORED.some((re) => re.test(name))) continue;
+    const c = classifyFileName(name);
+    if (!c) continue;
+    if (!isValidRolloutId(c.id)) {
+      skipped.push(name);
+      continue;
+    }
+    const files = rollouts.get(c.id) ?? {};
+    files[c.kind] = null;
+    rollouts.set(c.id, files);
+  }
+  if (options.stat) await statAll(dir, rollouts);
+  return { dir, rollouts, skipped };
+}
+
+async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {
+  const jobs: Array<[RolloutFiles, FileKind, string]> = [];
+  for (const [id, files] of rollouts) for (const kind of Object.keys(files) as FileKind[]) jobs.push([files, kind, storePath(dir, id, kind)]);
+  const BATCH = 256;
+  for (let i = 0; i < jobs.length; i += BATCH) {
+    await Promise.all(
+      jobs.slice(i, i + BATCH).map(async ([files, kind, p]) => {
+        try {
+          const s = await stat(p);
+          files[kind] = { size: s.size, mtimeMs: s.mtimeMs };
+        } catch {
+          delete files[kind]; // removed between readdir and stat
+        }
+      }),
+    );
+  }
+}

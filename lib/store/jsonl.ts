@@ -1,0 +1,81 @@
+// Streams a JSONL file line by line without ever opening it for writing. Works on bytes, so it
+// can tell a torn final line (no trailing newline) from corruption and reject invalid UTF-8.
+// It does not parse records against a schema; callers do.
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+
+export interface JsonlLine {
+  /** 1-based line number in the file. */
+  line: number;
+  /** Parsed JSON value; undefined when `problem` is set. */
+  value: unknown;
+  /** Byte length of the line without its newline. */
+  bytes: number;
+  problem?: string;
+}
+
+export interface JsonlReadResult {
+  /** The final line had no trailing newline and did not parse: a write in progress, ignored. */
+  tornTail: { line: number; bytes: number } | null;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function parseLine(buf: Buffer, line: number): JsonlLine | null {
+  let text: string;
+  try {
+    text = decoder.decode(buf);
+  } catch {
+    return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
+  }
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (text.trim() === "") return null;
+  try {
+    return { line, value: JSON.parse(text), bytes: buf.length };
+  } catch (err) {
+    return { line, value: undefined, bytes: buf.length, problem: `not valid JSON (${(err as Error).message})` };
+  }
+}
+
+/**
+ * Calls `onLine` for every non-blank line in order. A final unterminated line that does not parse
+ * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
+ */
+export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal): Promise<JsonlReadResult> {
+  const stream = createReadStream(filePath, { flags: "r", highWaterMark: 1 << 20, signal });
+  let pending: Buffer[] = [];
+  let lineNo = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a, from); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
+      const piece = chunk.subarray(from, nl);
+      const buf = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+      pending = [];
+      lineNo++;
+      const parsed = parseLine(buf, lineNo);
+      if (parsed) onLine(parsed);
+      from = nl + 1;
+    }
+    if (from < chunk.length) pending.push(chunk.subarray(from));
+  }
+  if (pending.length === 0) return { tornTail: null };
+  lineNo++;
+  const last = parseLine(Buffer.concat(pending), lineNo);
+  if (last === null) return { tornTail: null };
+  if (last.problem) return { tornTail: { line: lineNo, bytes: last.bytes } };
+  onLine(last);
+  return { tornTail: null };
+}
+
+/** Reads a small text file of one item per line (markers, intents); null when it does not exist. */
+export async function readLinesIfExists(filePath: string): Promise<string[] | null> {
+  try {
+    const text = await readFile(filePath, { encoding: "utf8", flag: "r" });
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    return lines.map((l) => l.replace(/\r$/, ""));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}

@@ -1,0 +1,160 @@
+// Reads one rollout of a token store into the snapshot the builder consumes, plus every problem
+// found on the way (line numbers, torn tail, conflicting duplicates, dangling intents).
+// Read-only: files are opened with flag "r" and nothing is locked, truncated or removed.
+import path from "node:path";
+import { readFile } from "node:fs/promises";
+import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState, type TokenEntry } from "@/lib/schema";
+import type { CaptureSnapshot } from "@/lib/builder";
+import { readJsonl, readLinesIfExists, type JsonlLine } from "./jsonl";
+import { storePath } from "./files";
+import { assertRolloutId } from "./rollout-id";
+import { describeZodError } from "./zod-message";
+
+export interface StoreIssue {
+  file: string;
+  line: number | null;
+  severity: "error" | "warning";
+  message: string;
+}
+
+export interface RolloutCapture {
+  snapshot: CaptureSnapshot;
+  /** 1-based line of each entry in `snapshot.entries`. */
+  entryLines: number[];
+  state: StoreState | null;
+  intents: { ids: string[]; cancelled: string[] } | null;
+  issues: StoreIssue[];
+  /** The token file exists (a rollout can be only an intents file or a tombstone). */
+  hasTokenFile: boolean;
+}
+
+const MAX_ISSUES = 200;
+
+export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal): Promise<RolloutCapture> {
+  assertRolloutId(rolloutId);
+  const issues: StoreIssue[] = [];
+  const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal);
+  const incompleteMarker = await readLinesIfExists(storePath(dir, rolloutId, "incomplete"));
+  const intentLines = await readLinesIfExists(storePath(dir, rolloutId, "intents"));
+  const state = await readState(storePath(dir, rolloutId, "state"), issues);
+
+  const intents = intentLines === null ? null : parseIntents(intentLines);
+  const recorded = new Set(tokens.entries.map((e) => e.model_call_id));
+  const danglingIntents = intents ? intents.ids.filter((id) => !recorded.has(id)) : [];
+  const snapshot: CaptureSnapshot = {
+    rollout_id: rolloutId,
+    entries: tokens.entries,
+    incompleteMarker,
+    stateIncomplete: state?.incomplete ?? false,
+    danglingIntents,
+    retired: (state?.retired ?? false) && !tokens.exists,
+    readError: tokens.readError,
+    logProbMismatches: tokens.logProbMismatches,
+    conflictingPayloads: tokens.conflicts,
+    tornTail: tokens.tornTail,
+  };
+  return { snapshot, entryLines: tokens.lines, state, intents, issues: issues.slice(0, MAX_ISSUES), hasTokenFile: tokens.exists };
+}
+
+interface TokenLines {
+  exists: boolean;
+  entries: TokenEntry[];
+  lines: number[];
+  readError: string | null;
+  logProbMismatches: CaptureSnapshot["logProbMismatches"];
+  conflicts: string[];
+  tornTail: boolean;
+}
+
+async function readTokenLines(filePath: string, rolloutId: string, issues: StoreIssue[], signal?: AbortSignal): Promise<TokenLines> {
+  const file = path.basename(filePath);
+  const out: TokenLines = { exists: true, entries: [], lines: [], readError: null, logProbMismatches: [], conflicts: [], tornTail: false };
+  const firstLineOf = new Map<string, number>();
+  const problem = (line: number, type: string, message: string) => {
+    if (issues.length < MAX_ISSUES) issues.push({ file, line, severity: "error", message });
+    out.readError ??= `${type}: ${file}: line ${line}: ${message}`;
+  };
+  const onLine = (l: JsonlLine) => {
+    if (l.problem) return problem(l.line, l.problem.startsWith("not valid UTF-8") ? "UnicodeDecodeError" : "JSONDecodeError", l.problem);
+    const version = (l.value as { schema_version?: unknown } | null)?.schema_version;
+    if (typeof version === "number" && version > MAX_SCHEMA_VERSION) {
+      return problem(l.line, "ValidationError", `schema_version ${version} is newer than this reader supports (${MAX_SCHEMA_VERSION})`);
+    }
+    const parsed = tokenEntrySchema.safeParse(l.value);
+    if (!parsed.success) return problem(l.line, "ValidationError", describeZodError(parsed.error));
+    const e = parsed.data;
+    if (e.token_item_index !== null && (e.token_item_index < 0 || e.token_item_index >= e.output_items.length)) {
+      return problem(l.line, "ValidationError", `token_item_index ${e.token_item_index} is outside output_items (${e.output_items.length} items)`);
+    }
+    if (e.generation_log_probs.length !== e.generation_token_ids.length) {
+      out.logProbMismatches.push({ file, line: l.line, model_call_id: e.model_call_id, log_probs: e.generation_log_probs.length, tokens: e.generation_token_ids.length });
+      issues.push({ file, line: l.line, severity: "error", message: `${e.generation_log_probs.length} log probs for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})` });
+    }
+    if (e.rollout_id !== rolloutId) {
+      issues.push({ file, line: l.line, severity: "warning", message: `record says rollout_id ${JSON.stringify(e.rollout_id)}, file is for ${rolloutId}` });
+    }
+    const earlier = firstLineOf.get(e.model_call_id);
+    if (earlier !== undefined) recordDuplicate(out, issues, file, e, earlier, l.line);
+    else firstLineOf.set(e.model_call_id, out.entries.length);
+    out.entries.push(e);
+    out.lines.push(l.line);
+  };
+  try {
+    const result = await readJsonl(filePath, onLine, signal);
+    if (result.tornTail) {
+      out.tornTail = true;
+      issues.push({ file, line: result.tornTail.line, severity: "warning", message: `torn final line (${result.tornTail.bytes} bytes, no newline): a write in progress, ignored` });
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      out.exists = false;
+      return out;
+    }
+    if ((err as Error).name === "AbortError") throw err;
+    out.readError = `OSError: ${file}: ${(err as Error).message}`;
+    issues.push({ file, line: null, severity: "error", message: (err as Error).message });
+  }
+  return out;
+}
+
+function recordDuplicate(out: TokenLines, issues: StoreIssue[], file: string, e: TokenEntry, earlierIndex: number, line: number): void {
+  const first = out.entries[earlierIndex] as TokenEntry;
+  const same = JSON.stringify(first) === JSON.stringify(e);
+  const firstLine = out.lines[earlierIndex] as number;
+  if (!same && !out.conflicts.includes(e.model_call_id)) out.conflicts.push(e.model_call_id);
+  issues.push({
+    file,
+    line,
+    severity: same ? "warning" : "error",
+    message: same
+      ? `call ${e.model_call_id} recorded again, identical to line ${firstLine}`
+      : `call ${e.model_call_id} recorded again with a different payload than line ${firstLine} (conflicting payloads)`,
+  });
+}
+
+function parseIntents(lines: string[]): { ids: string[]; cancelled: string[] } {
+  const cancelled = new Set<string>();
+  for (const l of lines) if (l.startsWith("-")) cancelled.add(l.slice(1));
+  const ids = [...new Set(lines.filter((l) => l !== "" && !l.startsWith("-")))].filter((id) => !cancelled.has(id));
+  return { ids, cancelled: [...cancelled] };
+}
+
+async function readState(filePath: string, issues: StoreIssue[]): Promise<StoreState | null> {
+  let text: string;
+  try {
+    text = await readFile(filePath, { encoding: "utf8", flag: "r" });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+  const file = path.basename(filePath);
+  try {
+    const parsed = storeStateSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    issues.push({ file, line: null, severity: "warning", message: `state file ignored: ${describeZodError(parsed.error)}` });
+  } catch (err) {
+    issues.push({ file, line: null, severity: "warning", message: `state file ignored: not valid JSON (${(err as Error).message})` });
+  }
+  return null;
+}
