@@ -1,5 +1,6 @@
 // The human-readable form of `build` (without --jsonl): one fixed-width line per rollout.
 import type { VerdictRow } from "@/lib/builder";
+import { verdictLabel } from "@/lib/view/verdict-label";
 
 const COLUMNS = ["rollout", "profile", "verdict", "calls", "chains", "delivered", "reasons / error"] as const;
 const WIDTHS = [24, 8, 8, 6, 7, 10];
@@ -17,7 +18,7 @@ export function formatTableRow(row: VerdictRow): string {
   return pad([
     row.rollout_id,
     row.profile,
-    verdictWord(row),
+    verdictLabel(row),
     num(m.n_calls),
     num(m.chains),
     num(m.delivered_fraction),
@@ -25,8 +26,3 @@ export function formatTableRow(row: VerdictRow): string {
   ]);
 }
 
-function verdictWord(row: VerdictRow): string {
-  if (row.mask_sample) return "masked";
-  if (row.error?.endsWith("is retired")) return "retired";
-  return Object.keys(row.metrics).length === 0 ? "no data" : "trained";
-}

@@ -19,9 +19,11 @@ export interface VerdictRow {
   main: null | { call_ids: string[]; token_ids: number[]; loss_mask: number[]; log_probs: Array<number | null> };
 }
 
-export function toVerdictRow(v: Verdict): VerdictRow {
+/** `includeMain: false` skips flattening the main chain (summaries that never show tokens). */
+export function toVerdictRow(v: Verdict, options: { includeMain?: boolean } = {}): VerdictRow {
   const build = v.build;
-  const mainChain = build && v.error === null ? build.chains[build.mainIndex] : undefined;
+  const wantMain = options.includeMain ?? true;
+  const mainChain = build && wantMain && v.error === null ? build.chains[build.mainIndex] : undefined;
   let main: VerdictRow["main"] = null;
   if (build && mainChain) {
     const flat = flattenChain(build, mainChain);

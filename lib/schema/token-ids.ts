@@ -1,38 +1,34 @@
 // Fast zod types for the large numeric arrays in token records.
-// Token arrays reach 200k elements per line, so a per-element zod chain is too slow;
+// Token arrays reach 200k elements per line, so a per-element zod schema is too slow;
 // these check the whole array in one tight loop and still report the first bad index.
 import { z } from "zod";
 
-function firstBadTokenId(value: unknown[]): number {
-  for (let i = 0; i < value.length; i++) {
-    const t = value[i];
-    if (typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) return i;
-  }
-  return -1;
-}
-
-export const tokenIdArray = z.array(z.unknown()).transform((value, ctx) => {
-  const bad = firstBadTokenId(value);
-  if (bad >= 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: `token id at index ${bad} is ${JSON.stringify(value[bad])}: ids must be non-negative integers`,
-      path: [bad],
-    });
+function checkArray(
+  value: unknown,
+  ctx: z.RefinementCtx,
+  ok: (v: unknown) => boolean,
+  describe: (i: number, v: unknown) => string,
+): unknown[] | typeof z.NEVER {
+  if (!Array.isArray(value)) {
+    ctx.addIssue({ code: "custom", message: `expected an array, received ${value === null ? "null" : typeof value}` });
     return z.NEVER;
   }
-  return value as number[];
-});
-
-export const logProbArray = z.array(z.unknown()).transform((value, ctx) => {
   for (let i = 0; i < value.length; i++) {
-    const v = value[i];
-    // Python's json writes NaN/Infinity which JSON.parse rejects earlier; a null here means
-    // the writer had no value, which upstream readers refuse as well.
-    if (typeof v !== "number") {
-      ctx.addIssue({ code: "custom", message: `log prob at index ${i} is ${JSON.stringify(v)}: expected a number`, path: [i] });
+    if (!ok(value[i])) {
+      ctx.addIssue({ code: "custom", message: describe(i, value[i]), path: [i] });
       return z.NEVER;
     }
   }
-  return value as number[];
-});
+  return value;
+}
+
+const isTokenId = (t: unknown) => typeof t === "number" && Number.isSafeInteger(t) && t >= 0;
+
+export const tokenIdArray = z
+  .any()
+  .transform((v, ctx) => checkArray(v, ctx, isTokenId, (i, t) => `token id at index ${i} is ${JSON.stringify(t)}: ids must be non-negative integers`) as number[]);
+
+// Python's json writes NaN/Infinity, which JSON.parse already rejects; a null or string here is refused too.
+export const logProbArray = z
+  .any()
+  .transform((v, ctx) => checkArray(v, ctx, (x) => typeof x === "number", (i, x) => `log prob at index ${i} is ${JSON.stringify(x)}: expected a number`) as number[]);

@@ -26,7 +26,7 @@ export type RolloutFiles = Partial<Record<FileKind, FileStat | null>>;
 
 export interface StoreListing {
   dir: string;
-  /** Rollout id -> the files present (stat values when requested, else null). */
+  /** Rollout id (sorted) -> the files present (stat values when requested, else null). */
   rollouts: Map<string, RolloutFiles>;
   /** File names that look like store files but whose rollout id is not a valid id. */
   skipped: string[];
@@ -67,8 +67,9 @@ export async function listStore(dir: string, options: { stat?: boolean } = {}): 
     files[c.kind] = null;
     rollouts.set(c.id, files);
   }
-  if (options.stat) await statAll(dir, rollouts);
-  return { dir, rollouts, skipped };
+  const sorted = new Map([...rollouts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (options.stat) await statAll(dir, sorted);
+  return { dir, rollouts: sorted, skipped };
 }
 
 async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {

@@ -1,0 +1,19 @@
+import { listRuns, runsRoot } from "@/lib/runs/runs-root";
+import { describeRun } from "@/lib/runs/run-overview";
+import { RunList } from "@/components/runs/run-list";
+
+export const dynamic = "force-dynamic";
+
+export default async function HomePage() {
+  const root = runsRoot();
+  const runs = await Promise.all((await listRuns(root)).map(describeRun));
+  return (
+    <>
+      <h1>Runs</h1>
+      <p className="muted">
+        Serving <span className="mono">{root}</span>
+      </p>
+      <RunList runs={runs} root={root} />
+    </>
+  );
+}

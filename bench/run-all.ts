@@ -1,0 +1,4 @@
+// `npm run bench`: every benchmark; each prints its figure on its last line.
+import { benchBuilder } from "./builder.bench";
+
+await benchBuilder();

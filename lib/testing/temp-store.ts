@@ -1,0 +1,38 @@
+// Temporary store directories with real files, for reader tests.
+import { mkdtempSync, writeFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+
+export function tempStore(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-store-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+  return dir;
+}
+
+/** name -> sha256 + mtime of every file, to prove a read changed nothing. */
+export function fingerprintDir(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    out[name] = `${createHash("sha256").update(readFileSync(p)).digest("hex")}@${statSync(p).mtimeMs}`;
+  }
+  return out;
+}
+
+export function line(record: Record<string, unknown>): string {
+  return JSON.stringify(record) + "\n";
+}
+
+export function tokenRecord(rolloutId: string, id: string, prompt: number[], gen: number[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    rollout_id: rolloutId,
+    model_call_id: id,
+    model: "policy",
+    prompt_token_ids: prompt,
+    generation_token_ids: gen,
+    generation_log_probs: gen.map(() => -0.25),
+    created_at: 1786032154.0,
+    ...extra,
+  };
+}

@@ -1,0 +1,15 @@
+// Prints one plain closing line from Vitest's and Playwright's JSON reports; exits 1 on any failure.
+import { existsSync, readFileSync } from "node:fs";
+
+const [unitPath, e2ePath] = process.argv.slice(2);
+const read = (p) => (p && existsSync(p) ? JSON.parse(readFileSync(p, "utf8")) : null);
+const u = read(unitPath);
+const e = read(e2ePath)?.stats;
+const unit = u ? { p: u.numPassedTests, f: u.numFailedTests, s: u.numPendingTests + (u.numTodoTests ?? 0) } : { p: 0, f: 1, s: 0 };
+const e2e = e ? { p: e.expected + e.flaky, f: e.unexpected, s: e.skipped } : { p: 0, f: 1, s: 0 };
+if (!u) console.log(`unit: no report at ${unitPath}`);
+if (!e) console.log(`e2e: no report at ${e2ePath}`);
+console.log(`unit: ${unit.p} passed, ${unit.f} failed, ${unit.s} skipped`);
+console.log(`e2e: ${e2e.p} passed, ${e2e.f} failed, ${e2e.s} skipped`);
+console.log(`total: ${unit.p + e2e.p} passed, ${unit.f + e2e.f} failed, ${unit.s + e2e.s} skipped`);
+if (unit.f + e2e.f > 0 || unit.p + e2e.p === 0) process.exit(1);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: every check, in the order that fails fastest. Ends with a plain
+# "total: N passed, N failed, N skipped" line built from the runners' JSON reports.
+set -Eeuo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export NEXT_TELEMETRY_DISABLED=1
+export PATH="$PWD/node_modules/.bin:$PATH"
+T0=$SECONDS
+step() { printf '\n=== %s  [+%ss]\n' "$*" "$((SECONDS - T0))"; }
+mkdir -p reports
+rm -f reports/unit.json reports/e2e.json
+
+step "lint"
+eslint . --max-warnings=0
+
+step "typecheck"
+next typegen >/dev/null
+tsc --noEmit
+
+step "unit tests (vitest)"
+unit_rc=0
+vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || unit_rc=$?
+
+step "next build"
+next build
+
+step "e2e (playwright + Debian chromium)"
+e2e_rc=0
+playwright test || e2e_rc=$?
+
+step "summary"
+node scripts/summary.mjs reports/unit.json reports/e2e.json
+echo "test time: $((SECONDS - T0))s"
+exit $(( unit_rc != 0 || e2e_rc != 0 ))
