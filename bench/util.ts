@@ -1,5 +1,5 @@
 // Shared benchmark helpers: timing with warm-up, and writing generated files once per run.
-import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -9,9 +9,8 @@ export async function writeLines(file: string, lines: Iterable<string>): Promise
   mkdirSync(path.dirname(file), { recursive: true });
   if (existsSync(file)) return file;
   const out = createWriteStream(file + ".part");
-  for (const l of lines) if (!out.write(l)) await new Promise((r) => out.once("drain", r));
+  for (const l of lines) if (!out.write(l)) await new Promise<void>((r) => out.once("drain", () => r()));
   await new Promise<void>((r) => out.end(r));
-  const { renameSync } = await import("node:fs");
   renameSync(file + ".part", file);
   return file;
 }
