@@ -68,6 +68,12 @@ async function main(argv: string[]): Promise<number> {
   return cmd.command === "build" ? runBuild(cmd) : runServe(cmd);
 }
 
+// `rollout-lens build ... | head` closes stdout early: stop quietly instead of crashing.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
