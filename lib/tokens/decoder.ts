@@ -1,0 +1,174 @@
+// Token text: turns ids into display pieces with the run's tokenizer. A piece is the token's own
+// text when its bytes are valid UTF-8 alone; otherwise its bytes, escaped (byte-level BPE splits
+// multi-byte characters across tokens). Special tokens keep their names. Ids the vocabulary does
+// not have are reported as such, never thrown.
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { Tokenizer } from "@huggingface/tokenizers";
+
+export type PieceKind = "text" | "bytes" | "special" | "unknown";
+
+export interface TokenPiece {
+  text: string;
+  kind: PieceKind;
+}
+
+export interface TokenDecoder {
+  /** What the run's manifest named, or the bundled encoding. */
+  name: string;
+  piece(id: number): TokenPiece;
+  /** Decoded text of a run of ids (invalid UTF-8 becomes U+FFFD; unknown ids are skipped). */
+  decode(ids: readonly number[]): string;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const lenient = new TextDecoder("utf-8");
+
+/** Printable ASCII stays, every other byte is written `\xNN`. */
+export function escapeBytes(bytes: readonly number[]): string {
+  return bytes.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+}
+
+function bytesPiece(bytes: readonly number[]): TokenPiece {
+  try {
+    return { text: utf8.decode(Uint8Array.from(bytes)), kind: "text" };
+  } catch {
+    return { text: escapeBytes(bytes), kind: "bytes" };
+  }
+}
+
+/** A bounded id -> piece memo: chains repeat the same few thousand ids. */
+function memoised(fn: (id: number) => TokenPiece): (id: number) => TokenPiece {
+  const cache = new Map<number, TokenPiece>();
+  return (id) => {
+    let p = cache.get(id);
+    if (p === undefined) {
+      p = fn(id);
+      if (cache.size > 50_000) cache.clear();
+      cache.set(id, p);
+    }
+    return p;
+  };
+}
+
+let o200k: Promise<TokenDecoder> | null = null;
+
+/** OpenAI's o200k_base from `gpt-tokenizer` (the bundled fixtures' encoding). */
+export function o200kDecoder(): Promise<TokenDecoder> {
+  o200k ??= (async () => {
+    const enc = await import("gpt-tokenizer/encoding/o200k_base");
+    const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<string | number[]>;
+    const special = (id: number): string | null => {
+      try {
+        return enc.decode([id]);
+      } catch {
+        return null;
+      }
+    };
+    const piece = memoised((id) => {
+      if (!Number.isInteger(id) || id < 0) return { text: String(id), kind: "unknown" };
+      const rank = ranks[id];
+      if (typeof rank === "string") return { text: rank, kind: "text" };
+      if (Array.isArray(rank)) return bytesPiece(rank);
+      const name = special(id);
+      return name === null ? { text: `#${id}`, kind: "unknown" } : { text: name, kind: "special" };
+    });
+    return {
+      name: "o200k_base",
+      piece,
+      decode: (ids) => {
+        const bytes: number[] = [];
+        let out = "";
+        const flush = () => {
+          out += lenient.decode(Uint8Array.from(bytes));
+          bytes.length = 0;
+        };
+        for (const id of ids) {
+          const rank = ranks[id];
+          if (typeof rank === "string") bytes.push(...Buffer.from(rank, "utf8"));
+          else if (Array.isArray(rank)) bytes.push(...rank);
+          else {
+            flush();
+            out += special(id) ?? "";
+          }
+        }
+        flush();
+        return out;
+      },
+    };
+  })();
+  return o200k;
+}
+
+/** GPT-2's byte <-> printable-character table that byte-level BPE vocabularies are written in. */
+function byteLevelTable(): Map<string, number> {
+  const bs: number[] = [];
+  for (let b = 33; b <= 126; b++) bs.push(b);
+  for (let b = 161; b <= 172; b++) bs.push(b);
+  for (let b = 174; b <= 255; b++) bs.push(b);
+  const cs = [...bs];
+  let n = 0;
+  for (let b = 0; b < 256; b++) {
+    if (!bs.includes(b)) {
+      bs.push(b);
+      cs.push(256 + n++);
+    }
+  }
+  return new Map(bs.map((b, i) => [String.fromCodePoint(cs[i] as number), b]));
+}
+
+function usesByteLevel(config: unknown): boolean {
+  const d = (config as { decoder?: { type?: string; decoders?: Array<{ type?: string }> } }).decoder;
+  return d?.type === "ByteLevel" || (d?.type === "Sequence" && (d.decoders ?? []).some((x) => x.type === "ByteLevel"));
+}
+
+/** A Hugging Face `tokenizer.json`, read with `@huggingface/tokenizers`. */
+export function hfDecoder(name: string, json: unknown, config: unknown = {}): TokenDecoder {
+  const tok = new Tokenizer(json as object, config as object);
+  const added = tok.get_added_tokens_decoder();
+  const table = usesByteLevel(json) ? byteLevelTable() : null;
+  const piece = memoised((id) => {
+    const a = added.get(id);
+    if (a) return { text: a.content, kind: "special" };
+    const token = tok.id_to_token(id);
+    if (token === undefined) return { text: `#${id}`, kind: "unknown" };
+    if (table) {
+      const bytes = [...token].map((c) => table.get(c));
+      if (bytes.every((b) => b !== undefined)) return bytesPiece(bytes as number[]);
+    }
+    return { text: tok.decode([id], { skip_special_tokens: false, clean_up_tokenization_spaces: false }), kind: "text" };
+  });
+  return {
+    name,
+    piece,
+    decode: (ids) => tok.decode(ids.filter((id) => tok.id_to_token(id) !== undefined || added.has(id)) as number[], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
+  };
+}
+
+export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
+
+const fileDecoders = new Map<string, { key: string; decoder: Promise<TokenDecoder> }>();
+
+/**
+ * The decoder a run's manifest names: a bundled encoding name, or a `tokenizer.json` path relative
+ * to the run directory (a `tokenizer_config.json` beside it is used when present). Null when the
+ * run names none: views then show ids. Throws with a readable message when the file is unusable.
+ */
+export async function decoderFor(runDir: string, tokenizer: string | undefined): Promise<TokenDecoder | null> {
+  if (!tokenizer) return null;
+  if (tokenizer === "o200k_base") return o200kDecoder();
+  const file = path.resolve(runDir, tokenizer);
+  const st = await stat(file).catch(() => null);
+  if (!st?.isFile()) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);
+  const key = `${st.size}:${st.mtimeMs}`;
+  const hit = fileDecoders.get(file);
+  if (hit?.key === key) return hit.decoder;
+  const decoder = (async () => {
+    const json = JSON.parse(await readFile(file, "utf8")) as unknown;
+    const configText = await readFile(path.join(path.dirname(file), "tokenizer_config.json"), "utf8").catch(() => "{}");
+    return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
+  })();
+  fileDecoders.set(file, { key, decoder });
+  decoder.catch(() => fileDecoders.delete(file));
+  return decoder;
+}
