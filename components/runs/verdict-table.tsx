@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { VerdictRow } from "@/lib/builder";
 import { verdictLabel } from "@/lib/view/verdict-label";
 
@@ -7,7 +8,7 @@ function num(v: unknown): string {
   return typeof v === "number" ? String(v) : "—";
 }
 
-export function VerdictTable({ rows }: { rows: Row[] }) {
+export function VerdictTable({ rows, runId }: { rows: Row[]; runId: string }) {
   if (rows.length === 0) return <div className="card empty">This run has no token store.</div>;
   return (
     <table className="grid" data-testid="verdict-table">
@@ -25,7 +26,9 @@ export function VerdictTable({ rows }: { rows: Row[] }) {
       <tbody>
         {rows.map((r) => (
           <tr key={r.rollout_id} data-testid="verdict-row">
-            <td className="mono">{r.rollout_id}</td>
+            <td className="mono">
+              <Link href={`/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(r.rollout_id)}`}>{r.rollout_id}</Link>
+            </td>
             <td className="mono">{r.profile}</td>
             <td>
               <span className={`badge ${r.mask_sample ? "bad" : "ok"}`}>{verdictLabel(r)}</span>

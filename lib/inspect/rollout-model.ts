@@ -11,6 +11,7 @@ import { readRolloutRecords } from "@/lib/runs/rollout-records";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { NotFoundError } from "@/lib/http/errors";
+import { maskReasonWords } from "@/lib/view/mask-reasons";
 
 export type CallRole = "main" | "branch" | "side_call" | "quarantined" | "excluded" | "unchained";
 export type RetryRole = "kept" | "dropped" | "unresolved";
@@ -373,22 +374,8 @@ function describeChains(build: Build | null, callIndex: Map<string, number>, tok
 
 function mainRule(profile: Profile): RolloutView["main_rule"] {
   return profile === "seed"
-    ? { rule: "generated_mass", text: "seed: the chain with the most generated tokens; ties go to the longer root prompt, then the greater root call id, then the earlier chain." }
-    : { rule: "earliest_root", text: "gym-v1: the chain whose root call was created first (created_at); ties go to the smaller root call id." };
-}
-
-const REASON_WORDS: Record<MaskReason, string> = {
-  capture_incomplete: "capture incomplete (a lost call or dangling intent)",
-  unresolved_retry: "unresolved final retry",
-  all_side_calls: "every call was a side call",
-  build_error: "build error",
-  no_token_records: "nothing delivered (no token records)",
-  multiple_roots: "several roots",
-  multiple_chains: "several chains",
-};
-
-export function maskReasonWords(r: MaskReason): string {
-  return REASON_WORDS[r];
+    ? { rule: "generated_mass", text: "the chain with the most generated tokens; ties go to the longer root prompt, then the greater root call id, then the earlier chain." }
+    : { rule: "earliest_root", text: "the chain whose root call was created first (created_at); ties go to the smaller root call id." };
 }
 
 function compareProfiles(v: Verdict, o: Verdict): RolloutView["other_profile"] {
@@ -399,7 +386,7 @@ function compareProfiles(v: Verdict, o: Verdict): RolloutView["other_profile"] {
   else if (o.mask_reasons.join() !== v.mask_reasons.join()) diffs.push(`gives other reasons: ${o.mask_reasons.map(maskReasonWords).join(", ") || "none"}`);
   if ((o.error ?? "") !== (v.error ?? "") && o.error) diffs.push(`reports ${o.error}`);
   const a = mainCalls(v), b = mainCalls(o);
-  if (a.join() !== b.join()) diffs.push(b.length === 0 ? "would deliver no chain" : `would pick a different main chain (${b.length} calls)`);
+  if (a.join() !== b.join()) diffs.push(b.length === 0 ? "would deliver no chain" : `would pick a different main chain (${b.length} call${b.length === 1 ? "" : "s"})`);
   return { differs: diffs.length > 0, summary: diffs.length > 0 ? `${o.profile} ${diffs.join("; ")}` : `${o.profile} decides the same`, verdict };
 }
 

@@ -2,35 +2,8 @@
 // re-fed with mask 0, generations with mask 1 and their log probs), or one call as the model saw it
 // (everything before its generation is input). Only the requested window is decoded and sent.
 import { BadRequestError, NotFoundError } from "@/lib/http/errors";
-import type { PieceKind } from "@/lib/tokens/decoder";
+import type { LowProbMatches, SegmentKind, TokenWindow } from "@/lib/schema";
 import type { CallTokens, RolloutModel } from "./rollout-model";
-
-export type SegmentKind = "inherited" | "prompt" | "interstitial" | "generated";
-
-export interface TokenSegment {
-  call: string;
-  kind: SegmentKind;
-  start: number;
-  length: number;
-}
-
-export interface TokenWindow {
-  sequence: string;
-  total: number;
-  offset: number;
-  segments: TokenSegment[];
-  decoded: boolean;
-  /** Columnar, one entry per token of the window. `call` indexes `call_ids`. */
-  tokens: { id: number[]; text: string[] | null; piece: PieceKind[] | null; mask: number[]; log_prob: Array<number | null>; call: number[] };
-  call_ids: string[];
-}
-
-export interface LowProbMatches {
-  sequence: string;
-  threshold: number;
-  total: number;
-  matches: Array<{ pos: number; id: number; text: string | null; log_prob: number; call: string }>;
-}
 
 interface Part {
   call: number;

@@ -26,7 +26,7 @@ export class UnknownRunError extends Error {
 
 /** The runs root the server serves, read when asked (never baked in at build time). */
 export function runsRoot(): string {
-  return path.resolve(process.env.ROLLOUT_LENS_RUNS ?? path.join(process.cwd(), "fixtures", "runs"));
+  return path.resolve(/*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_RUNS ?? path.join(process.cwd(), "fixtures", "runs"));
 }
 
 export const isValidRunId = isValidRolloutId;
@@ -81,13 +81,13 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root)];
   let names: string[];
   try {
-    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    names = (await readdir(/*turbopackIgnore: true*/ root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
   const ids = names.filter(isValidRunId).sort();
-  return Promise.all(ids.map((id) => resolveRunLayout(id, path.join(root, id))));
+  return Promise.all(ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id))));
 }
 
 export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> {
@@ -96,7 +96,7 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
     if (id !== path.basename(root)) throw new UnknownRunError(id);
     return resolveRunLayout(id, root);
   }
-  const dir = path.join(root, id);
+  const dir = path.join(/*turbopackIgnore: true*/ root, id);
   if (!(await isDir(dir))) throw new UnknownRunError(id);
   return resolveRunLayout(id, dir);
 }

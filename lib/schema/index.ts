@@ -3,3 +3,4 @@ export * from "./capture-exchange";
 export * from "./store-state";
 export * from "./rollout-record";
 export * from "./run-manifest";
+export * from "./api";

@@ -6,7 +6,9 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 
-export type PieceKind = "text" | "bytes" | "special" | "unknown";
+import type { PieceKind } from "@/lib/schema";
+
+export type { PieceKind };
 
 export interface TokenPiece {
   text: string;

@@ -20,7 +20,7 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
       <p className="muted" data-testid="run-count">
         {rows.length} of {total} rollouts
       </p>
-      <VerdictTable rows={rows} />
+      <VerdictTable rows={rows} runId={run.id} />
     </>
   );
 }

@@ -1,0 +1,118 @@
+"use client";
+// The selected call: its role and lengths, output items (reasoning, text, tool calls), exchanges
+// (status, latency, error body) and prompt split into inherited prefix and interstitial.
+// All model text is rendered as React text (escaped), never as HTML.
+import { useEffect, useState } from "react";
+import { callDetailSchema } from "@/lib/schema/api";
+import type { z } from "zod";
+import { fetchParsed } from "./use-url-state";
+import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
+import type { CallView } from "@/lib/inspect/rollout-model";
+
+type Detail = z.infer<typeof callDetailSchema>;
+
+export function CallDetailPane({ base, callId, call, onShowTokens }: { base: string; callId: string; call: CallView | null; onShowTokens: () => void }) {
+  const [state, setState] = useState<{ id: string; detail?: Detail; error?: string } | null>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    fetchParsed(`${base}/calls/${encodeURIComponent(callId)}`, (v) => callDetailSchema.parse(v), ctl.signal).then(
+      (detail) => setState({ id: callId, detail }),
+      (err: unknown) => !ctl.signal.aborted && setState({ id: callId, error: (err as Error).message }),
+    );
+    return () => ctl.abort();
+  }, [base, callId]);
+  const detail = state?.id === callId ? state.detail : undefined;
+  const error = state?.id === callId ? state.error : undefined;
+  return (
+    <div data-testid="call-detail">
+      <h3 className="mono">{callId}</h3>
+      {call && <CallFacts c={call} onShowTokens={onShowTokens} />}
+      {error && <div className="error-box">{error}</div>}
+      {!detail && !error && <p className="muted">Loading…</p>}
+      {detail && (
+        <>
+          {detail.exchanges.map(({ line, exchange }) => (
+            <Exchange key={line} line={line} x={exchange} />
+          ))}
+          {detail.exchanges.length === 0 && <p className="muted">No model-call capture for this call.</p>}
+          {detail.output_items.length > 0 && <h4>Output items</h4>}
+          {detail.output_items.map((item, k) => (
+            <OutputItem key={k} item={item} />
+          ))}
+          {detail.prompt && (
+            <>
+              <h4>Prompt</h4>
+              <div className="split-bar" title="inherited prefix / interstitial">
+                <span className="inherited" style={{ flexGrow: detail.prompt.inherited_len }} />
+                <span className="interstitial" style={{ flexGrow: Math.max(detail.prompt.interstitial_len, 1) }} />
+              </div>
+              <p className="small" data-testid="prompt-split">
+                {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent, {fmtInt(detail.prompt.interstitial_len)} interstitial (re-fed, mask 0)
+              </p>
+              {detail.prompt.inherited_tail !== null && <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>}
+              {detail.prompt.interstitial !== null && <pre className="text-block" data-testid="interstitial-text">{detail.prompt.interstitial}{detail.prompt.interstitial_truncated ? "\n… (truncated)" : ""}</pre>}
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function CallFacts({ c, onShowTokens }: { c: CallView; onShowTokens: () => void }) {
+  const role = roleLabel(c);
+  return (
+    <dl className="facts">
+      <dt>role</dt>
+      <dd>
+        <span className={`badge ${role.tone}`}>{role.text}</span> {sideReason(c) ?? c.excluded_reason ?? ""}
+      </dd>
+      <dt>parent</dt>
+      <dd className="mono">
+        {c.parent_call_id ?? "—"} {linkLabel(c) && <span className="muted">({linkLabel(c)})</span>}
+      </dd>
+      <dt>models</dt>
+      <dd>
+        requested {c.requested_model ?? "—"}, served {c.model}
+      </dd>
+      <dt>tokens</dt>
+      <dd>
+        prompt {fmtInt(c.prompt_len)}, generated {fmtInt(c.generated_len)}{" "}
+        <button className="linkish" onClick={onShowTokens} data-testid="show-call-tokens">
+          view tokens
+        </button>
+      </dd>
+      <dt>created</dt>
+      <dd className="mono">{new Date(c.created_at * 1000).toISOString()}</dd>
+    </dl>
+  );
+}
+
+function Exchange({ line, x }: { line: number; x: Record<string, unknown> }) {
+  const status = typeof x.status_code === "number" ? x.status_code : null;
+  const failed = status === null || status >= 400;
+  return (
+    <div className="card exchange" data-testid="exchange">
+      <span className={`badge ${failed ? "bad" : "ok"}`}>HTTP {status ?? "?"}</span> {String(x.error_category ?? "")}{" "}
+      <span className="muted">
+        {typeof x.latency_ms === "number" ? `${x.latency_ms} ms` : ""} · capture line {line}
+      </span>
+      {failed && x.response !== undefined && <pre className="text-block" data-testid="error-body">{JSON.stringify(x.response, null, 2)}</pre>}
+    </div>
+  );
+}
+
+function OutputItem({ item }: { item: unknown }) {
+  const it = (item ?? {}) as { type?: string; summary?: Array<{ text?: string }>; content?: Array<{ text?: string }>; name?: string; arguments?: string };
+  const text =
+    it.type === "reasoning" ? (it.summary ?? []).map((s) => s.text ?? "").join("\n")
+    : it.type === "message" ? (it.content ?? []).map((s) => s.text ?? "").join("\n")
+    : it.type === "function_call" ? `${it.name ?? "?"}(${it.arguments ?? ""})`
+    : JSON.stringify(item, null, 2);
+  return (
+    <div className="output-item" data-testid="output-item">
+      <span className="badge">{it.type ?? "item"}</span>
+      <pre className="text-block">{text}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+"use client";
+// Inspector state lives in the URL (call, chain, tab, pos, low-prob filter), so any view can be
+// linked and the back button works. Updates replace the entry and keep the scroll position.
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+
+export type UrlPatch = Record<string, string | null>;
+
+export function useUrlState(): [URLSearchParams, (patch: UrlPatch) => void] {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const set = useCallback(
+    (patch: UrlPatch) => {
+      const next = new URLSearchParams(params.toString());
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null || v === "") next.delete(k);
+        else next.set(k, v);
+      }
+      const qs = next.toString();
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    },
+    [params, router, pathname],
+  );
+  return [new URLSearchParams(params.toString()), set];
+}
+
+/** Fetches JSON from our routes and parses it with the route's schema; errors carry the server's message. */
+export async function fetchParsed<T>(url: string, parse: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { signal });
+  const body: unknown = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${res.status}`);
+  return parse(body);
+}
