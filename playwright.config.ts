@@ -27,7 +27,7 @@ export default defineConfig({
     // Needs a prior `next build`. Next's bin directly, so the server is a direct child and stops with the run.
     command: `node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/runs`,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false, // a stale server would serve an older build
     timeout: 60_000,
     stdout: "pipe",
     stderr: "pipe",

@@ -3,7 +3,7 @@
 // side calls, quarantined calls and retries marked, failed HTTP calls where they happened.
 // Virtualised (1,000+ calls) and keyboard navigable (arrows, Home/End; Left/Right collapse).
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
 import { indexTree, moveSelection, treeRows, type TreeRow } from "@/lib/view/call-tree";
 import { fmtInt, linkLabel, roleLabel, short, sideReason } from "./labels";
@@ -14,7 +14,13 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
   const index = useMemo(() => indexTree(calls, failed), [calls, failed]);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const rows = useMemo(() => treeRows(index, collapsed), [index, collapsed]);
-  const current = Math.max(0, rows.findIndex((r) => r.id === selected || r.id === `failed:${selected}`));
+  // Key presses can outrun the URL update, so moves start from the last selection made here.
+  const cursor = useRef<string | null>(selected);
+  useEffect(() => {
+    cursor.current = selected;
+  }, [selected]);
+  const rowIndex = (id: string | null) => Math.max(0, rows.findIndex((r) => r.id === id || r.id === `failed:${id}`));
+  const current = rowIndex(selected);
   const scroller = useRef<HTMLDivElement>(null);
   const virt = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
 
@@ -25,14 +31,19 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
       else next.add(id);
       return next;
     });
-  const select = (row: TreeRow | undefined) => row && onSelect(row.kind === "call" ? row.id : row.failed.model_call_id);
+  const select = (row: TreeRow | undefined) => {
+    if (!row) return;
+    cursor.current = row.kind === "call" ? row.id : row.failed.model_call_id;
+    onSelect(cursor.current);
+  };
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
     e.preventDefault();
-    const move = moveSelection(rows, current, e.key, index);
+    const from = rowIndex(cursor.current);
+    const move = moveSelection(rows, from, e.key, index);
     if (move.toggle) toggle(move.toggle);
-    if (move.row !== current) {
+    if (move.row !== from) {
       select(rows[move.row]);
       virt.scrollToIndex(move.row, { align: "auto" });
     }

@@ -61,11 +61,17 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
   const shown = hover ?? pos;
   const info = shown === null ? null : tokenAt(shown);
 
+  // Key presses can outrun the URL update, so the cursor moves from the last key press, not the prop.
+  const cursor = useRef<number | null>(pos);
+  useEffect(() => {
+    cursor.current = pos;
+  }, [pos]);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : e.key === "ArrowDown" ? PER_ROW : e.key === "ArrowUp" ? -PER_ROW : 0;
     if (step === 0 || total === 0) return;
     e.preventDefault();
-    const next = Math.min(total - 1, Math.max(0, (pos ?? -1) + step));
+    const next = Math.min(total - 1, Math.max(0, (cursor.current ?? -1) + step));
+    cursor.current = next;
     onPatch({ pos: String(next) });
     const r = rowOfPosition(rows, next);
     if (r >= 0) virt.scrollToIndex(r, { align: "auto" });

@@ -152,14 +152,35 @@ export async function inspectRollout(run: RunLayout, rolloutId: string, options:
     cache.set(key, hit); // most recently used last
     return hit;
   }
-  const model = await buildModel(run, rolloutId, choice, options.signal);
+  // Concurrent requests for the same rollout share one build (the page and its first token window).
+  let building = pending.get(key);
+  if (!building) {
+    building = buildModel(run, rolloutId, choice).finally(() => pending.delete(key));
+    pending.set(key, building);
+  }
+  const model = await abortable(building, options.signal);
   remember(key, model);
   return model;
 }
 
 // --- cache: a few recent rollouts, bounded by retained tokens; keyed by file versions ---------------
 
-const cache = new Map<string, RolloutModel>();
+// On globalThis: Next bundles pages and route handlers separately, each with its own module copy,
+// and the page and the token route must share one build of a rollout.
+const holder = globalThis as typeof globalThis & { __rolloutLensInspectCache?: Map<string, RolloutModel> };
+const cache = (holder.__rolloutLensInspectCache ??= new Map<string, RolloutModel>());
+const pending = new Map<string, Promise<RolloutModel>>();
+
+/** Stops waiting when the client goes away; the shared build finishes for the others. */
+function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
 const CACHE_BUDGET = 4_000_000; // retained tokens across cached rollouts
 
 async function fileKey(p: string | null): Promise<string> {
@@ -180,6 +201,11 @@ async function cacheKey(run: RunLayout, id: string, choice: ProfileChoice): Prom
   return [run.dir, id, choice, ...parts].join("|");
 }
 
+/** Drops every cached rollout (benchmarks measure cold builds). */
+export function clearInspectCache(): void {
+  cache.clear();
+}
+
 function remember(key: string, model: RolloutModel): void {
   cache.set(key, model);
   let total = 0;
@@ -193,11 +219,11 @@ function remember(key: string, model: RolloutModel): void {
 
 // --- building --------------------------------------------------------------------------------------
 
-async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoice, signal?: AbortSignal): Promise<RolloutModel> {
+async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoice): Promise<RolloutModel> {
   const records = await readRolloutRecords(run.rolloutsFile);
   const record = records.byId.get(rolloutId) ?? null;
-  const capture = run.tokensDir ? await readRolloutCapture(run.tokensDir, rolloutId, signal) : null;
-  const captureRead = run.modelCallsDir ? await readCaptureStore(run.modelCallsDir, rolloutId, signal) : null;
+  const capture = run.tokensDir ? await readRolloutCapture(run.tokensDir, rolloutId) : null;
+  const captureRead = run.modelCallsDir ? await readCaptureStore(run.modelCallsDir, rolloutId) : null;
   const known = (capture && (capture.hasTokenFile || capture.intents || capture.state || capture.snapshot.incompleteMarker)) || captureRead?.exists || record;
   if (!known) throw new NotFoundError(`unknown rollout ${rolloutId} in run ${run.id}`);
 
