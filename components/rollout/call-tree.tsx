@@ -16,7 +16,9 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
   const rows = useMemo(() => treeRows(index, collapsed), [index, collapsed]);
   // Key presses can outrun the URL update, so moves start from the last selection made here.
   const cursor = useRef<string | null>(selected);
+  const sent = useRef(new Set<string | null>());
   useEffect(() => {
+    if (sent.current.delete(selected)) return; // our own selection arriving late
     cursor.current = selected;
   }, [selected]);
   const rowIndex = (id: string | null) => Math.max(0, rows.findIndex((r) => r.id === id || r.id === `failed:${id}`));
@@ -34,6 +36,7 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
   const select = (row: TreeRow | undefined) => {
     if (!row) return;
     cursor.current = row.kind === "call" ? row.id : row.failed.model_call_id;
+    sent.current.add(cursor.current);
     onSelect(cursor.current);
   };
 

@@ -63,7 +63,9 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
 
   // Key presses can outrun the URL update, so the cursor moves from the last key press, not the prop.
   const cursor = useRef<number | null>(pos);
+  const sent = useRef(new Set<number | null>());
   useEffect(() => {
+    if (sent.current.delete(pos)) return; // our own key press arriving late
     cursor.current = pos;
   }, [pos]);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -72,6 +74,7 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
     e.preventDefault();
     const next = Math.min(total - 1, Math.max(0, (cursor.current ?? -1) + step));
     cursor.current = next;
+    sent.current.add(next);
     onPatch({ pos: String(next) });
     const r = rowOfPosition(rows, next);
     if (r >= 0) virt.scrollToIndex(r, { align: "auto" });

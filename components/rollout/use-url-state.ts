@@ -1,27 +1,23 @@
 "use client";
 // Inspector state lives in the URL (call, chain, tab, pos, low-prob filter), so any view can be
-// linked and the back button works. Updates replace the entry and keep the scroll position.
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+// linked. Updates use history.replaceState, which Next's router picks up (useSearchParams) without
+// a server round trip; each update starts from the live URL, so quick key presses never drop one.
+import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 
 export type UrlPatch = Record<string, string | null>;
 
 export function useUrlState(): [URLSearchParams, (patch: UrlPatch) => void] {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const set = useCallback(
-    (patch: UrlPatch) => {
-      const next = new URLSearchParams(params.toString());
-      for (const [k, v] of Object.entries(patch)) {
-        if (v === null || v === "") next.delete(k);
-        else next.set(k, v);
-      }
-      const qs = next.toString();
-      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
-    },
-    [params, router, pathname],
-  );
+  const set = useCallback((patch: UrlPatch) => {
+    const next = new URLSearchParams(window.location.search);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null || v === "") next.delete(k);
+      else next.set(k, v);
+    }
+    const qs = next.toString();
+    window.history.replaceState(null, "", qs ? `${window.location.pathname}?${qs}` : window.location.pathname);
+  }, []);
   return [new URLSearchParams(params.toString()), set];
 }
 
