@@ -1,0 +1,80 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fingerprintDir, line, tokenRecord } from "@/lib/testing/temp-store";
+import { GET as getRollout } from "./route";
+import { GET as getTokens } from "./tokens/route";
+import { GET as getCall } from "./calls/[call]/route";
+
+// A runs root with one run: a good rollout, a corrupt one and a newer-schema one.
+let root: string;
+const prev = process.env.ROLLOUT_LENS_RUNS;
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-routes-"));
+  const dir = path.join(root, "run-a", "tokens");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "0-0.tokens.jsonl"), line(tokenRecord("0-0", "a", [1, 2, 3], [4, 5])) + line(tokenRecord("0-0", "b", [1, 2, 3, 4, 5, 6], [7], { created_at: 1786032155 })));
+  writeFileSync(path.join(dir, "1-0.tokens.jsonl"), line(tokenRecord("1-0", "a", [1], [2])) + "{\"rollout_id\": \n" + line(tokenRecord("1-0", "b", [1, 2, 3], [4])));
+  writeFileSync(path.join(dir, "2-0.tokens.jsonl"), line(tokenRecord("2-0", "a", [1], [2], { schema_version: 9 })));
+  process.env.ROLLOUT_LENS_RUNS = root;
+});
+afterAll(() => {
+  if (prev === undefined) delete process.env.ROLLOUT_LENS_RUNS;
+  else process.env.ROLLOUT_LENS_RUNS = prev;
+});
+
+const ctx = <T extends Record<string, string>>(params: T) => ({ params: Promise.resolve(params) }) as never;
+const req = (url: string) => new Request(`http://localhost${url}`);
+
+describe("rollout routes against a fixture store", () => {
+  it("answers a rollout, its token windows and a call", async () => {
+    const res = await getRollout(req("/api/runs/run-a/rollouts/0-0"), ctx({ run: "run-a", rollout: "0-0" }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const view = await res.json();
+    expect(view.calls.map((c: { model_call_id: string; link: string }) => `${c.model_call_id}:${c.link}`)).toEqual(["a:root", "b:inferred"]);
+    const tokens = await (await getTokens(req("/api/runs/run-a/rollouts/0-0/tokens?chain=main&offset=4&limit=3"), ctx({ run: "run-a", rollout: "0-0" }))).json();
+    expect(tokens).toMatchObject({ total: 7, offset: 4, decoded: false, tokens: { id: [5, 6, 7], mask: [1, 0, 1], log_prob: [-0.25, null, -0.25], text: null } });
+    const call = await (await getCall(req("/api/runs/run-a/rollouts/0-0/calls/b"), ctx({ run: "run-a", rollout: "0-0", call: "b" }))).json();
+    expect(call.prompt).toMatchObject({ inherited_len: 5, interstitial_len: 1 });
+  });
+
+  it("a corrupt file is the rollout's error with its line, not a 500", async () => {
+    const res = await getRollout(req("/api/runs/run-a/rollouts/1-0"), ctx({ run: "run-a", rollout: "1-0" }));
+    expect(res.status).toBe(200);
+    const view = await res.json();
+    expect(view.verdict.error).toMatch(/1-0\.tokens\.jsonl: line 2: not valid JSON/);
+    expect(view.verdict.mask_sample).toBe(true);
+  });
+
+  it("a record of a newer schema is refused by name", async () => {
+    const view = await (await getRollout(req("/api/runs/run-a/rollouts/2-0"), ctx({ run: "run-a", rollout: "2-0" }))).json();
+    expect(view.verdict.error).toMatch(/schema_version 9/);
+  });
+
+  it("unknown runs, rollouts, chains and calls are 404; bad ids and parameters 400", async () => {
+    const cases: Array<[Response, number, RegExp]> = [
+      [await getRollout(req("/x"), ctx({ run: "nope", rollout: "0-0" })), 404, /no run .* in the runs root/],
+      [await getRollout(req("/x"), ctx({ run: "run-a", rollout: "5-5" })), 404, /unknown rollout 5-5/],
+      [await getRollout(req("/x"), ctx({ run: "run-a", rollout: "../../etc/passwd" })), 400, /invalid rollout id/],
+      [await getRollout(req("/x"), ctx({ run: "..", rollout: "0-0" })), 404, /no run .* in the runs root/],
+      [await getRollout(req("/x?profile=best"), ctx({ run: "run-a", rollout: "0-0" })), 400, /profile must be one of/],
+      [await getTokens(req("/x?chain=branch-3"), ctx({ run: "run-a", rollout: "0-0" })), 404, /no chain branch-3/],
+      [await getTokens(req("/x?limit=ten"), ctx({ run: "run-a", rollout: "0-0" })), 400, /limit must be a non-negative integer/],
+      [await getTokens(req("/x?lowprob=1"), ctx({ run: "run-a", rollout: "0-0" })), 400, /lowprob must be a log prob/],
+      [await getCall(req("/x"), ctx({ run: "run-a", rollout: "0-0", call: "zz" })), 404, /no call zz/],
+    ];
+    for (const [res, status, message] of cases) {
+      expect(res.status).toBe(status);
+      expect((await res.json()).error).toMatch(message);
+    }
+  });
+
+  it("never writes to the store", async () => {
+    const dir = path.join(root, "run-a", "tokens");
+    const before = fingerprintDir(dir);
+    for (const id of ["0-0", "1-0", "2-0"]) await getRollout(req("/x"), ctx({ run: "run-a", rollout: id }));
+    expect(fingerprintDir(dir)).toEqual(before);
+  });
+});
