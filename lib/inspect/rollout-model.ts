@@ -12,6 +12,7 @@ import type { RunLayout } from "@/lib/runs/runs-root";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { NotFoundError } from "@/lib/http/errors";
 import { maskReasonWords } from "@/lib/view/mask-reasons";
+import { errorSummary } from "./exchange-summary";
 
 export type CallRole = "main" | "branch" | "side_call" | "quarantined" | "excluded" | "unchained";
 export type RetryRole = "kept" | "dropped" | "unresolved";
@@ -433,16 +434,6 @@ function placeFailed(list: readonly ExchangeRecord[], calls: readonly CallView[]
     });
   }
   return out.sort((a, b) => (a.started_at ?? 0) - (b.started_at ?? 0));
-}
-
-/** One line for a failed exchange: the first validation detail of a 4xx body, else the category. */
-export function errorSummary(x: CaptureExchange): string {
-  const body = x.response as { detail?: Array<{ type?: string; loc?: unknown[]; msg?: string }> | string; error?: { message?: string } | string } | null | undefined;
-  const detail = Array.isArray(body?.detail) ? body.detail[0] : undefined;
-  if (detail) return `${detail.type ?? "error"} at ${(detail.loc ?? []).join(".")}: ${detail.msg ?? ""}`.trim();
-  if (typeof body?.detail === "string") return body.detail;
-  if (body?.error) return typeof body.error === "string" ? body.error : (body.error.message ?? "error");
-  return x.error_category ?? `HTTP ${x.status_code ?? "?"}`;
 }
 
 // --- prefix breaks ------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
-// The small per-run facts the home page lists; cheap (a directory listing, no token arrays).
+// The per-run facts the home page and GET /api/runs list: manifest facts plus rollout and masked
+// counts from the summary index (no token arrays; a cold index answers with what is done).
 import { listStore } from "@/lib/store";
+import { computeHealth } from "@/lib/health/health";
 import type { RunLayout } from "./runs-root";
+import { indexFor, type IndexProgress } from "./summary-index";
 
 export interface RunOverview {
   id: string;
@@ -13,9 +16,17 @@ export interface RunOverview {
   storeRollouts: number;
   hasRolloutRecords: boolean;
   hasMetrics: boolean;
+  rollouts: number;
+  masked: number;
+  masked_fraction: number;
+  reward_mean: number | null;
+  alerts: number;
+  indexing: IndexProgress;
 }
 
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
+  const snap = await indexFor(run).snapshot();
+  const health = computeHealth(snap.summaries, { unreadableRecords: snap.unreadable_records.length });
   const listing = run.tokensDir ? await listStore(run.tokensDir) : null;
   let storeRollouts = 0;
   for (const files of listing?.rollouts.values() ?? []) {
@@ -31,5 +42,11 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
     storeRollouts,
     hasRolloutRecords: run.rolloutsFile !== null,
     hasMetrics: run.metricsFile !== null,
+    rollouts: health.rollouts,
+    masked: health.masked,
+    masked_fraction: health.masked_fraction,
+    reward_mean: health.reward_mean,
+    alerts: health.alerts.length,
+    indexing: snap.progress,
   };
 }

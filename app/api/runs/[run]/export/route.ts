@@ -1,0 +1,31 @@
+import { getRun } from "@/lib/runs/runs-root";
+import { indexFor } from "@/lib/runs/summary-index";
+import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
+import { BadRequestError, errorResponse } from "@/lib/http/errors";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** The filtered rollouts table as a CSV or JSON download (the same filters as the table). */
+export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/export">): Promise<Response> {
+  try {
+    const run = await getRun((await ctx.params).run);
+    const params = new URL(req.url).searchParams;
+    const format = params.get("format") ?? "csv";
+    if (format !== "csv" && format !== "json") throw new BadRequestError(`format must be csv or json, got ${JSON.stringify(format)}`);
+    params.delete("format");
+    params.delete("offset");
+    params.delete("limit");
+    const rows = selectRollouts((await indexFor(run).snapshot({ waitMs: 60_000 })).summaries, parseRolloutQuery(params)).map(exportRow);
+    const body = format === "csv" ? toCsv(rows) : JSON.stringify(rows, null, 1);
+    return new Response(body, {
+      headers: {
+        "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="${run.id}-rollouts.${format}"`,
+        "cache-control": "no-store",
+      },
+    });
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

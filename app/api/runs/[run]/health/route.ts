@@ -1,0 +1,15 @@
+import { getRun } from "@/lib/runs/runs-root";
+import { runHealth } from "@/lib/runs/run-health";
+import { errorResponse } from "@/lib/http/errors";
+import { json } from "@/lib/http/params";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export async function GET(_req: Request, ctx: RouteContext<"/api/runs/[run]/health">): Promise<Response> {
+  try {
+    return json(await runHealth(await getRun((await ctx.params).run)));
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,168 @@
+// Per-run health from rollout summaries: masked fraction and reasons, distributions (delivered
+// fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
+// alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
+import type { RolloutSummary } from "@/lib/runs/summarize";
+
+export interface Count {
+  key: string;
+  count: number;
+}
+
+export interface StepPoint {
+  step: number;
+  rollouts: number;
+  masked_fraction: number;
+  reward_mean: number | null;
+  calls_mean: number;
+  delivered_mean: number | null;
+  side_calls: number;
+  quarantined: number;
+  failed_calls: number;
+}
+
+export type AlertKind = "cut_short" | "masked_fraction" | "dangling_intents" | "unreadable" | "newer_schema" | "profile_disagreement" | "unreadable_records";
+
+export interface Alert {
+  kind: AlertKind;
+  severity: "error" | "warning";
+  count: number;
+  message: string;
+  rollout_ids: string[];
+}
+
+export interface HealthReport {
+  rollouts: number;
+  from_store: number;
+  masked: number;
+  masked_fraction: number;
+  mask_reasons: Count[];
+  delivered_fraction: Count[];
+  chains_per_rollout: Count[];
+  roots_per_rollout: Count[];
+  calls_per_rollout: Count[];
+  quarantined_calls: number;
+  rollouts_with_quarantine: number;
+  side_calls_by_reason: Count[];
+  fallbacks_by_reason: Count[];
+  status_codes: Count[];
+  error_categories: Count[];
+  reward_mean: number | null;
+  per_step: StepPoint[];
+  alerts: Alert[];
+}
+
+export const MASKED_ALERT_THRESHOLD = 0.05;
+const SAMPLE = 20;
+
+function tally(into: Map<string, number>, key: string, n = 1): void {
+  into.set(key, (into.get(key) ?? 0) + n);
+}
+
+function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
+  const out = [...m].map(([key, count]) => ({ key, count }));
+  return order === "count" ? out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)) : out.sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }));
+}
+
+/** Buckets of width 0.1, labelled by their lower edge ("0.9" holds 0.9 ≤ x < 1.0; "1.0" is exactly 1). */
+export function deliveredBucket(x: number): string {
+  if (x >= 1) return "1.0";
+  return (Math.floor(Math.max(0, x) * 10) / 10).toFixed(1);
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+export function computeHealth(summaries: readonly RolloutSummary[], extra: { unreadableRecords?: number } = {}): HealthReport {
+  const reasons = new Map<string, number>(), delivered = new Map<string, number>(), chains = new Map<string, number>();
+  const roots = new Map<string, number>(), calls = new Map<string, number>(), sides = new Map<string, number>();
+  const fallbacks = new Map<string, number>(), codes = new Map<string, number>(), categories = new Map<string, number>();
+  const steps = new Map<number, RolloutSummary[]>();
+  const flagged: Record<AlertKind, string[]> = { cut_short: [], masked_fraction: [], dangling_intents: [], unreadable: [], newer_schema: [], profile_disagreement: [], unreadable_records: [] };
+  let masked = 0, quarantined = 0, withQuarantine = 0, fromStore = 0;
+  const rewards: number[] = [];
+  for (const s of summaries) {
+    if (s.source === "store") fromStore++;
+    if (s.mask_sample) {
+      masked++;
+      flagged.masked_fraction.push(s.rollout_id);
+      if (s.mask_reasons.length === 0) tally(reasons, s.error ? "error" : "masked_by_record");
+    }
+    for (const r of s.mask_reasons) tally(reasons, r);
+    if (s.delivered_fraction !== null) tally(delivered, deliveredBucket(s.delivered_fraction));
+    if (s.chains !== null) tally(chains, String(s.chains));
+    if (s.roots !== null) tally(roots, String(s.roots));
+    tally(calls, String(s.n_calls));
+    quarantined += s.quarantined;
+    if (s.quarantined > 0) withQuarantine++;
+    if (s.side_call_reasons.pattern) tally(sides, "pattern", s.side_call_reasons.pattern);
+    if (s.side_call_reasons.self_calibration) tally(sides, "self_calibration", s.side_call_reasons.self_calibration);
+    for (const [k, n] of Object.entries(s.fallbacks)) if (n) tally(fallbacks, k, n);
+    for (const [k, n] of Object.entries(s.status_codes)) tally(codes, k, n);
+    for (const [k, n] of Object.entries(s.error_categories)) tally(categories, k, n);
+    if (s.reward !== null) rewards.push(s.reward);
+    if (s.step !== null) steps.set(s.step, [...(steps.get(s.step) ?? []), s]);
+    if (s.cut_short) flagged.cut_short.push(s.rollout_id);
+    if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
+    if (s.unreadable) flagged.unreadable.push(s.rollout_id);
+    if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
+    if (s.other_profile_disagrees) flagged.profile_disagreement.push(s.rollout_id);
+  }
+  const n = summaries.length;
+  const per_step: StepPoint[] = [...steps.keys()].sort((a, b) => a - b).map((step) => {
+    const xs = steps.get(step) as RolloutSummary[];
+    const delivered = xs.map((x) => x.delivered_fraction).filter((x): x is number => x !== null);
+    const rw = xs.map((x) => x.reward).filter((x): x is number => x !== null);
+    return {
+      step,
+      rollouts: xs.length,
+      masked_fraction: xs.filter((x) => x.mask_sample).length / xs.length,
+      reward_mean: mean(rw),
+      calls_mean: mean(xs.map((x) => x.n_calls)) ?? 0,
+      delivered_mean: mean(delivered),
+      side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
+      quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
+      failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
+    };
+  });
+  const byId = new Map(summaries.map((s) => [s.rollout_id, s]));
+  return {
+    rollouts: n,
+    from_store: fromStore,
+    masked,
+    masked_fraction: n ? masked / n : 0,
+    mask_reasons: counts(reasons),
+    delivered_fraction: counts(delivered, "key"),
+    chains_per_rollout: counts(chains, "key"),
+    roots_per_rollout: counts(roots, "key"),
+    calls_per_rollout: counts(calls, "key"),
+    quarantined_calls: quarantined,
+    rollouts_with_quarantine: withQuarantine,
+    side_calls_by_reason: counts(sides),
+    fallbacks_by_reason: counts(fallbacks),
+    status_codes: counts(codes, "key"),
+    error_categories: counts(categories),
+    reward_mean: mean(rewards),
+    per_step,
+    alerts: alerts(flagged, n, byId, extra.unreadableRecords ?? 0),
+  };
+}
+
+function alerts(flagged: Record<AlertKind, string[]>, n: number, byId: Map<string, RolloutSummary>, unreadableRecords: number): Alert[] {
+  const out: Alert[] = [];
+  const add = (kind: AlertKind, severity: Alert["severity"], message: string) => {
+    const ids = flagged[kind];
+    if (ids.length > 0 || kind === "unreadable_records") out.push({ kind, severity, count: ids.length, message, rollout_ids: ids.slice(0, SAMPLE) });
+  };
+  const cut = flagged.cut_short;
+  if (cut.length) {
+    const example = byId.get(cut[0] as string)?.cut_short ?? "";
+    add("cut_short", "error", `${cut.length} of ${n} rollouts were cut short by a failed model call while their records look successful (e.g. ${example}).`);
+  }
+  const maskedFraction = n ? flagged.masked_fraction.length / n : 0;
+  if (maskedFraction > MASKED_ALERT_THRESHOLD) add("masked_fraction", "warning", `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`);
+  if (flagged.dangling_intents.length) add("dangling_intents", "warning", `${flagged.dangling_intents.length} rollouts have dangling intents: a call started and never finished capture.`);
+  if (flagged.unreadable.length) add("unreadable", "error", `${flagged.unreadable.length} rollouts have unreadable token files (corrupt lines, invalid records).`);
+  if (flagged.newer_schema.length) add("newer_schema", "error", `${flagged.newer_schema.length} rollouts hold records of a schema this version does not support.`);
+  if (flagged.profile_disagreement.length) add("profile_disagreement", "warning", `${flagged.profile_disagreement.length} rollouts would be masked differently by the other builder profile.`);
+  if (unreadableRecords > 0) out.push({ kind: "unreadable_records", severity: "warning", count: unreadableRecords, message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`, rollout_ids: [] });
+  return out;
+}

@@ -1,0 +1,104 @@
+// Sorting, filtering and paging rollout summaries for the rollouts table and its exports. The
+// query is parsed from URL parameters once (zod); unknown sort keys or values are a 400.
+import { z } from "zod";
+import type { RolloutSummary } from "./summarize";
+import { compareIds } from "./summary-index";
+import { BadRequestError } from "@/lib/http/errors";
+
+export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+const intParam = (max: number, fallback: number) => z.coerce.number().int().min(0).max(max).default(fallback);
+
+export const rolloutQuerySchema = z.object({
+  sort: z.enum(SORT_KEYS).default("rollout_id"),
+  dir: z.enum(["asc", "desc"]).default("asc"),
+  verdict: z.enum(["all", "masked", "trained"]).default("all"),
+  reason: z.string().max(64).optional(),
+  status: z.string().regex(/^\d{3}$|^none$/, "status must be an HTTP status code").optional(),
+  step: z.coerce.number().int().optional(),
+  cut_short: z.enum(["1"]).optional(),
+  q: z.string().max(200).optional(),
+  offset: intParam(Number.MAX_SAFE_INTEGER, 0),
+  limit: intParam(5000, 200),
+});
+
+export type RolloutQuery = z.infer<typeof rolloutQuerySchema>;
+
+export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
+  const raw = Object.fromEntries([...params].filter(([, v]) => v !== ""));
+  const parsed = rolloutQuerySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new QueryError(`${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+export class QueryError extends BadRequestError {}
+
+function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
+  if (q.verdict === "masked" && !s.mask_sample) return false;
+  if (q.verdict === "trained" && s.mask_sample) return false;
+  if (q.reason && !(s.mask_reasons as string[]).includes(q.reason)) return false;
+  if (q.status && !(q.status in s.status_codes)) return false;
+  if (q.step !== undefined && s.step !== q.step) return false;
+  if (q.cut_short && !s.cut_short) return false;
+  if (text && !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)) return false;
+  return true;
+}
+
+function value(s: RolloutSummary, key: SortKey): number | string | null {
+  if (key === "mask_sample") return s.mask_sample ? 1 : 0;
+  return s[key];
+}
+
+/** Filtered and sorted (nulls last in either direction); ties keep rollout id order. */
+export function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery): RolloutSummary[] {
+  const text = q.q ? q.q.toLowerCase() : null;
+  const rows = all.filter((s) => matches(s, q, text));
+  const sign = q.dir === "asc" ? 1 : -1;
+  return rows.sort((a, b) => {
+    const va = value(a, q.sort), vb = value(b, q.sort);
+    if (va === null || vb === null) return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
+    const c = typeof va === "string" ? compareIds(va, vb as string) : va - (vb as number);
+    return c !== 0 ? sign * c : compareIds(a.rollout_id, b.rollout_id);
+  });
+}
+
+/** One flat row per rollout, for CSV and JSON exports. */
+export function exportRow(s: RolloutSummary): Record<string, string | number | boolean | null> {
+  return {
+    rollout_id: s.rollout_id,
+    step: s.step,
+    reward: s.reward,
+    mask_sample: s.mask_sample,
+    mask_reasons: s.mask_reasons.join(" "),
+    error: s.error,
+    n_calls: s.n_calls,
+    chains: s.chains,
+    roots: s.roots,
+    delivered_fraction: s.delivered_fraction,
+    side_calls: s.side_calls,
+    quarantined: s.quarantined,
+    failed_calls: s.failed_calls,
+    status_codes: Object.entries(s.status_codes).map(([k, n]) => `${k}:${n}`).join(" "),
+    cut_short: s.cut_short,
+    bytes: s.bytes,
+    source: s.source,
+  };
+}
+
+export const EXPORT_COLUMNS = ["rollout_id", "step", "reward", "mask_sample", "mask_reasons", "error", "n_calls", "chains", "roots", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "status_codes", "cut_short", "bytes", "source"] as const;
+
+/** RFC 4180 CSV; text that a spreadsheet would run as a formula is prefixed with a quote. */
+export function toCsv(rows: ReadonlyArray<Record<string, string | number | boolean | null>>): string {
+  const cols = EXPORT_COLUMNS;
+  const cell = (v: string | number | boolean | null | undefined) => {
+    if (v === null || v === undefined) return "";
+    let t = String(v);
+    if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+    return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+  };
+  return [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
+}

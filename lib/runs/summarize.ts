@@ -1,0 +1,154 @@
+// One rollout's summary for run views: the build verdict and metrics (from the shared builder), call
+// counts, side calls, status codes from the model-call store, reward and step from its record, and
+// file sizes. Never keeps token arrays. A record without a token store is summarised from itself.
+import { decideVerdict, otherProfile, resolveProfile, type MaskReason, type Profile, type ProfileChoice } from "@/lib/builder";
+import { joinExchanges, readCaptureStore, readRolloutCapture } from "@/lib/store";
+import type { RolloutRecord } from "@/lib/schema";
+import { errorSummary } from "@/lib/inspect/exchange-summary";
+
+export interface RolloutSummary {
+  rollout_id: string;
+  /** Where the verdict comes from: the token store, or the record alone (capture off or consumed). */
+  source: "store" | "record";
+  profile: Profile | null;
+  mask_sample: boolean;
+  mask_reasons: MaskReason[];
+  error: string | null;
+  metrics: Record<string, unknown>;
+  n_calls: number;
+  chains: number | null;
+  roots: number | null;
+  delivered_fraction: number | null;
+  quarantined: number;
+  side_calls: number;
+  side_call_reasons: { pattern: number; self_calibration: number };
+  fallbacks: Record<string, number>;
+  torn_tail: boolean;
+  dangling_intents: number;
+  unreadable: boolean;
+  newer_schema: boolean;
+  other_profile_disagrees: boolean;
+  status_codes: Record<string, number>;
+  error_categories: Record<string, number>;
+  /** Model calls that failed (HTTP >= 400) and left no token entry. */
+  failed_calls: number;
+  /** A failed model call came after the last captured call while the record looks successful. */
+  cut_short: string | null;
+  reward: number | null;
+  step: number | null;
+  bytes: number;
+}
+
+export interface SummarizeInput {
+  rolloutId: string;
+  tokensDir: string | null;
+  modelCallsDir: string | null;
+  profile: ProfileChoice;
+  sideCallPatterns?: readonly string[];
+  record: RolloutRecord | null;
+  bytes: number;
+  hasStoreFiles: boolean;
+}
+
+export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSummary> {
+  const record = input.record;
+  if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
+  const capture = await readRolloutCapture(input.tokensDir, input.rolloutId);
+  const snap = capture.snapshot;
+  const profile = resolveProfile(input.profile, snap.entries, capture.state !== null || capture.intents !== null);
+  const options = { sideCallPatterns: input.sideCallPatterns };
+  const v = decideVerdict(snap, { profile, ...options });
+  const o = decideVerdict(snap, { profile: otherProfile(profile), ...options });
+  const exchanges = input.modelCallsDir ? (await readCaptureStore(input.modelCallsDir, input.rolloutId)).exchanges : [];
+  const join = joinExchanges(snap.entries, exchanges);
+  const status_codes: Record<string, number> = {};
+  const error_categories: Record<string, number> = {};
+  for (const { exchange: x } of exchanges) {
+    const code = String(x.status_code ?? "none");
+    status_codes[code] = (status_codes[code] ?? 0) + 1;
+    if (x.error_category) error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
+  }
+  const failed = join.withoutEntry.filter((x) => (x.exchange.status_code ?? 0) >= 400 || x.exchange.error_category);
+  const lastCaptured = Math.max(-Infinity, ...snap.entries.map((e) => e.created_at));
+  const after = failed.find((x) => (x.exchange.started_at ?? Infinity) >= lastCaptured - 1e-6);
+  const looksFine = !v.mask_sample && (record?.response?.status ?? "completed") === "completed";
+  const sideReasons = { pattern: 0, self_calibration: 0 };
+  for (const s of v.side_calls) sideReasons[s.reason.kind]++;
+  const m = v.metrics;
+  return {
+    rollout_id: input.rolloutId,
+    source: "store",
+    profile,
+    mask_sample: v.mask_sample,
+    mask_reasons: v.mask_reasons,
+    error: v.error,
+    metrics: m,
+    n_calls: snap.entries.length,
+    chains: v.build ? v.build.chains.length : null,
+    roots: v.build ? v.build.notes.roots : null,
+    delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
+    quarantined: v.build?.quarantined.length ?? 0,
+    side_calls: v.side_calls.length,
+    side_call_reasons: sideReasons,
+    fallbacks: { ...(v.build?.notes.parent_link_fallbacks ?? {}) },
+    torn_tail: snap.tornTail,
+    dangling_intents: snap.danglingIntents.length,
+    unreadable: snap.readError !== null && !/schema_version/.test(snap.readError),
+    newer_schema: snap.readError !== null && /schema_version/.test(snap.readError),
+    other_profile_disagrees: o.mask_sample !== v.mask_sample,
+    status_codes,
+    error_categories,
+    failed_calls: failed.length,
+    cut_short: after && looksFine ? `HTTP ${after.exchange.status_code ?? "?"} ${errorSummary(after.exchange)}` : null,
+    reward: record?.reward ?? null,
+    step: record?.step ?? null,
+    bytes: input.bytes,
+  };
+}
+
+function fromRecord(input: SummarizeInput): RolloutSummary {
+  const r = input.record;
+  const m = r?._ng_token_capture ?? {};
+  const num = (k: string) => (typeof m[k] === "number" ? (m[k] as number) : null);
+  const error = typeof m.error === "string" ? m.error : null;
+  const masked = r?.mask_sample === true;
+  return {
+    rollout_id: input.rolloutId,
+    source: "record",
+    profile: null,
+    mask_sample: masked,
+    mask_reasons: [],
+    error,
+    metrics: m,
+    n_calls: num("n_calls") ?? 0,
+    chains: num("chains"),
+    roots: num("roots"),
+    delivered_fraction: num("delivered_fraction"),
+    quarantined: num("quarantined_calls") ?? 0,
+    side_calls: num("side_calls_excluded") ?? 0,
+    side_call_reasons: { pattern: 0, self_calibration: 0 },
+    fallbacks: (m.parent_link_fallbacks as Record<string, number> | undefined) ?? {},
+    torn_tail: false,
+    dangling_intents: 0,
+    unreadable: false,
+    newer_schema: false,
+    other_profile_disagrees: false,
+    status_codes: {},
+    error_categories: {},
+    failed_calls: 0,
+    cut_short: null,
+    reward: r?.reward ?? null,
+    step: r?.step ?? null,
+    bytes: input.bytes,
+  };
+}
+
+/** A rollout that cannot be read at all (a file vanishing mid-read) still gets a row, with the error. */
+export async function summarizeSafely(input: SummarizeInput): Promise<RolloutSummary> {
+  try {
+    return await summarizeRollout(input);
+  } catch (err) {
+    const base = await summarizeRollout({ ...input, hasStoreFiles: false });
+    return { ...base, source: "store", unreadable: true, mask_sample: true, error: `read failed: ${(err as Error).message}` };
+  }
+}
