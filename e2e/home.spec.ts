@@ -5,15 +5,16 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   const row = page.getByTestId("runs-row").filter({ hasText: "gym-main-example" });
   await expect(row).toBeVisible();
   await expect(row).toContainText("Gym main store example");
-  await expect(row.locator("td").nth(3)).toHaveText("5");
+  await expect(row.getByTestId("run-rollouts")).toHaveText("5");
+  await expect(row.getByTestId("run-masked")).toHaveText("2 (40.0%)");
   await row.getByRole("link").click();
   await expect(page).toHaveURL(/\/runs\/gym-main-example$/);
-  const rows = page.getByTestId("verdict-row");
+  const rows = page.getByTestId("rollout-row");
   await expect(rows).toHaveCount(5);
-  await expect(rows.filter({ hasText: "1-0" })).toContainText("masked");
-  await expect(rows.filter({ hasText: "1-0" })).toContainText("capture_incomplete");
-  await expect(rows.filter({ hasText: "2-0" })).toContainText("capture contains no token records");
-  await expect(rows.filter({ hasText: /^0-0gym-v1/ })).toContainText("trained");
+  await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("masked");
+  await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("capture_incomplete");
+  await expect(page.locator('[data-rollout-id="2-0"]')).toContainText("capture contains no token records");
+  await expect(page.locator('[data-rollout-id="0-0"]')).toContainText("trained");
   await page.screenshot({ path: "test-results/run-page.png", fullPage: true });
 });
 
@@ -26,5 +27,5 @@ test("an unknown run is a 404 page, not a crash", async ({ page }) => {
 test("GET /api/runs describes every run", async ({ request }) => {
   const body = await (await request.get("/api/runs")).json();
   const run = body.runs.find((r: { id: string }) => r.id === "gym-main-example");
-  expect(run).toMatchObject({ capture: "on", builderProfile: "gym-v1", storeRollouts: 5, manifestError: null });
+  expect(run).toMatchObject({ capture: "on", builderProfile: "gym-v1", storeRollouts: 5, rollouts: 5, masked: 2, manifestError: null });
 });

@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { callDetailSchema } from "@/lib/schema/api";
 import type { z } from "zod";
-import { fetchParsed } from "./use-url-state";
+import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
 import type { CallView } from "@/lib/inspect/rollout-model";
 

@@ -2,7 +2,7 @@
 // Generated tokens below a log-prob threshold, for the filter: a short list to jump from.
 import { useEffect, useState } from "react";
 import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema/api";
-import { fetchParsed } from "./use-url-state";
+import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, short } from "./labels";
 
 export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number) => void }) {

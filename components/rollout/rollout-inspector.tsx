@@ -8,7 +8,7 @@ import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
 import { TokenView } from "./token-view";
 import { short } from "./labels";
-import { useUrlState } from "./use-url-state";
+import { useUrlState } from "@/components/shared/url-state";
 
 const TABS = [
   ["tokens", "Tokens"],

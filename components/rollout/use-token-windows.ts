@@ -4,7 +4,7 @@
 // sequence aborts what is in flight.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { tokenWindowSchema, type TokenWindow } from "@/lib/schema/api";
-import { fetchParsed } from "./use-url-state";
+import { fetchParsed } from "@/components/shared/url-state";
 
 export const WINDOW = 2000;
 

@@ -1,7 +1,11 @@
+"use client";
+// The runs on the home page with their key health numbers; pick two to compare them.
 import Link from "next/link";
+import { useState } from "react";
 import type { RunOverview } from "@/lib/runs/run-overview";
 
 export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
+  const [picked, setPicked] = useState<string[]>([]);
   if (runs.length === 0) {
     return (
       <div className="card empty" data-testid="runs-empty">
@@ -10,34 +14,61 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
       </div>
     );
   }
+  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const [a, b] = picked;
   return (
-    <table className="grid" data-testid="runs-table">
-      <thead>
-        <tr>
-          <th>Run</th>
-          <th>Capture</th>
-          <th>Profile</th>
-          <th>Rollouts in store</th>
-          <th>Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id} data-testid="runs-row">
-            <td>
-              <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.name}</Link>
-              <div className="muted mono">{r.id}</div>
-            </td>
-            <td>{r.capture ? <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span> : <span className="muted">—</span>}</td>
-            <td className="mono">{r.builderProfile}</td>
-            <td>{r.storeRollouts}</td>
-            <td>
-              {r.description}
-              {r.manifestError && <div className="badge bad">{r.manifestError}</div>}
-            </td>
+    <>
+      <div className="toolbar">
+        <span className="muted">Pick two runs to compare them.</span>
+        {a && b ? (
+          <Link className="button" href={`/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`} data-testid="compare-link">
+            Compare {a} with {b}
+          </Link>
+        ) : (
+          <span className="button disabled">Compare</span>
+        )}
+      </div>
+      <table className="grid" data-testid="runs-table">
+        <thead>
+          <tr>
+            <th />
+            <th>Run</th>
+            <th>Capture</th>
+            <th>Rollouts</th>
+            <th>Masked</th>
+            <th>Mean reward</th>
+            <th>Alerts</th>
+            <th>Profile</th>
+            <th>Description</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.id} data-testid="runs-row" data-run-id={r.id}>
+              <td>
+                <input type="checkbox" aria-label={`pick ${r.id}`} checked={picked.includes(r.id)} onChange={() => toggle(r.id)} data-testid="pick-run" />
+              </td>
+              <td>
+                <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.name}</Link>
+                <div className="muted mono">{r.id}</div>
+              </td>
+              <td>{r.capture ? <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span> : <span className="muted">—</span>}</td>
+              <td data-testid="run-rollouts">
+                {r.rollouts}
+                {r.indexing.running && <div className="muted small">indexing {r.indexing.done}/{r.indexing.total}</div>}
+              </td>
+              <td data-testid="run-masked">{r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}</td>
+              <td>{r.reward_mean === null ? "—" : r.reward_mean.toFixed(3)}</td>
+              <td>{r.alerts ? <span className="badge warn">{r.alerts}</span> : <span className="muted">0</span>}</td>
+              <td className="mono">{r.builderProfile}</td>
+              <td>
+                {r.description}
+                {r.manifestError && <div className="badge bad">{r.manifestError}</div>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

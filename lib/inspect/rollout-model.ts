@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { decideVerdict, otherProfile, resolveProfile, toVerdictRow, type Build, type CallNode, type MaskReason, type ParentFallback, type ParentLink, type Profile, type ProfileChoice, type QuarantineReason, type SideCallReason, type Verdict, type VerdictRow } from "@/lib/builder";
 import { assertRolloutId, joinExchanges, readCaptureStore, readRolloutCapture, storePath, type ExchangeRecord, type StoreIssue } from "@/lib/store";
-import { finishReason, servedModel, type CaptureExchange, type TokenEntry } from "@/lib/schema";
+import { finishReason, servedModel, type TokenEntry } from "@/lib/schema";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";

@@ -62,3 +62,20 @@ export type PieceKind = z.infer<typeof pieceKindSchema>;
 export type TokenSegment = z.infer<typeof tokenSegmentSchema>;
 export type TokenWindow = z.infer<typeof tokenWindowSchema>;
 export type LowProbMatches = z.infer<typeof lowProbMatchesSchema>;
+
+/** A page of the rollouts table; rows are the server's RolloutSummary (lib/runs/summarize). */
+export const rolloutPageSchema = z.object({
+  total: z.int(),
+  all: z.int(),
+  offset: z.int(),
+  rollouts: z.array(z.looseObject({ rollout_id: z.string(), mask_sample: z.boolean() })),
+});
+
+/** The health route's envelope (lib/runs/run-health): identity, counts and index progress are checked. */
+export const runHealthSchema = z.looseObject({
+  run_id: z.string(),
+  rollouts: z.int(),
+  masked: z.int(),
+  progress: z.looseObject({ done: z.int(), total: z.int(), running: z.boolean() }),
+  alerts: z.array(z.looseObject({ kind: z.string(), message: z.string() })),
+});

@@ -14,3 +14,18 @@ const WORDS: Record<MaskReason, string> = {
 export function maskReasonWords(r: MaskReason): string {
   return WORDS[r];
 }
+
+const SHORT: Record<MaskReason, string> = {
+  capture_incomplete: "incomplete",
+  unresolved_retry: "unresolved retry",
+  all_side_calls: "all side calls",
+  build_error: "build error",
+  no_token_records: "no records",
+  multiple_roots: "several roots",
+  multiple_chains: "several chains",
+};
+
+/** A chart-axis label: a few words. */
+export function maskReasonShort(r: string): string {
+  return r in SHORT ? SHORT[r as MaskReason] : r.replace(/_/g, " ");
+}

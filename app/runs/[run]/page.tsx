@@ -1,7 +1,8 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getRun, UnknownRunError } from "@/lib/runs/runs-root";
-import { runVerdicts } from "@/lib/runs/run-verdicts";
-import { VerdictTable } from "@/components/runs/verdict-table";
+import { runHealth } from "@/lib/runs/run-health";
+import { RunOverview } from "@/components/run/run-overview";
 
 export const dynamic = "force-dynamic";
 
@@ -11,16 +12,18 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
     if (err instanceof UnknownRunError) notFound();
     throw err;
   });
-  const { rows, total } = await runVerdicts(run);
+  const health = await runHealth(run);
   return (
     <>
-      <h1>{run.manifest.name ?? run.id}</h1>
+      <p className="crumbs">
+        <Link href="/">runs</Link> / <span className="mono">{run.id}</span>
+      </p>
+      <h1>
+        {run.manifest.name ?? run.id} {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
+      </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}
       {run.manifestError && <div className="error-box">{run.manifestError}</div>}
-      <p className="muted" data-testid="run-count">
-        {rows.length} of {total} rollouts
-      </p>
-      <VerdictTable rows={rows} runId={run.id} />
+      <RunOverview initial={health} />
     </>
   );
 }

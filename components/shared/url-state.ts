@@ -1,5 +1,5 @@
 "use client";
-// Inspector state lives in the URL (call, chain, tab, pos, low-prob filter), so any view can be
+// View state lives in the URL (inspector: call, chain, tab, pos; run page: sort and filters), so any view can be
 // linked. Updates use history.replaceState, which Next's router picks up (useSearchParams) without
 // a server round trip; each update starts from the live URL, so quick key presses never drop one.
 import { useSearchParams } from "next/navigation";

@@ -1,0 +1,54 @@
+"use client";
+// The run page's container: health (charts, alerts) and the rollouts table. Polls the health route
+// every second while the index is being built (with a progress bar) and every 10 s after, so a
+// run still being written shows new rollouts without a reload.
+import { useEffect, useState } from "react";
+import type { RunHealth } from "@/lib/runs/run-health";
+import { fetchParsed } from "@/components/shared/url-state";
+import { runHealthSchema } from "@/lib/schema/api";
+import { Alerts } from "./alerts";
+import { HealthCharts } from "./health-charts";
+import { RolloutsTable } from "./rollouts-table";
+
+const asHealth = (v: unknown) => runHealthSchema.parse(v) as unknown as RunHealth;
+
+export function RunOverview({ initial }: { initial: RunHealth }) {
+  const [health, setHealth] = useState(initial);
+  const [version, setVersion] = useState(0);
+  const running = health.progress.running;
+  useEffect(() => {
+    const ctl = new AbortController();
+    const t = setTimeout(
+      () =>
+        fetchParsed(`/api/runs/${encodeURIComponent(initial.run_id)}/health`, asHealth, ctl.signal).then(
+          (h) => {
+            setHealth(h);
+            if (h.rollouts !== health.rollouts || h.progress.done !== health.progress.done || h.masked !== health.masked) setVersion((v) => v + 1);
+          },
+          () => undefined,
+        ),
+      running ? 1000 : 10_000,
+    );
+    return () => {
+      clearTimeout(t);
+      ctl.abort();
+    };
+  }, [health, running, initial.run_id]);
+  const p = health.progress;
+  return (
+    <>
+      {running && (
+        <div className="card progress" data-testid="index-progress">
+          Indexing rollouts: {p.done.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")} <progress max={p.total} value={p.done} /> — what is done is shown below.
+        </div>
+      )}
+      {p.error && <div className="error-box">Index error: {p.error}</div>}
+      <h2>Alerts</h2>
+      <Alerts runId={health.run_id} alerts={health.alerts} />
+      <h2>Health</h2>
+      <HealthCharts h={health} />
+      <h2>Rollouts</h2>
+      <RolloutsTable runId={health.run_id} health={health} version={version} />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+// Filters of the rollouts table (verdict, mask reason, status code, step, cut short, free text)
+// and the column chooser. Everything is a URL parameter, so a filtered table can be linked.
+import { useEffect, useState } from "react";
+import type { Table } from "@tanstack/react-table";
+import type { RunHealth } from "@/lib/runs/run-health";
+import type { RolloutSummary } from "@/lib/runs/summarize";
+import type { UrlPatch } from "@/components/shared/url-state";
+
+const QUERY_KEYS = ["sort", "dir", "verdict", "reason", "status", "step", "cut_short", "q"] as const;
+
+/** The table's server query from the page URL (only the keys the rollouts route understands). */
+export function queryFrom(params: URLSearchParams): string {
+  const q = new URLSearchParams();
+  for (const k of QUERY_KEYS) {
+    const v = params.get(k);
+    if (v) q.set(k, v);
+  }
+  return q.toString();
+}
+
+export function TableFilters({ health, params, set, table }: { health: RunHealth; params: URLSearchParams; set: (p: UrlPatch) => void; table: Table<RolloutSummary> }) {
+  const [text, setText] = useState(params.get("q") ?? "");
+  const current = params.get("q") ?? "";
+  useEffect(() => {
+    if (text === current) return;
+    const t = setTimeout(() => set({ q: text || null }), 250);
+    return () => clearTimeout(t);
+  }, [text, current, set]);
+  const select = (key: string, label: string, options: Array<[string, string]>) => (
+    <label>
+      {label}{" "}
+      <select value={params.get(key) ?? ""} onChange={(e) => set({ [key]: e.target.value || null })} data-testid={`filter-${key}`}>
+        <option value="">all</option>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <div className="toolbar" data-testid="table-filters">
+      {select("verdict", "verdict", [["masked", "masked"], ["trained", "trained"]])}
+      {select("reason", "reason", health.mask_reasons.map((r) => [r.key, `${r.key} (${r.count})`]))}
+      {select("status", "status", health.status_codes.map((r) => [r.key, `${r.key} (${r.count})`]))}
+      {health.per_step.length > 0 && select("step", "step", health.per_step.map((p) => [String(p.step), String(p.step)]))}
+      <label>
+        <input type="checkbox" checked={params.get("cut_short") === "1"} onChange={(e) => set({ cut_short: e.target.checked ? "1" : null })} data-testid="filter-cut-short" /> cut short
+      </label>
+      <input className="search" type="search" placeholder="search ids and errors" value={text} onChange={(e) => setText(e.target.value)} data-testid="filter-q" />
+      <details className="columns">
+        <summary>columns</summary>
+        {table.getAllLeafColumns().map((c) => (
+          <label key={c.id} className="col-choice">
+            <input type="checkbox" checked={c.getIsVisible()} onChange={c.getToggleVisibilityHandler()} data-testid={`col-${c.id}`} /> {String(c.columnDef.header)}
+          </label>
+        ))}
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { expect, test, type Locator } from "@playwright/test";
+
+/** The numbers printed on a chart's bars, in order. */
+async function barLabels(chart: Locator): Promise<string[]> {
+  return chart.locator("text.recharts-label").allTextContents();
+}
+async function axisLabels(chart: Locator): Promise<string[]> {
+  return chart.locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]').allTextContents();
+}
+
+test("the 422 run: alert, status codes and verdict charts carry the real numbers", async ({ page, request }) => {
+  const health = await (await request.get("/api/runs/opencode-before-fix/health")).json();
+  expect(health).toMatchObject({ rollouts: 12, masked: 0, status_codes: [{ key: "200", count: 12 }, { key: "422", count: 12 }] });
+  await page.goto("/runs/opencode-before-fix");
+  const alert = page.locator('[data-testid="alert"][data-kind="cut_short"]');
+  await expect(alert).toContainText("12 of 12 rollouts were cut short by a failed model call while their records look successful");
+  await expect(alert).toContainText("HTTP 422 extra_forbidden at body.messages.2.reasoning");
+  const status = page.getByTestId("chart-status");
+  await expect(status.locator(".recharts-bar-rectangle")).toHaveCount(2);
+  expect(await axisLabels(status)).toEqual(["200", "422"]);
+  expect(await barLabels(status)).toEqual(["12", "12"]);
+  expect(await axisLabels(page.getByTestId("chart-error-categories"))).toEqual(["client_error"]);
+  expect(await axisLabels(page.getByTestId("chart-verdicts"))).toEqual(["trained", "masked"]);
+  expect(await barLabels(page.getByTestId("chart-verdicts"))).toEqual(["12"]); // a zero-height bar has no label
+  await expect(page.getByTestId("kpi-masked")).toHaveText("masked0 (0.0%)");
+  await expect(page.getByTestId("kpi-reward")).toContainText("0.000");
+  await page.getByTestId("filter-cut-short").check();
+  await expect(page.getByTestId("rollouts-count")).toHaveText("12 of 12 rollouts");
+});
+
+test("claude-code charts match the health route", async ({ page, request }) => {
+  const h = await (await request.get("/api/runs/claude-code-capture-on/health")).json();
+  await page.goto("/runs/claude-code-capture-on");
+  const reasons = page.getByTestId("chart-mask-reasons");
+  await expect(reasons.locator(".recharts-bar-rectangle")).toHaveCount(h.mask_reasons.length);
+  expect(await barLabels(reasons)).toEqual(h.mask_reasons.map((r: { count: number }) => String(r.count)));
+  expect(await axisLabels(page.getByTestId("chart-calls"))).toEqual(h.calls_per_rollout.map((c: { key: string }) => c.key));
+  expect(await barLabels(page.getByTestId("chart-calls"))).toEqual(h.calls_per_rollout.map((c: { count: number }) => String(c.count)));
+  expect(await barLabels(page.getByTestId("chart-side-calls"))).toEqual(h.side_calls_by_reason.map((c: { count: number }) => String(c.count)));
+  expect(await axisLabels(page.getByTestId("chart-fallbacks"))).toEqual(["parent call id missing", "parent digest mismatch"]);
+  await expect(page.getByTestId("kpi-masked")).toHaveText(`masked${h.masked} (${((h.masked / h.rollouts) * 100).toFixed(1)}%)`);
+  await page.screenshot({ path: "test-results/run-overview.png", fullPage: true });
+});
+
+test("sorting, filtering and searching the rollouts table; filters live in the URL", async ({ page, request }) => {
+  const all = (await (await request.get("/api/runs/claude-code-capture-on/rollouts?limit=5000")).json()).rollouts as Array<{ rollout_id: string; n_calls: number; mask_sample: boolean; error: string | null }>;
+  await page.goto("/runs/claude-code-capture-on");
+  await expect(page.getByTestId("rollouts-count")).toHaveText("40 of 40 rollouts");
+  const calls = page.getByRole("columnheader", { name: /Calls/ });
+  await page.getByTestId("sort-n_calls").click(); // numbers sort largest first
+  await expect(page).toHaveURL(/sort=n_calls&dir=desc/);
+  await expect(calls).toHaveAttribute("aria-sort", "descending");
+  const callsCell = page.getByTestId("rollout-row").first().locator(".vcell").nth(5);
+  await expect(callsCell).toHaveText(String(Math.max(...all.map((r) => r.n_calls))));
+  await page.getByTestId("sort-n_calls").click();
+  await expect(calls).toHaveAttribute("aria-sort", "ascending");
+  await expect(callsCell).toHaveText(String(Math.min(...all.map((r) => r.n_calls))));
+  await page.getByTestId("filter-verdict").selectOption("masked");
+  const masked = all.filter((r) => r.mask_sample);
+  await expect(page.getByTestId("rollouts-count")).toHaveText(`${masked.length} of 40 rollouts`);
+  await expect(page.getByTestId("rollout-row")).toHaveCount(masked.length);
+  await page.getByTestId("filter-verdict").selectOption("");
+  await page.getByTestId("filter-q").fill("ValueError");
+  const withError = all.filter((r) => r.error?.includes("ValueError"));
+  await expect(page.getByTestId("rollouts-count")).toHaveText(`${withError.length} of 40 rollouts`);
+  await expect(page).toHaveURL(/q=ValueError/);
+  // A deep link restores the table.
+  await page.goto("/runs/claude-code-capture-on?verdict=masked&sort=n_calls&dir=desc&hide=bytes");
+  await expect(page.getByTestId("rollouts-count")).toHaveText(`${masked.length} of 40 rollouts`);
+  await expect(page.getByTestId("col-bytes")).not.toBeChecked();
+  await expect(page.getByRole("columnheader", { name: "Size" })).toHaveCount(0);
+});
+
+test("a row opens its rollout", async ({ page }) => {
+  await page.goto("/runs/claude-code-capture-on?verdict=masked");
+  const row = page.locator('[data-testid="rollout-row"][data-rollout-id="3-0"]');
+  await row.getByRole("link", { name: "3-0" }).click();
+  await expect(page).toHaveURL(/\/runs\/claude-code-capture-on\/rollouts\/3-0$/);
+  await expect(page.getByTestId("verdict-reasons")).toHaveText("unresolved final retry");
+});
+
+test("CSV and JSON exports hold the filtered table", async ({ page, request }) => {
+  await page.goto("/runs/claude-code-capture-on?verdict=masked&sort=rollout_id");
+  const href = await page.getByTestId("export-csv").getAttribute("href");
+  expect(href).toContain("verdict=masked");
+  const res = await request.get(href!);
+  expect(res.headers()["content-type"]).toContain("text/csv");
+  const lines = (await res.text()).trim().split("\n");
+  expect(lines[0]).toBe("rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source");
+  const rows = (await (await request.get("/api/runs/claude-code-capture-on/rollouts?verdict=masked&limit=100")).json()).rollouts;
+  expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(rows.map((r: { rollout_id: string }) => r.rollout_id));
+  expect(lines.find((l) => l.startsWith("3-0,"))).toMatch(/^3-0,,1,true,unresolved_retry,,7,1,1,0\.856\d*,2,1,0,200:7,,\d+,store$/);
+  const json = await (await request.get((await page.getByTestId("export-json").getAttribute("href"))!)).json();
+  expect(json.map((r: { rollout_id: string }) => r.rollout_id)).toEqual(rows.map((r: { rollout_id: string }) => r.rollout_id));
+  expect(json.every((r: { mask_sample: boolean }) => r.mask_sample)).toBe(true);
+});
+
+test("bad table parameters get a clear message", async ({ request }) => {
+  const res = await request.get("/api/runs/claude-code-capture-on/rollouts?sort=__proto__");
+  expect(res.status()).toBe(400);
+  expect((await res.json()).error).toMatch(/^sort: /);
+  expect((await request.get("/api/runs/nope/health")).status()).toBe(404);
+});
