@@ -29,7 +29,7 @@ export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: R
         let current: SummarizeInput[] | null = null;
         let worker: Worker;
         try {
-          worker = new Worker(script);
+          worker = new Worker(script, { execArgv: [] }); // the worker registers tsx itself; inherited loader flags can deadlock it
           stats.workers++;
         } catch {
           resolve();

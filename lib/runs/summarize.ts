@@ -2,7 +2,7 @@
 // counts, side calls, status codes from the model-call store, reward and step from its record, and
 // file sizes. Never keeps token arrays. A record without a token store is summarised from itself.
 import { decideVerdict, otherProfile, resolveProfile, type MaskReason, type Profile, type ProfileChoice } from "@/lib/builder";
-import { joinExchanges, readCaptureStore, readRolloutCapture } from "@/lib/store";
+import { joinExchanges, readCaptureStore, readRolloutCapture, type FileKind } from "@/lib/store";
 import type { RolloutRecord } from "@/lib/schema";
 import { errorSummary } from "@/lib/inspect/exchange-summary";
 
@@ -48,18 +48,21 @@ export interface SummarizeInput {
   record: RolloutRecord | null;
   bytes: number;
   hasStoreFiles: boolean;
+  /** The rollout's files a listing found (token store and capture store); others are not opened. */
+  present?: FileKind[];
 }
 
 export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSummary> {
   const record = input.record;
   if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
-  const capture = await readRolloutCapture(input.tokensDir, input.rolloutId);
+  const present = input.present ? new Set(input.present) : undefined;
+  const capture = await readRolloutCapture(input.tokensDir, input.rolloutId, undefined, present);
   const snap = capture.snapshot;
   const profile = resolveProfile(input.profile, snap.entries, capture.state !== null || capture.intents !== null);
   const options = { sideCallPatterns: input.sideCallPatterns };
   const v = decideVerdict(snap, { profile, ...options });
   const o = decideVerdict(snap, { profile: otherProfile(profile), ...options });
-  const exchanges = input.modelCallsDir ? (await readCaptureStore(input.modelCallsDir, input.rolloutId)).exchanges : [];
+  const exchanges = input.modelCallsDir ? (await readCaptureStore(input.modelCallsDir, input.rolloutId, undefined, present)).exchanges : [];
   const join = joinExchanges(snap.entries, exchanges);
   const status_codes: Record<string, number> = {};
   const error_categories: Record<string, number> = {};

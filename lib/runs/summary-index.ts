@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { listStore, type RolloutFiles, type StoreListing } from "@/lib/store";
+import { listStore, type FileKind, type RolloutFiles, type StoreListing } from "@/lib/store";
 import { readRolloutRecords } from "./rollout-records";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { summarizeSafely, type RolloutSummary, type SummarizeInput } from "./summarize";
@@ -170,7 +170,7 @@ export class SummaryIndex {
       const key = [SUMMARY_VERSION, profile, patterns.join(","), fileKey(f.tokens), fileKey(f.incomplete), fileKey(f.intents), fileKey(f.state), fileKey(f.capture), recordHash].join("|");
       out.set(id, {
         key,
-        input: { rolloutId: id, tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile, sideCallPatterns: patterns, record, bytes: f.tokens?.size ?? 0, hasStoreFiles },
+        input: { rolloutId: id, tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile, sideCallPatterns: patterns, record, bytes: f.tokens?.size ?? 0, hasStoreFiles, present: Object.keys(f) as FileKind[] },
       });
     }
     return out;

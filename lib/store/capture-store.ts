@@ -5,7 +5,7 @@ import path from "node:path";
 import { access } from "node:fs/promises";
 import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/lib/schema";
 import { readJsonl } from "./jsonl";
-import { storePath } from "./files";
+import { storePath, type FileKind } from "./files";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 
@@ -24,10 +24,15 @@ export interface CaptureRead {
   error: string | null;
 }
 
-export async function readCaptureStore(dir: string, rolloutId: string, signal?: AbortSignal): Promise<CaptureRead> {
+export async function readCaptureStore(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>): Promise<CaptureRead> {
   assertRolloutId(rolloutId);
   const out: CaptureRead = { exists: true, exchanges: [], unreadable: [], tornTail: false, incompleteMarker: false, error: null };
   const filePath = storePath(dir, rolloutId, "capture");
+  if (present && !present.has("capture")) {
+    out.exists = false;
+    out.incompleteMarker = present.has("captureIncomplete");
+    return out;
+  }
   try {
     const result = await readJsonl(
       filePath,

@@ -1,8 +1,10 @@
 // Streams a JSONL file line by line without ever opening it for writing. Works on bytes, so it
 // can tell a torn final line (no trailing newline) from corruption and reject invalid UTF-8.
 // It does not parse records against a schema; callers do.
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { open, readFile } from "node:fs/promises";
+
+const SMALL_FILE = 8 << 20;
 
 export interface JsonlLine {
   /** 1-based line number in the file. */
@@ -19,15 +21,9 @@ export interface JsonlReadResult {
   tornTail: { line: number; bytes: number } | null;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
 function parseLine(buf: Buffer, line: number): JsonlLine | null {
-  let text: string;
-  try {
-    text = decoder.decode(buf);
-  } catch {
-    return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
-  }
+  if (!isUtf8(buf)) return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
+  let text = buf.toString("utf8");
   if (text.endsWith("\r")) text = text.slice(0, -1);
   if (text.trim() === "") return null;
   try {
@@ -42,7 +38,15 @@ function parseLine(buf: Buffer, line: number): JsonlLine | null {
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
  */
 export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal): Promise<JsonlReadResult> {
-  const stream = createReadStream(filePath, { flags: "r", highWaterMark: 1 << 20, signal });
+  // Small files (most rollouts) in one read; large ones streamed in 1 MB chunks.
+  const fh = await open(filePath, "r");
+  let small: Buffer | null = null;
+  try {
+    if ((await fh.stat()).size <= SMALL_FILE) small = await fh.readFile({ signal });
+  } finally {
+    if (small !== null) await fh.close();
+  }
+  const stream = small !== null ? [small] : fh.createReadStream({ highWaterMark: 1 << 20, signal });
   let pending: Buffer[] = [];
   let lineNo = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

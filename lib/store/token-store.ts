@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState, type TokenEntry } from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
 import { readJsonl, readLinesIfExists, type JsonlLine } from "./jsonl";
-import { storePath } from "./files";
+import { storePath, type FileKind } from "./files";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 
@@ -30,13 +30,18 @@ export interface RolloutCapture {
 
 const MAX_ISSUES = 200;
 
-export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal): Promise<RolloutCapture> {
+/**
+ * `present`: the rollout's files as a directory listing found them; files not in it are not opened
+ * (a cold index of thousands of rollouts would otherwise spend its time on missing-file errors).
+ */
+export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>): Promise<RolloutCapture> {
+  const has = (k: FileKind) => !present || present.has(k);
   assertRolloutId(rolloutId);
   const issues: StoreIssue[] = [];
   const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal);
-  const incompleteMarker = await readLinesIfExists(storePath(dir, rolloutId, "incomplete"));
-  const intentLines = await readLinesIfExists(storePath(dir, rolloutId, "intents"));
-  const state = await readState(storePath(dir, rolloutId, "state"), issues);
+  const incompleteMarker = has("incomplete") ? await readLinesIfExists(storePath(dir, rolloutId, "incomplete")) : null;
+  const intentLines = has("intents") ? await readLinesIfExists(storePath(dir, rolloutId, "intents")) : null;
+  const state = has("state") ? await readState(storePath(dir, rolloutId, "state"), issues) : null;
 
   const intents = intentLines === null ? null : parseIntents(intentLines);
   const recorded = new Set(tokens.entries.map((e) => e.model_call_id));

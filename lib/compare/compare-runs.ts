@@ -1,0 +1,182 @@
+// Compares two runs: training metrics per step (reward, rolling means, difference, bootstrap
+// intervals, correlation, the repeatability floor from a seed-repeat baseline, a verdict in
+// words), evaluation records paired by task, and capture health side by side. The numbers come
+// from ./stats; this module only assembles them from summaries and metrics.
+import type { HealthReport } from "@/lib/health/health";
+import type { RolloutSummary } from "@/lib/runs/summarize";
+import type { MetricsRow } from "@/lib/runs/metrics";
+import { bootstrapMean, bootstrapMeanDifference, compareCorrelations, mean, pairedPermutationTest, pearson, rollingMean, signTest, type Interval, type PermutationTest, type SignTest } from "./stats";
+
+export const ROLLING_WINDOW = 10;
+
+export interface TrainingComparison {
+  steps: number;
+  series: Array<{ step: number; a: number; b: number; a_rolling: number; b_rolling: number; diff: number }>;
+  mean_a: Interval;
+  mean_b: Interval;
+  /** mean(a) - mean(b) over the shared steps, paired by step. */
+  diff: Interval;
+  correlation: number;
+  floor: { run: string; against: string; correlation: number; steps: number } | null;
+  /** Fisher z test that the a-b correlation is below the floor. */
+  floor_test: { z: number; p: number } | null;
+  within_noise: boolean | null;
+  verdict: string;
+}
+
+export interface EvaluationComparison {
+  tasks: number;
+  per_task: Array<{ task: number; a: number; b: number; diff: number; a_rollouts: string[]; b_rollouts: string[] }>;
+  mean_a: number;
+  mean_b: number;
+  diff: Interval;
+  sign_test: SignTest;
+  permutation: PermutationTest;
+  changed_most: Array<{ task: number; a: number; b: number; diff: number; a_rollouts: string[]; b_rollouts: string[] }>;
+  calls_a: Array<{ calls: number; count: number }>;
+  calls_b: Array<{ calls: number; count: number }>;
+  mean_calls_a: number;
+  mean_calls_b: number;
+}
+
+export interface CaptureSide {
+  rollouts: number;
+  masked: number;
+  masked_fraction: number;
+  mask_reasons: HealthReport["mask_reasons"];
+  /** Capture failures: lost calls and dangling intents (capture incomplete), unreadable stores. */
+  capture_failures: number;
+  invalid_rows: number;
+  status_codes: HealthReport["status_codes"];
+  failed_calls: number;
+  /** Sums of capture scalars the trainer logged in metrics.jsonl (token_capture/*). */
+  logged: Record<string, number>;
+}
+
+export interface RunInput {
+  id: string;
+  metrics: MetricsRow[];
+  summaries: RolloutSummary[];
+  health: HealthReport;
+  unreadableRecords: number;
+}
+
+export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | null, baselineAgainst: RunInput | null): TrainingComparison | null {
+  const byStepB = new Map(b.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]));
+  const shared = a.metrics.filter((r) => r.reward !== null && byStepB.has(r.step));
+  if (shared.length < 3) return null;
+  const ra = shared.map((r) => r.reward as number);
+  const rb = shared.map((r) => byStepB.get(r.step) as number);
+  const rollA = rollingMean(ra, ROLLING_WINDOW), rollB = rollingMean(rb, ROLLING_WINDOW);
+  const diffs = ra.map((x, i) => x - (rb[i] as number));
+  const correlation = pearson(ra, rb);
+  let floor: TrainingComparison["floor"] = null;
+  if (baseline && baselineAgainst) {
+    const other = new Map(baselineAgainst.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]));
+    const pairs = baseline.metrics.filter((r) => r.reward !== null && other.has(r.step));
+    if (pairs.length >= 3) floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: pearson(pairs.map((r) => r.reward as number), pairs.map((r) => other.get(r.step) as number)) };
+  }
+  const diff = bootstrapMean(diffs);
+  const floor_test = floor ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps) : null;
+  const diffCovers0 = diff.low <= 0 && diff.high >= 0;
+  const within_noise = floor_test ? diffCovers0 && floor_test.p >= 0.05 : null;
+  return {
+    steps: shared.length,
+    series: shared.map((r, i) => ({ step: r.step, a: ra[i] as number, b: rb[i] as number, a_rolling: rollA[i] as number, b_rolling: rollB[i] as number, diff: diffs[i] as number })),
+    mean_a: bootstrapMean(ra),
+    mean_b: bootstrapMean(rb),
+    diff,
+    correlation,
+    floor,
+    floor_test,
+    within_noise,
+    verdict: trainingVerdict(a.id, b.id, diff, correlation, floor, floor_test, within_noise),
+  };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
+
+function trainingVerdict(a: string, b: string, diff: Interval, r: number, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null): string {
+  const ci = `95% CI ${signed(diff.low)} to ${signed(diff.high)}`;
+  const meanPart = diff.low <= 0 && diff.high >= 0 ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)` : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
+  if (!floor || !test) return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;
+  const corrPart = test.p >= 0.05 ? `the step-wise correlation ${f3(r)} is within the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(2)})` : `the step-wise correlation ${f3(r)} is below the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(3)})`;
+  return `${within ? "Within run-to-run noise" : "Not within run-to-run noise"}: ${meanPart}, and ${corrPart}.`;
+}
+
+function taskIndex(id: string): number | null {
+  const m = /^(\d+)-\d+/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+function perTask(summaries: readonly RolloutSummary[]): Map<number, { rewards: number[]; ids: string[] }> {
+  const out = new Map<number, { rewards: number[]; ids: string[] }>();
+  for (const s of summaries) {
+    const t = taskIndex(s.rollout_id);
+    if (t === null || s.reward === null) continue;
+    const e = out.get(t) ?? { rewards: [], ids: [] };
+    e.rewards.push(s.reward);
+    e.ids.push(s.rollout_id);
+    out.set(t, e);
+  }
+  return out;
+}
+
+function callsHistogram(summaries: readonly RolloutSummary[]): Array<{ calls: number; count: number }> {
+  const m = new Map<number, number>();
+  for (const s of summaries) m.set(s.n_calls, (m.get(s.n_calls) ?? 0) + 1);
+  return [...m].sort((x, y) => x[0] - y[0]).map(([calls, count]) => ({ calls, count }));
+}
+
+export function compareEvaluation(a: RunInput, b: RunInput): EvaluationComparison | null {
+  const ta = perTask(a.summaries), tb = perTask(b.summaries);
+  const tasks = [...ta.keys()].filter((t) => tb.has(t)).sort((x, y) => x - y);
+  if (tasks.length === 0) return null;
+  const per_task = tasks.map((task) => {
+    const x = ta.get(task)!, y = tb.get(task)!;
+    const am = mean(x.rewards), bm = mean(y.rewards);
+    return { task, a: am, b: bm, diff: am - bm, a_rollouts: x.ids, b_rollouts: y.ids };
+  });
+  const diffs = per_task.map((p) => p.diff);
+  return {
+    tasks: tasks.length,
+    per_task,
+    mean_a: mean(per_task.map((p) => p.a)),
+    mean_b: mean(per_task.map((p) => p.b)),
+    diff: bootstrapMean(diffs),
+    sign_test: signTest(diffs),
+    permutation: pairedPermutationTest(diffs),
+    changed_most: [...per_task].filter((p) => p.diff !== 0).sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff) || x.task - y.task).slice(0, 10),
+    calls_a: callsHistogram(a.summaries),
+    calls_b: callsHistogram(b.summaries),
+    mean_calls_a: a.summaries.length ? mean(a.summaries.map((s) => s.n_calls)) : 0,
+    mean_calls_b: b.summaries.length ? mean(b.summaries.map((s) => s.n_calls)) : 0,
+  };
+}
+
+export function captureSide(run: RunInput): CaptureSide {
+  const h = run.health;
+  const logged: Record<string, number> = {};
+  for (const row of run.metrics) for (const [k, v] of Object.entries(row.scalars)) if (k.startsWith("token_capture/")) logged[k] = (logged[k] ?? 0) + v;
+  const incomplete = h.mask_reasons.find((r) => r.key === "capture_incomplete")?.count ?? 0;
+  const unreadable = run.summaries.filter((s) => s.unreadable || s.newer_schema).length;
+  return {
+    rollouts: h.rollouts,
+    masked: h.masked,
+    masked_fraction: h.masked_fraction,
+    mask_reasons: h.mask_reasons,
+    capture_failures: incomplete + run.summaries.filter((s) => s.dangling_intents > 0 && !s.mask_reasons.includes("capture_incomplete")).length,
+    invalid_rows: unreadable + run.unreadableRecords + run.summaries.filter((s) => s.mask_reasons.includes("build_error") && !s.unreadable && !s.newer_schema).length,
+    status_codes: h.status_codes,
+    failed_calls: run.summaries.reduce((n, s) => n + s.failed_calls, 0),
+    logged,
+  };
+}
+
+/** Two-run comparison with the bootstrap difference of means for evaluation rewards (unpaired). */
+export function unpairedRewardDifference(a: RunInput, b: RunInput): Interval | null {
+  const ra = a.summaries.map((s) => s.reward).filter((x): x is number => x !== null);
+  const rb = b.summaries.map((s) => s.reward).filter((x): x is number => x !== null);
+  return ra.length && rb.length ? bootstrapMeanDifference(ra, rb) : null;
+}
