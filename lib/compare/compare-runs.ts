@@ -14,8 +14,10 @@ export interface TrainingComparison {
   series: Array<{ step: number; a: number; b: number; a_rolling: number; b_rolling: number; diff: number }>;
   mean_a: Interval;
   mean_b: Interval;
-  /** mean(a) - mean(b) over the shared steps, paired by step. */
+  /** mean(a) - mean(b) over the shared steps (steps resampled per run: run-level noise counts). */
   diff: Interval;
+  /** The same difference between the seed-repeat baseline and the run it repeats, for scale. */
+  baseline_diff: number | null;
   correlation: number;
   floor: { run: string; against: string; correlation: number; steps: number } | null;
   /** Fisher z test that the a-b correlation is below the floor. */
@@ -68,15 +70,20 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
   const ra = shared.map((r) => r.reward as number);
   const rb = shared.map((r) => byStepB.get(r.step) as number);
   const rollA = rollingMean(ra, ROLLING_WINDOW), rollB = rollingMean(rb, ROLLING_WINDOW);
-  const diffs = ra.map((x, i) => x - (rb[i] as number));
+  const diffs = ra.map((x, i) => x - (rb[i] as number)); // per step, for the difference chart
   const correlation = pearson(ra, rb);
   let floor: TrainingComparison["floor"] = null;
+  let baseline_diff: number | null = null;
   if (baseline && baselineAgainst) {
     const other = new Map(baselineAgainst.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]));
     const pairs = baseline.metrics.filter((r) => r.reward !== null && other.has(r.step));
-    if (pairs.length >= 3) floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: pearson(pairs.map((r) => r.reward as number), pairs.map((r) => other.get(r.step) as number)) };
+    if (pairs.length >= 3) {
+      const x = pairs.map((r) => r.reward as number), y = pairs.map((r) => other.get(r.step) as number);
+      floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: pearson(x, y) };
+      baseline_diff = mean(x) - mean(y);
+    }
   }
-  const diff = bootstrapMean(diffs);
+  const diff = bootstrapMeanDifference(ra, rb);
   const floor_test = floor ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps) : null;
   const diffCovers0 = diff.low <= 0 && diff.high >= 0;
   const within_noise = floor_test ? diffCovers0 && floor_test.p >= 0.05 : null;
@@ -86,23 +93,25 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
     mean_a: bootstrapMean(ra),
     mean_b: bootstrapMean(rb),
     diff,
+    baseline_diff,
     correlation,
     floor,
     floor_test,
     within_noise,
-    verdict: trainingVerdict(a.id, b.id, diff, correlation, floor, floor_test, within_noise),
+    verdict: trainingVerdict(a.id, b.id, diff, correlation, floor, floor_test, within_noise, baseline_diff),
   };
 }
 
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
-function trainingVerdict(a: string, b: string, diff: Interval, r: number, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null): string {
+function trainingVerdict(a: string, b: string, diff: Interval, r: number, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null, baselineDiff: number | null): string {
   const ci = `95% CI ${signed(diff.low)} to ${signed(diff.high)}`;
   const meanPart = diff.low <= 0 && diff.high >= 0 ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)` : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
   if (!floor || !test) return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;
   const corrPart = test.p >= 0.05 ? `the step-wise correlation ${f3(r)} is within the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(2)})` : `the step-wise correlation ${f3(r)} is below the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(3)})`;
-  return `${within ? "Within run-to-run noise" : "Not within run-to-run noise"}: ${meanPart}, and ${corrPart}.`;
+  const seedShift = baselineDiff === null ? "" : ` Two seeds alone differ by ${signed(baselineDiff)}.`;
+  return `${within ? "Within run-to-run noise" : "Not within run-to-run noise"}: ${meanPart}, and ${corrPart}.${seedShift}`;
 }
 
 function taskIndex(id: string): number | null {
@@ -172,11 +181,4 @@ export function captureSide(run: RunInput): CaptureSide {
     failed_calls: run.summaries.reduce((n, s) => n + s.failed_calls, 0),
     logged,
   };
-}
-
-/** Two-run comparison with the bootstrap difference of means for evaluation rewards (unpaired). */
-export function unpairedRewardDifference(a: RunInput, b: RunInput): Interval | null {
-  const ra = a.summaries.map((s) => s.reward).filter((x): x is number => x !== null);
-  const rb = b.summaries.map((s) => s.reward).filter((x): x is number => x !== null);
-  return ra.length && rb.length ? bootstrapMeanDifference(ra, rb) : null;
 }

@@ -35,6 +35,11 @@ export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
   return parsed.data;
 }
 
+/** The query without its window: rows for the same key are the same list. */
+export function filterKey(q: RolloutQuery): string {
+  return JSON.stringify([q.sort, q.dir, q.verdict, q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
+}
+
 export class QueryError extends BadRequestError {}
 
 function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {

@@ -16,11 +16,14 @@ export interface RunHealth extends HealthReport {
 const MAX_POINTS = 1000;
 
 export async function runHealth(run: RunLayout): Promise<RunHealth> {
-  const [snap, metrics] = await Promise.all([indexFor(run).snapshot(), readMetrics(run.metricsFile)]);
+  const index = indexFor(run);
+  const [snap, metrics] = await Promise.all([index.snapshot(), readMetrics(run.metricsFile)]);
+  const unreadableRecords = snap.unreadable_records.length;
+  const health = index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords }));
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   return {
     run_id: run.id,
-    ...computeHealth(snap.summaries, { unreadableRecords: snap.unreadable_records.length }),
+    ...health,
     progress: snap.progress,
     metrics: metrics.rows.filter((_, i) => i % stride === 0).map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,

@@ -9,6 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { listStore, type FileKind, type RolloutFiles, type StoreListing } from "@/lib/store";
 import { readRolloutRecords } from "./rollout-records";
+import type { RolloutRecord } from "@/lib/schema";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { summarizeSafely, type RolloutSummary, type SummarizeInput } from "./summarize";
 import { summarizeInWorkers } from "./index-pool";
@@ -51,6 +52,10 @@ function fileKey(f: RolloutFiles[keyof RolloutFiles] | undefined): string {
 
 export class SummaryIndex {
   private readonly memory = new Map<string, { key: string; summary: RolloutSummary }>();
+  /** Bumped on every change to `memory`; memoised views (sorted list, queries) key on it. */
+  private generation = 0;
+  private sorted: { generation: number; list: RolloutSummary[] } | null = null;
+  private readonly memos = new Map<string, { generation: number; value: unknown }>();
   private db: Database.Database | null = null;
   private loaded = false;
   private refreshing: Promise<void> | null = null;
@@ -66,7 +71,7 @@ export class SummaryIndex {
 
   /** Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it. */
   async snapshot(options: { waitMs?: number; minIntervalMs?: number } = {}): Promise<IndexSnapshot> {
-    const due = Date.now() - this.lastRefresh >= (options.minIntervalMs ?? 1000);
+    const due = Date.now() - this.lastRefresh >= (options.minIntervalMs ?? 2000);
     if (!this.refreshing && due) {
       this.refreshing = this.refresh()
         .catch((err: unknown) => void (this.progress.error = (err as Error).message))
@@ -82,7 +87,20 @@ export class SummaryIndex {
 
   /** Current summaries (what is done so far during a refresh), by rollout id. */
   summaries(): RolloutSummary[] {
-    return [...this.memory.values()].map((v) => v.summary).sort((a, b) => compareIds(a.rollout_id, b.rollout_id));
+    if (this.sorted?.generation !== this.generation) {
+      this.sorted = { generation: this.generation, list: [...this.memory.values()].map((v) => v.summary).sort((a, b) => compareIds(a.rollout_id, b.rollout_id)) };
+    }
+    return this.sorted.list;
+  }
+
+  /** A value derived from the current summaries (a query's rows, the health report), memoised until the index changes. */
+  memo<T>(key: string, compute: (all: RolloutSummary[]) => T): T {
+    const hit = this.memos.get(key);
+    if (hit?.generation === this.generation) return hit.value as T;
+    const value = compute(this.summaries());
+    if (this.memos.size > 32) this.memos.clear();
+    this.memos.set(key, { generation: this.generation, value });
+    return value;
   }
 
   close(): void {
@@ -111,6 +129,7 @@ export class SummaryIndex {
     if (!this.loaded && db) {
       for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{ id: string; key: string; summary: string }>) {
         this.memory.set(row.id, { key: row.key, summary: JSON.parse(row.summary) as RolloutSummary });
+        this.generation++;
       }
     }
     this.loaded = true;
@@ -126,6 +145,7 @@ export class SummaryIndex {
     for (const [id, { input, key }] of inputs) if (this.memory.get(id)?.key !== key) stale.push({ input, key });
     const gone = [...this.memory.keys()].filter((id) => !inputs.has(id));
     for (const id of gone) this.memory.delete(id);
+    if (gone.length) this.generation++;
     if (db && gone.length) {
       const del = db.prepare("DELETE FROM rollouts WHERE id = ?");
       db.transaction((ids: string[]) => ids.forEach((id) => del.run(id)))(gone);
@@ -142,6 +162,7 @@ export class SummaryIndex {
     const accept = (summary: RolloutSummary) => {
       const key = keyOf.get(summary.rollout_id) as string;
       this.memory.set(summary.rollout_id, { key, summary });
+      this.generation++;
       pendingRows.push([summary.rollout_id, key, JSON.stringify(summary)]);
       this.progress.done++;
       if (pendingRows.length >= 200) flush();
@@ -156,7 +177,7 @@ export class SummaryIndex {
     this.progress.last_ms = performance.now() - t0;
   }
 
-  private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: Map<string, import("@/lib/schema").RolloutRecord>) {
+  private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: Map<string, RolloutRecord>) {
     const run = this.run;
     const out = new Map<string, { input: SummarizeInput; key: string }>();
     const ids = new Set<string>([...(tokens?.rollouts.keys() ?? []), ...(calls?.rollouts.keys() ?? []), ...records.keys()]);
@@ -166,7 +187,7 @@ export class SummaryIndex {
       const f = { ...(calls?.rollouts.get(id) ?? {}), ...(tokens?.rollouts.get(id) ?? {}) };
       const record = records.get(id) ?? null;
       const hasStoreFiles = f.tokens !== undefined || f.incomplete !== undefined || f.intents !== undefined || f.state !== undefined || f.capture !== undefined;
-      const recordHash = record ? createHash("sha1").update(JSON.stringify(record)).digest("hex") : "-";
+      const recordHash = record ? hashRecord(records, id, record) : "-";
       const key = [SUMMARY_VERSION, profile, patterns.join(","), fileKey(f.tokens), fileKey(f.incomplete), fileKey(f.intents), fileKey(f.state), fileKey(f.capture), recordHash].join("|");
       out.set(id, {
         key,
@@ -175,6 +196,18 @@ export class SummaryIndex {
     }
     return out;
   }
+}
+
+// Record hashes, computed once per version of rollouts.jsonl (the reader returns the same Map while
+// the file is unchanged), so a refresh of a 50,000-record run does not re-hash every record.
+const recordHashes = new WeakMap<Map<string, RolloutRecord>, Map<string, string>>();
+
+function hashRecord(records: Map<string, RolloutRecord>, id: string, record: RolloutRecord): string {
+  let hashes = recordHashes.get(records);
+  if (!hashes) recordHashes.set(records, (hashes = new Map()));
+  let h = hashes.get(id);
+  if (h === undefined) hashes.set(id, (h = createHash("sha1").update(JSON.stringify(record)).digest("hex")));
+  return h;
 }
 
 export function compareIds(a: string, b: string): number {

@@ -1,6 +1,6 @@
 import { getRun } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
-import { parseRolloutQuery, selectRollouts } from "@/lib/runs/rollout-query";
+import { filterKey, parseRolloutQuery, selectRollouts } from "@/lib/runs/rollout-query";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
 
@@ -11,8 +11,9 @@ export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollo
   try {
     const run = await getRun((await ctx.params).run);
     const query = parseRolloutQuery(new URL(req.url).searchParams);
-    const snap = await indexFor(run).snapshot();
-    const rows = selectRollouts(snap.summaries, query);
+    const index = indexFor(run);
+    const snap = await index.snapshot();
+    const rows = index.memo(`rows:${filterKey(query)}`, (all) => selectRollouts(all, query));
     return json({ total: rows.length, all: snap.summaries.length, offset: query.offset, rollouts: rows.slice(query.offset, query.offset + query.limit), progress: snap.progress });
   } catch (err) {
     return errorResponse(err);
