@@ -62,4 +62,9 @@ print(json.dumps({
         "rolling3": [float(np.mean(small[max(0, i - 2): i + 1])) for i in range(len(small))],
     },
     "sign_40_12": float(stats.binomtest(12, 40, 0.5).pvalue),
+    "opencode": (lambda d: {
+        "diff_boot": boot_mean(d),
+        "sign_p": float(stats.binomtest(11, 11, 0.5).pvalue),
+        "perm_p": sum(abs(sum(s * x for s, x in zip(signs, d))) >= abs(sum(d)) - 1e-12 for signs in itertools.product([1, -1], repeat=len(d))) / 2 ** len(d),
+    })([json.loads(l)["reward"] - 0 for l in open("fixtures/runs/opencode-after-fix/rollouts.jsonl")]),
 }, indent=1))

@@ -1,0 +1,77 @@
+// Loads what a comparison needs for each run (metrics, summaries, health) and picks the
+// repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
+// of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
+import { computeHealth } from "@/lib/health/health";
+import { readMetrics } from "@/lib/runs/metrics";
+import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
+import { indexFor } from "@/lib/runs/summary-index";
+import { BadRequestError } from "@/lib/http/errors";
+import { captureSide, compareEvaluation, compareTraining, type CaptureSide, type EvaluationComparison, type RunInput, type TrainingComparison } from "./compare-runs";
+
+export interface RunRef {
+  id: string;
+  name: string;
+  capture: "on" | "off" | null;
+}
+
+export interface Comparison {
+  a: RunRef;
+  b: RunRef;
+  baseline: { run: RunRef; against: RunRef; chosen: "asked" | "seed_repeat_of" } | null;
+  runs: RunRef[];
+  training: TrainingComparison | null;
+  evaluation: EvaluationComparison | null;
+  capture: { a: CaptureSide; b: CaptureSide };
+  notes: string[];
+}
+
+const ref = (r: RunLayout): RunRef => ({ id: r.id, name: r.manifest.name ?? r.id, capture: r.manifest.capture ?? (r.tokensDir ? "on" : null) });
+
+async function load(run: RunLayout): Promise<RunInput> {
+  const index = indexFor(run);
+  const [snap, metrics] = await Promise.all([index.snapshot({ waitMs: 60_000 }), readMetrics(run.metricsFile)]);
+  const unreadableRecords = snap.unreadable_records.length;
+  return { id: run.id, metrics: metrics.rows, summaries: snap.summaries, health: index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords })), unreadableRecords };
+}
+
+function pickBaseline(all: RunLayout[], a: RunLayout, b: RunLayout): { run: RunLayout; against: RunLayout } | null {
+  const repeatOf = (target: RunLayout) => all.find((r) => r.manifest.seed_repeat_of === target.id && r.id !== a.id && r.id !== b.id);
+  const forB = repeatOf(b);
+  if (forB) return { run: forB, against: b };
+  const forA = repeatOf(a);
+  if (forA) return { run: forA, against: a };
+  const bRepeats = b.manifest.seed_repeat_of ? all.find((r) => r.id === b.manifest.seed_repeat_of && r.id !== a.id) : undefined;
+  return bRepeats ? { run: b, against: bRepeats } : null;
+}
+
+export async function compareRuns(aId: string | null, bId: string | null, baselineId: string | null): Promise<Comparison> {
+  if (!aId || !bId) throw new BadRequestError("compare needs two runs: ?a=<run>&b=<run>");
+  const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
+  let base: { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" } | null = null;
+  if (baselineId) {
+    const run = await getRun(baselineId);
+    const against = run.manifest.seed_repeat_of && run.manifest.seed_repeat_of !== run.id ? await getRun(run.manifest.seed_repeat_of).catch(() => b) : b;
+    base = { run, against: against.id === run.id ? b : against, chosen: "asked" };
+  } else {
+    const picked = pickBaseline(all, a, b);
+    if (picked) base = { ...picked, chosen: "seed_repeat_of" };
+  }
+  const [ia, ib] = await Promise.all([load(a), load(b)]);
+  const [ibase, iagainst] = base ? await Promise.all([load(base.run), load(base.against)]) : [null, null];
+  const notes: string[] = [];
+  if (a.id === b.id) notes.push("Both sides are the same run.");
+  const training = compareTraining(ia, ib, ibase, iagainst);
+  if (!training) notes.push("No training comparison: the runs do not share at least 3 steps of metrics.jsonl with a reward.");
+  const evaluation = compareEvaluation(ia, ib);
+  if (!evaluation) notes.push("No evaluation comparison: the runs share no task index with a reward in their rollout records.");
+  return {
+    a: ref(a),
+    b: ref(b),
+    baseline: base ? { run: ref(base.run), against: ref(base.against), chosen: base.chosen } : null,
+    runs: all.map(ref),
+    training,
+    evaluation,
+    capture: { a: captureSide(ia), b: captureSide(ib) },
+    notes,
+  };
+}
