@@ -51,6 +51,8 @@ export interface CaptureSide {
   invalid_rows: number;
   status_codes: HealthReport["status_codes"];
   failed_calls: number;
+  /** Rollouts a failed model call cut short while their records look successful (seed 000's 422). */
+  cut_short: number;
   /** Sums of capture scalars the trainer logged in metrics.jsonl (token_capture/*). */
   logged: Record<string, number>;
 }
@@ -179,6 +181,7 @@ export function captureSide(run: RunInput): CaptureSide {
     invalid_rows: unreadable + run.unreadableRecords + run.summaries.filter((s) => s.mask_reasons.includes("build_error") && !s.unreadable && !s.newer_schema).length,
     status_codes: h.status_codes,
     failed_calls: run.summaries.reduce((n, s) => n + s.failed_calls, 0),
+    cut_short: run.summaries.filter((s) => s.cut_short).length,
     logged,
   };
 }
