@@ -3,7 +3,9 @@
 import { benchBuilder } from "./builder.bench";
 import { benchInspector } from "./inspector.bench";
 import { benchTokenView } from "./token-view.bench";
+import { benchIndex } from "./index.bench";
 
 await benchBuilder();
 await benchInspector();
 await benchTokenView();
+await benchIndex();
