@@ -1,7 +1,8 @@
 // Run discovery: a runs root is a directory of runs (or itself one run); run ids are directory
 // names. Where a run's files live comes from its run.json or the default layout. Read-only.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { isInside } from "@/lib/store/confine";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { isValidRolloutId } from "@/lib/store/rollout-id";
 import { describeZodError } from "@/lib/store/zod-message";
@@ -98,5 +99,8 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
   }
   const dir = path.join(/*turbopackIgnore: true*/ root, id);
   if (!(await isDir(dir))) throw new UnknownRunError(id);
+  // A run directory that is a symlink out of the runs root is not served.
+  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
+  if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);
   return resolveRunLayout(id, dir);
 }

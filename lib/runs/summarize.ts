@@ -57,6 +57,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
   const present = input.present ? new Set(input.present) : undefined;
   const capture = await readRolloutCapture(input.tokensDir, input.rolloutId, undefined, present);
+  if (present?.has("tokens") && !capture.hasTokenFile) throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);
   const snap = capture.snapshot;
   const profile = resolveProfile(input.profile, snap.entries, capture.state !== null || capture.intents !== null);
   const options = { sideCallPatterns: input.sideCallPatterns };

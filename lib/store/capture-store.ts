@@ -6,6 +6,7 @@ import { access } from "node:fs/promises";
 import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/lib/schema";
 import { readJsonl } from "./jsonl";
 import { storePath, type FileKind } from "./files";
+import { confine } from "./confine";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 
@@ -34,6 +35,7 @@ export async function readCaptureStore(dir: string, rolloutId: string, signal?: 
     return out;
   }
   try {
+    await confine(dir, filePath);
     const result = await readJsonl(
       filePath,
       (l) => {

@@ -7,6 +7,7 @@ import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState
 import type { CaptureSnapshot } from "@/lib/builder";
 import { readJsonl, readLinesIfExists, type JsonlLine } from "./jsonl";
 import { storePath, type FileKind } from "./files";
+import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 
@@ -105,6 +106,7 @@ async function readTokenLines(filePath: string, rolloutId: string, issues: Store
     out.lines.push(l.line);
   };
   try {
+    await confine(path.dirname(filePath), filePath);
     const result = await readJsonl(filePath, onLine, signal);
     if (result.tornTail) {
       out.tornTail = true;
@@ -117,6 +119,11 @@ async function readTokenLines(filePath: string, rolloutId: string, issues: Store
       return out;
     }
     if ((err as Error).name === "AbortError") throw err;
+    if (err instanceof OutsideStoreError) {
+      out.readError = `PermissionError: ${err.message}`;
+      issues.push({ file, line: null, severity: "error", message: err.message });
+      return out;
+    }
     out.readError = `OSError: ${file}: ${(err as Error).message}`;
     issues.push({ file, line: null, severity: "error", message: (err as Error).message });
   }
