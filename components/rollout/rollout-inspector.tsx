@@ -1,7 +1,8 @@
 "use client";
 // The inspector's container: owns the URL state (call, chain, tab, pos, low) and wires the call
 // tree, the token view, the call detail and the chain panel. The view model comes from the server.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
+import { useRouter } from "next/navigation";
 import type { RolloutView } from "@/lib/inspect/rollout-model";
 import { CallTree } from "./call-tree";
 import { CallDetailPane } from "./call-detail-pane";
@@ -19,6 +20,7 @@ type Tab = (typeof TABS)[number][0];
 
 export function RolloutInspector({ view }: { view: RolloutView }) {
   const [params, set] = useUrlState();
+  useLiveStamp(view);
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
   const profileQs = profile ? `&profile=${encodeURIComponent(profile)}` : "";
@@ -57,7 +59,7 @@ export function RolloutInspector({ view }: { view: RolloutView }) {
             </button>
           ))}
         </nav>
-        {tab === "tokens" && <TokenView base={base} profileQs={profileQs} sequence={sequence} sequences={sequences} pos={pos} low={params.get("low")} onPatch={set} />}
+        {tab === "tokens" && <TokenView base={base} profileQs={`${profileQs}&v=${view.stamp}`} sequence={sequence} sequences={sequences} pos={pos} low={params.get("low")} onPatch={set} />}
         {tab === "call" &&
           (selected ? (
             <CallDetailPane key={selected} base={base} callId={selected} call={callById.get(selected) ?? null} onShowTokens={() => set({ tab: "tokens", chain: `call:${selected}`, pos: null })} />
@@ -68,4 +70,23 @@ export function RolloutInspector({ view }: { view: RolloutView }) {
       </div>
     </div>
   );
+}
+
+/** A rollout still being written: poll its file stamp every 5 s and re-render when it changes. */
+function useLiveStamp(view: RolloutView) {
+  const router = useRouter();
+  useEffect(() => {
+    const url = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}?stamp=1`;
+    const ctl = new AbortController();
+    const timer = setInterval(() => {
+      fetch(url, { signal: ctl.signal })
+        .then((r) => (r.ok ? (r.json() as Promise<{ stamp?: string }>) : null))
+        .then((body) => body?.stamp && body.stamp !== view.stamp && router.refresh())
+        .catch(() => undefined);
+    }, 5000);
+    return () => {
+      clearInterval(timer);
+      ctl.abort();
+    };
+  }, [view.run_id, view.rollout_id, view.stamp, router]);
 }

@@ -3,6 +3,7 @@
 // time, each chain's mass and the rule that picked main, and the prefix breaks before each extra
 // root. Token arrays are kept compact (each call's own prompt tail and generation as typed arrays)
 // so windows of a 200k-token chain can be served without rebuilding or holding the raw entries.
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { decideVerdict, otherProfile, resolveProfile, toVerdictRow, type Build, type CallNode, type MaskReason, type ParentFallback, type ParentLink, type Profile, type ProfileChoice, type QuarantineReason, type SideCallReason, type Verdict, type VerdictRow } from "@/lib/builder";
 import { assertRolloutId, joinExchanges, readCaptureStore, readRolloutCapture, storePath, type ExchangeRecord, type StoreIssue } from "@/lib/store";
@@ -12,6 +13,7 @@ import type { RunLayout } from "@/lib/runs/runs-root";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { NotFoundError } from "@/lib/http/errors";
 import { maskReasonWords } from "@/lib/view/mask-reasons";
+import { sharedBuilds } from "./shared-builds";
 import { errorSummary } from "./exchange-summary";
 
 export type CallRole = "main" | "branch" | "side_call" | "quarantined" | "excluded" | "unchained";
@@ -100,6 +102,8 @@ export interface OtherProfileVerdict {
 export interface RolloutView {
   run_id: string;
   rollout_id: string;
+  /** Changes whenever any of the rollout's files changes (size or mtime): live views poll it. */
+  stamp: string;
   profile: Profile;
   tokenizer: string | null;
   tokenizer_error: string | null;
@@ -147,42 +151,35 @@ export async function inspectRollout(run: RunLayout, rolloutId: string, options:
   assertRolloutId(rolloutId);
   const choice = options.profile ?? run.manifest.builder_profile ?? "seed";
   const key = await cacheKey(run, rolloutId, choice);
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit); // most recently used last
-    return hit;
-  }
   // Concurrent requests for the same rollout share one build (the page and its first token window).
-  let building = pending.get(key);
-  if (!building) {
-    building = buildModel(run, rolloutId, choice).finally(() => pending.delete(key));
-    pending.set(key, building);
-  }
-  const model = await abortable(building, options.signal);
-  remember(key, model);
-  return model;
+  return builds.get(key, (signal) => buildModel(run, rolloutId, choice, signal, stampOf(key.slice(key.indexOf("|") + 1))), (m) => m.weight, options.signal);
+}
+
+function stampOf(key: string): string {
+  return createHash("sha1").update(key).digest("hex").slice(0, 16);
+}
+
+/** The rollout's current stamp, without building it (cheap: a few stats). */
+export async function rolloutStamp(run: RunLayout, rolloutId: string): Promise<string> {
+  assertRolloutId(rolloutId);
+  return stampOf(await filesKey(run, rolloutId));
+}
+
+/** Drops every cached rollout (benchmarks measure cold builds). */
+export function clearInspectCache(): void {
+  builds.clear();
+}
+
+export function inspectStats() {
+  return { ...builds.stats };
 }
 
 // --- cache: a few recent rollouts, bounded by retained tokens; keyed by file versions ---------------
 
-// On globalThis: Next bundles pages and route handlers separately, each with its own module copy,
-// and the page and the token route must share one build of a rollout.
-const holder = globalThis as typeof globalThis & { __rolloutLensInspectCache?: Map<string, RolloutModel> };
-const cache = (holder.__rolloutLensInspectCache ??= new Map<string, RolloutModel>());
-const pending = new Map<string, Promise<RolloutModel>>();
-
-/** Stops waiting when the client goes away; the shared build finishes for the others. */
-function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 const CACHE_BUDGET = 4_000_000; // retained tokens across cached rollouts
+/** Builds at once: each can hold a large rollout's raw records (hundreds of MB for 200k-token rollouts). */
+const BUILD_CONCURRENCY = Math.max(1, Number(process.env.ROLLOUT_LENS_BUILD_CONCURRENCY ?? 2));
+const builds = sharedBuilds<RolloutModel>("inspect", CACHE_BUDGET, BUILD_CONCURRENCY);
 
 async function fileKey(p: string | null): Promise<string> {
   if (!p) return "-";
@@ -191,6 +188,11 @@ async function fileKey(p: string | null): Promise<string> {
 }
 
 async function cacheKey(run: RunLayout, id: string, choice: ProfileChoice): Promise<string> {
+  return `${choice}|${await filesKey(run, id)}`;
+}
+
+/** The run directory, the rollout id and the size and mtime of every file of the rollout. */
+async function filesKey(run: RunLayout, id: string): Promise<string> {
   const parts = await Promise.all([
     run.tokensDir ? fileKey(storePath(run.tokensDir, id, "tokens")) : "-",
     run.tokensDir ? fileKey(storePath(run.tokensDir, id, "incomplete")) : "-",
@@ -199,40 +201,26 @@ async function cacheKey(run: RunLayout, id: string, choice: ProfileChoice): Prom
     run.modelCallsDir ? fileKey(storePath(run.modelCallsDir, id, "capture")) : "-",
     fileKey(run.rolloutsFile),
   ]);
-  return [run.dir, id, choice, ...parts].join("|");
-}
-
-/** Drops every cached rollout (benchmarks measure cold builds). */
-export function clearInspectCache(): void {
-  cache.clear();
-}
-
-function remember(key: string, model: RolloutModel): void {
-  cache.set(key, model);
-  let total = 0;
-  for (const m of cache.values()) total += m.weight;
-  for (const [k, m] of cache) {
-    if (total <= CACHE_BUDGET || cache.size <= 1) break;
-    cache.delete(k);
-    total -= m.weight;
-  }
+  return [run.dir, id, ...parts].join("|");
 }
 
 // --- building --------------------------------------------------------------------------------------
 
-async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoice): Promise<RolloutModel> {
+async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoice, signal: AbortSignal, stamp: string): Promise<RolloutModel> {
   const records = await readRolloutRecords(run.rolloutsFile);
   const record = records.byId.get(rolloutId) ?? null;
-  const capture = run.tokensDir ? await readRolloutCapture(run.tokensDir, rolloutId) : null;
-  const captureRead = run.modelCallsDir ? await readCaptureStore(run.modelCallsDir, rolloutId) : null;
+  const capture = run.tokensDir ? await readRolloutCapture(run.tokensDir, rolloutId, signal) : null;
+  const captureRead = run.modelCallsDir ? await readCaptureStore(run.modelCallsDir, rolloutId, signal) : null;
   const known = (capture && (capture.hasTokenFile || capture.intents || capture.state || capture.snapshot.incompleteMarker)) || captureRead?.exists || record;
   if (!known) throw new NotFoundError(`unknown rollout ${rolloutId} in run ${run.id}`);
 
+  signal.throwIfAborted();
   const snapshot = capture?.snapshot ?? { rollout_id: rolloutId, entries: [], incompleteMarker: null, stateIncomplete: false, danglingIntents: [], retired: false, readError: null, logProbMismatches: [], conflictingPayloads: [], tornTail: false };
   const gymFiles = capture ? capture.state !== null || capture.intents !== null : false;
   const profile = resolveProfile(choice, snapshot.entries, gymFiles);
   const patterns = run.manifest.side_call_patterns;
   const verdict = decideVerdict(snapshot, { profile, sideCallPatterns: patterns });
+  signal.throwIfAborted();
   const other = decideVerdict(snapshot, { profile: otherProfile(profile), sideCallPatterns: patterns });
 
   let decoder: TokenDecoder | null = null;
@@ -255,6 +243,7 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
   const view: RolloutView = {
     run_id: run.id,
     rollout_id: rolloutId,
+    stamp,
     profile,
     tokenizer: decoder?.name ?? null,
     tokenizer_error: tokenizerError,

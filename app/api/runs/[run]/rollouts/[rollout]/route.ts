@@ -1,5 +1,5 @@
 import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { inspectRollout, rolloutStamp } from "@/lib/inspect/rollout-model";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
 
@@ -10,7 +10,11 @@ export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollo
   try {
     const { run: runId, rollout } = await ctx.params;
     const run = await getRun(runId);
-    const model = await inspectRollout(run, rollout, { profile: profileParam(new URL(req.url).searchParams.get("profile")), signal: req.signal });
+    const q = new URL(req.url).searchParams;
+    const profile = profileParam(q.get("profile"));
+    // ?stamp=1: only the rollout's file stamp, so a live page can poll without a build.
+    if (q.get("stamp") === "1") return json({ stamp: await rolloutStamp(run, rollout) });
+    const model = await inspectRollout(run, rollout, { profile, signal: req.signal });
     return json(model.view);
   } catch (err) {
     return errorResponse(err);
