@@ -1,20 +1,19 @@
-// Builder benchmark: a 500-call append-only rollout whose last prompt holds 100k+ tokens.
+// Builder benchmark: a 500-call append-only rollout whose last prompt holds 200k tokens.
 // Figure: builder time (verdict on parsed entries) divided by plain JSON.parse of the same file.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { decideVerdict, type Profile } from "@/lib/builder";
 import { tokenEntrySchema } from "@/lib/schema";
 import { readRolloutCapture } from "@/lib/store";
-import { syntheticRolloutLines } from "@/fixtures/generator/synthetic-rollout";
+import { BIG_ROLLOUT_ID, LARGE_DEFAULTS, writeLargeRollout } from "@/fixtures/generator/large";
+import { LARGE_DIR } from "@/fixtures/generate";
 import { snapshotOf } from "@/lib/testing/snapshot";
-import { fmt, OUT_DIR, time, writeLines } from "./util";
+import { fmt, time } from "./util";
 
 export async function benchBuilder(): Promise<number> {
-  const dir = path.join(OUT_DIR, "builder");
-  const file = await writeLines(
-    path.join(dir, "big-0.tokens.jsonl"),
-    syntheticRolloutLines({ rolloutId: "big-0", calls: 500, lastPromptTokens: 110_000, recordedParents: true, seed: 7 }),
-  );
+  await writeLargeRollout(LARGE_DIR, LARGE_DEFAULTS, true);
+  const dir = path.join(LARGE_DIR, "large-rollout", "tokens");
+  const file = path.join(dir, `${BIG_ROLLOUT_ID}.tokens.jsonl`);
   const text = readFileSync(file, "utf8");
   const lines = text.split("\n").filter((l) => l.length > 0);
   const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown));
@@ -30,7 +29,7 @@ export async function benchBuilder(): Promise<number> {
     console.log(`builder (${profile}): ${fmt(ms)}  ratio ${(ms / parseMs).toFixed(3)}`);
     ratios.push(ms / parseMs);
   }
-  const readMs = await time(() => readRolloutCapture(dir, "big-0"), 1);
+  const readMs = await time(() => readRolloutCapture(dir, BIG_ROLLOUT_ID), 1);
   console.log(`full read (stream + JSON.parse + zod): ${fmt(readMs)}  ratio ${(readMs / parseMs).toFixed(3)}`);
   const worst = Math.max(...ratios);
   console.log(`builder/JSON.parse ratio (worst profile): ${worst.toFixed(3)}`);

@@ -4,8 +4,10 @@ import { benchBuilder } from "./builder.bench";
 import { benchInspector } from "./inspector.bench";
 import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
+import { benchLoad } from "./load.bench";
 
 await benchBuilder();
 await benchInspector();
 await benchTokenView();
 await benchIndex();
+await benchLoad();

@@ -3,7 +3,7 @@ import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "@playwright/test";
 
-export async function startServer(runsRoot: string, port: number): Promise<{ url: string; stop: () => void }> {
+export async function startServer(runsRoot: string, port: number): Promise<{ url: string; pid: number; stop: () => void }> {
   if (!existsSync(".next/BUILD_ID")) execSync("npx next build", { stdio: "inherit" });
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, ROLLOUT_LENS_RUNS: runsRoot, NEXT_TELEMETRY_DISABLED: "1" },
@@ -12,7 +12,7 @@ export async function startServer(runsRoot: string, port: number): Promise<{ url
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     const ok = await fetch(`${url}/api/runs`).then((r) => r.ok, () => false);
-    if (ok) return { url, stop: () => child.kill() };
+    if (ok) return { url, pid: child.pid as number, stop: () => child.kill() };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill();
