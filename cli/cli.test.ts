@@ -45,3 +45,13 @@ describe("rollout-lens build", () => {
     expect(() => parseCommand(["serve", "--port", "x"])).toThrow(UsageError);
   });
 });
+
+describe("serve", () => {
+  it("refuses to bind beyond loopback without ROLLOUT_LENS_TOKEN", () => {
+    const env = { ...process.env };
+    delete env.ROLLOUT_LENS_TOKEN;
+    const res = spawnSync(process.execPath, ["cli/bin.mjs", "serve", "fixtures/runs", "--host", "0.0.0.0", "--port", "3199"], { encoding: "utf8", env, timeout: 20_000 });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toBe("rollout-lens: binding to 0.0.0.0 needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n");
+  });
+});
