@@ -22,7 +22,8 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
     cursor.current = selected;
   }, [selected]);
   const rowIndex = (id: string | null) => Math.max(0, rows.findIndex((r) => r.id === id || r.id === `failed:${id}`));
-  const current = rowIndex(selected);
+  const selectedIndex = rows.findIndex((r) => r.id === selected || r.id === `failed:${selected}`);
+  const current = Math.max(0, selectedIndex);
   const scroller = useRef<HTMLDivElement>(null);
   const virt = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
 
@@ -66,7 +67,7 @@ export function CallTree({ calls, failed, selected, onSelect }: { calls: CallVie
       <div style={{ height: virt.getTotalSize(), position: "relative" }}>
         {virt.getVirtualItems().map((item) => {
           const row = rows[item.index] as TreeRow;
-          const isSel = item.index === current && selected !== null;
+          const isSel = item.index === selectedIndex;
           return (
             <div
               key={row.id}

@@ -55,6 +55,7 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
               <td>{r.capture ? <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span> : <span className="muted">—</span>}</td>
               <td data-testid="run-rollouts">
                 {r.rollouts}
+                {r.steps > 0 && <div className="muted small">{r.steps} training steps</div>}
                 {r.indexing.running && <div className="muted small">indexing {r.indexing.done}/{r.indexing.total}</div>}
               </td>
               <td data-testid="run-masked">{r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}</td>

@@ -4,6 +4,7 @@ import { listStore } from "@/lib/store";
 import { computeHealth } from "@/lib/health/health";
 import type { RunLayout } from "./runs-root";
 import { indexFor, type IndexProgress } from "./summary-index";
+import { readMetrics } from "./metrics";
 
 export interface RunOverview {
   id: string;
@@ -22,10 +23,12 @@ export interface RunOverview {
   reward_mean: number | null;
   alerts: number;
   indexing: IndexProgress;
+  /** Training steps in metrics.jsonl. */
+  steps: number;
 }
 
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
-  const snap = await indexFor(run).snapshot();
+  const [snap, metrics] = await Promise.all([indexFor(run).snapshot(), readMetrics(run.metricsFile)]);
   const health = computeHealth(snap.summaries, { unreadableRecords: snap.unreadable_records.length });
   const listing = run.tokensDir ? await listStore(run.tokensDir) : null;
   let storeRollouts = 0;
@@ -48,5 +51,6 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
     reward_mean: health.reward_mean,
     alerts: health.alerts.length,
     indexing: snap.progress,
+    steps: metrics.rows.length,
   };
 }
