@@ -3,7 +3,7 @@
 // instant and a growing run is brought up to date incrementally. A cold index is computed by worker
 // threads (one per core) while what is done stays readable. It never writes inside a store.
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -16,6 +16,17 @@ import { summarizeInWorkers } from "./index-pool";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
 export const SUMMARY_VERSION = 3;
+/**
+ * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
+ * an older builder computed; a restart of the same build re-opens the index instantly.
+ */
+const CODE_VERSION = (() => {
+  try {
+    return `${SUMMARY_VERSION}:${readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), ".next", "BUILD_ID"), "utf8").trim()}`;
+  } catch {
+    return `${SUMMARY_VERSION}:dev`;
+  }
+})();
 const WORKER_THRESHOLD = 48;
 
 export interface IndexProgress {
@@ -188,7 +199,7 @@ export class SummaryIndex {
       const record = records.get(id) ?? null;
       const hasStoreFiles = f.tokens !== undefined || f.incomplete !== undefined || f.intents !== undefined || f.state !== undefined || f.capture !== undefined;
       const recordHash = record ? hashRecord(records, id, record) : "-";
-      const key = [SUMMARY_VERSION, profile, patterns.join(","), fileKey(f.tokens), fileKey(f.incomplete), fileKey(f.intents), fileKey(f.state), fileKey(f.capture), recordHash].join("|");
+      const key = [CODE_VERSION, profile, patterns.join(","), fileKey(f.tokens), fileKey(f.incomplete), fileKey(f.intents), fileKey(f.state), fileKey(f.capture), recordHash].join("|");
       out.set(id, {
         key,
         input: { rolloutId: id, tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile, sideCallPatterns: patterns, record, bytes: f.tokens?.size ?? 0, hasStoreFiles, present: Object.keys(f) as FileKind[] },
