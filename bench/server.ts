@@ -11,7 +11,8 @@ export async function startServer(runsRoot: string, port: number): Promise<{ url
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`${url}/api/runs`).then((r) => r.ok, () => false);
+    // Any answer means it is up; /api/runs would start indexing every run and skew the figures.
+    const ok = await fetch(`${url}/api/runs/__ready__/health`).then(() => true, () => false);
     if (ok) return { url, pid: child.pid as number, stop: () => child.kill() };
     await new Promise((r) => setTimeout(r, 200));
   }
