@@ -2,6 +2,7 @@
 // fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
 // alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
 import type { RolloutSummary } from "@/lib/runs/summarize";
+import { pushTo } from "@/lib/view/group";
 
 export interface Count {
   key: string;
@@ -99,7 +100,7 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: { unr
     for (const [k, n] of Object.entries(s.status_codes)) tally(codes, k, n);
     for (const [k, n] of Object.entries(s.error_categories)) tally(categories, k, n);
     if (s.reward !== null) rewards.push(s.reward);
-    if (s.step !== null) steps.set(s.step, [...(steps.get(s.step) ?? []), s]);
+    if (s.step !== null) pushTo(steps, s.step, s);
     if (s.cut_short) flagged.cut_short.push(s.rollout_id);
     if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
     if (s.unreadable) flagged.unreadable.push(s.rollout_id);

@@ -14,6 +14,7 @@ import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { NotFoundError } from "@/lib/http/errors";
 import { maskReasonWords } from "@/lib/view/mask-reasons";
 import { sharedBuilds } from "./shared-builds";
+import { pushTo } from "@/lib/view/group";
 import { errorSummary } from "./exchange-summary";
 
 export type CallRole = "main" | "branch" | "side_call" | "quarantined" | "excluded" | "unchained";
@@ -311,7 +312,7 @@ function describeCalls(v: Verdict, entries: readonly TokenEntry[], lineOf: Map<s
   for (const n of build?.nodes ?? []) nodeOf.set(n.entry.model_call_id, n);
   const side = new Map(v.side_calls.map((s) => [s.model_call_id, s.reason]));
   const chainsOf = new Map<number, string[]>();
-  for (const c of build?.chains ?? []) for (const i of c.nodes) chainsOf.set(i, [...(chainsOf.get(i) ?? []), c.chain_id]);
+  for (const c of build?.chains ?? []) for (const i of c.nodes) pushTo(chainsOf, i, c.chain_id);
   const empty = new Set(build?.notes.empty_generation_calls ?? []);
 
   // Calls in line order, except that nodes follow processing order (created_at), as the builder saw them.

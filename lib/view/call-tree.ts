@@ -2,6 +2,7 @@
 // the top level, in time order), failed HTTP calls placed after the call they followed, collapsed
 // subtrees skipped. Iterative, so a 1,000-call-deep rollout cannot overflow the stack.
 import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
+import { pushTo } from "./group";
 
 export type TreeRow =
   | { kind: "call"; id: string; depth: number; call: CallView; childCount: number; expanded: boolean }
@@ -22,12 +23,12 @@ export function indexTree(calls: readonly CallView[], failed: readonly FailedCal
   for (const c of calls) {
     const parent = c.parent_call_id !== null && byId.has(c.parent_call_id) ? c.parent_call_id : null;
     if (parent === null) roots.push(c.model_call_id);
-    else children.set(parent, [...(children.get(parent) ?? []), c.model_call_id]);
+    else pushTo(children, parent, c.model_call_id);
   }
   const failedAfter = new Map<string, FailedCall[]>();
   const failedAtTop: FailedCall[] = [];
   for (const f of failed) {
-    if (f.after_call !== null && byId.has(f.after_call)) failedAfter.set(f.after_call, [...(failedAfter.get(f.after_call) ?? []), f]);
+    if (f.after_call !== null && byId.has(f.after_call)) pushTo(failedAfter, f.after_call, f);
     else failedAtTop.push(f);
   }
   return { roots, children, calls: byId, failedAfter, failedAtTop };

@@ -1,0 +1,6 @@
+// Appends to a list kept in a Map under a key, creating it on first use (no copy per append).
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
