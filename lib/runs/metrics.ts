@@ -1,8 +1,8 @@
 // A run's metrics.jsonl: one row per training step with `step`, `reward` and any other scalars.
 // Read once per file version; unreadable lines are counted, rows without a numeric step skipped.
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { readJsonl } from "@/lib/store";
+import { cachedByVersion } from "@/lib/store/versioned-cache";
 
 export const metricsRowSchema = z.looseObject({ step: z.int(), reward: z.number().nullish() });
 
@@ -17,17 +17,10 @@ export interface RunMetrics {
   unreadable: number;
 }
 
-const holder = globalThis as typeof globalThis & { __rolloutLensMetrics?: Map<string, { key: string; value: Promise<RunMetrics> }> };
-const cache = (holder.__rolloutLensMetrics ??= new Map());
-
 export async function readMetrics(file: string | null): Promise<RunMetrics> {
-  if (!file) return { rows: [], unreadable: 0 };
-  const st = await stat(file).catch(() => null);
-  if (!st?.isFile()) return { rows: [], unreadable: 0 };
-  const key = `${st.size}:${st.mtimeMs}`;
-  const hit = cache.get(file);
-  if (hit?.key === key) return hit.value;
-  const value = (async () => {
+  const empty: RunMetrics = { rows: [], unreadable: 0 };
+  if (!file) return empty;
+  const metrics = await cachedByVersion("metrics", file, async () => {
     const out: RunMetrics = { rows: [], unreadable: 0 };
     await readJsonl(file, (l) => {
       const parsed = l.problem ? null : metricsRowSchema.safeParse(l.value);
@@ -38,8 +31,6 @@ export async function readMetrics(file: string | null): Promise<RunMetrics> {
     });
     out.rows.sort((a, b) => a.step - b.step);
     return out;
-  })();
-  cache.set(file, { key, value });
-  value.catch(() => cache.delete(file));
-  return value;
+  });
+  return metrics ?? empty;
 }

@@ -1,7 +1,7 @@
 // A run's `rollouts.jsonl`, read once per file version (size + mtime) into id -> record. Unreadable
 // lines are counted with their line numbers, never fatal; a record without an id is skipped.
-import { stat } from "node:fs/promises";
 import { readJsonl } from "@/lib/store";
+import { cachedByVersion } from "@/lib/store/versioned-cache";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 import { describeZodError } from "@/lib/store/zod-message";
 
@@ -11,17 +11,10 @@ export interface RolloutRecords {
   tornTail: boolean;
 }
 
-const cache = new Map<string, { key: string; value: Promise<RolloutRecords> }>();
-
 export async function readRolloutRecords(file: string | null): Promise<RolloutRecords> {
   const empty: RolloutRecords = { byId: new Map(), unreadable: [], tornTail: false };
   if (!file) return empty;
-  const st = await stat(file).catch(() => null);
-  if (!st?.isFile()) return empty;
-  const key = `${st.size}:${st.mtimeMs}`;
-  const hit = cache.get(file);
-  if (hit?.key === key) return hit.value;
-  const value = (async () => {
+  const records = await cachedByVersion("rollouts", file, async () => {
     const out: RolloutRecords = { byId: new Map(), unreadable: [], tornTail: false };
     const res = await readJsonl(file, (l) => {
       if (l.problem) return void out.unreadable.push({ line: l.line, reason: l.problem });
@@ -32,8 +25,6 @@ export async function readRolloutRecords(file: string | null): Promise<RolloutRe
     });
     out.tornTail = res.tornTail !== null;
     return out;
-  })();
-  cache.set(file, { key, value });
-  value.catch(() => cache.delete(file));
-  return value;
+  });
+  return records ?? empty;
 }

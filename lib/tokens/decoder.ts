@@ -2,7 +2,8 @@
 // text when its bytes are valid UTF-8 alone; otherwise its bytes, escaped (byte-level BPE splits
 // multi-byte characters across tokens). Special tokens keep their names. Ids the vocabulary does
 // not have are reported as such, never thrown.
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { cachedByVersion } from "@/lib/store/versioned-cache";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 
@@ -149,8 +150,6 @@ export function hfDecoder(name: string, json: unknown, config: unknown = {}): To
 
 export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
 
-const fileDecoders = new Map<string, { key: string; decoder: Promise<TokenDecoder> }>();
-
 /**
  * The decoder a run's manifest names: a bundled encoding name, or a `tokenizer.json` path relative
  * to the run directory (a `tokenizer_config.json` beside it is used when present). Null when the
@@ -160,17 +159,11 @@ export async function decoderFor(runDir: string, tokenizer: string | undefined):
   if (!tokenizer) return null;
   if (tokenizer === "o200k_base") return o200kDecoder();
   const file = path.resolve(runDir, tokenizer);
-  const st = await stat(file).catch(() => null);
-  if (!st?.isFile()) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);
-  const key = `${st.size}:${st.mtimeMs}`;
-  const hit = fileDecoders.get(file);
-  if (hit?.key === key) return hit.decoder;
-  const decoder = (async () => {
+  const decoder = await cachedByVersion("tokenizer", file, async () => {
     const json = JSON.parse(await readFile(file, "utf8")) as unknown;
     const configText = await readFile(path.join(path.dirname(file), "tokenizer_config.json"), "utf8").catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
-  })();
-  fileDecoders.set(file, { key, decoder });
-  decoder.catch(() => fileDecoders.delete(file));
+  });
+  if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);
   return decoder;
 }
