@@ -1,10 +1,9 @@
 // Loads what a comparison needs for each run (metrics, summaries, health) and picks the
 // repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
 // of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
-import { computeHealth } from "@/lib/health/health";
 import { readMetrics } from "@/lib/runs/metrics";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
+import { snapshotWithHealth } from "@/lib/runs/run-health";
 import { BadRequestError } from "@/lib/http/errors";
 import { captureSide, compareEvaluation, compareTraining, type CaptureSide, type EvaluationComparison, type RunInput, type TrainingComparison } from "./compare-runs";
 
@@ -28,10 +27,8 @@ export interface Comparison {
 const ref = (r: RunLayout): RunRef => ({ id: r.id, name: r.manifest.name ?? r.id, capture: r.manifest.capture ?? (r.tokensDir ? "on" : null) });
 
 async function load(run: RunLayout): Promise<RunInput> {
-  const index = indexFor(run);
-  const [snap, metrics] = await Promise.all([index.snapshot({ waitMs: 60_000 }), readMetrics(run.metricsFile)]);
-  const unreadableRecords = snap.unreadable_records.length;
-  return { id: run.id, metrics: metrics.rows, summaries: snap.summaries, health: index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords })), unreadableRecords };
+  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run, 60_000), readMetrics(run.metricsFile)]);
+  return { id: run.id, metrics: metrics.rows, summaries: snap.summaries, health, unreadableRecords: snap.unreadable_records.length };
 }
 
 function pickBaseline(all: RunLayout[], a: RunLayout, b: RunLayout): { run: RunLayout; against: RunLayout } | null {

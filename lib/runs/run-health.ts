@@ -3,7 +3,7 @@
 import { computeHealth, type HealthReport } from "@/lib/health/health";
 import { readMetrics } from "./metrics";
 import type { RunLayout } from "./runs-root";
-import { indexFor, type IndexProgress } from "./summary-index";
+import { indexFor, type IndexProgress, type IndexSnapshot } from "./summary-index";
 
 export interface RunHealth extends HealthReport {
   run_id: string;
@@ -15,11 +15,16 @@ export interface RunHealth extends HealthReport {
 
 const MAX_POINTS = 1000;
 
-export async function runHealth(run: RunLayout): Promise<RunHealth> {
+/** The run's index snapshot and its health report, computed once per index generation for every caller. */
+export async function snapshotWithHealth(run: RunLayout, waitMs?: number): Promise<{ snap: IndexSnapshot; health: HealthReport }> {
   const index = indexFor(run);
-  const [snap, metrics] = await Promise.all([index.snapshot(), readMetrics(run.metricsFile)]);
+  const snap = await index.snapshot({ waitMs });
   const unreadableRecords = snap.unreadable_records.length;
-  const health = index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords }));
+  return { snap, health: index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords })) };
+}
+
+export async function runHealth(run: RunLayout): Promise<RunHealth> {
+  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run), readMetrics(run.metricsFile)]);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   return {
     run_id: run.id,

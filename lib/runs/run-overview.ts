@@ -1,10 +1,9 @@
 // The per-run facts the home page and GET /api/runs list: manifest facts plus rollout and masked
 // counts from the summary index (no token arrays; a cold index answers with what is done).
-import { listStore } from "@/lib/store";
-import { computeHealth } from "@/lib/health/health";
 import type { RunLayout } from "./runs-root";
-import { indexFor, type IndexProgress } from "./summary-index";
+import type { IndexProgress } from "./summary-index";
 import { readMetrics } from "./metrics";
+import { snapshotWithHealth } from "./run-health";
 
 export interface RunOverview {
   id: string;
@@ -13,7 +12,7 @@ export interface RunOverview {
   capture: "on" | "off" | null;
   builderProfile: string;
   manifestError: string | null;
-  /** Rollouts with files in the token store. */
+  /** Rollouts with files in the token or model-call store (the rest come from records alone). */
   storeRollouts: number;
   hasRolloutRecords: boolean;
   hasMetrics: boolean;
@@ -28,13 +27,7 @@ export interface RunOverview {
 }
 
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
-  const [snap, metrics] = await Promise.all([indexFor(run).snapshot(), readMetrics(run.metricsFile)]);
-  const health = computeHealth(snap.summaries, { unreadableRecords: snap.unreadable_records.length });
-  const listing = run.tokensDir ? await listStore(run.tokensDir) : null;
-  let storeRollouts = 0;
-  for (const files of listing?.rollouts.values() ?? []) {
-    if (files.tokens !== undefined || files.incomplete !== undefined || files.intents !== undefined || files.state !== undefined) storeRollouts++;
-  }
+  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run), readMetrics(run.metricsFile)]);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
@@ -42,7 +35,7 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
     capture: run.manifest.capture ?? (run.tokensDir ? "on" : null),
     builderProfile: run.manifest.builder_profile ?? "seed",
     manifestError: run.manifestError,
-    storeRollouts,
+    storeRollouts: health.from_store,
     hasRolloutRecords: run.rolloutsFile !== null,
     hasMetrics: run.metricsFile !== null,
     rollouts: health.rollouts,
