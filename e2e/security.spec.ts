@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { fingerprintTree } from "../lib/testing/fingerprint";
 
 async function noScriptRan(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
@@ -61,23 +59,9 @@ test("ids from URLs never leave the runs root", async ({ request }) => {
   }
 });
 
-function checksums(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = path.join(d, n);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = `${createHash("sha256").update(readFileSync(p)).digest("hex")}@${st.mtimeMs}`;
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 test("read-only: every page and route leaves the fixture runs byte-identical", async ({ page, request }) => {
   test.setTimeout(120_000);
-  const before = checksums("fixtures/runs");
+  const before = fingerprintTree("fixtures/runs");
   const runs = (await (await request.get("/api/runs")).json()).runs as Array<{ id: string }>;
   await page.goto("/");
   for (const { id } of runs) {
@@ -101,7 +85,7 @@ test("read-only: every page and route leaves the fixture runs byte-identical", a
   }
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
   await page.goto("/compare?a=opencode-after-fix&b=opencode-before-fix");
-  expect(checksums("fixtures/runs")).toEqual(before);
+  expect(fingerprintTree("fixtures/runs")).toEqual(before);
 });
 
 test.describe("with ROLLOUT_LENS_TOKEN", () => {

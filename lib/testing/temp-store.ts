@@ -1,6 +1,6 @@
 // Temporary store directories with real files, for reader tests.
-import { mkdtempSync, writeFileSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { fingerprintTree } from "./fingerprint";
 import os from "node:os";
 import path from "node:path";
 
@@ -10,15 +10,8 @@ export function tempStore(files: Record<string, string | Buffer>): string {
   return dir;
 }
 
-/** name -> sha256 + mtime of every file, to prove a read changed nothing. */
-export function fingerprintDir(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    out[name] = `${createHash("sha256").update(readFileSync(p)).digest("hex")}@${statSync(p).mtimeMs}`;
-  }
-  return out;
-}
+/** Fingerprints of every file in a store directory, to prove a read changed nothing. */
+export const fingerprintDir = fingerprintTree;
 
 export function line(record: Record<string, unknown>): string {
   return JSON.stringify(record) + "\n";
