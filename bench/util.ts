@@ -1,10 +1,4 @@
-// Shared benchmark helpers: timing with warm-up, and writing generated files once per run.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-export { writeLines } from "@/fixtures/generator/write";
-
-export const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "out");
+// Shared benchmark helpers: timing with warm-up and formatting.
 
 /** Median wall time of `runs` calls after one warm-up, in milliseconds. */
 export async function time<T>(fn: () => T | Promise<T>, runs = 3): Promise<number> {

@@ -33,7 +33,7 @@ export function callDetail(model: RolloutModel, callId: string): CallDetail {
   }
   const call = model.view.calls[idx] as CallView;
   const t = model.tokens[idx]!;
-  const entry = model.entries.get(callId);
+
   const dec = model.decoder;
   const text = (ids: ArrayLike<number>) => (dec ? dec.decode(Array.from(ids)) : null);
   let tail: number[] = [];
@@ -45,7 +45,7 @@ export function callDetail(model: RolloutModel, callId: string): CallDetail {
   return {
     model_call_id: callId,
     call,
-    output_items: entry?.output_items ?? [],
+    output_items: model.outputItems.get(callId) ?? [],
     exchanges,
     prompt: {
       inherited_len: call.inherited_len,

@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { toVerdictRow } from "@/lib/builder";
 import { buildRollout } from "@/lib/runs/build-rollout";
+import { readRolloutCapture } from "@/lib/store";
 import { getRun } from "@/lib/runs/runs-root";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
@@ -105,7 +106,8 @@ describe("token windows", () => {
   it("a single call's window is its prompt as input and its generation as output", async () => {
     const model = await open("claude-code-capture-on", "12-0");
     const call = model.view.calls.filter((c) => c.role === "main")[2]!;
-    const entry = model.entries.get(call.model_call_id)!;
+    const run = await getRun("claude-code-capture-on", RUNS_DIR);
+    const entry = (await readRolloutCapture(run.tokensDir!, "12-0")).snapshot.entries.find((e) => e.model_call_id === call.model_call_id)!;
     const all = readAll(model, `call:${call.model_call_id}`, 500);
     expect(all.ids).toEqual([...entry.prompt_token_ids, ...entry.generation_token_ids]);
     expect(all.mask).toEqual([...entry.prompt_token_ids.map(() => 0), ...entry.generation_token_ids.map(() => 1)]);

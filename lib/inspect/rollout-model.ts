@@ -140,7 +140,8 @@ export interface RolloutModel {
   weight: number;
   exchanges: Map<string, ExchangeRecord[]>;
   failedExchanges: ExchangeRecord[];
-  entries: Map<string, TokenEntry>;
+  /** Each call's output items, for the call detail (the raw records are not kept). */
+  outputItems: Map<string, unknown[]>;
 }
 
 export interface InspectOptions {
@@ -282,7 +283,7 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
     weight,
     exchanges: join.byCallId,
     failedExchanges: join.withoutEntry,
-    entries: new Map(entries.map((e) => [e.model_call_id, e])),
+    outputItems: new Map(entries.map((e) => [e.model_call_id, e.output_items])),
   };
 }
 
