@@ -108,7 +108,8 @@ export interface RolloutView {
   profile: Profile;
   tokenizer: string | null;
   tokenizer_error: string | null;
-  verdict: Omit<VerdictRow, "main">;
+  /** The CLI's row; `main` is null (tokens come from the windows route). */
+  verdict: VerdictRow;
   delivered_fraction: number | null;
   other_profile: { differs: boolean; summary: string; verdict: OtherProfileVerdict } | null;
   calls: CallView[];
@@ -239,7 +240,6 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
   const { calls, tokens, callIndex } = describeCalls(verdict, entries, lineOf, join.byCallId);
   const chains = describeChains(verdict.build, callIndex, tokens);
   const chainCalls = new Map(chains.map((c) => [c.chain_id, c.call_ids.map((id) => callIndex.get(id) as number)]));
-  const { row } = splitRow(verdict);
   const delivered = typeof verdict.metrics.delivered_fraction === "number" ? verdict.metrics.delivered_fraction : null;
 
   const view: RolloutView = {
@@ -249,7 +249,7 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
     profile,
     tokenizer: decoder?.name ?? null,
     tokenizer_error: tokenizerError,
-    verdict: row,
+    verdict: toVerdictRow(verdict, { includeMain: false }),
     delivered_fraction: delivered,
     other_profile: compareProfiles(verdict, other),
     calls,
@@ -287,11 +287,6 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
   };
 }
 
-function splitRow(v: Verdict): { row: Omit<VerdictRow, "main"> } {
-  const { main: _main, ...row } = toVerdictRow(v, { includeMain: false });
-  void _main;
-  return { row };
-}
 
 function summarizeExchanges(list: readonly ExchangeRecord[] | undefined): ExchangeSummary | null {
   const last = list?.[list.length - 1]?.exchange;
