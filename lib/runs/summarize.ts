@@ -73,7 +73,8 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     if (x.error_category) error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
   const failed = join.withoutEntry.filter((x) => (x.exchange.status_code ?? 0) >= 400 || x.exchange.error_category);
-  const lastCaptured = Math.max(-Infinity, ...snap.entries.map((e) => e.created_at));
+  let lastCaptured = -Infinity;
+  for (const e of snap.entries) lastCaptured = Math.max(lastCaptured, e.created_at);
   const after = failed.find((x) => (x.exchange.started_at ?? Infinity) >= lastCaptured - 1e-6);
   const looksFine = !v.mask_sample && (record?.response?.status ?? "completed") === "completed";
   const sideReasons = { pattern: 0, self_calibration: 0 };
