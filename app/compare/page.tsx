@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { compareRuns, type Comparison } from "@/lib/compare/load";
-import { BadRequestError } from "@/lib/http/errors";
-import { UnknownRunError } from "@/lib/runs/runs-root";
+import { InvalidInputError, UnknownRunError } from "@/lib/errors";
 import { CaptureSection, EvaluationSection, TrainingSection } from "@/components/compare/compare-sections";
 import { RunPicker } from "@/components/compare/run-picker";
 
@@ -16,7 +15,7 @@ async function load(a: string | null, b: string | null, baseline: string | null)
     return await compareRuns(a, b, baseline);
   } catch (err) {
     if (err instanceof UnknownRunError) notFound();
-    if (err instanceof BadRequestError) return { error: err.message };
+    if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }
 }

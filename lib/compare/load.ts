@@ -4,7 +4,7 @@
 import { readMetrics } from "@/lib/runs/metrics";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
 import { snapshotWithHealth } from "@/lib/runs/run-health";
-import { BadRequestError } from "@/lib/http/errors";
+import { InvalidInputError } from "@/lib/errors";
 import { captureSide, compareEvaluation, compareTraining, type CaptureSide, type EvaluationComparison, type RunInput, type TrainingComparison } from "./compare-runs";
 
 export interface RunRef {
@@ -42,7 +42,7 @@ function pickBaseline(all: RunLayout[], a: RunLayout, b: RunLayout): { run: RunL
 }
 
 export async function compareRuns(aId: string | null, bId: string | null, baselineId: string | null): Promise<Comparison> {
-  if (!aId || !bId) throw new BadRequestError("compare needs two runs: ?a=<run>&b=<run>");
+  if (!aId || !bId) throw new InvalidInputError("compare needs two runs: ?a=<run>&b=<run>");
   const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
   let base: { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" } | null = null;
   if (baselineId) {

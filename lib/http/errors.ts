@@ -1,19 +1,17 @@
-// Maps errors from lib to HTTP answers a person can act on. Uses the standard Response, not Next.
-import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
-import { UnknownRunError } from "@/lib/runs/runs-root";
-
-export class NotFoundError extends Error {}
-export class BadRequestError extends Error {}
+// Maps the domain's errors (lib/errors) to HTTP answers a person can act on: an unknown thing is
+// 404, malformed input 400, anything else 500 (logged). Uses the standard Response, not Next.
+import { InvalidInputError, UnknownEntityError } from "@/lib/errors";
 
 export function statusOf(err: unknown): number {
-  if (err instanceof UnknownRunError || err instanceof NotFoundError) return 404;
-  if (err instanceof InvalidRolloutIdError || err instanceof BadRequestError) return 400;
+  if (err instanceof UnknownEntityError) return 404;
+  if (err instanceof InvalidInputError) return 400;
   return 500;
 }
 
 export function errorResponse(err: unknown): Response {
   const status = statusOf(err);
-  const message = status === 500 ? `internal error: ${(err as Error)?.message ?? String(err)}` : (err as Error).message;
+  const text = err instanceof Error ? err.message : String(err);
+  const message = status === 500 ? `internal error: ${text}` : text;
   if (status === 500) console.error(err);
   return Response.json({ error: message }, { status, headers: { "cache-control": "no-store" } });
 }

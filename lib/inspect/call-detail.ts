@@ -1,7 +1,7 @@
 // One call in full for the detail pane: its output items, every exchange recorded for it (status,
 // latency, error body), and its prompt split into the inherited prefix and the interstitial, with
 // the text of the interstitial and of the prefix's end. Works for failed calls with no token entry.
-import { NotFoundError } from "@/lib/http/errors";
+import { UnknownCallError } from "@/lib/errors";
 import type { CaptureExchange } from "@/lib/schema";
 import type { CallView, RolloutModel } from "./rollout-model";
 
@@ -28,7 +28,7 @@ export function callDetail(model: RolloutModel, callId: string): CallDetail {
   const exchanges = model.exchanges.get(callId) ?? [];
   const idx = model.callIndex.get(callId);
   if (idx === undefined) {
-    if (exchanges.length === 0) throw new NotFoundError(`no call ${callId} in rollout ${model.view.rollout_id}`);
+    if (exchanges.length === 0) throw new UnknownCallError(`no call ${callId} in rollout ${model.view.rollout_id}`);
     return { model_call_id: callId, call: null, output_items: [], exchanges, prompt: null, generation: null };
   }
   const call = model.view.calls[idx] as CallView;

@@ -6,7 +6,7 @@ import { readRolloutCapture } from "@/lib/store";
 import { getRun } from "@/lib/runs/runs-root";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
-import { BadRequestError, NotFoundError } from "@/lib/http/errors";
+import { InvalidInputError, UnknownEntityError } from "@/lib/errors";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { inspectRollout, type RolloutModel } from "./rollout-model";
 import { lowProbTokens, tokenWindow } from "./token-window";
@@ -122,13 +122,13 @@ describe("token windows", () => {
     const low = lowProbTokens(model, "main", "-2", "5000");
     expect(low.total).toBe(expected.length);
     expect(low.matches.map((m) => m.pos)).toEqual(expected);
-    expect(() => lowProbTokens(model, "main", "abc", null)).toThrow(BadRequestError);
+    expect(() => lowProbTokens(model, "main", "abc", null)).toThrow(InvalidInputError);
   });
 
   it("rejects bad windows and unknown sequences with a message", async () => {
     const model = await open("claude-code-capture-on", "12-0");
     expect(() => tokenWindow(model, "main", "-1", null)).toThrow(/offset must be a non-negative integer/);
-    expect(() => tokenWindow(model, "branch-7", null, null)).toThrow(NotFoundError);
+    expect(() => tokenWindow(model, "branch-7", null, null)).toThrow(UnknownEntityError);
     expect(() => tokenWindow(model, "call:nope", null, null)).toThrow(/no call nope/);
     expect(tokenWindow(model, "main", "99999999", "10").tokens.id).toEqual([]);
   });
@@ -162,7 +162,7 @@ describe("failed HTTP calls and call detail", () => {
 
 describe("bad input", () => {
   it("unknown and malformed rollout ids", async () => {
-    await expect(open("claude-code-capture-on", "99-9")).rejects.toThrow(NotFoundError);
+    await expect(open("claude-code-capture-on", "99-9")).rejects.toThrow(UnknownEntityError);
     await expect(open("claude-code-capture-on", "../run.json")).rejects.toThrow(InvalidRolloutIdError);
     await expect(open("claude-code-capture-on", "a/b")).rejects.toThrow(InvalidRolloutIdError);
   });

@@ -11,7 +11,7 @@ import { finishReason, servedModel, type TokenEntry } from "@/lib/schema";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
-import { NotFoundError } from "@/lib/http/errors";
+import { UnknownRolloutError } from "@/lib/errors";
 import { maskReasonWords } from "@/lib/view/mask-reasons";
 import { sharedBuilds } from "./shared-builds";
 import { pushTo } from "@/lib/view/group";
@@ -215,7 +215,7 @@ async function buildModel(run: RunLayout, rolloutId: string, choice: ProfileChoi
   const capture = run.tokensDir ? await readRolloutCapture(run.tokensDir, rolloutId, signal) : null;
   const captureRead = run.modelCallsDir ? await readCaptureStore(run.modelCallsDir, rolloutId, signal) : null;
   const known = (capture && (capture.hasTokenFile || capture.intents || capture.state || capture.snapshot.incompleteMarker)) || captureRead?.exists || record;
-  if (!known) throw new NotFoundError(`unknown rollout ${rolloutId} in run ${run.id}`);
+  if (!known) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
 
   signal.throwIfAborted();
   const snapshot = capture?.snapshot ?? { rollout_id: rolloutId, entries: [], incompleteMarker: null, stateIncomplete: false, danglingIntents: [], retired: false, readError: null, logProbMismatches: [], conflictingPayloads: [], tornTail: false };

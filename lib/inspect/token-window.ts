@@ -1,7 +1,7 @@
 // Windows of a flattened sequence: a chain as the trainer sees it (root prompt and interstitials
 // re-fed with mask 0, generations with mask 1 and their log probs), or one call as the model saw it
 // (everything before its generation is input). Only the requested window is decoded and sent.
-import { BadRequestError, NotFoundError } from "@/lib/http/errors";
+import { InvalidInputError, UnknownCallError, UnknownChainError } from "@/lib/errors";
 import type { LowProbMatches, SegmentKind, TokenWindow } from "@/lib/schema";
 import type { CallTokens, RolloutModel } from "./rollout-model";
 
@@ -26,7 +26,7 @@ export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
   };
   if (sequence.startsWith("call:")) {
     const idx = model.callIndex.get(sequence.slice(5));
-    if (idx === undefined) throw new NotFoundError(`no call ${sequence.slice(5)} in rollout ${model.view.rollout_id}`);
+    if (idx === undefined) throw new UnknownCallError(`no call ${sequence.slice(5)} in rollout ${model.view.rollout_id}`);
     const path: number[] = [];
     for (let i = idx; i >= 0; i = (model.tokens[i] as CallTokens).parent) path.push(i);
     path.reverse();
@@ -39,7 +39,7 @@ export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
     return parts;
   }
   const calls = model.chainCalls.get(sequence);
-  if (!calls) throw new NotFoundError(`no chain ${sequence} in rollout ${model.view.rollout_id}${model.chainCalls.size === 0 ? " (the rollout has no chain)" : ""}`);
+  if (!calls) throw new UnknownChainError(`no chain ${sequence} in rollout ${model.view.rollout_id}${model.chainCalls.size === 0 ? " (the rollout has no chain)" : ""}`);
   calls.forEach((c, k) => {
     const t = model.tokens[c] as CallTokens;
     push(c, k === 0 ? "prompt" : "interstitial", t.own, null);
@@ -51,7 +51,7 @@ export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
 function parseCount(value: string | null, name: string, fallback: number, max: number): number {
   if (value === null || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new BadRequestError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidInputError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return Math.min(n, max);
 }
 
@@ -101,7 +101,7 @@ export function tokenWindow(model: RolloutModel, sequence: string, offsetParam: 
 
 export function lowProbTokens(model: RolloutModel, sequence: string, thresholdParam: string, limitParam: string | null): LowProbMatches {
   const threshold = Number(thresholdParam);
-  if (!Number.isFinite(threshold) || threshold > 0) throw new BadRequestError(`lowprob must be a log prob (a number ≤ 0), got ${JSON.stringify(thresholdParam)}`);
+  if (!Number.isFinite(threshold) || threshold > 0) throw new InvalidInputError(`lowprob must be a log prob (a number ≤ 0), got ${JSON.stringify(thresholdParam)}`);
   const limit = parseCount(limitParam, "limit", 500, MAX_WINDOW);
   const matches: LowProbMatches["matches"] = [];
   let total = 0;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { RolloutSummary } from "./summarize";
 import { compareIds } from "./summary-index";
-import { BadRequestError } from "@/lib/http/errors";
+import { InvalidInputError } from "@/lib/errors";
 
 export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -40,7 +40,7 @@ export function filterKey(q: RolloutQuery): string {
   return JSON.stringify([q.sort, q.dir, q.verdict, q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
 }
 
-export class QueryError extends BadRequestError {}
+export class QueryError extends InvalidInputError {}
 
 function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
   if (q.verdict === "masked" && !s.mask_sample) return false;

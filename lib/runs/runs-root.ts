@@ -6,6 +6,7 @@ import { isInside } from "@/lib/store/confine";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { isValidRolloutId } from "@/lib/store/rollout-id";
 import { describeZodError } from "@/lib/store/zod-message";
+import { UnknownRunError } from "@/lib/errors";
 
 export interface RunLayout {
   id: string;
@@ -19,11 +20,7 @@ export interface RunLayout {
   metricsFile: string | null;
 }
 
-export class UnknownRunError extends Error {
-  constructor(readonly runId: string) {
-    super(`no run ${JSON.stringify(runId.slice(0, 80))} in the runs root`);
-  }
-}
+export { UnknownRunError };
 
 /** The runs root the server serves, read when asked (never baked in at build time). */
 export function runsRoot(): string {

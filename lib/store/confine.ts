@@ -3,7 +3,9 @@
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 
-export class OutsideStoreError extends Error {}
+import { OutsideStoreError } from "@/lib/errors";
+
+export { OutsideStoreError };
 
 export function isInside(base: string, target: string): boolean {
   const rel = path.relative(base, target);

@@ -1,7 +1,8 @@
 import { getRun } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
 import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
-import { BadRequestError, errorResponse } from "@/lib/http/errors";
+import { errorResponse } from "@/lib/http/errors";
+import { InvalidInputError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,7 +13,7 @@ export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/expor
     const run = await getRun((await ctx.params).run);
     const params = new URL(req.url).searchParams;
     const format = params.get("format") ?? "csv";
-    if (format !== "csv" && format !== "json") throw new BadRequestError(`format must be csv or json, got ${JSON.stringify(format)}`);
+    if (format !== "csv" && format !== "json") throw new InvalidInputError(`format must be csv or json, got ${JSON.stringify(format)}`);
     params.delete("format");
     params.delete("offset");
     params.delete("limit");

@@ -1,10 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getRun, UnknownRunError, type RunLayout } from "@/lib/runs/runs-root";
+import { getRun, type RunLayout } from "@/lib/runs/runs-root";
 import { inspectRollout, type RolloutView } from "@/lib/inspect/rollout-model";
-import { NotFoundError, BadRequestError } from "@/lib/http/errors";
+import { InvalidInputError, InvalidRolloutIdError, UnknownEntityError } from "@/lib/errors";
 import { profileParam } from "@/lib/http/params";
-import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 
@@ -17,8 +16,8 @@ async function load(runId: string, rollout: string, profile: string | undefined)
     const run = await getRun(runId);
     return { run, view: (await inspectRollout(run, rollout, { profile: profileParam(profile) })).view };
   } catch (err) {
-    if (err instanceof UnknownRunError || err instanceof NotFoundError || err instanceof InvalidRolloutIdError) notFound();
-    if (err instanceof BadRequestError) return { error: err.message };
+    if (err instanceof UnknownEntityError || err instanceof InvalidRolloutIdError) notFound();
+    if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }
 }
