@@ -1,0 +1,177 @@
+// Expected sentences and classes are written from capture-format.md §8/§9.3/§14, gym-v1-store.md,
+// the gym-v1 cases' expected.jsonl, seed 000's PR text and the sample runs' files.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { captureExchangeSchema } from "@/lib/schema";
+import {
+  bannerSentences,
+  classifySeverity,
+  headline,
+  reasonTitles,
+  type SeverityInput,
+} from "./classify";
+import { failedCallFromExchange, isFailedExchange } from "./failed-call";
+import { mainChainModel, runPolicyModel } from "./policy-model";
+import { SEVERITY_LABEL } from "./palette";
+
+const RUNS = path.join(process.cwd(), "fixtures", "runs");
+const exchangesOf = (run: string, id: string) =>
+  readFileSync(path.join(RUNS, run, "model-calls", `${id}.capture.jsonl`), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => captureExchangeSchema.parse(JSON.parse(l)));
+
+const NEMOTRON = "eccn-nemotron-3-nano-30b-a3b";
+/** A clean, trained rollout; cases override what differs. */
+const clean: SeverityInput = {
+  mask_sample: false,
+  mask_reasons: [],
+  error: null,
+  record_mask_sample: null,
+  delivered_fraction: 1,
+  torn_tail: false,
+  has_capture: true,
+  capture_expected: true,
+};
+
+/** The timeline facts the inspector maps from the capture store: every exchange is a call. */
+function timelineOf(run: string, id: string): Pick<SeverityInput, "failed_calls" | "calls_total"> {
+  const xs = exchangesOf(run, id);
+  const failed = xs.flatMap((x, i) =>
+    isFailedExchange(x) ? [failedCallFromExchange(x, i + 1)] : [],
+  );
+  return { failed_calls: failed, calls_total: xs.length };
+}
+
+describe("seed 000: a 422 after the tool call ends the rollout", () => {
+  it("warns on opencode-before-fix 0-0 with the status, error type and location", () => {
+    const input = {
+      ...clean,
+      ...timelineOf("opencode-before-fix", "0-0"),
+      main_model: NEMOTRON,
+      policy_model: NEMOTRON,
+    };
+    const result = classifySeverity(input);
+    expect(result.severity).toBe("trained_with_warnings");
+    expect(result.reasons.map((r) => r.code)).toEqual(["cut_short"]);
+    expect(headline(result)).toBe("Trained on, with warnings");
+    expect(bannerSentences(result)).toEqual([
+      "Trained on, but cut short: call 2 got HTTP 422 `extra_forbidden` at `messages[2].reasoning`, and the agent stopped.",
+    ]);
+    expect(result.reasons[0]?.title).toBe("cut short");
+  });
+
+  it("gives no warning after the fix (every call 200)", () => {
+    const input = {
+      ...clean,
+      ...timelineOf("opencode-after-fix", "0-0"),
+      main_model: NEMOTRON,
+      policy_model: NEMOTRON,
+    };
+    const result = classifySeverity(input);
+    expect(input.failed_calls).toEqual([]);
+    expect(result).toEqual({ severity: "trained", reasons: [] });
+    expect(headline(result)).toBe("Trained on");
+    expect(bannerSentences(result)).toEqual(["Trained on."]);
+  });
+
+  it("warns on every before-fix rollout and on no after-fix rollout", () => {
+    const ids = (run: string) =>
+      readdirSync(path.join(RUNS, run, "model-calls")).map((f) =>
+        f.replace(/\.capture\.jsonl$/, ""),
+      );
+    const before = ids("opencode-before-fix");
+    expect(before).toHaveLength(12); // run.json: 12 tasks, each cut short
+    for (const id of before) {
+      const [line] = bannerSentences(
+        classifySeverity({ ...clean, ...timelineOf("opencode-before-fix", id) }),
+      );
+      expect(line, id).toMatch(
+        /^Trained on, but cut short: call \d+ got HTTP 422 `extra_forbidden` at `messages\[\d+\]\.reasoning`, and the agent stopped\.$/,
+      );
+    }
+    for (const id of ids("opencode-after-fix")) {
+      expect(
+        classifySeverity({ ...clean, ...timelineOf("opencode-after-fix", id) }).severity,
+        id,
+      ).toBe("trained");
+    }
+  });
+
+  it("is not cut short when the agent carried on after the failed call", () => {
+    const failed = {
+      position: 2,
+      status_code: 429,
+      error_category: "rate_limit",
+      error_type: null,
+      location: null,
+      message: null,
+    };
+    const result = classifySeverity({ ...clean, failed_calls: [failed], calls_total: 4 });
+    expect(result.severity).toBe("trained");
+  });
+});
+
+describe("a side model that out-generated the policy (claude-code side_model_heavier)", () => {
+  // 6-0's record: one chain of 4 calls, 496 generated tokens, all from the summariser; the
+  // harness routes every requested model to one served model.
+  const SERVED = "nemotron-3-nano-30b-a3b";
+  const main = [130, 120, 126, 120].map((generated) => ({
+    requested_model: "claude-sonnet-4-5",
+    model: SERVED,
+    generated,
+  }));
+
+  it("warns that the main chain is not the run's policy model", () => {
+    const policy = runPolicyModel([
+      ...Array<string>(9).fill("claude-opus-4-1"),
+      "claude-sonnet-4-5",
+      null,
+    ]);
+    const result = classifySeverity({
+      ...clean,
+      main_model: mainChainModel(main),
+      policy_model: policy,
+    });
+    expect(result.severity).toBe("trained_with_warnings");
+    expect(bannerSentences(result)).toEqual([
+      "Trained on, but another model as main chain: the main chain comes from `claude-sonnet-4-5`, not the run's policy model `claude-opus-4-1`; a side model may have out-generated the policy.",
+    ]);
+  });
+
+  it("says nothing when the main chain is the policy's", () => {
+    const result = classifySeverity({
+      ...clean,
+      main_model: "claude-opus-4-1",
+      policy_model: "claude-opus-4-1",
+    });
+    expect(result.severity).toBe("trained");
+  });
+});
+
+describe("pending", () => {
+  it("is its own state while the summary is being indexed, and never says trained", () => {
+    const result = classifySeverity({
+      ...clean,
+      mask_sample: null,
+      pending_reason: "the run is still being indexed",
+    });
+    expect(result.severity).toBe("pending");
+    expect(headline(result)).toBe("Not yet known");
+    expect(bannerSentences(result)).toEqual(["Not yet known: the run is still being indexed."]);
+    const words = [
+      headline(result),
+      ...bannerSentences(result),
+      reasonTitles(result),
+      SEVERITY_LABEL[result.severity],
+    ];
+    for (const w of words) expect(w).not.toMatch(/trained/i);
+  });
+
+  it("stays pending even when other facts would warn", () => {
+    expect(classifySeverity({ ...clean, mask_sample: null, torn_tail: true }).severity).toBe(
+      "pending",
+    );
+  });
+});

@@ -1,0 +1,92 @@
+// Reference ratios from WCAG 2.x (black on white 21:1; #777 on white 4.48:1, #767676 4.54:1).
+import { describe, expect, it } from "vitest";
+import {
+  contrastRatio,
+  countBySeverity,
+  PAGE_BACKGROUNDS,
+  SEVERITY_CLASS,
+  SEVERITY_LABEL,
+  SEVERITY_ORDER,
+  SEVERITY_PALETTE,
+  severityCss,
+} from "./palette";
+
+/** Hue in degrees of a #rrggbb colour (HSL), computed here, not by the module under test. */
+function hue(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [
+    number,
+    number,
+    number,
+  ];
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b),
+    d = max - min;
+  if (d === 0) return 0;
+  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return (h * 60 + 360) % 360;
+}
+const isGreen = (hex: string) => hue(hex) >= 90 && hue(hex) <= 170;
+
+describe("contrastRatio", () => {
+  it("matches WCAG's reference values", () => {
+    expect(contrastRatio("#000000", "#ffffff")).toBeCloseTo(21, 5);
+    expect(contrastRatio("#ffffff", "#000000")).toBeCloseTo(21, 5);
+    expect(contrastRatio("#777777", "#ffffff")).toBeCloseTo(4.48, 2);
+    expect(contrastRatio("#767676", "#ffffff")).toBeCloseTo(4.54, 2);
+    expect(contrastRatio("#123456", "#123456")).toBe(1);
+  });
+});
+
+describe("the severity palette", () => {
+  it("gives every pill's text at least 4.5:1 on its background and on the pages", () => {
+    for (const s of SEVERITY_ORDER) {
+      const c = SEVERITY_PALETTE[s];
+      expect(contrastRatio(c.fg, c.bg), s).toBeGreaterThanOrEqual(4.5);
+      for (const page of PAGE_BACKGROUNDS)
+        expect(contrastRatio(c.fg, page), s).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it("gives chart marks at least 3:1 on the pages (WCAG 1.4.11)", () => {
+    for (const s of SEVERITY_ORDER) {
+      for (const page of PAGE_BACKGROUNDS)
+        expect(contrastRatio(SEVERITY_PALETTE[s].chart, page), s).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("never draws masked green, and draws trained green", () => {
+    expect(SEVERITY_CLASS.masked).not.toBe(SEVERITY_CLASS.trained);
+    const masked = SEVERITY_PALETTE.masked;
+    for (const hex of [masked.fg, masked.bg, masked.border, masked.chart])
+      expect(isGreen(hex), hex).toBe(false);
+    const trained = SEVERITY_PALETTE.trained;
+    for (const hex of [trained.fg, trained.bg, trained.chart]) expect(isGreen(hex), hex).toBe(true);
+  });
+
+  it("has one distinct class and label per state, pending never saying trained", () => {
+    expect(new Set(Object.values(SEVERITY_CLASS)).size).toBe(4);
+    expect(SEVERITY_CLASS).toEqual({
+      trained: "sev-trained",
+      trained_with_warnings: "sev-warn",
+      masked: "sev-masked",
+      pending: "sev-pending",
+    });
+    expect(SEVERITY_LABEL.pending).not.toMatch(/trained/i);
+    expect(SEVERITY_LABEL.masked).not.toMatch(/trained/i);
+  });
+
+  it("writes the stylesheet from the palette", () => {
+    const css = severityCss();
+    expect(css).toContain(".sev-masked { color: #ff8f8f; background: #331819;");
+    expect(css.split("\n")).toHaveLength(4);
+  });
+
+  it("counts every state, zeros included", () => {
+    expect(countBySeverity(["masked", "trained", "masked"])).toEqual({
+      trained: 1,
+      trained_with_warnings: 0,
+      masked: 2,
+      pending: 0,
+    });
+  });
+});

@@ -1,0 +1,90 @@
+// One colour and one CSS class per severity, for every page: table pills, chart series, home-page
+// counts, alerts and the inspector's banner. Includes the WCAG contrast ratio the palette is held
+// to. Rendering (where the classes go) belongs to components/.
+import type { SeverityState } from "./reasons";
+
+/** The class a pill, row or alert of this severity carries; masked is never the green one. */
+export const SEVERITY_CLASS: Readonly<Record<SeverityState, string>> = {
+  trained: "sev-trained",
+  trained_with_warnings: "sev-warn",
+  masked: "sev-masked",
+  pending: "sev-pending",
+};
+
+/** The pill's words. A pending rollout never says "trained". */
+export const SEVERITY_LABEL: Readonly<Record<SeverityState, string>> = {
+  trained: "trained",
+  trained_with_warnings: "trained, warnings",
+  masked: "masked",
+  pending: "not yet known",
+};
+
+export interface SeverityColours {
+  /** Pill text. */
+  fg: string;
+  /** Pill background. */
+  bg: string;
+  border: string;
+  /** Chart marks (bars, dots) on the page background. */
+  chart: string;
+}
+
+/** The page backgrounds of app/globals.css (`--bg`, `--panel`) that charts are drawn on. */
+export const PAGE_BACKGROUNDS = ["#0f1115", "#171a21"] as const;
+
+export const SEVERITY_PALETTE: Readonly<Record<SeverityState, SeverityColours>> = {
+  trained: { fg: "#5fd39a", bg: "#12281d", border: "#2c5a43", chart: "#4cc38a" },
+  trained_with_warnings: { fg: "#f7bd5e", bg: "#2d2312", border: "#6b5330", chart: "#f5b14c" },
+  masked: { fg: "#ff8f8f", bg: "#331819", border: "#6b3030", chart: "#f26d6d" },
+  pending: { fg: "#b3bccb", bg: "#1e222b", border: "#3a4150", chart: "#8a93a3" },
+};
+
+export const SEVERITY_ORDER: readonly SeverityState[] = [
+  "trained",
+  "trained_with_warnings",
+  "masked",
+  "pending",
+];
+
+function channels(hex: string): [number, number, number] {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) throw new Error(`not a #rrggbb colour: ${hex}`);
+  return [parseInt(m[1] as string, 16), parseInt(m[2] as string, 16), parseInt(m[3] as string, 16)];
+}
+
+/** WCAG 2.x relative luminance of an sRGB colour. */
+export function relativeLuminance(hex: string): number {
+  const [r, g, b] = channels(hex).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2.x contrast ratio, 1 … 21 (AA asks 4.5 for text, 3 for graphics). */
+export function contrastRatio(a: string, b: string): number {
+  const la = relativeLuminance(a);
+  const lb = relativeLuminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** The stylesheet for the classes, generated from the palette so the two cannot drift apart. */
+export function severityCss(): string {
+  return SEVERITY_ORDER.map((s) => {
+    const c = SEVERITY_PALETTE[s];
+    const name = SEVERITY_CLASS[s];
+    return `.${name} { color: ${c.fg}; background: ${c.bg}; border-color: ${c.border}; --sev-chart: ${c.chart}; }`;
+  }).join("\n");
+}
+
+/** Counts per severity, every state present (a home page shows zeros too). */
+export function countBySeverity(states: Iterable<SeverityState>): Record<SeverityState, number> {
+  const counts: Record<SeverityState, number> = {
+    trained: 0,
+    trained_with_warnings: 0,
+    masked: 0,
+    pending: 0,
+  };
+  for (const s of states) counts[s]++;
+  return counts;
+}
