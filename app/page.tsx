@@ -1,5 +1,5 @@
+import { describeRun } from "@/lib/health/run-overview";
 import { listRuns, runsRoot } from "@/lib/runs/runs-root";
-import { describeRun } from "@/lib/runs/run-overview";
 import { RunList } from "@/components/runs/run-list";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { compareRuns, type Comparison } from "@/lib/compare/load";
+import { compareRuns } from "@/lib/compare/load";
 import { InvalidInputError, UnknownRunError } from "@/lib/errors";
+import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection, TrainingSection } from "@/components/compare/compare-sections";
 import { RunPicker } from "@/components/compare/run-picker";
 

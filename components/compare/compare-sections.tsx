@@ -1,9 +1,7 @@
 // The compare page's sections as plain views: training statistics and verdict, evaluation by
 // task, and capture health side by side. Numbers are printed with their intervals.
 import Link from "next/link";
-import type { Comparison } from "@/lib/compare/load";
-import type { Interval } from "@/lib/compare/stats";
-import type { CaptureSide } from "@/lib/compare/compare-runs";
+import type { CaptureSide, Comparison, Interval } from "@/lib/schema/api-runs";
 import { CallsChart, DiffChart, RewardChart } from "./compare-charts";
 
 const f = (x: number, d = 3) => x.toFixed(d);

@@ -3,21 +3,20 @@
 // (status, latency, error body) and prompt split into inherited prefix and interstitial.
 // All model text is rendered as React text (escaped), never as HTML.
 import { useEffect, useState } from "react";
-import { callDetailSchema } from "@/lib/schema/api";
-import type { z } from "zod";
+import { callDetailSchema, type CallDetail, type CallExchange, type CallView } from "@/lib/schema/api-rollout";
+import { outputItemText } from "@/lib/view/inspector-words";
 import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
-import type { CallView } from "@/lib/inspect/rollout-model";
 
-type Detail = z.infer<typeof callDetailSchema>;
+const asDetail = (v: unknown) => callDetailSchema.parse(v);
 
 export function CallDetailPane({ base, callId, call, onShowTokens }: { base: string; callId: string; call: CallView | null; onShowTokens: () => void }) {
-  const [state, setState] = useState<{ id: string; detail?: Detail; error?: string } | null>(null);
+  const [state, setState] = useState<{ id: string; detail?: CallDetail; error?: string } | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(`${base}/calls/${encodeURIComponent(callId)}`, (v) => callDetailSchema.parse(v), ctl.signal).then(
+    fetchParsed(`${base}/calls/${encodeURIComponent(callId)}`, asDetail, ctl.signal).then(
       (detail) => setState({ id: callId, detail }),
-      (err: unknown) => !ctl.signal.aborted && setState({ id: callId, error: (err as Error).message }),
+      (err: unknown) => !ctl.signal.aborted && setState({ id: callId, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
   }, [base, callId]);
@@ -31,8 +30,8 @@ export function CallDetailPane({ base, callId, call, onShowTokens }: { base: str
       {!detail && !error && <p className="muted">Loading…</p>}
       {detail && (
         <>
-          {detail.exchanges.map(({ line, exchange }) => (
-            <Exchange key={line} line={line} x={exchange} />
+          {detail.exchanges.map((x) => (
+            <Exchange key={x.line} x={x} />
           ))}
           {detail.exchanges.length === 0 && <p className="muted">No model-call capture for this call.</p>}
           {detail.output_items.length > 0 && <h4>Output items</h4>}
@@ -88,30 +87,24 @@ function CallFacts({ c, onShowTokens }: { c: CallView; onShowTokens: () => void 
   );
 }
 
-function Exchange({ line, x }: { line: number; x: Record<string, unknown> }) {
-  const status = typeof x.status_code === "number" ? x.status_code : null;
-  const failed = status === null || status >= 400;
+function Exchange({ x }: { x: CallExchange }) {
+  const failed = x.status_code === null || x.status_code >= 400;
   return (
     <div className="card exchange" data-testid="exchange">
-      <span className={`badge ${failed ? "bad" : "ok"}`}>HTTP {status ?? "?"}</span> {String(x.error_category ?? "")}{" "}
+      <span className={`badge ${failed ? "bad" : "ok"}`}>HTTP {x.status_code ?? "?"}</span> {x.error_category ?? ""}{" "}
       <span className="muted">
-        {typeof x.latency_ms === "number" ? `${x.latency_ms} ms` : ""} · capture line {line}
+        {x.latency_ms !== null ? `${x.latency_ms} ms` : ""} · capture line {x.line}
       </span>
-      {failed && x.response !== undefined && <pre className="text-block" data-testid="error-body">{JSON.stringify(x.response, null, 2)}</pre>}
+      {x.error_body !== null && <pre className="text-block" data-testid="error-body">{JSON.stringify(x.error_body, null, 2)}</pre>}
     </div>
   );
 }
 
-function OutputItem({ item }: { item: unknown }) {
-  const it = (item ?? {}) as { type?: string; summary?: Array<{ text?: string }>; content?: Array<{ text?: string }>; name?: string; arguments?: string };
-  const text =
-    it.type === "reasoning" ? (it.summary ?? []).map((s) => s.text ?? "").join("\n")
-    : it.type === "message" ? (it.content ?? []).map((s) => s.text ?? "").join("\n")
-    : it.type === "function_call" ? `${it.name ?? "?"}(${it.arguments ?? ""})`
-    : JSON.stringify(item, null, 2);
+function OutputItem({ item }: { item: Readonly<Record<string, unknown>> }) {
+  const { type, text } = outputItemText(item);
   return (
     <div className="output-item" data-testid="output-item">
-      <span className="badge">{it.type ?? "item"}</span>
+      <span className="badge">{type}</span>
       <pre className="text-block">{text}</pre>
     </div>
   );

@@ -4,7 +4,7 @@
 // Virtualised (1,000+ calls) and keyboard navigable (arrows, Home/End; Left/Right collapse).
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
+import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
 import { indexTree, moveSelection, treeRows, type TreeRow } from "@/lib/view/call-tree";
 import { fmtInt, linkLabel, roleLabel, short, sideReason } from "./labels";
 

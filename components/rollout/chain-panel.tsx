@@ -1,6 +1,6 @@
 // Why this chain: each chain's generated mass (and root created_at), the rule that picked main,
 // what was dropped; then the prefix break before every extra root, with text on both sides.
-import type { RolloutView } from "@/lib/inspect/rollout-model";
+import type { RolloutView } from "@/lib/schema/api-rollout";
 import { fmtInt, short } from "./labels";
 
 export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutView; onOpenChain: (id: string) => void; onSelectCall: (id: string) => void }) {

@@ -1,23 +1,25 @@
 "use client";
 // Generated tokens below a log-prob threshold, for the filter: a short list to jump from.
 import { useEffect, useState } from "react";
-import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema/api";
+import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema/api-rollout";
 import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, short } from "./labels";
+
+const asMatches = (v: unknown) => lowProbMatchesSchema.parse(v);
 
 export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number) => void }) {
   const [state, setState] = useState<{ url: string; data?: LowProbMatches; error?: string } | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(url, (v) => lowProbMatchesSchema.parse(v), ctl.signal).then(
+    fetchParsed(url, asMatches, ctl.signal).then(
       (data) => setState({ url, data }),
-      (err: unknown) => !ctl.signal.aborted && setState({ url, error: (err as Error).message }),
+      (err: unknown) => !ctl.signal.aborted && setState({ url, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
   }, [url]);
   if (state?.url !== url) return <div className="low-list muted">Searching…</div>;
-  if (state.error) return <div className="error-box">{state.error}</div>;
-  const d = state.data as LowProbMatches;
+  const d = state.data;
+  if (!d) return <div className="error-box">{state.error}</div>;
   return (
     <div className="low-list" data-testid="low-list">
       <div className="muted" data-testid="low-count">

@@ -1,35 +1,35 @@
 "use client";
 // The inspector's container: owns the URL state (call, chain, tab, pos, low) and wires the call
-// tree, the token view, the call detail and the chain panel. The view model comes from the server.
+// tree, the token view, the call detail and the chain panel. The view model and the first token
+// window come from the server page; the token view asks for later windows itself.
 import { useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
-import type { RolloutView } from "@/lib/inspect/rollout-model";
+import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
+import { rolloutSeverity } from "@/lib/view/rollout-severity";
+import { INSPECTOR_TABS, positionOf, sequenceOf, tabOf, type InspectorTab } from "@/lib/view/inspector-url";
 import { CallTree } from "./call-tree";
 import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
 import { TokenView } from "./token-view";
 import { short } from "./labels";
-import { useUrlState } from "@/components/shared/url-state";
+import { fetchParsed, useUrlState } from "@/components/shared/url-state";
+import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
 
-const TABS = [
-  ["tokens", "Tokens"],
-  ["call", "Call detail"],
-  ["chains", "Why this chain"],
-] as const;
-type Tab = (typeof TABS)[number][0];
+const TAB_LABELS: Record<InspectorTab, string> = { tokens: "Tokens", call: "Call detail", chains: "Why this chain" };
 
-export function RolloutInspector({ view }: { view: RolloutView }) {
+const asStamp = (v: unknown) => rolloutStampSchema.parse(v);
+
+export function RolloutInspector({ view, seed }: { view: RolloutView; seed: TokenWindowSeed | null }) {
   const [params, set] = useUrlState();
   useLiveStamp(view);
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
   const profileQs = profile ? `&profile=${encodeURIComponent(profile)}` : "";
   const selected = params.get("call");
-  const tabParam = params.get("tab");
-  const tab: Tab = TABS.some(([t]) => t === tabParam) ? (tabParam as Tab) : "tokens";
-  const sequence = params.get("chain") ?? (view.chains.length > 0 ? "main" : view.calls[0] ? `call:${view.calls[0].model_call_id}` : "main");
-  const posParam = params.get("pos");
-  const pos = posParam !== null && /^\d+$/.test(posParam) ? Number(posParam) : null;
+  const tab = tabOf(params.get("tab"));
+  const sequence = sequenceOf(view, params.get("chain"));
+  const pos = positionOf(params.get("pos"));
+  const severity = useMemo(() => rolloutSeverity(view).severity, [view]);
   const callById = useMemo(() => new Map(view.calls.map((c) => [c.model_call_id, c])), [view.calls]);
 
   const sequences = useMemo(() => {
@@ -48,18 +48,22 @@ export function RolloutInspector({ view }: { view: RolloutView }) {
         {view.calls.length + view.failed.length === 0 ? (
           <div className="card empty">No calls were captured for this rollout.</div>
         ) : (
-          <CallTree calls={view.calls} failed={view.failed} selected={selected} onSelect={(id) => set({ call: id, tab: tab === "chains" ? "call" : tab === "tokens" ? "call" : tab })} />
+          <CallTree calls={view.calls} failed={view.failed} selected={selected} onSelect={(id) => set({ call: id, tab: "call" })} />
         )}
       </div>
       <div className="inspector-right">
         <nav className="tabs" role="tablist">
-          {TABS.map(([t, label]) => (
+          {INSPECTOR_TABS.map((t) => (
             <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? "on" : ""} onClick={() => set({ tab: t })} data-testid={`tab-${t}`}>
-              {label}
+              {TAB_LABELS[t]}
             </button>
           ))}
         </nav>
-        {tab === "tokens" && <TokenView base={base} profileQs={`${profileQs}&v=${view.stamp}`} sequence={sequence} sequences={sequences} pos={pos} low={params.get("low")} onPatch={set} />}
+        {tab === "tokens" && (
+          <TokenSeedContext.Provider value={seed}>
+            <TokenView base={base} profileQs={`${profileQs}&v=${view.stamp}`} sequence={sequence} sequences={sequences} verdict={severity} pos={pos} low={params.get("low")} onPatch={set} />
+          </TokenSeedContext.Provider>
+        )}
         {tab === "call" &&
           (selected ? (
             <CallDetailPane key={selected} base={base} callId={selected} call={callById.get(selected) ?? null} onShowTokens={() => set({ tab: "tokens", chain: `call:${selected}`, pos: null })} />
@@ -79,10 +83,10 @@ function useLiveStamp(view: RolloutView) {
     const url = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}?stamp=1`;
     const ctl = new AbortController();
     const timer = setInterval(() => {
-      fetch(url, { signal: ctl.signal })
-        .then((r) => (r.ok ? (r.json() as Promise<{ stamp?: string }>) : null))
-        .then((body) => body?.stamp && body.stamp !== view.stamp && router.refresh())
-        .catch(() => undefined);
+      fetchParsed(url, asStamp, ctl.signal).then(
+        ({ stamp }) => stamp !== view.stamp && router.refresh(),
+        () => undefined,
+      );
     }, 5000);
     return () => {
       clearInterval(timer);

@@ -1,65 +1,103 @@
 "use client";
-// The loss-mask token view: a chain (or one call) as the trainer sees it. Generated tokens (mask 1)
-// are green, shaded by probability; re-fed tokens (mask 0) are slate. Each call segment starts with a
-// header row. Only visible rows are in the DOM; windows of tokens load as they scroll into view.
+// The loss-mask token view: a chain (or one call) as text, the way the trainer sees it. Tokens flow
+// and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability,
+// re-fed ones (mask 0) slate. Only visible lines are in the DOM; windows load as they scroll in.
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { generatedAlpha, rowOfCall, rowOfPosition, tokenRows, visibleText, type TokenRow } from "@/lib/view/token-rows";
-import type { TokenSegment } from "@/lib/schema/api";
-import { useTokenWindows, type TokenAt } from "./use-token-windows";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import type { SeverityState } from "@/lib/severity";
+import type { TokenSegment } from "@/lib/schema/api-rollout";
+import { CANVAS } from "@/lib/view/token-palette";
+import {
+  itemOfCall,
+  itemOfPosition,
+  moveCursor,
+  tokenItems,
+  type TokenItem,
+} from "@/lib/view/token-rows";
+import { useTokenWindows, WINDOW, type TokenAt } from "./use-token-windows";
 import { LowProbList } from "./low-prob-list";
+import { TokenLegend } from "./token-legend";
+import { TokenItemView } from "./token-lines";
 import { fmtInt, short } from "./labels";
+import styles from "./token-view.module.css";
 
-const ROW = 24;
-const PER_ROW = 20;
+// Estimates until an item is measured: a wrapped row is 21 px and holds about 12 tokens.
+const ROW_PX = 21;
+const HEADER_PX = 28;
+const TOKENS_PER_ROW = 12;
+const OVERSCAN = 3;
+const estimate = (item: TokenItem | undefined) =>
+  !item || item.kind === "header"
+    ? HEADER_PX
+    : Math.max(1, Math.ceil((item.end - item.start) / TOKENS_PER_ROW)) * ROW_PX + 2;
 
 export interface TokenViewProps {
   base: string;
   profileQs: string;
   sequence: string;
   sequences: Array<{ value: string; label: string }>;
+  /** The rollout's verdict: segment headers call generated text trained only when it is. */
+  verdict: SeverityState;
   pos: number | null;
   low: string | null;
   onPatch: (patch: Record<string, string | null>) => void;
 }
 
-export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPatch }: TokenViewProps) {
+export function TokenView(props: TokenViewProps) {
+  const { base, profileQs, sequence, sequences, verdict, pos, low, onPatch } = props;
   const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
   const segments = useMemo(() => first?.segments ?? [], [first]);
-  const rows = useMemo(() => tokenRows(segments, PER_ROW), [segments]);
+  const total = first?.total ?? 0;
+  // Which windows are loaded, as a key: the line model is rebuilt when one arrives.
+  let loadedKey = "";
+  for (let w = 0; w * WINDOW < total; w++) loadedKey += tokenAt(w * WINDOW) ? "1" : "0";
+  const items = useMemo(() => {
+    void loadedKey;
+    const textAt = (p: number) => {
+      const t = tokenAt(p);
+      return t === null ? undefined : t.text;
+    };
+    return tokenItems({ segments, windowSize: WINDOW, textAt });
+  }, [segments, tokenAt, loadedKey]);
+
   const scroller = useRef<HTMLDivElement>(null);
-  const virt = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
+  const virt = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimate(items[i]),
+    getItemKey: (i) => {
+      const it = items[i];
+      return it ? `${it.kind[0]}${it.segment}:${it.start}` : i;
+    },
+    overscan: OVERSCAN,
+  });
+  const visible = virt.getVirtualItems();
   const [hover, setHover] = useState<number | null>(null);
-  const items = virt.getVirtualItems();
-  const firstRow = items[0]?.index ?? 0;
-  const lastRow = items[items.length - 1]?.index ?? 0;
-  const threshold = low === null ? null : Number(low);
+  const threshold =
+    low === null || low.trim() === "" || Number.isNaN(Number(low)) ? null : Number(low);
 
+  // Placeholders that scroll into view (or into the overscan) load their window.
+  const firstIndex = visible[0]?.index ?? 0;
+  const lastIndex = visible.at(-1)?.index ?? -1;
   useEffect(() => {
-    let from = Infinity, to = -1;
-    for (let i = firstRow; i <= lastRow; i++) {
-      const r = rows[i];
-      if (r?.kind === "tokens") [from, to] = [Math.min(from, r.start), Math.max(to, r.start + r.count)];
+    for (let i = firstIndex; i <= lastIndex; i++) {
+      const it = items[i];
+      if (it?.kind === "placeholder") ensure(it.start, it.end);
     }
-    if (to > from) ensure(from, to);
-  }, [firstRow, lastRow, rows, ensure]);
+  }, [firstIndex, lastIndex, items, ensure]);
 
-  // Deep links: once the rows exist, bring the selected position into view.
+  // Deep links: bring `pos` into view, again once its window has loaded and its line exists.
   const scrolledFor = useRef<string | null>(null);
   useEffect(() => {
     const key = `${url}#${pos}`;
-    if (pos === null || rows.length === 0 || scrolledFor.current === key) return;
-    scrolledFor.current = key;
-    const r = rowOfPosition(rows, pos);
-    if (r >= 0) virt.scrollToIndex(r, { align: "center" });
-  }, [pos, rows, url, virt]);
-
-  const total = first?.total ?? 0;
-  const generated = segments.reduce((n, s) => n + (s.kind === "generated" ? s.length : 0), 0);
-  const callsInSeq = useMemo(() => [...new Set(segments.map((s) => s.call))], [segments]);
-  const shown = hover ?? pos;
-  const info = shown === null ? null : tokenAt(shown);
+    if (pos === null || scrolledFor.current === key) return;
+    const i = itemOfPosition(items, pos);
+    if (i < 0) return;
+    virt.scrollToIndex(i, { align: "center" });
+    if (items[i]?.kind === "line") scrolledFor.current = key;
+    else ensure(pos, pos + 1);
+  }, [pos, items, url, virt, ensure]);
 
   // Key presses can outrun the URL update, so the cursor moves from the last key press, not the prop.
   const cursor = useRef<number | null>(pos);
@@ -69,23 +107,40 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
     cursor.current = pos;
   }, [pos]);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : e.key === "ArrowDown" ? PER_ROW : e.key === "ArrowUp" ? -PER_ROW : 0;
-    if (step === 0 || total === 0) return;
+    const from = cursor.current;
+    const to = moveCursor(items, from, e.key);
+    if (to === null || total === 0) return;
     e.preventDefault();
-    const next = Math.min(total - 1, Math.max(0, (cursor.current ?? -1) + step));
+    const next = Math.min(total - 1, Math.max(0, to));
     cursor.current = next;
     sent.current.add(next);
     onPatch({ pos: String(next) });
-    const r = rowOfPosition(rows, next);
-    if (r >= 0) virt.scrollToIndex(r, { align: "auto" });
+    const i = itemOfPosition(items, next);
+    if (i >= 0) virt.scrollToIndex(i, { align: "auto" });
+    // A wrapped line can be taller than the panel: bring the token itself into view.
+    requestAnimationFrame(() =>
+      scroller.current?.querySelector(`[data-pos="${next}"]`)?.scrollIntoView({ block: "nearest" }),
+    );
+  };
+  const posOf = (e: MouseEvent<HTMLElement>) => {
+    const el = (e.target as HTMLElement).closest<HTMLElement>("[data-pos],[data-lead-pos]");
+    const p = el?.dataset.pos ?? el?.dataset.leadPos;
+    return p === undefined ? null : Number(p);
   };
 
+  const generated = segments.reduce((n, s) => n + (s.kind === "generated" ? s.length : 0), 0);
+  const calls = useMemo(() => [...new Set(segments.map((s) => s.call))], [segments]);
+  const shown = hover ?? pos;
   return (
-    <div className="token-view" data-testid="token-view">
+    <div className={`token-view ${styles.view}`} data-testid="token-view">
       <div className="toolbar">
         <label>
           sequence{" "}
-          <select value={sequence} onChange={(e) => onPatch({ chain: e.target.value, pos: null })} data-testid="sequence-select">
+          <select
+            value={sequence}
+            onChange={(e) => onPatch({ chain: e.target.value, pos: null })}
+            data-testid="sequence-select"
+          >
             {sequences.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -98,13 +153,13 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
           <select
             value=""
             onChange={(e) => {
-              const r = rowOfCall(rows, segments, e.target.value);
-              if (r >= 0) virt.scrollToIndex(r, { align: "start" });
+              const i = itemOfCall(items, segments, e.target.value);
+              if (i >= 0) virt.scrollToIndex(i, { align: "start" });
             }}
             data-testid="jump-to-call"
           >
             <option value="">—</option>
-            {callsInSeq.map((c, i) => (
+            {calls.map((c, i) => (
               <option key={c} value={c}>
                 {i + 1}. {short(c)}
               </option>
@@ -112,72 +167,92 @@ export function TokenView({ base, profileQs, sequence, sequences, pos, low, onPa
           </select>
         </label>
         <label>
-          <input type="checkbox" checked={low !== null} onChange={(e) => onPatch({ low: e.target.checked ? "-2.3" : null })} data-testid="low-toggle" /> low-probability tokens below{" "}
-          <input className="num" type="number" step="0.1" max="0" value={low ?? "-2.3"} disabled={low === null} onChange={(e) => onPatch({ low: e.target.value })} data-testid="low-threshold" />
+          <input
+            type="checkbox"
+            checked={low !== null}
+            onChange={(e) => onPatch({ low: e.target.checked ? "-2.3" : null })}
+            data-testid="low-toggle"
+          />{" "}
+          low-probability tokens below{" "}
+          <input
+            className="num"
+            type="number"
+            step="0.1"
+            max="0"
+            value={low ?? "-2.3"}
+            disabled={low === null}
+            onChange={(e) => onPatch({ low: e.target.value })}
+            data-testid="low-threshold"
+          />
         </label>
         <span className="muted" data-testid="token-counts">
-          {fmtInt(total)} tokens · <span className="legend gen">{fmtInt(generated)} generated (mask 1)</span> · <span className="legend refed">{fmtInt(total - generated)} re-fed (mask 0)</span>
+          {first
+            ? `${fmtInt(total)} tokens · ${fmtInt(generated)} generated (mask 1) · ${fmtInt(total - generated)} re-fed (mask 0)`
+            : error
+              ? "tokens not loaded"
+              : "loading tokens…"}
         </span>
       </div>
+      <TokenLegend filtering={threshold !== null} />
       {error && <div className="error-box">{error}</div>}
-      {low !== null && <LowProbList url={`${url}&lowprob=${encodeURIComponent(low)}&limit=500`} onPick={(p) => onPatch({ pos: String(p) })} />}
-      <TokenInfo t={info} />
-      <div className="token-scroll" ref={scroller} tabIndex={0} onKeyDown={onKey} data-testid="token-scroll" aria-label="Tokens; arrow keys move the selection">
-        <div style={{ height: virt.getTotalSize(), position: "relative" }}>
-          {items.map((item) => (
-            <div key={item.key} className="token-row" style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}>
-              <Row row={rows[item.index] as TokenRow} segments={segments} tokenAt={tokenAt} selected={pos} threshold={threshold} onHover={setHover} onPick={(p) => onPatch({ pos: String(p) })} />
-            </div>
-          ))}
+      {low !== null && (
+        <LowProbList
+          url={`${url}&lowprob=${encodeURIComponent(low)}&limit=500`}
+          onPick={(p) => onPatch({ pos: String(p) })}
+        />
+      )}
+      <TokenInfo t={shown === null ? null : tokenAt(shown)} />
+      <div
+        className={styles.scroll}
+        style={{ backgroundColor: CANVAS }}
+        ref={scroller}
+        tabIndex={0}
+        onKeyDown={onKey}
+        onMouseOver={(e) => setHover(posOf(e))}
+        onMouseLeave={() => setHover(null)}
+        onClick={(e) => {
+          const p = posOf(e);
+          if (p !== null) onPatch({ pos: String(p) });
+        }}
+        data-testid="token-scroll"
+        aria-label="Tokens; arrow keys move the selection: left and right a token, up and down a line"
+      >
+        <div className={styles.inner} style={{ height: virt.getTotalSize() }}>
+          {visible.map((v) => {
+            const item = items[v.index] as TokenItem;
+            return (
+              <div
+                key={v.key}
+                ref={virt.measureElement}
+                data-index={v.index}
+                className={styles.item}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <TokenItemView
+                  item={item}
+                  segment={segments[item.segment] as TokenSegment}
+                  verdict={verdict}
+                  tokenAt={tokenAt}
+                  selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
+                  threshold={threshold}
+                  height={estimate(item)}
+                />
+              </div>
+            );
+          })}
         </div>
       </div>
     </div>
   );
 }
 
-function Row({ row, segments, tokenAt, selected, threshold, onHover, onPick }: { row: TokenRow; segments: TokenSegment[]; tokenAt: (p: number) => TokenAt | null; selected: number | null; threshold: number | null; onHover: (p: number | null) => void; onPick: (p: number) => void }) {
-  const seg = segments[row.segment] as TokenSegment;
-  if (row.kind === "header") {
+function TokenInfo({ t }: { t: TokenAt | null }) {
+  if (!t)
     return (
-      <div className={`seg-header seg-${seg.kind}`} data-testid="segment-header" data-call-id={seg.call}>
-        call <span className="mono">{short(seg.call)}</span> · {seg.kind === "generated" ? "generated (trained, mask 1)" : seg.kind === "inherited" ? "inherited prefix (input)" : `${seg.kind} (re-fed, mask 0)`} · {fmtInt(seg.length)} tokens from {fmtInt(seg.start)}
+      <div className="token-info muted" data-testid="token-info">
+        Hover or select a token (←→ a token, ↑↓ a line).
       </div>
     );
-  }
-  const cells = [];
-  for (let p = row.start; p < row.start + row.count; p++) {
-    const t = tokenAt(p);
-    if (!t) {
-      cells.push(<span key={p} className="tok loading">…</span>);
-      continue;
-    }
-    const gen = t.mask === 1;
-    const dim = threshold !== null && gen && t.logProb !== null && t.logProb >= threshold;
-    cells.push(
-      <span
-        key={p}
-        className={`tok ${gen ? "gen" : "refed"} piece-${t.piece ?? "id"}${selected === p ? " sel" : ""}${dim ? " dim" : ""}`}
-        style={gen ? { backgroundColor: `rgba(76, 195, 138, ${generatedAlpha(t.logProb)})` } : undefined}
-        data-pos={p}
-        data-mask={t.mask}
-        onMouseEnter={() => onHover(p)}
-        onMouseLeave={() => onHover(null)}
-        onClick={() => onPick(p)}
-      >
-        {t.text === null ? t.id : visibleText(t.text)}
-      </span>,
-    );
-  }
-  return (
-    <>
-      <span className="gutter mono">{row.start}</span>
-      {cells}
-    </>
-  );
-}
-
-function TokenInfo({ t }: { t: TokenAt | null }) {
-  if (!t) return <div className="token-info muted" data-testid="token-info">Hover or select a token (arrow keys move the selection).</div>;
   return (
     <div className="token-info" data-testid="token-info">
       <span>pos {fmtInt(t.pos)}</span>
@@ -185,7 +260,10 @@ function TokenInfo({ t }: { t: TokenAt | null }) {
       <span className="mono">text {t.text === null ? "—" : JSON.stringify(t.text)}</span>
       {t.piece && t.piece !== "text" && <span className="badge">{t.piece}</span>}
       <span className={t.mask ? "gen-text" : "muted"}>mask {t.mask}</span>
-      <span>log prob {t.logProb === null ? "—" : `${t.logProb.toFixed(4)} (p ${Math.exp(t.logProb).toFixed(3)})`}</span>
+      <span>
+        log prob{" "}
+        {t.logProb === null ? "—" : `${t.logProb.toFixed(4)} (p ${Math.exp(t.logProb).toFixed(3)})`}
+      </span>
       <span className="mono">call {short(t.call)}</span>
     </div>
   );

@@ -1,7 +1,7 @@
 // The verdict at a glance: trained or masked, every reason in words, delivered fraction, profile,
 // and whether the other builder profile would decide differently.
 import Link from "next/link";
-import type { RolloutView } from "@/lib/inspect/rollout-model";
+import type { RolloutView } from "@/lib/schema/api-rollout";
 import { maskReasonWords } from "@/lib/view/mask-reasons";
 import { verdictLabel } from "@/lib/view/verdict-label";
 

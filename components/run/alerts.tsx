@@ -1,7 +1,7 @@
 // Alerts for what users miss (rollouts cut short by a failed call while the record looks fine,
 // masked fraction over threshold, dangling intents, unreadable files, newer schemas, disagreement).
 import Link from "next/link";
-import type { Alert } from "@/lib/health/health";
+import type { Alert } from "@/lib/schema/api-runs";
 
 export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
   if (alerts.length === 0) return <p className="ok-text" data-testid="alerts-none">No alerts: capture looks healthy.</p>;

@@ -2,8 +2,7 @@
 // Health charts (recharts) with their values printed on the bars, so a glance (and a test) reads
 // numbers, not shapes. Fixed sizes: no layout measuring, stable across browsers.
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { Count } from "@/lib/health/health";
-import type { RunHealth } from "@/lib/runs/run-health";
+import type { Count, RunHealth } from "@/lib/schema/api-runs";
 import { maskReasonShort } from "@/lib/view/mask-reasons";
 
 const W = 340, H = 190;

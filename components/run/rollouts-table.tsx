@@ -6,11 +6,11 @@ import { getCoreRowModel, useReactTable, type ColumnDef, type SortingState, type
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useEffect, useMemo, useRef } from "react";
-import type { RolloutSummary } from "@/lib/runs/summarize";
+import type { RolloutSummary } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
 import { useRowPages } from "./use-row-pages";
 import { TableFilters, queryFrom } from "./table-filters";
-import type { RunHealth } from "@/lib/runs/run-health";
+import type { RunHealth } from "@/lib/schema/api-runs";
 
 const ROW = 30;
 type Col = ColumnDef<RolloutSummary> & { meta: { render: (s: RolloutSummary, runId: string) => React.ReactNode; width: number } };

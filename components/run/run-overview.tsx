@@ -3,14 +3,13 @@
 // every second while the index is being built (with a progress bar) and every 10 s after, so a
 // run still being written shows new rollouts without a reload.
 import { useEffect, useState } from "react";
-import type { RunHealth } from "@/lib/runs/run-health";
 import { fetchParsed } from "@/components/shared/url-state";
-import { runHealthSchema } from "@/lib/schema/api";
+import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
 import { Alerts } from "./alerts";
 import { HealthCharts } from "./health-charts";
 import { RolloutsTable } from "./rollouts-table";
 
-const asHealth = (v: unknown) => runHealthSchema.parse(v) as unknown as RunHealth;
+const asHealth = (v: unknown): RunHealth => runHealthSchema.parse(v);
 
 export function RunOverview({ initial }: { initial: RunHealth }) {
   const [health, setHealth] = useState(initial);

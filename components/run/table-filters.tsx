@@ -3,8 +3,7 @@
 // and the column chooser. Everything is a URL parameter, so a filtered table can be linked.
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
-import type { RunHealth } from "@/lib/runs/run-health";
-import type { RolloutSummary } from "@/lib/runs/summarize";
+import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import type { UrlPatch } from "@/components/shared/url-state";
 
 const QUERY_KEYS = ["sort", "dir", "verdict", "reason", "status", "step", "cut_short", "q"] as const;

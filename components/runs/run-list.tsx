@@ -2,7 +2,7 @@
 // The runs on the home page with their key health numbers; pick two to compare them.
 import Link from "next/link";
 import { useState } from "react";
-import type { RunOverview } from "@/lib/runs/run-overview";
+import type { RunOverview } from "@/lib/schema/api-runs";
 
 export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
   const [picked, setPicked] = useState<string[]>([]);
@@ -61,10 +61,10 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
               <td data-testid="run-masked">{r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}</td>
               <td>{r.reward_mean === null ? "—" : r.reward_mean.toFixed(3)}</td>
               <td>{r.alerts ? <span className="badge warn">{r.alerts}</span> : <span className="muted">0</span>}</td>
-              <td className="mono">{r.builderProfile}</td>
+              <td className="mono">{r.builder_profile}</td>
               <td>
                 {r.description}
-                {r.manifestError && <div className="badge bad">{r.manifestError}</div>}
+                {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}
               </td>
             </tr>
           ))}

@@ -1,9 +1,11 @@
 "use client";
-// View state lives in the URL (inspector: call, chain, tab, pos; run page: sort and filters), so any view can be
-// linked. Updates use history.replaceState, which Next's router picks up (useSearchParams) without
-// a server round trip; each update starts from the live URL, so quick key presses never drop one.
+// View state lives in the URL (inspector: call, chain, tab, pos; run page: sort and filters), so
+// any view can be linked. Updates use history.replaceState, which Next's router picks up
+// (useSearchParams) without a server round trip; each update starts from the live URL, so quick
+// key presses never drop one. Also the one fetch helper: every body is parsed with its schema.
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
+import { apiErrorSchema } from "@/lib/schema/api";
 
 export type UrlPatch = Record<string, string | null>;
 
@@ -25,6 +27,9 @@ export function useUrlState(): [URLSearchParams, (patch: UrlPatch) => void] {
 export async function fetchParsed<T>(url: string, parse: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, { signal });
   const body: unknown = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = apiErrorSchema.safeParse(body);
+    throw new Error(err.success ? err.data.error : `HTTP ${res.status}`);
+  }
   return parse(body);
 }

@@ -2,61 +2,13 @@
 // intervals, correlation, the repeatability floor from a seed-repeat baseline, a verdict in
 // words), evaluation records paired by task, and capture health side by side. The numbers come
 // from ./stats; this module only assembles them from summaries and metrics.
-import type { HealthReport } from "@/lib/health/health";
-import type { RolloutSummary } from "@/lib/runs/summarize";
 import type { MetricsRow } from "@/lib/runs/metrics";
-import { bootstrapMean, bootstrapMeanDifference, compareCorrelations, mean, pairedPermutationTest, pearson, rollingMean, signTest, type Interval, type PermutationTest, type SignTest } from "./stats";
+import type { CaptureSide, EvaluationComparison, HealthReport, Interval, RolloutSummary, TrainingComparison } from "@/lib/schema";
+import { bootstrapMean, bootstrapMeanDifference, compareCorrelations, mean, pairedPermutationTest, pearson, rollingMean, signTest } from "./stats";
 
 export const ROLLING_WINDOW = 10;
 
-export interface TrainingComparison {
-  steps: number;
-  series: Array<{ step: number; a: number; b: number; a_rolling: number; b_rolling: number; diff: number }>;
-  mean_a: Interval;
-  mean_b: Interval;
-  /** mean(a) - mean(b) over the shared steps (steps resampled per run: run-level noise counts). */
-  diff: Interval;
-  /** The same difference between the seed-repeat baseline and the run it repeats, for scale. */
-  baseline_diff: number | null;
-  correlation: number;
-  floor: { run: string; against: string; correlation: number; steps: number } | null;
-  /** Fisher z test that the a-b correlation is below the floor. */
-  floor_test: { z: number; p: number } | null;
-  within_noise: boolean | null;
-  verdict: string;
-}
-
-export interface EvaluationComparison {
-  tasks: number;
-  per_task: Array<{ task: number; a: number; b: number; diff: number; a_rollouts: string[]; b_rollouts: string[] }>;
-  mean_a: number;
-  mean_b: number;
-  diff: Interval;
-  sign_test: SignTest;
-  permutation: PermutationTest;
-  changed_most: Array<{ task: number; a: number; b: number; diff: number; a_rollouts: string[]; b_rollouts: string[] }>;
-  calls_a: Array<{ calls: number; count: number }>;
-  calls_b: Array<{ calls: number; count: number }>;
-  mean_calls_a: number;
-  mean_calls_b: number;
-}
-
-export interface CaptureSide {
-  rollouts: number;
-  masked: number;
-  masked_fraction: number;
-  mask_reasons: HealthReport["mask_reasons"];
-  /** Capture failures: lost calls and dangling intents (capture incomplete), unreadable stores. */
-  capture_failures: number;
-  invalid_rows: number;
-  status_codes: HealthReport["status_codes"];
-  failed_calls: number;
-  /** Rollouts a failed model call cut short while their records look successful (seed 000's 422). */
-  cut_short: number;
-  /** Sums of capture scalars the trainer logged in metrics.jsonl (token_capture/*). */
-  logged: Record<string, number>;
-}
-
+/** What one side of a comparison reads: metrics, summaries and health (loaded by ./load). */
 export interface RunInput {
   id: string;
   metrics: MetricsRow[];
@@ -73,7 +25,7 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
   const rb = shared.map((r) => byStepB.get(r.step) as number);
   const rollA = rollingMean(ra, ROLLING_WINDOW), rollB = rollingMean(rb, ROLLING_WINDOW);
   const diffs = ra.map((x, i) => x - (rb[i] as number)); // per step, for the difference chart
-  const correlation = pearson(ra, rb);
+  const correlation = finite(pearson(ra, rb));
   let floor: TrainingComparison["floor"] = null;
   let baseline_diff: number | null = null;
   if (baseline && baselineAgainst) {
@@ -81,12 +33,15 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
     const pairs = baseline.metrics.filter((r) => r.reward !== null && other.has(r.step));
     if (pairs.length >= 3) {
       const x = pairs.map((r) => r.reward as number), y = pairs.map((r) => other.get(r.step) as number);
-      floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: pearson(x, y) };
+      const r = finite(pearson(x, y));
+      if (r !== null) floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: r };
       baseline_diff = mean(x) - mean(y);
     }
   }
   const diff = bootstrapMeanDifference(ra, rb);
-  const floor_test = floor ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps) : null;
+  const test = floor && correlation !== null ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps) : null;
+  // A perfect or undefined correlation has no finite Fisher z: no test rather than a NaN on the wire.
+  const floor_test = test && Number.isFinite(test.z) && Number.isFinite(test.p) ? test : null;
   const diffCovers0 = diff.low <= 0 && diff.high >= 0;
   const within_noise = floor_test ? diffCovers0 && floor_test.p >= 0.05 : null;
   return {
@@ -104,10 +59,12 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
   };
 }
 
-const f3 = (x: number) => x.toFixed(3);
+/** NaN (a constant series has no correlation) becomes null, which JSON can carry. */
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+const f3 = (x: number | null) => (x === null ? "undefined (a constant series)" : x.toFixed(3));
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
-function trainingVerdict(a: string, b: string, diff: Interval, r: number, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null, baselineDiff: number | null): string {
+function trainingVerdict(a: string, b: string, diff: Interval, r: number | null, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null, baselineDiff: number | null): string {
   const ci = `95% CI ${signed(diff.low)} to ${signed(diff.high)}`;
   const meanPart = diff.low <= 0 && diff.high >= 0 ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)` : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
   if (!floor || !test) return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;

@@ -1,28 +1,12 @@
 // Loads what a comparison needs for each run (metrics, summaries, health) and picks the
 // repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
 // of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
+import { InvalidInputError } from "@/lib/errors";
+import { snapshotWithHealth } from "@/lib/health/run-health";
 import { readMetrics } from "@/lib/runs/metrics";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
-import { snapshotWithHealth } from "@/lib/runs/run-health";
-import { InvalidInputError } from "@/lib/errors";
-import { captureSide, compareEvaluation, compareTraining, type CaptureSide, type EvaluationComparison, type RunInput, type TrainingComparison } from "./compare-runs";
-
-export interface RunRef {
-  id: string;
-  name: string;
-  capture: "on" | "off" | null;
-}
-
-export interface Comparison {
-  a: RunRef;
-  b: RunRef;
-  baseline: { run: RunRef; against: RunRef; chosen: "asked" | "seed_repeat_of" } | null;
-  runs: RunRef[];
-  training: TrainingComparison | null;
-  evaluation: EvaluationComparison | null;
-  capture: { a: CaptureSide; b: CaptureSide };
-  notes: string[];
-}
+import type { Comparison, RunRef } from "@/lib/schema";
+import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
 
 const ref = (r: RunLayout): RunRef => ({ id: r.id, name: r.manifest.name ?? r.id, capture: r.manifest.capture ?? (r.tokensDir ? "on" : null) });
 

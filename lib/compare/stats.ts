@@ -3,14 +3,8 @@
 // paired sign-flip permutation test, and Fisher's z for comparing two correlations.
 // Building blocks come from simple-statistics; resampling uses our seeded PRNG so answers are stable.
 import { binomialDistribution, errorFunction, mean as ssMean, quantileSorted, sampleCorrelation } from "simple-statistics";
+import type { Interval, PermutationTest, SignTest } from "@/lib/schema";
 import { SeededRandom } from "./prng";
-
-export interface Interval {
-  estimate: number;
-  low: number;
-  high: number;
-  level: number;
-}
 
 export interface BootstrapOptions {
   iterations?: number;
@@ -74,14 +68,6 @@ export function bootstrapMeanDifference(a: readonly number[], b: readonly number
   return percentileInterval(mean(a) - mean(b), stats, o.level);
 }
 
-export interface SignTest {
-  positive: number;
-  negative: number;
-  ties: number;
-  /** Exact two-sided p value (ties dropped). */
-  p: number;
-}
-
 export function signTest(diffs: readonly number[]): SignTest {
   const positive = diffs.filter((d) => d > 0).length;
   const negative = diffs.filter((d) => d < 0).length;
@@ -92,12 +78,6 @@ export function signTest(diffs: readonly number[]): SignTest {
   let tail = 0;
   for (let i = 0; i <= k; i++) tail += pmf[i] ?? 0;
   return { positive, negative, ties: diffs.length - n, p: Math.min(1, 2 * tail) };
-}
-
-export interface PermutationTest {
-  p: number;
-  exact: boolean;
-  iterations: number;
 }
 
 /**

@@ -1,56 +1,8 @@
 // Per-run health from rollout summaries: masked fraction and reasons, distributions (delivered
 // fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
 // alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
-import type { RolloutSummary } from "@/lib/runs/summarize";
+import type { Alert, AlertKind, Count, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
 import { pushTo } from "@/lib/view/group";
-
-export interface Count {
-  key: string;
-  count: number;
-}
-
-export interface StepPoint {
-  step: number;
-  rollouts: number;
-  masked_fraction: number;
-  reward_mean: number | null;
-  calls_mean: number;
-  delivered_mean: number | null;
-  side_calls: number;
-  quarantined: number;
-  failed_calls: number;
-}
-
-export type AlertKind = "cut_short" | "masked_fraction" | "dangling_intents" | "unreadable" | "newer_schema" | "profile_disagreement" | "unreadable_records";
-
-export interface Alert {
-  kind: AlertKind;
-  severity: "error" | "warning";
-  count: number;
-  message: string;
-  rollout_ids: string[];
-}
-
-export interface HealthReport {
-  rollouts: number;
-  from_store: number;
-  masked: number;
-  masked_fraction: number;
-  mask_reasons: Count[];
-  delivered_fraction: Count[];
-  chains_per_rollout: Count[];
-  roots_per_rollout: Count[];
-  calls_per_rollout: Count[];
-  quarantined_calls: number;
-  rollouts_with_quarantine: number;
-  side_calls_by_reason: Count[];
-  fallbacks_by_reason: Count[];
-  status_codes: Count[];
-  error_categories: Count[];
-  reward_mean: number | null;
-  per_step: StepPoint[];
-  alerts: Alert[];
-}
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 const SAMPLE = 20;

@@ -1,47 +1,46 @@
 // One call in full for the detail pane: its output items, every exchange recorded for it (status,
-// latency, error body), and its prompt split into the inherited prefix and the interstitial, with
-// the text of the interstitial and of the prefix's end. Works for failed calls with no token entry.
+// latency, the error body of a failure), and its prompt split into the inherited prefix and the
+// interstitial, with the text of the interstitial and of the prefix's end. Works for failed calls
+// with no token entry. Reads a built model only.
 import { UnknownCallError } from "@/lib/errors";
-import type { CaptureExchange } from "@/lib/schema";
-import type { CallView, RolloutModel } from "./rollout-model";
+import { finishReason, servedModel } from "@/lib/schema";
+import type { CallDetail, CallExchange } from "@/lib/schema/api-rollout";
+import type { ExchangeRecord } from "@/lib/store";
+import type { RolloutModel } from "./model";
 
-export interface CallDetail {
-  model_call_id: string;
-  call: CallView | null;
-  output_items: unknown[];
-  exchanges: Array<{ line: number; exchange: CaptureExchange }>;
-  prompt: null | {
-    inherited_len: number;
-    interstitial_len: number;
-    /** Text of the last tokens of the inherited prefix (where the interstitial attaches). */
-    inherited_tail: string | null;
-    interstitial: string | null;
-    interstitial_truncated: boolean;
-  };
-  generation: string | null;
-}
-
+/** Tokens of the inherited prefix shown before the interstitial. */
 const TAIL = 48;
+/** Interstitial tokens decoded at most (a compaction's interstitial can be the whole prompt). */
 const MAX_TEXT_TOKENS = 8000;
 
+function toCallExchange({ line, exchange: x }: ExchangeRecord): CallExchange {
+  const failed = x.status_code === null || x.status_code >= 400;
+  return {
+    line,
+    status_code: x.status_code,
+    error_category: x.error_category,
+    latency_ms: x.latency_ms,
+    started_at: x.started_at,
+    finish_reason: finishReason(x),
+    served_model: servedModel(x),
+    error_body: failed ? x.response : null,
+  };
+}
+
 export function callDetail(model: RolloutModel, callId: string): CallDetail {
-  const exchanges = model.exchanges.get(callId) ?? [];
+  const exchanges = (model.exchanges.get(callId) ?? []).map(toCallExchange);
   const idx = model.callIndex.get(callId);
-  if (idx === undefined) {
+  const call = idx === undefined ? undefined : model.view.calls[idx];
+  const t = idx === undefined ? undefined : model.tokens[idx];
+  if (!call || !t) {
     if (exchanges.length === 0) throw new UnknownCallError(`no call ${callId} in rollout ${model.view.rollout_id}`);
     return { model_call_id: callId, call: null, output_items: [], exchanges, prompt: null, generation: null };
   }
-  const call = model.view.calls[idx] as CallView;
-  const t = model.tokens[idx]!;
-
   const dec = model.decoder;
   const text = (ids: ArrayLike<number>) => (dec ? dec.decode(Array.from(ids)) : null);
-  let tail: number[] = [];
-  if (t.parent >= 0) {
-    // The inherited prefix ends with the parent's generation, preceded by its own prompt tail.
-    const p = model.tokens[t.parent]!;
-    tail = [...Array.from(p.own), ...Array.from(p.gen)].slice(-TAIL);
-  }
+  // The inherited prefix ends with the parent's generation, preceded by the parent's own prompt tail.
+  const parent = model.tokens[t.parent];
+  const tail = parent ? [...parent.own.subarray(-TAIL), ...parent.gen].slice(-TAIL) : null;
   return {
     model_call_id: callId,
     call,
@@ -50,7 +49,7 @@ export function callDetail(model: RolloutModel, callId: string): CallDetail {
     prompt: {
       inherited_len: call.inherited_len,
       interstitial_len: call.interstitial_len,
-      inherited_tail: t.parent >= 0 ? text(tail) : null,
+      inherited_tail: tail && text(tail),
       interstitial: text(t.own.subarray(0, MAX_TEXT_TOKENS)),
       interstitial_truncated: t.own.length > MAX_TEXT_TOKENS,
     },

@@ -8,18 +8,25 @@ import { RUNS_DIR } from "@/fixtures/generate";
 import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
 import { InvalidInputError, UnknownEntityError } from "@/lib/errors";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
-import { inspectRollout, type RolloutModel } from "./rollout-model";
-import { lowProbTokens, tokenWindow } from "./token-window";
+import { callDetailSchema, lowProbMatchesSchema, rolloutViewSchema, segmentedWindowSchema, tokenWindowSchema } from "@/lib/schema/api-rollout";
+import type { RolloutModel } from "./model";
+import { inspectRollout } from "./rollout-model";
+import { firstWindow, lowProbTokens, segmentedWindow, tokenWindow } from "./token-window";
 import { callDetail } from "./call-detail";
 
-const open = async (runId: string, rollout: string, profile?: "seed" | "gym-v1" | "auto") => inspectRollout(await getRun(runId, RUNS_DIR), rollout, { profile });
+/** The model of a fixture rollout; its view must be exactly what the wire contract says. */
+async function open(runId: string, rollout: string, profile?: "seed" | "gym-v1" | "auto") {
+  const model = await inspectRollout(await getRun(runId, RUNS_DIR), rollout, { profile });
+  rolloutViewSchema.parse(model.view);
+  return model;
+}
 
 /** The whole sequence, fetched window by window as the page does. */
 function readAll(model: RolloutModel, sequence: string, size = 997) {
-  const first = tokenWindow(model, sequence, "0", String(size));
+  const first = segmentedWindowSchema.parse(segmentedWindow(model, sequence, "0", String(size)));
   const ids = [...first.tokens.id], mask = [...first.tokens.mask], lps = [...first.tokens.log_prob];
   for (let off = size; off < first.total; off += size) {
-    const w = tokenWindow(model, sequence, String(off), String(size));
+    const w = tokenWindowSchema.parse(tokenWindow(model, sequence, String(off), String(size)));
     ids.push(...w.tokens.id);
     mask.push(...w.tokens.mask);
     lps.push(...w.tokens.log_prob);
@@ -93,7 +100,7 @@ describe("token windows", () => {
 
   it("decodes pieces with the run's tokenizer and marks call boundaries", async () => {
     const model = await open("claude-code-capture-on", "12-0");
-    const w = tokenWindow(model, "main", "0", "50");
+    const w = segmentedWindow(model, "main", "0", "50");
     expect(w.decoded).toBe(true);
     expect(w.tokens.text![0]).toBe("<|im_start|>");
     expect(w.tokens.piece![0]).toBe("special");
@@ -101,6 +108,34 @@ describe("token windows", () => {
     expect(w.segments[0]).toMatchObject({ kind: "prompt", start: 0 });
     expect(w.segments.map((s) => s.kind)).toContain("interstitial");
     for (let k = 1; k < w.segments.length; k++) expect(w.segments[k]!.start).toBe(w.segments[k - 1]!.start + w.segments[k - 1]!.length);
+  });
+
+  it("sends segments only with the window that opens a sequence; the page's window holds the URL's position", async () => {
+    const promptA = Array.from({ length: 3000 }, (_, i) => i);
+    const genA = [7, 7, 7];
+    const inter = Array.from({ length: 500 }, (_, i) => 5000 + i);
+    const genB = [8, 8];
+    const dir = tempStore({
+      "w-0.tokens.jsonl":
+        line(tokenRecord("w-0", "a", promptA, genA, { created_at: 1 })) +
+        line(tokenRecord("w-0", "b", [...promptA, ...genA, ...inter], genB, { created_at: 2 })),
+    });
+    const model = await inspectRollout(await getRun(path.basename(dir), path.dirname(dir)), "w-0");
+    const opening = segmentedWindow(model, "main", "0", "10");
+    const later = tokenWindow(model, "main", "10", "10");
+    expect(tokenWindowSchema.safeParse(opening).success).toBe(false); // strict: a plain window has no segments
+    expect(segmentedWindowSchema.safeParse(later).success).toBe(false);
+    const page = segmentedWindowSchema.parse(firstWindow(model, null, 2345));
+    expect(page).toMatchObject({ sequence: "main", offset: 2000, total: 3505, segments: opening.segments });
+    expect(page.segments.map((s) => [s.call, s.kind, s.start, s.length])).toEqual([
+      ["a", "prompt", 0, 3000],
+      ["a", "generated", 3000, 3],
+      ["b", "interstitial", 3003, 500],
+      ["b", "generated", 3503, 2],
+    ]);
+    expect(page.tokens.id).toEqual([...promptA, ...genA, ...inter, ...genB].slice(2000));
+    expect(firstWindow(model, "call:a", null)).toMatchObject({ sequence: "call:a", offset: 0, total: 3003 });
+    expect(firstWindow(model, "branch-9", null)).toBeNull(); // the client asks and shows the 404
   });
 
   it("a single call's window is its prompt as input and its generation as output", async () => {
@@ -119,7 +154,7 @@ describe("token windows", () => {
     const model = await open("claude-code-capture-on", "12-0");
     const all = readAll(model, "main");
     const expected = all.lps.map((lp, pos) => [lp, pos] as const).filter(([lp]) => lp !== null && lp < -2).map(([, pos]) => pos);
-    const low = lowProbTokens(model, "main", "-2", "5000");
+    const low = lowProbMatchesSchema.parse(lowProbTokens(model, "main", "-2", "5000"));
     expect(low.total).toBe(expected.length);
     expect(low.matches.map((m) => m.pos)).toEqual(expected);
     expect(() => lowProbTokens(model, "main", "abc", null)).toThrow(InvalidInputError);
@@ -142,21 +177,22 @@ describe("failed HTTP calls and call detail", () => {
     expect(view.failed).toHaveLength(1);
     expect(view.failed[0]).toMatchObject({ status_code: 422, error_category: "client_error", after_call: view.calls[0]!.model_call_id });
     expect(view.failed[0]!.error).toBe("extra_forbidden at body.messages.2.reasoning: Extra inputs are not permitted");
-    const detail = callDetail(model, view.failed[0]!.model_call_id);
+    const detail = callDetailSchema.parse(callDetail(model, view.failed[0]!.model_call_id));
     expect(detail.call).toBeNull();
-    expect(detail.exchanges[0]!.exchange.status_code).toBe(422);
+    expect(detail.exchanges[0]).toMatchObject({ status_code: 422, error_category: "client_error" });
+    expect(detail.exchanges[0]!.error_body).toMatchObject({ detail: [{ type: "extra_forbidden" }] });
   });
 
   it("splits a call's prompt into inherited prefix and interstitial text", async () => {
     const model = await open("opencode-after-fix", "0-0");
     const second = model.view.calls[1]!;
-    const d = callDetail(model, second.model_call_id);
+    const d = callDetailSchema.parse(callDetail(model, second.model_call_id));
     expect(d.prompt!.inherited_len).toBe(model.view.calls[0]!.prompt_len + model.view.calls[0]!.generated_len);
     expect(d.prompt!.interstitial).toContain("<tool_response>");
     expect(d.prompt!.inherited_tail).toContain("</tool_call>");
     expect(d.generation).toContain("The command printed");
     expect(d.output_items.length).toBeGreaterThan(0);
-    expect(d.exchanges[0]!.exchange.status_code).toBe(200);
+    expect(d.exchanges[0]).toMatchObject({ status_code: 200, error_body: null });
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { SharedBuilds } from "./shared-builds";
+import { processCache } from "@/lib/cache/registry";
+import { SharedBuilds, sharedBuilds } from "./shared-builds";
+
+let made = 0;
+/** Shared builds over a fresh registry cache of `bound` (weight units), at most `concurrency` at once. */
+const fresh = (bound: number, concurrency: number) => new SharedBuilds<string>(processCache(`test.shared-builds.${made++}`, "tokens", bound), concurrency);
+const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** A build that resolves when told to, and records whether it saw its abort signal. */
 function controllable() {
@@ -16,7 +22,7 @@ function controllable() {
 
 describe("shared builds", () => {
   it("shares one build between concurrent requests and caches the result", async () => {
-    const b = new SharedBuilds<string>(100, 2);
+    const b = fresh(100, 2);
     const c = controllable();
     const p1 = b.get("k", c.build, () => 1);
     const p2 = b.get("k", c.build, () => 1);
@@ -28,12 +34,12 @@ describe("shared builds", () => {
   });
 
   it("aborts the build when its last requester goes away, not before", async () => {
-    const b = new SharedBuilds<string>(100, 2);
+    const b = fresh(100, 2);
     const c = controllable();
     const a1 = new AbortController(), a2 = new AbortController();
     const p1 = b.get("k", c.build, () => 1, a1.signal);
     const p2 = b.get("k", c.build, () => 1, a2.signal);
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     a1.abort();
     await expect(p1).rejects.toThrow();
     expect(c.seen.aborted).toBe(false); // p2 still waits
@@ -44,20 +50,20 @@ describe("shared builds", () => {
     // A later request builds afresh.
     const c2 = controllable();
     const p3 = b.get("k", c2.build, () => 1);
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     c2.release("again");
     expect(await p3).toBe("again");
   });
 
   it("runs at most `concurrency` builds at once and evicts by weight", async () => {
-    const b = new SharedBuilds<string>(10, 2);
+    const b = fresh(10, 2);
     const builds = Array.from({ length: 5 }, () => controllable());
     const ps = builds.map((c, i) => b.get(`k${i}`, c.build, () => 6));
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     expect(builds.map((c) => c.seen.started)).toEqual([1, 1, 0, 0, 0]);
     expect(b.stats).toMatchObject({ active: 2, queued: 3 });
     for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 0));
+      await tick();
       builds[i]!.release(`v${i}`);
       await ps[i];
     }
@@ -66,9 +72,33 @@ describe("shared builds", () => {
     // Budget 10 with weight 6 keeps only the most recent result.
     const again = controllable();
     const p = b.get("k0", again.build, () => 6);
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     expect(again.seen.started).toBe(1);
     again.release("rebuilt");
     expect(await p).toBe("rebuilt");
+  });
+
+  it("evicts the least recently used result past the bound, not the one just used", async () => {
+    const cache = processCache<string>(`test.shared-builds.${made++}`, "tokens", 10);
+    const b = new SharedBuilds<string>(cache, 2);
+    const started: string[] = [];
+    const build = (v: string) => async () => (started.push(v), v);
+    await b.get("a", build("a"), () => 4);
+    await b.get("b", build("b"), () => 4);
+    await b.get("a", build("a"), () => 4); // a is now the most recently used
+    await b.get("c", build("c"), () => 4); // 12 > 10: b goes
+    expect(cache.keys()).toEqual(["a", "c"]);
+    expect(cache.stats).toMatchObject({ weight: 8, evictions: 1 });
+    await b.get("a", build("a"), () => 4);
+    await b.get("b", build("b"), () => 4);
+    expect(started).toEqual(["a", "b", "c", "b"]);
+  });
+
+  it("is one instance per name in the process, its values in the registry's cache", async () => {
+    const name = `test.shared-builds.${made++}`;
+    const one = sharedBuilds<string>(name, "tokens", 5, 1);
+    expect(sharedBuilds<string>(name, "tokens", 5, 1)).toBe(one);
+    await one.get("k", async () => "v", () => 3);
+    expect(processCache<string>(name, "tokens", 5).get("k")).toBe("v");
   });
 });

@@ -1,7 +1,8 @@
 // Shared, bounded, abortable builds: requests for the same key share one build; at most
-// `concurrency` builds run at once (each can hold a large rollout's records in memory); a build
-// whose every requester went away is aborted; finished results are kept in a small LRU bounded by
-// weight. State lives on globalThis because Next bundles pages and route handlers separately.
+// `concurrency` builds run at once (each can hold a large rollout's entries in memory); a build
+// whose every requester went away is aborted. Finished values go to a bounded LRU cache from the
+// process-wide registry (lib/cache/registry), which owns the bound and the eviction.
+import { processCache, type BoundedCache, type CacheUnit } from "@/lib/cache/registry";
 
 export interface BuildStats {
   builds: number;
@@ -18,34 +19,28 @@ interface Pending<T> {
 }
 
 export class SharedBuilds<T> {
-  private readonly cache = new Map<string, { value: T; weight: number }>();
   private readonly pending = new Map<string, Pending<T>>();
   private readonly queue: Array<() => void> = [];
   readonly stats: BuildStats = { builds: 0, aborted: 0, active: 0, maxActive: 0, queued: 0 };
 
   constructor(
-    private readonly budget: number,
+    private readonly cache: BoundedCache<T>,
     private readonly concurrency: number,
   ) {}
 
-  async get(key: string, build: (signal: AbortSignal) => Promise<T>, weight: (value: T) => number, signal?: AbortSignal): Promise<T> {
+  /** The cached value for `key`, or the one build of it (started here or already running). */
+  get(key: string, build: (signal: AbortSignal) => Promise<T>, weight: (value: T) => number, signal?: AbortSignal): Promise<T> {
     const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit); // most recently used last
-      return hit.value;
-    }
+    if (hit !== undefined) return Promise.resolve(hit);
     let p = this.pending.get(key);
     if (!p) {
       const controller = new AbortController();
-      const entry: Pending<T> = { controller, waiters: 0, promise: Promise.resolve(null as T) };
-      entry.promise = this.run(() => build(controller.signal), controller.signal).then(
-        (value) => {
-          this.remember(key, value, weight(value));
-          return value;
-        },
-      );
-      entry.promise.catch(() => undefined).finally(() => this.pending.delete(key));
+      const promise = this.run(() => build(controller.signal), controller.signal).then((value) => {
+        this.cache.set(key, value, weight(value));
+        return value;
+      });
+      const entry: Pending<T> = { controller, waiters: 0, promise };
+      promise.catch(() => undefined).finally(() => this.pending.delete(key));
       this.pending.set(key, entry);
       p = entry;
     }
@@ -101,24 +96,22 @@ export class SharedBuilds<T> {
       this.queue.shift()?.();
     }
   }
-
-  private remember(key: string, value: T, weight: number): void {
-    this.cache.set(key, { value, weight });
-    let total = 0;
-    for (const v of this.cache.values()) total += v.weight;
-    for (const [k, v] of this.cache) {
-      if (total <= this.budget || this.cache.size <= 1) break;
-      this.cache.delete(k);
-      total -= v.weight;
-    }
-  }
 }
 
-/** One instance per name across Next's bundles. */
-export function sharedBuilds<T>(name: string, budget: number, concurrency: number): SharedBuilds<T> {
-  const holder = globalThis as typeof globalThis & { __rolloutLensBuilds?: Map<string, SharedBuilds<unknown>> };
-  const all = (holder.__rolloutLensBuilds ??= new Map());
-  let b = all.get(name) as SharedBuilds<T> | undefined;
-  if (!b) all.set(name, (b = new SharedBuilds<T>(budget, concurrency)) as SharedBuilds<unknown>);
-  return b;
+const BUILDS = Symbol.for("rollout-lens.shared-builds");
+type Holder = typeof globalThis & { [BUILDS]?: Map<string, SharedBuilds<unknown>> };
+
+/**
+ * The process's shared builds called `name`, with its values in the registry's cache of that name.
+ * One per process (held on globalThis), whichever of Next's bundles asks first.
+ */
+export function sharedBuilds<T>(name: string, unit: CacheUnit, bound: number, concurrency: number): SharedBuilds<T> {
+  const all = ((globalThis as Holder)[BUILDS] ??= new Map());
+  let b = all.get(name);
+  if (!b) {
+    b = new SharedBuilds<unknown>(processCache<unknown>(name, unit, bound), concurrency);
+    all.set(name, b);
+  }
+  // Every instance under `name` was made here with T's cache; the map only erases T.
+  return b as SharedBuilds<T>;
 }

@@ -1,17 +1,99 @@
-// Reads one rollout from a token store and decides its verdict: the single path the CLI, the
-// routes and the summary index share, so none of them can disagree with another.
-import { decideVerdict, resolveProfile, type ProfileChoice, type Verdict } from "@/lib/builder";
-import { readRolloutCapture, type RolloutCapture } from "@/lib/store";
+// Reads one rollout and decides its verdict: the single read → resolve profile → decide path that
+// the CLI, the summary index and the inspector share, so none of them can disagree with another.
+// Reads the token store and, when given, the model-call store and the rollout's record; keeps
+// nothing (callers cache what they derive) and builds no views.
+import { decideVerdict, otherProfile, resolveProfile, type Profile, type ProfileChoice, type Verdict } from "@/lib/builder";
+import type { RolloutRecord } from "@/lib/schema";
+import { assertRolloutId, readCaptureStore, readRolloutCapture, storePath, type CaptureRead, type FileKind, type RolloutCapture } from "@/lib/store";
+import { fileVersion } from "@/lib/store/file-version";
+import { readRolloutRecords } from "./rollout-records";
+import type { RunLayout } from "./runs-root";
+
+/** Where a rollout's files are. A bare string is a token store directory alone (the CLI). */
+export interface RolloutSource {
+  tokensDir: string | null;
+  /** The model-call capture store; not read when absent. */
+  modelCallsDir?: string | null;
+  /** rollouts.jsonl: the rollout's record is read from it (once per file version) unless `record` is given. */
+  rolloutsFile?: string | null;
+  /** The record, when the caller already has it (the summary index reads rollouts.jsonl once per run). */
+  record?: RolloutRecord | null;
+  /** The rollout's files as a directory listing found them; files not in it are not opened. */
+  present?: ReadonlySet<FileKind>;
+}
 
 export interface BuildRolloutOptions {
   profile: ProfileChoice;
   sideCallPatterns?: readonly string[];
   signal?: AbortSignal;
+  /** Also decide the other profile's verdict (the disagreement check of summaries and the inspector). */
+  decideOther?: boolean;
 }
 
-export async function buildRollout(storeDir: string, rolloutId: string, options: BuildRolloutOptions): Promise<{ capture: RolloutCapture; verdict: Verdict }> {
-  const capture = await readRolloutCapture(storeDir, rolloutId, options.signal);
-  const profile = resolveProfile(options.profile, capture.snapshot.entries, capture.state !== null || capture.intents !== null);
-  const verdict = decideVerdict(capture.snapshot, { profile, sideCallPatterns: options.sideCallPatterns });
-  return { capture, verdict };
+export interface BuiltRollout {
+  /** The token store read: entries with their 1-based lines (`entryLines`), side files and issues. */
+  capture: RolloutCapture;
+  /** The model-call store read; null when the source names no model-call store. */
+  captureStore: CaptureRead | null;
+  record: RolloutRecord | null;
+  /** Something of the rollout exists: a token or side file, a capture file, or a record. */
+  found: boolean;
+  profile: Profile;
+  verdict: Verdict;
+  /** The other profile's verdict, when `decideOther` was asked. */
+  other: Verdict | null;
+}
+
+/** A run's files as a rollout source (token store, model-call store, rollouts.jsonl). */
+export function rolloutSourceOf(run: RunLayout): RolloutSource {
+  return { tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, rolloutsFile: run.rolloutsFile };
+}
+
+export async function buildRollout(where: string | RolloutSource, rolloutId: string, options: BuildRolloutOptions): Promise<BuiltRollout> {
+  assertRolloutId(rolloutId);
+  const source: RolloutSource = typeof where === "string" ? { tokensDir: where } : where;
+  const { signal } = options;
+  const capture = source.tokensDir ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present) : emptyCapture(rolloutId);
+  const captureStore = source.modelCallsDir ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present) : null;
+  const record = source.record !== undefined ? source.record : source.rolloutsFile ? ((await readRolloutRecords(source.rolloutsFile)).byId.get(rolloutId) ?? null) : null;
+  signal?.throwIfAborted();
+  const { snapshot } = capture;
+  const found = capture.hasTokenFile || capture.intents !== null || capture.state !== null || snapshot.incompleteMarker !== null || (captureStore?.exists ?? false) || record !== null;
+  const profile = resolveProfile(options.profile, snapshot.entries, capture.state !== null || capture.intents !== null);
+  const patterns = options.sideCallPatterns;
+  const verdict = decideVerdict(snapshot, { profile, sideCallPatterns: patterns });
+  signal?.throwIfAborted();
+  const other = options.decideOther ? decideVerdict(snapshot, { profile: otherProfile(profile), sideCallPatterns: patterns }) : null;
+  return { capture, captureStore, record, found, profile, verdict, other };
+}
+
+/**
+ * One version over every file of the rollout (lib/store/file-version): it changes whenever any of
+ * them does, so a cache keyed by it never serves a stale build. rollouts.jsonl counts as a whole.
+ */
+export async function rolloutVersion(source: RolloutSource, rolloutId: string): Promise<string> {
+  assertRolloutId(rolloutId);
+  const { tokensDir: t, modelCallsDir: m } = source;
+  const files = [
+    t && storePath(t, rolloutId, "tokens"),
+    t && storePath(t, rolloutId, "incomplete"),
+    t && storePath(t, rolloutId, "intents"),
+    t && storePath(t, rolloutId, "state"),
+    m && storePath(m, rolloutId, "capture"),
+    m && storePath(m, rolloutId, "captureIncomplete"),
+    source.rolloutsFile,
+  ];
+  return (await Promise.all(files.map((f) => fileVersion(f ?? null)))).join("|");
+}
+
+/** What a rollout with no token store reads as: no entries, no side files, no problems. */
+function emptyCapture(rolloutId: string): RolloutCapture {
+  return {
+    snapshot: { rollout_id: rolloutId, entries: [], incompleteMarker: null, stateIncomplete: false, danglingIntents: [], retired: false, readError: null, logProbMismatches: [], conflictingPayloads: [], tornTail: false },
+    entryLines: [],
+    state: null,
+    intents: null,
+    issues: [],
+    hasTokenFile: false,
+  };
 }

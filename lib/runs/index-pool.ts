@@ -1,10 +1,18 @@
 // Summarises many rollouts on worker threads, one per core, pulling chunks from a shared queue so
-// a slow rollout never idles the others. Workers run lib/runs/index-worker.mjs (TypeScript through
-// tsx); if they cannot start, the work is done in this thread instead.
+// a slow rollout never idles the others. Workers run the built dist/index-worker.mjs (`npm run
+// build` makes it from ./index-worker.ts); without it, or when a worker fails, the work is done in
+// this thread instead, with the same summariser.
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { RolloutSummary, SummarizeInput } from "./summarize";
+import type { RolloutSummary } from "@/lib/schema";
+import type { SummarizeInput } from "./summarize";
+
+/** The built worker, relative to the app directory (the server's and the tests' working directory). */
+export function workerScript(): string {
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "dist", "index-worker.mjs");
+}
 
 const CHUNK = 32;
 
@@ -20,8 +28,8 @@ export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: R
   const stats: PoolStats = { workers: 0, inWorkers: 0, inline: 0 };
   const chunks: SummarizeInput[][] = [];
   for (let i = 0; i < inputs.length; i += CHUNK) chunks.push(inputs.slice(i, i + CHUNK));
-  const count = Math.max(1, Math.min(os.availableParallelism(), chunks.length));
-  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "runs", "index-worker.mjs");
+  const script = workerScript();
+  const count = existsSync(script) ? Math.max(1, Math.min(os.availableParallelism(), chunks.length)) : 0;
   const leftovers: SummarizeInput[] = [];
   await Promise.all(
     Array.from({ length: count }, () =>
@@ -29,7 +37,7 @@ export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: R
         let current: SummarizeInput[] | null = null;
         let worker: Worker;
         try {
-          worker = new Worker(script, { execArgv: [] }); // the worker registers tsx itself; inherited loader flags can deadlock it
+          worker = new Worker(script, { execArgv: [] }); // plain JavaScript: no loader flags of the parent (vitest, tsx)
           stats.workers++;
         } catch {
           resolve();
@@ -38,7 +46,7 @@ export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: R
         const next = () => {
           current = chunks.shift() ?? null;
           if (current) worker.postMessage(current);
-          else void worker.terminate().then(() => resolve());
+          else void worker.terminate();
         };
         worker.on("message", (m: Reply) => {
           if ("summary" in m) {
@@ -48,10 +56,12 @@ export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: R
           } else if ("chunkDone" in m) next();
           else if ("fatal" in m) worker.emit("error", new Error(m.fatal));
         });
-        worker.on("error", () => {
+        worker.on("error", () => void worker.terminate());
+        // However a worker ends (done, failed, or crashed), what it had not summarised is left over.
+        worker.on("exit", () => {
           if (current) leftovers.push(...current);
           current = null;
-          void worker.terminate().then(() => resolve());
+          resolve();
         });
         worker.on("online", next);
       }),

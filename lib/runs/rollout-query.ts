@@ -1,9 +1,10 @@
 // Sorting, filtering and paging rollout summaries for the rollouts table and its exports. The
-// query is parsed from URL parameters once (zod); unknown sort keys or values are a 400.
+// query is parsed from URL parameters once (zod); unknown sort keys or values are an
+// InvalidInputError. Export rows and their columns follow the contract (lib/schema/api-runs).
 import { z } from "zod";
-import type { RolloutSummary } from "./summarize";
-import { compareIds } from "./summary-index";
 import { InvalidInputError } from "@/lib/errors";
+import { exportRowSchema, type ExportRow, type RolloutSummary } from "@/lib/schema";
+import { compareIds } from "./summary-index";
 
 export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -30,7 +31,7 @@ export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
   const parsed = rolloutQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new QueryError(`${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`);
+    throw new InvalidInputError(`${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;
 }
@@ -40,12 +41,10 @@ export function filterKey(q: RolloutQuery): string {
   return JSON.stringify([q.sort, q.dir, q.verdict, q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
 }
 
-export class QueryError extends InvalidInputError {}
-
 function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
   if (q.verdict === "masked" && !s.mask_sample) return false;
   if (q.verdict === "trained" && s.mask_sample) return false;
-  if (q.reason && !(s.mask_reasons as string[]).includes(q.reason)) return false;
+  if (q.reason && !s.mask_reasons.some((r) => r === q.reason)) return false;
   if (q.status && !(q.status in s.status_codes)) return false;
   if (q.step !== undefined && s.step !== q.step) return false;
   if (q.cut_short && !s.cut_short) return false;
@@ -72,7 +71,7 @@ export function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery):
 }
 
 /** One flat row per rollout, for CSV and JSON exports. */
-export function exportRow(s: RolloutSummary): Record<string, string | number | boolean | null> {
+export function exportRow(s: RolloutSummary): ExportRow {
   return {
     rollout_id: s.rollout_id,
     step: s.step,
@@ -94,10 +93,11 @@ export function exportRow(s: RolloutSummary): Record<string, string | number | b
   };
 }
 
-export const EXPORT_COLUMNS = ["rollout_id", "step", "reward", "mask_sample", "mask_reasons", "error", "n_calls", "chains", "roots", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "status_codes", "cut_short", "bytes", "source"] as const;
+/** The CSV's columns: the JSON export row's keys, in the contract's order. */
+export const EXPORT_COLUMNS = exportRowSchema.keyof().options;
 
 /** RFC 4180 CSV; text that a spreadsheet would run as a formula is prefixed with a quote. */
-export function toCsv(rows: ReadonlyArray<Record<string, string | number | boolean | null>>): string {
+export function toCsv(rows: readonly ExportRow[]): string {
   const cols = EXPORT_COLUMNS;
   const cell = (v: string | number | boolean | null | undefined) => {
     if (v === null || v === undefined) return "";

@@ -1,5 +1,6 @@
 // Run discovery: a runs root is a directory of runs (or itself one run); run ids are directory
-// names. Where a run's files live comes from its run.json or the default layout. Read-only.
+// names. Where a run's files live comes from its run.json or the default layout. Read-only; an
+// unknown run, or a run directory that is a symlink out of the root, is an UnknownRunError.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "@/lib/store/confine";
@@ -20,14 +21,13 @@ export interface RunLayout {
   metricsFile: string | null;
 }
 
-export { UnknownRunError };
-
 /** The runs root the server serves, read when asked (never baked in at build time). */
 export function runsRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_RUNS ?? path.join(process.cwd(), "fixtures", "runs"));
 }
 
-export const isValidRunId = isValidRolloutId;
+/** Run ids become directory names: the same rule as rollout ids. */
+const isValidRunId = isValidRolloutId;
 
 async function isDir(p: string): Promise<boolean> {
   return stat(p).then((s) => s.isDirectory(), () => false);

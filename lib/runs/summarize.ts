@@ -1,43 +1,11 @@
-// One rollout's summary for run views: the build verdict and metrics (from the shared builder), call
-// counts, side calls, status codes from the model-call store, reward and step from its record, and
-// file sizes. Never keeps token arrays. A record without a token store is summarised from itself.
-import { decideVerdict, otherProfile, resolveProfile, type MaskReason, type Profile, type ProfileChoice } from "@/lib/builder";
-import { joinExchanges, readCaptureStore, readRolloutCapture, type FileKind } from "@/lib/store";
-import type { RolloutRecord } from "@/lib/schema";
-import { errorSummary } from "@/lib/inspect/exchange-summary";
-
-export interface RolloutSummary {
-  rollout_id: string;
-  /** Where the verdict comes from: the token store, or the record alone (capture off or consumed). */
-  source: "store" | "record";
-  profile: Profile | null;
-  mask_sample: boolean;
-  mask_reasons: MaskReason[];
-  error: string | null;
-  metrics: Record<string, unknown>;
-  n_calls: number;
-  chains: number | null;
-  roots: number | null;
-  delivered_fraction: number | null;
-  quarantined: number;
-  side_calls: number;
-  side_call_reasons: { pattern: number; self_calibration: number };
-  fallbacks: Record<string, number>;
-  torn_tail: boolean;
-  dangling_intents: number;
-  unreadable: boolean;
-  newer_schema: boolean;
-  other_profile_disagrees: boolean;
-  status_codes: Record<string, number>;
-  error_categories: Record<string, number>;
-  /** Model calls that failed (HTTP >= 400) and left no token entry. */
-  failed_calls: number;
-  /** A failed model call came after the last captured call while the record looks successful. */
-  cut_short: string | null;
-  reward: number | null;
-  step: number | null;
-  bytes: number;
-}
+// One rollout's summary for run views: the verdict and metrics (read and decided by buildRollout),
+// call counts, side calls, status codes from the model-call store, reward and step from its record,
+// and file sizes. Never keeps token arrays. A record without a token store is summarised from
+// itself. The summary's shape is the API contract's (lib/schema/api-runs).
+import type { ProfileChoice } from "@/lib/builder";
+import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
+import type { RolloutRecord, RolloutSummary } from "@/lib/schema";
+import { buildRollout } from "./build-rollout";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -56,15 +24,12 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   const record = input.record;
   if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
   const present = input.present ? new Set(input.present) : undefined;
-  const capture = await readRolloutCapture(input.tokensDir, input.rolloutId, undefined, present);
+  const source = { tokensDir: input.tokensDir, modelCallsDir: input.modelCallsDir, record, present };
+  const built = await buildRollout(source, input.rolloutId, { profile: input.profile, sideCallPatterns: input.sideCallPatterns, decideOther: true });
+  const { capture, verdict: v, other } = built;
   if (present?.has("tokens") && !capture.hasTokenFile) throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);
   const snap = capture.snapshot;
-  const profile = resolveProfile(input.profile, snap.entries, capture.state !== null || capture.intents !== null);
-  const options = { sideCallPatterns: input.sideCallPatterns };
-  const v = decideVerdict(snap, { profile, ...options });
-  const o = decideVerdict(snap, { profile: otherProfile(profile), ...options });
-  const exchanges = input.modelCallsDir ? (await readCaptureStore(input.modelCallsDir, input.rolloutId, undefined, present)).exchanges : [];
-  const join = joinExchanges(snap.entries, exchanges);
+  const exchanges = built.captureStore?.exchanges ?? [];
   const status_codes: Record<string, number> = {};
   const error_categories: Record<string, number> = {};
   for (const { exchange: x } of exchanges) {
@@ -72,7 +37,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     status_codes[code] = (status_codes[code] ?? 0) + 1;
     if (x.error_category) error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
-  const failed = join.withoutEntry.filter((x) => (x.exchange.status_code ?? 0) >= 400 || x.exchange.error_category);
+  const failed = joinExchanges(snap.entries, exchanges).withoutEntry.filter((x) => (x.exchange.status_code ?? 0) >= 400 || x.exchange.error_category);
   let lastCaptured = -Infinity;
   for (const e of snap.entries) lastCaptured = Math.max(lastCaptured, e.created_at);
   const after = failed.find((x) => (x.exchange.started_at ?? Infinity) >= lastCaptured - 1e-6);
@@ -80,10 +45,11 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   const sideReasons = { pattern: 0, self_calibration: 0 };
   for (const s of v.side_calls) sideReasons[s.reason.kind]++;
   const m = v.metrics;
+  const newerSchema = snap.readError !== null && /schema_version/.test(snap.readError);
   return {
     rollout_id: input.rolloutId,
     source: "store",
-    profile,
+    profile: built.profile,
     mask_sample: v.mask_sample,
     mask_reasons: v.mask_reasons,
     error: v.error,
@@ -98,9 +64,9 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     fallbacks: { ...(v.build?.notes.parent_link_fallbacks ?? {}) },
     torn_tail: snap.tornTail,
     dangling_intents: snap.danglingIntents.length,
-    unreadable: snap.readError !== null && !/schema_version/.test(snap.readError),
-    newer_schema: snap.readError !== null && /schema_version/.test(snap.readError),
-    other_profile_disagrees: o.mask_sample !== v.mask_sample,
+    unreadable: snap.readError !== null && !newerSchema,
+    newer_schema: newerSchema,
+    other_profile_disagrees: other !== null && other.mask_sample !== v.mask_sample,
     status_codes,
     error_categories,
     failed_calls: failed.length,
@@ -111,19 +77,27 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   };
 }
 
+/** The numeric entries of a record's value that should be a count map (it is not validated). */
+function numbersIn(value: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (value && typeof value === "object" && !Array.isArray(value)) for (const [k, n] of Object.entries(value)) if (typeof n === "number") out[k] = n;
+  return out;
+}
+
 function fromRecord(input: SummarizeInput): RolloutSummary {
   const r = input.record;
   const m = r?._ng_token_capture ?? {};
-  const num = (k: string) => (typeof m[k] === "number" ? (m[k] as number) : null);
-  const error = typeof m.error === "string" ? m.error : null;
-  const masked = r?.mask_sample === true;
+  const num = (k: string) => {
+    const x = m[k];
+    return typeof x === "number" ? x : null;
+  };
   return {
     rollout_id: input.rolloutId,
     source: "record",
     profile: null,
-    mask_sample: masked,
+    mask_sample: r?.mask_sample === true,
     mask_reasons: [],
-    error,
+    error: typeof m.error === "string" ? m.error : null,
     metrics: m,
     n_calls: num("n_calls") ?? 0,
     chains: num("chains"),
@@ -132,7 +106,7 @@ function fromRecord(input: SummarizeInput): RolloutSummary {
     quarantined: num("quarantined_calls") ?? 0,
     side_calls: num("side_calls_excluded") ?? 0,
     side_call_reasons: { pattern: 0, self_calibration: 0 },
-    fallbacks: (m.parent_link_fallbacks as Record<string, number> | undefined) ?? {},
+    fallbacks: numbersIn(m.parent_link_fallbacks),
     torn_tail: false,
     dangling_intents: 0,
     unreadable: false,
@@ -153,7 +127,7 @@ export async function summarizeSafely(input: SummarizeInput): Promise<RolloutSum
   try {
     return await summarizeRollout(input);
   } catch (err) {
-    const base = await summarizeRollout({ ...input, hasStoreFiles: false });
+    const base = fromRecord(input);
     return { ...base, source: "store", unreadable: true, mask_sample: true, error: `read failed: ${(err as Error).message}` };
   }
 }

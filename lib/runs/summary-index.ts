@@ -1,17 +1,20 @@
 // The summary index: every rollout's summary, cached in SQLite (better-sqlite3) outside the runs root
-// and keyed by the size and mtime of each of the rollout's files plus its record, so a re-open is
-// instant and a growing run is brought up to date incrementally. A cold index is computed by worker
-// threads (one per core) while what is done stays readable. It never writes inside a store.
-import { createHash } from "node:crypto";
+// and keyed by the version (lib/store/file-version) of each of the rollout's files plus a hash of its
+// record, so a re-open is instant and a growing run is brought up to date incrementally. A cold index
+// is computed by worker threads while what is done stays readable. Never writes inside a store.
 import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createHash, randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
-import { listStore, type FileKind, type RolloutFiles, type StoreListing } from "@/lib/store";
-import { readRolloutRecords } from "./rollout-records";
-import type { RolloutRecord } from "@/lib/schema";
+import { processCache } from "@/lib/cache/registry";
+import { listStore, type FileKind, type StoreListing } from "@/lib/store";
+import { isInside } from "@/lib/store/confine";
+import { versionOf } from "@/lib/store/file-version";
+import type { IndexProgress, RolloutSummary } from "@/lib/schema";
+import { readRolloutRecords, recordHash, type RolloutRecords } from "./rollout-records";
 import { runsRoot, type RunLayout } from "./runs-root";
-import { summarizeSafely, type RolloutSummary, type SummarizeInput } from "./summarize";
+import { summarizeSafely, type SummarizeInput } from "./summarize";
 import { summarizeInWorkers } from "./index-pool";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
@@ -29,17 +32,18 @@ const CODE_VERSION = (() => {
 })();
 const WORKER_THRESHOLD = 48;
 
-export interface IndexProgress {
-  done: number;
-  total: number;
-  running: boolean;
-  error: string | null;
-  /** Wall time of the last completed refresh, ms. */
-  last_ms: number | null;
-  /** Worker threads used by the last refresh, and rollouts they summarised. */
-  workers: number;
-  in_workers: number;
-}
+/**
+ * Summaries held in memory across every run's index (weight: rollouts). Past it the least recently
+ * used run's index is dropped; its database stays, so the next visit re-opens it without rebuilding.
+ */
+export const INDEX_ROLLOUTS_BOUND = 100_000;
+/** Views derived from an index generation (a query's sorted rows, a health report). */
+const VIEWS_BOUND = 64;
+
+const indexes = () => processCache<SummaryIndex>("summary-indexes", "entries", INDEX_ROLLOUTS_BOUND);
+const views = () => processCache<unknown>("summary-index-views", "entries", VIEWS_BOUND);
+
+export type { IndexProgress };
 
 export interface IndexSnapshot {
   summaries: RolloutSummary[];
@@ -52,21 +56,17 @@ export interface IndexSnapshot {
 /** Where index databases live: ROLLOUT_LENS_CACHE, else .rollout-lens-cache in the app directory; never inside the runs root. */
 export function cacheDir(root = runsRoot()): string {
   const wanted = path.resolve(/*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_CACHE ?? path.join(process.cwd(), ".rollout-lens-cache"));
-  const rel = path.relative(root, wanted);
-  const inside = rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-  return inside ? path.join(os.tmpdir(), "rollout-lens-cache") : wanted;
-}
-
-function fileKey(f: RolloutFiles[keyof RolloutFiles] | undefined): string {
-  return f ? `${f.size}:${Math.round(f.mtimeMs)}` : "-";
+  return isInside(root, wanted) ? path.join(os.tmpdir(), "rollout-lens-cache") : wanted;
 }
 
 export class SummaryIndex {
   private readonly memory = new Map<string, { key: string; summary: RolloutSummary }>();
-  /** Bumped on every change to `memory`; memoised views (sorted list, queries) key on it. */
+  /** Bumped on every change to `memory`; derived views (sorted list, queries) key on it. */
   private generation = 0;
+  /** Tells this instance's views apart from those of another index of the same run (after eviction). */
+  private readonly instance = randomUUID();
   private sorted: { generation: number; list: RolloutSummary[] } | null = null;
-  private readonly memos = new Map<string, { generation: number; value: unknown }>();
+  /** Open only while a refresh runs, so an idle or evicted index holds no file handle. */
   private db: Database.Database | null = null;
   private loaded = false;
   private refreshing: Promise<void> | null = null;
@@ -87,6 +87,7 @@ export class SummaryIndex {
       this.refreshing = this.refresh()
         .catch((err: unknown) => void (this.progress.error = (err as Error).message))
         .finally(() => {
+          this.close();
           this.refreshing = null;
           this.lastRefresh = Date.now();
           this.progress.running = false;
@@ -104,13 +105,19 @@ export class SummaryIndex {
     return this.sorted.list;
   }
 
-  /** A value derived from the current summaries (a query's rows, the health report), memoised until the index changes. */
+  /** Rollouts held in memory (the weight of this index in the process's bound). */
+  get size(): number {
+    return this.memory.size;
+  }
+
+  /** A value derived from the current summaries (a query's rows, the health report), kept until the index changes. */
   memo<T>(key: string, compute: (all: RolloutSummary[]) => T): T {
-    const hit = this.memos.get(key);
-    if (hit?.generation === this.generation) return hit.value as T;
+    const id = `${this.instance}\n${this.generation}\n${key}`;
+    const cache = views();
+    const hit = cache.get(id);
+    if (hit !== undefined) return hit as T;
     const value = compute(this.summaries());
-    if (this.memos.size > 32) this.memos.clear();
-    this.memos.set(key, { generation: this.generation, value });
+    cache.set(id, value);
     return value;
   }
 
@@ -137,12 +144,7 @@ export class SummaryIndex {
     const t0 = performance.now();
     const run = this.run;
     const db = this.open();
-    if (!this.loaded && db) {
-      for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{ id: string; key: string; summary: string }>) {
-        this.memory.set(row.id, { key: row.key, summary: JSON.parse(row.summary) as RolloutSummary });
-        this.generation++;
-      }
-    }
+    if (!this.loaded && db) this.load(db);
     this.loaded = true;
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
@@ -151,16 +153,10 @@ export class SummaryIndex {
     ]);
     this.unreadableRecords = records.unreadable;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
-    const inputs = this.inputs(tokens, calls, records.byId);
+    const inputs = this.inputs(tokens, calls, records);
     const stale: Array<{ input: SummarizeInput; key: string }> = [];
     for (const [id, { input, key }] of inputs) if (this.memory.get(id)?.key !== key) stale.push({ input, key });
-    const gone = [...this.memory.keys()].filter((id) => !inputs.has(id));
-    for (const id of gone) this.memory.delete(id);
-    if (gone.length) this.generation++;
-    if (db && gone.length) {
-      const del = db.prepare("DELETE FROM rollouts WHERE id = ?");
-      db.transaction((ids: string[]) => ids.forEach((id) => del.run(id)))(gone);
-    }
+    this.forget([...this.memory.keys()].filter((id) => !inputs.has(id)), db);
     Object.assign(this.progress, { done: 0, total: stale.length, running: stale.length > 0, error: null, workers: 0, in_workers: 0 });
     if (stale.length === 0) return;
 
@@ -182,24 +178,42 @@ export class SummaryIndex {
     if (list.length >= WORKER_THRESHOLD) {
       const stats = await summarizeInWorkers(list, accept, summarizeSafely);
       Object.assign(this.progress, { workers: stats.workers, in_workers: stats.inWorkers });
-    }
-    else for (const input of list) accept(await summarizeSafely(input));
+    } else for (const input of list) accept(await summarizeSafely(input));
     flush();
     this.progress.last_ms = performance.now() - t0;
   }
 
-  private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: Map<string, RolloutRecord>) {
+  /** The summaries an earlier process left in the database (checked against file versions next). */
+  private load(db: Database.Database): void {
+    for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{ id: string; key: string; summary: string }>) {
+      this.memory.set(row.id, { key: row.key, summary: JSON.parse(row.summary) as RolloutSummary });
+      this.generation++;
+    }
+  }
+
+  /** Drops rollouts whose files and record are gone. */
+  private forget(gone: string[], db: Database.Database | null): void {
+    if (gone.length === 0) return;
+    for (const id of gone) this.memory.delete(id);
+    this.generation++;
+    if (!db) return;
+    const del = db.prepare("DELETE FROM rollouts WHERE id = ?");
+    db.transaction((ids: string[]) => ids.forEach((id) => del.run(id)))(gone);
+  }
+
+  /** Every rollout of the run (store files or record) with its summariser input and row key. */
+  private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: RolloutRecords) {
     const run = this.run;
     const out = new Map<string, { input: SummarizeInput; key: string }>();
-    const ids = new Set<string>([...(tokens?.rollouts.keys() ?? []), ...(calls?.rollouts.keys() ?? []), ...records.keys()]);
+    const ids = new Set<string>([...(tokens?.rollouts.keys() ?? []), ...(calls?.rollouts.keys() ?? []), ...records.byId.keys()]);
     const patterns = run.manifest.side_call_patterns ?? [];
     const profile = run.manifest.builder_profile ?? "seed";
     for (const id of ids) {
       const f = { ...(calls?.rollouts.get(id) ?? {}), ...(tokens?.rollouts.get(id) ?? {}) };
-      const record = records.get(id) ?? null;
+      const record = records.byId.get(id) ?? null;
       const hasStoreFiles = f.tokens !== undefined || f.incomplete !== undefined || f.intents !== undefined || f.state !== undefined || f.capture !== undefined;
-      const recordHash = record ? hashRecord(records, id, record) : "-";
-      const key = [CODE_VERSION, profile, patterns.join(","), fileKey(f.tokens), fileKey(f.incomplete), fileKey(f.intents), fileKey(f.state), fileKey(f.capture), recordHash].join("|");
+      const files = [f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf);
+      const key = [CODE_VERSION, profile, patterns.join(","), ...files, recordHash(records, id)].join("|");
       out.set(id, {
         key,
         input: { rolloutId: id, tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile, sideCallPatterns: patterns, record, bytes: f.tokens?.size ?? 0, hasStoreFiles, present: Object.keys(f) as FileKind[] },
@@ -209,32 +223,18 @@ export class SummaryIndex {
   }
 }
 
-// Record hashes, computed once per version of rollouts.jsonl (the reader returns the same Map while
-// the file is unchanged), so a refresh of a 50,000-record run does not re-hash every record.
-const recordHashes = new WeakMap<Map<string, RolloutRecord>, Map<string, string>>();
-
-function hashRecord(records: Map<string, RolloutRecord>, id: string, record: RolloutRecord): string {
-  let hashes = recordHashes.get(records);
-  if (!hashes) recordHashes.set(records, (hashes = new Map()));
-  let h = hashes.get(id);
-  if (h === undefined) hashes.set(id, (h = createHash("sha1").update(JSON.stringify(record)).digest("hex")));
-  return h;
-}
-
 export function compareIds(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true });
 }
 
-const holder = globalThis as typeof globalThis & { __rolloutLensIndexes?: Map<string, SummaryIndex> };
-const indexes = (holder.__rolloutLensIndexes ??= new Map<string, SummaryIndex>());
-
-/** The index for a run (one per run directory and manifest, shared by every route and page). */
+/**
+ * The index for a run (one per run directory and manifest, shared by every route and page of the
+ * process). Each use re-weighs it by the rollouts it holds and marks it most recently used.
+ */
 export function indexFor(run: RunLayout, root = runsRoot()): SummaryIndex {
   const id = createHash("sha1").update(`${run.dir}\n${JSON.stringify(run.manifest)}`).digest("hex").slice(0, 16);
-  let index = indexes.get(id);
-  if (!index) {
-    index = new SummaryIndex(run, path.join(cacheDir(root), `${id}.sqlite`));
-    indexes.set(id, index);
-  }
+  const cache = indexes();
+  const index = cache.get(id) ?? new SummaryIndex(run, path.join(cacheDir(root), `${id}.sqlite`));
+  cache.set(id, index, Math.max(1, index.size));
   return index;
 }

@@ -4,3 +4,5 @@ export * from "./store-state";
 export * from "./rollout-record";
 export * from "./run-manifest";
 export * from "./api";
+export * from "./api-rollout";
+export * from "./api-runs";

@@ -149,7 +149,7 @@ export function classifySeverity(input: SeverityInput): SeverityResult {
 const HEADLINES: Record<SeverityState, string> = {
   trained: "Trained on",
   trained_with_warnings: "Trained on, with warnings",
-  masked: "Masked: not trained on",
+  masked: "Masked: excluded from training",
   pending: "Not yet known",
 };
 

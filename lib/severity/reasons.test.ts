@@ -34,9 +34,9 @@ describe("mask reasons", () => {
       },
     });
     expect(result.severity).toBe("masked");
-    expect(headline(result)).toBe("Masked: not trained on");
+    expect(headline(result)).toBe("Masked: excluded from training");
     expect(bannerSentences(result)).toEqual([
-      "Masked: not trained on.",
+      "Masked: excluded from training.",
       "Capture incomplete: intent `525e5c8bbe0e48758a41a2bcb111c7f7` never got a token entry, so the snapshot is missing calls.",
     ]);
   });

@@ -2,7 +2,10 @@
 // model-call capture) may share one directory, so files are classified by suffix (§1, §3, §9.1).
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import type { FileStat } from "./file-version";
 import { isValidRolloutId } from "./rollout-id";
+
+export type { FileStat };
 
 export const SUFFIXES = {
   tokens: ".tokens.jsonl",
@@ -16,11 +19,6 @@ export const SUFFIXES = {
 export type FileKind = keyof typeof SUFFIXES;
 /** Known store files that carry nothing to read: lock targets and atomic-write temp files. */
 const IGNORED = [/\.tokens\.lock$/, /^\.tokens-state-/, /\.lineage\.jsonl$/];
-
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
-}
 
 export type RolloutFiles = Partial<Record<FileKind, FileStat | null>>;
 

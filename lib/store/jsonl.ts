@@ -38,18 +38,10 @@ function parseLine(buf: Buffer, line: number): JsonlLine | null {
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
  */
 export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal): Promise<JsonlReadResult> {
-  // Small files (most rollouts) in one read; large ones streamed in 1 MB chunks.
-  const fh = await open(filePath, "r");
-  let small: Buffer | null = null;
-  try {
-    if ((await fh.stat()).size <= SMALL_FILE) small = await fh.readFile({ signal });
-  } finally {
-    if (small !== null) await fh.close();
-  }
-  const stream = small !== null ? [small] : fh.createReadStream({ highWaterMark: 1 << 20, signal });
+  const stream = await openChunks(filePath, signal);
   let pending: Buffer[] = [];
   let lineNo = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of stream) {
     let from = 0;
     for (let nl = chunk.indexOf(0x0a, from); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
       const piece = chunk.subarray(from, nl);
@@ -69,6 +61,23 @@ export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void
   if (last.problem) return { tornTail: { line: lineNo, bytes: last.bytes } };
   onLine(last);
   return { tornTail: null };
+}
+
+/**
+ * The file's bytes: small files (most rollouts) in one read, large ones streamed in 1 MB chunks.
+ * The handle is closed on every path: after the one read, by the stream when it ends or is
+ * destroyed, and here when `stat` or the read throws (an abort, a file removed mid-read).
+ */
+async function openChunks(filePath: string, signal?: AbortSignal): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
+  const fh = await open(filePath, "r");
+  let streaming = false;
+  try {
+    if ((await fh.stat()).size <= SMALL_FILE) return [await fh.readFile({ signal })];
+    streaming = true;
+    return fh.createReadStream({ highWaterMark: 1 << 20, signal });
+  } finally {
+    if (!streaming) await fh.close();
+  }
 }
 
 /** Reads a small text file of one item per line (markers, intents); null when it does not exist. */

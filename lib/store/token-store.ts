@@ -40,9 +40,25 @@ export async function readRolloutCapture(dir: string, rolloutId: string, signal?
   assertRolloutId(rolloutId);
   const issues: StoreIssue[] = [];
   const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal);
-  const incompleteMarker = has("incomplete") ? await readLinesIfExists(storePath(dir, rolloutId, "incomplete")) : null;
-  const intentLines = has("intents") ? await readLinesIfExists(storePath(dir, rolloutId, "intents")) : null;
-  const state = has("state") ? await readState(storePath(dir, rolloutId, "state"), issues) : null;
+  // Side files go through the same confinement as the token file: a symlink out of the store is
+  // refused, reported, and makes the read an error (the rollout's lifecycle is then unknown).
+  const refused: string[] = [];
+  const side = async <T>(kind: FileKind, read: (p: string) => Promise<T | null>): Promise<T | null> => {
+    if (!has(kind)) return null;
+    const p = storePath(dir, rolloutId, kind);
+    try {
+      await confine(dir, p);
+    } catch (err) {
+      if (!(err instanceof OutsideStoreError)) throw err;
+      issues.push({ file: path.basename(p), line: null, severity: "error", message: err.message });
+      refused.push(`PermissionError: ${err.message}`);
+      return null;
+    }
+    return read(p);
+  };
+  const incompleteMarker = await side("incomplete", readLinesIfExists);
+  const intentLines = await side("intents", readLinesIfExists);
+  const state = await side("state", (p) => readState(p, issues));
 
   const intents = intentLines === null ? null : parseIntents(intentLines);
   const recorded = new Set(tokens.entries.map((e) => e.model_call_id));
@@ -54,7 +70,7 @@ export async function readRolloutCapture(dir: string, rolloutId: string, signal?
     stateIncomplete: state?.incomplete ?? false,
     danglingIntents,
     retired: (state?.retired ?? false) && !tokens.exists,
-    readError: tokens.readError,
+    readError: tokens.readError ?? refused[0] ?? null,
     logProbMismatches: tokens.logProbMismatches,
     conflictingPayloads: tokens.conflicts,
     tornTail: tokens.tornTail,

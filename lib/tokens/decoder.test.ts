@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,5 +72,20 @@ describe("tokenizer.json through @huggingface/tokenizers", () => {
     expect(d!.piece(500).kind).toBe("special");
     expect(await decoderFor(dir, undefined)).toBeNull();
     await expect(decoderFor(dir, "missing/tokenizer.json")).rejects.toThrow(/no such file/);
+  });
+});
+
+describe("tokenizer confinement", () => {
+  it("refuses a tokenizer path that leaves the run directory, by .. or by a symlink", async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-tok-outside-"));
+    writeFileSync(path.join(outside, "tokenizer.json"), JSON.stringify(tinyByteLevel().json));
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-tok-run-"));
+    const escape = path.relative(dir, path.join(outside, "tokenizer.json"));
+    await expect(decoderFor(dir, escape)).rejects.toThrow(/outside the run directory; refused/);
+    await expect(decoderFor(dir, path.join(outside, "tokenizer.json"))).rejects.toThrow(/outside the run directory; refused/);
+    symlinkSync(path.join(outside, "tokenizer.json"), path.join(dir, "tokenizer.json"));
+    await expect(decoderFor(dir, "tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
+    symlinkSync(outside, path.join(dir, "tok"));
+    await expect(decoderFor(dir, "tok/tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
   });
 });

@@ -1,12 +1,14 @@
 // Token text: turns ids into display pieces with the run's tokenizer. A piece is the token's own
 // text when its bytes are valid UTF-8 alone; otherwise its bytes, escaped (byte-level BPE splits
 // multi-byte characters across tokens). Special tokens keep their names. Ids the vocabulary does
-// not have are reported as such, never thrown.
+// not have are reported as such, never thrown. Decoders are held once per process (the bundled
+// encoding) or per tokenizer.json version (lib/store/versioned-cache); not responsible for windows.
 import { readFile } from "node:fs/promises";
-import { cachedByVersion } from "@/lib/store/versioned-cache";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
-
+import { processCache } from "@/lib/cache/registry";
+import { resolveInside } from "@/lib/store/confine";
+import { cachedByVersion } from "@/lib/store/versioned-cache";
 import type { PieceKind } from "@/lib/schema";
 
 export type { PieceKind };
@@ -54,11 +56,15 @@ function memoised(fn: (id: number) => TokenPiece): (id: number) => TokenPiece {
   };
 }
 
-let o200k: Promise<TokenDecoder> | null = null;
+/** The bundled encodings' decoders: one per process, whichever bundle (route, page, bench) asks. */
+const bundled = () => processCache<Promise<TokenDecoder>>("bundled-decoders", "entries", BUNDLED_ENCODINGS.length);
 
 /** OpenAI's o200k_base from `gpt-tokenizer` (the bundled fixtures' encoding). */
 export function o200kDecoder(): Promise<TokenDecoder> {
-  o200k ??= (async () => {
+  const cache = bundled();
+  const hit = cache.get("o200k_base");
+  if (hit) return hit;
+  const decoder = (async (): Promise<TokenDecoder> => {
     const enc = await import("gpt-tokenizer/encoding/o200k_base");
     const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<string | number[]>;
     const special = (id: number): string | null => {
@@ -100,7 +106,8 @@ export function o200kDecoder(): Promise<TokenDecoder> {
       },
     };
   })();
-  return o200k;
+  cache.set("o200k_base", decoder);
+  return decoder;
 }
 
 /** GPT-2's byte <-> printable-character table that byte-level BPE vocabularies are written in. */
@@ -153,15 +160,17 @@ export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
 /**
  * The decoder a run's manifest names: a bundled encoding name, or a `tokenizer.json` path relative
  * to the run directory (a `tokenizer_config.json` beside it is used when present). Null when the
- * run names none: views then show ids. Throws with a readable message when the file is unusable.
+ * run names none: views then show ids. Throws with a readable message when the file is unusable or
+ * resolves outside the run directory (by `..`, an absolute path or a symlink).
  */
 export async function decoderFor(runDir: string, tokenizer: string | undefined): Promise<TokenDecoder | null> {
   if (!tokenizer) return null;
   if (tokenizer === "o200k_base") return o200kDecoder();
-  const file = path.resolve(runDir, tokenizer);
+  const file = await resolveInside(runDir, tokenizer, "the run directory");
   const decoder = await cachedByVersion("tokenizer", file, async () => {
     const json = JSON.parse(await readFile(file, "utf8")) as unknown;
-    const configText = await readFile(path.join(path.dirname(file), "tokenizer_config.json"), "utf8").catch(() => "{}");
+    const configFile = await resolveInside(runDir, path.join(path.dirname(tokenizer), "tokenizer_config.json"), "the run directory");
+    const configText = await readFile(configFile, "utf8").catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
   });
   if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);

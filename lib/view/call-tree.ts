@@ -1,7 +1,7 @@
 // The call tree as visible rows: calls nested under their parents (side calls and other roots at
 // the top level, in time order), failed HTTP calls placed after the call they followed, collapsed
 // subtrees skipped. Iterative, so a 1,000-call-deep rollout cannot overflow the stack.
-import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
+import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
 import { pushTo } from "./group";
 
 export type TreeRow =

@@ -1,55 +1,194 @@
-// Token view layout: the flattened sequence as fixed-height rows for virtualisation. Each segment
-// (a call's prompt, interstitial or generation) starts with a header row, then rows of at most
-// `perRow` tokens, so call boundaries are always visible and never need the tokens themselves.
-import type { TokenSegment } from "@/lib/schema/api";
+// The token view's line model: a sequence as text lines for a virtual list. Each segment (a call's
+// prompt, interstitial or generation) opens with a header; its loaded tokens are split into lines
+// at newline tokens and at a cap of tokens per line; unloaded windows are placeholders. It does not
+// fetch, measure or colour anything (see token-palette.ts for colours).
+import type { SegmentKind, TokenSegment } from "@/lib/schema/api-rollout";
+import type { SeverityState } from "@/lib/severity";
 
-export type TokenRow =
-  | { kind: "header"; segment: number }
-  | { kind: "tokens"; segment: number; start: number; count: number };
+/** A line never holds more tokens than this, so a 10k-token text without newlines stays bounded. */
+export const LINE_CAP = 256;
 
-export function tokenRows(segments: readonly TokenSegment[], perRow: number): TokenRow[] {
-  const rows: TokenRow[] = [];
-  segments.forEach((s, i) => {
-    rows.push({ kind: "header", segment: i });
-    for (let off = 0; off < s.length; off += perRow) rows.push({ kind: "tokens", segment: i, start: s.start + off, count: Math.min(perRow, s.length - off) });
-  });
-  return rows;
+/**
+ * Items of the virtual list, in sequence order; `start`/`end` are sequence positions, end exclusive
+ * (a header is empty: start = end = its segment's start).
+ * - `lead`: the line opens with the text after the last newline of token `start - 1` (which ended
+ *   the line above), so indentation sits on the line it indents.
+ * - `cut`: the last token shows only up to its last newline; its tail leads the next line.
+ * - `wrapped`: the line continues the one above, split by the cap, not by a newline.
+ */
+export type TokenItem =
+  | { kind: "header"; segment: number; start: number; end: number }
+  | {
+      kind: "line";
+      segment: number;
+      start: number;
+      end: number;
+      lead: boolean;
+      cut: boolean;
+      wrapped: boolean;
+    }
+  | { kind: "placeholder"; segment: number; start: number; end: number };
+
+export type TokenLine = Extract<TokenItem, { kind: "line" }>;
+
+export interface LineInput {
+  segments: readonly TokenSegment[];
+  /** Size of the paged token windows: window w holds positions [w * size, (w + 1) * size). */
+  windowSize: number;
+  /** Text of a loaded token (null when the sequence is not decoded); undefined when not loaded. */
+  textAt: (pos: number) => string | null | undefined;
+  cap?: number;
 }
 
-/** Index of the token row holding sequence position `pos` (binary search; -1 when out of range). */
-export function rowOfPosition(rows: readonly TokenRow[], pos: number): number {
-  let lo = 0, hi = rows.length - 1, best = -1;
+/** Every segment's header, then its lines where loaded and placeholders (one per window) where not. */
+export function tokenItems({
+  segments,
+  windowSize,
+  textAt,
+  cap = LINE_CAP,
+}: LineInput): TokenItem[] {
+  const items: TokenItem[] = [];
+  segments.forEach((s, segment) => {
+    const end = s.start + s.length;
+    items.push({ kind: "header", segment, start: s.start, end: s.start });
+    let p = s.start;
+    while (p < end) {
+      const windowEnd = (q: number) => Math.min(end, (Math.floor(q / windowSize) + 1) * windowSize);
+      if (textAt(p) === undefined) {
+        items.push({ kind: "placeholder", segment, start: p, end: windowEnd(p) });
+        p = windowEnd(p);
+        continue;
+      }
+      // Loaded windows next to each other form one run, so a line can cross a window boundary.
+      let runEnd = windowEnd(p);
+      while (runEnd < end && textAt(runEnd) !== undefined) runEnd = windowEnd(runEnd);
+      pushLines(items, segment, p, runEnd, cap, textAt);
+      p = runEnd;
+    }
+  });
+  return items;
+}
+
+function pushLines(
+  items: TokenItem[],
+  segment: number,
+  from: number,
+  to: number,
+  cap: number,
+  textAt: (pos: number) => string | null | undefined,
+): void {
+  let start = from;
+  let lead = false;
+  let wrapped = false;
+  for (let q = from; q < to; q++) {
+    const text = textAt(q) ?? "";
+    const nl = text.lastIndexOf("\n");
+    const end = q + 1;
+    if (nl < 0 && end - start < cap && end < to) continue;
+    // A tail after the newline moves to the next line, unless this line is the run's last.
+    const cut = nl >= 0 && nl < text.length - 1 && end < to;
+    items.push({ kind: "line", segment, start, end, lead, cut, wrapped });
+    wrapped = nl < 0 && end < to;
+    lead = cut;
+    start = end;
+  }
+}
+
+/** Index of the item holding sequence position `pos` (binary search; -1 when out of range). */
+export function itemOfPosition(items: readonly TokenItem[], pos: number): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  let best = -1;
+  // Starts never decrease along the items, and a header shares its start with the item after it,
+  // so the last item starting at or before `pos` is never a header of a non-empty segment.
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const r = rows[mid] as TokenRow;
-    // Headers take the start of the row after them, so starts never decrease along the rows.
-    const next = r.kind === "header" ? rows[mid + 1] : r;
-    const start = next && next.kind === "tokens" ? next.start : Number.POSITIVE_INFINITY;
-    if (start <= pos) {
+    if ((items[mid] as TokenItem).start <= pos) {
       best = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  if (best < 0) return -1;
-  const r = rows[best] as TokenRow;
-  const row = r.kind === "header" ? best + 1 : best;
-  const t = rows[row];
-  return t && t.kind === "tokens" && pos < t.start + t.count ? row : -1;
+  const item = items[best];
+  return item && pos < item.end ? best : -1;
 }
 
-/** The first header row of a call's segments, to jump to it. */
-export function rowOfCall(rows: readonly TokenRow[], segments: readonly TokenSegment[], callId: string): number {
-  return rows.findIndex((r) => r.kind === "header" && segments[r.segment]?.call === callId);
+/** The header of a call's first segment, to jump to it; -1 when the call is not in the sequence. */
+export function itemOfCall(
+  items: readonly TokenItem[],
+  segments: readonly TokenSegment[],
+  callId: string,
+): number {
+  return items.findIndex((r) => r.kind === "header" && segments[r.segment]?.call === callId);
 }
 
-/** Generated tokens get a brighter green the more probable they were: exp(log prob) mapped to 0.25-1 alpha. */
-export function generatedAlpha(logProb: number | null): number {
-  if (logProb === null) return 1;
-  const p = Math.exp(Math.max(-20, Math.min(0, logProb)));
-  return Math.round((0.25 + 0.75 * p) * 100) / 100;
+/**
+ * The position one line up (`dir` -1) or down (+1) from `pos`, at the same token index in the line
+ * (clamped to its length). Headers are skipped; a placeholder is entered at its nearest end. At
+ * the first or last line, `pos` itself.
+ */
+export function moveLine(items: readonly TokenItem[], pos: number, dir: 1 | -1): number {
+  const at = itemOfPosition(items, pos);
+  const from = items[at];
+  if (!from) return pos;
+  for (let j = at + dir; j >= 0 && j < items.length; j += dir) {
+    const to = items[j] as TokenItem;
+    if (to.kind === "header") continue;
+    if (to.kind === "placeholder") return dir > 0 ? to.start : to.end - 1;
+    return Math.min(to.end - 1, to.start + (pos - from.start));
+  }
+  return pos;
+}
+
+/** Where an arrow key moves the cursor: ←→ a token, ↑↓ a line; null for other keys. */
+export function moveCursor(
+  items: readonly TokenItem[],
+  from: number | null,
+  key: string,
+): number | null {
+  if (!key.startsWith("Arrow")) return null;
+  if (from === null) return 0;
+  if (key === "ArrowRight") return from + 1;
+  if (key === "ArrowLeft") return from - 1;
+  if (key === "ArrowDown") return moveLine(items, from, 1);
+  if (key === "ArrowUp") return moveLine(items, from, -1);
+  return null;
+}
+
+/** A segment header's words. Generated text is called trained only when the verdict says so. */
+export function segmentLabel(kind: SegmentKind, verdict: SeverityState): string {
+  if (kind === "inherited") return "inherited prefix (input, mask 0)";
+  if (kind !== "generated") return `${kind} (re-fed, mask 0)`;
+  switch (verdict) {
+    case "trained":
+      return "generated (mask 1, trained)";
+    case "trained_with_warnings":
+      return "generated (mask 1, trained with warnings)";
+    case "masked":
+      return "generated (mask 1, not trained: rollout masked)";
+    case "pending":
+      return "generated (mask 1)";
+  }
 }
 
 /** Whitespace and control characters made visible; the rest of the text is unchanged. */
 export function visibleText(text: string): string {
-  return text.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/\r/g, "␍").replace(/ /g, "·").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text
+    .replace(/\n/g, "↵")
+    .replace(/\t/g, "⇥")
+    .replace(/\r/g, "␍")
+    .replace(/ /g, "·")
+    .replace(
+      /[\u0000-\u0008\u000b-\u001f\u007f]/g,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    );
+}
+
+/** The part of a token's text shown on a line it ends (`cut`): up to and including its last newline. */
+export function headOfText(text: string): string {
+  return text.slice(0, text.lastIndexOf("\n") + 1);
+}
+
+/** The part shown at the start of the next line (`lead`): what follows its last newline. */
+export function tailOfText(text: string): string {
+  return text.slice(text.lastIndexOf("\n") + 1);
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
 import { indexTree, moveSelection, treeRows } from "./call-tree";
-import { generatedAlpha, rowOfCall, rowOfPosition, tokenRows, visibleText } from "./token-rows";
 
 const call = (id: string, parent: string | null, created_at: number): CallView =>
   ({ model_call_id: id, parent_call_id: parent, created_at } as unknown as CallView);
@@ -32,35 +31,5 @@ describe("call tree rows", () => {
     const rows = treeRows(indexTree(deep, []), new Set());
     expect(rows).toHaveLength(5000);
     expect(rows[4999]!.depth).toBe(4999);
-  });
-});
-
-describe("token rows", () => {
-  const segments = [
-    { call: "a", kind: "prompt" as const, start: 0, length: 50 },
-    { call: "a", kind: "generated" as const, start: 50, length: 7 },
-    { call: "b", kind: "interstitial" as const, start: 57, length: 20 },
-  ];
-  const rows = tokenRows(segments, 16);
-
-  it("puts a header before each segment and splits tokens into fixed rows", () => {
-    expect(rows.map((r) => (r.kind === "header" ? "H" : `${r.start}+${r.count}`))).toEqual(["H", "0+16", "16+16", "32+16", "48+2", "H", "50+7", "H", "57+16", "73+4"]);
-  });
-
-  it("finds the row of any position and of a call", () => {
-    for (let pos = 0; pos < 77; pos++) {
-      const r = rows[rowOfPosition(rows, pos)]!;
-      expect(r.kind === "tokens" && pos >= r.start && pos < r.start + r.count).toBe(true);
-    }
-    expect(rowOfPosition(rows, 77)).toBe(-1);
-    expect(rowOfPosition(rows, -1)).toBe(-1);
-    expect(rowOfCall(rows, segments, "b")).toBe(7);
-  });
-
-  it("shades by probability and shows whitespace", () => {
-    expect(generatedAlpha(0)).toBe(1);
-    expect(generatedAlpha(-20)).toBe(0.25);
-    expect(generatedAlpha(Math.log(0.5))).toBe(0.63);
-    expect(visibleText(" a\n\tb\u0001")).toBe("·a↵⇥b\\x01");
   });
 });

@@ -1,14 +1,16 @@
-import { listRuns } from "@/lib/runs/runs-root";
-import { describeRun } from "@/lib/runs/run-overview";
+import { describeRun } from "@/lib/health/run-overview";
 import { errorResponse } from "@/lib/http/errors";
+import { json } from "@/lib/http/params";
+import { listRuns } from "@/lib/runs/runs-root";
+import type { RunList } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 export async function GET(): Promise<Response> {
   try {
-    const runs = await Promise.all((await listRuns()).map(describeRun));
-    return Response.json({ runs });
+    const body: RunList = { runs: await Promise.all((await listRuns()).map(describeRun)) };
+    return json(body);
   } catch (err) {
     return errorResponse(err);
   }

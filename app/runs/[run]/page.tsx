@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getRun, UnknownRunError } from "@/lib/runs/runs-root";
-import { runHealth } from "@/lib/runs/run-health";
+import { UnknownRunError } from "@/lib/errors";
+import { runHealth } from "@/lib/health/run-health";
+import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
 
 export const dynamic = "force-dynamic";

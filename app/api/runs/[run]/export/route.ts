@@ -1,13 +1,13 @@
+import { InvalidInputError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/errors";
+import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
 import { getRun } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
-import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
-import { errorResponse } from "@/lib/http/errors";
-import { InvalidInputError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** The filtered rollouts table as a CSV or JSON download (the same filters as the table). */
+/** The filtered rollouts table as a CSV or JSON download (the same filters as the table; JSON rows are exportRowSchema). */
 export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/export">): Promise<Response> {
   try {
     const run = await getRun((await ctx.params).run);

@@ -1,7 +1,7 @@
-import { getRun } from "@/lib/runs/runs-root";
-import { runHealth } from "@/lib/runs/run-health";
+import { runHealth } from "@/lib/health/run-health";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
+import { getRun } from "@/lib/runs/runs-root";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

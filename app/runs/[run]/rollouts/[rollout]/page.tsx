@@ -1,20 +1,30 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getRun, type RunLayout } from "@/lib/runs/runs-root";
-import { inspectRollout, type RolloutView } from "@/lib/inspect/rollout-model";
+import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { firstWindow } from "@/lib/inspect/token-window";
+import type { RolloutView } from "@/lib/schema/api-rollout";
+import { positionOf, tabOf } from "@/lib/view/inspector-url";
 import { InvalidInputError, InvalidRolloutIdError, UnknownEntityError } from "@/lib/errors";
 import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
+import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
 
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
+type Loaded = { run: RunLayout; view: RolloutView; seed: TokenWindowSeed | null };
 
-async function load(runId: string, rollout: string, profile: string | undefined): Promise<{ run: RunLayout; view: RolloutView } | { error: string }> {
+// The view and, when the token tab shows, the token window the URL points at: the first token is
+// painted from the page itself, with no request before it.
+async function load(runId: string, rollout: string, q: Partial<Record<string, string>>): Promise<Loaded | { error: string }> {
   try {
     const run = await getRun(runId);
-    return { run, view: (await inspectRollout(run, rollout, { profile: profileParam(profile) })).view };
+    const model = await inspectRollout(run, rollout, { profile: profileParam(q.profile) });
+    const window = tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
+    const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
+    return { run, view: model.view, seed };
   } catch (err) {
     if (err instanceof UnknownEntityError || err instanceof InvalidRolloutIdError) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
@@ -24,11 +34,10 @@ async function load(runId: string, rollout: string, profile: string | undefined)
 
 export default async function RolloutPage({ params, searchParams }: { params: Promise<{ run: string; rollout: string }>; searchParams: Promise<Search> }) {
   const { run: runId, rollout } = await params;
-  const search = await searchParams;
-  const strings = Object.entries(search).filter((e): e is [string, string] => typeof e[1] === "string");
-  const loaded = await load(runId, rollout, Object.fromEntries(strings).profile);
+  const strings = Object.entries(await searchParams).filter((e): e is [string, string] => typeof e[1] === "string");
+  const loaded = await load(runId, rollout, Object.fromEntries(strings));
   if ("error" in loaded) return <div className="error-box">{loaded.error}</div>;
-  const { run, view } = loaded;
+  const { run, view, seed } = loaded;
   const profileHref = (p: string) => {
     const q = new URLSearchParams(strings);
     q.set("profile", p);
@@ -40,7 +49,7 @@ export default async function RolloutPage({ params, searchParams }: { params: Pr
         <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.manifest.name ?? run.id}</Link> / <span className="mono">{rollout}</span>
       </p>
       <VerdictBar view={view} profileHref={profileHref} />
-      <RolloutInspector view={view} />
+      <RolloutInspector view={view} seed={seed} />
     </>
   );
 }

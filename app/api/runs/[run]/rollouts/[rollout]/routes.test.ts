@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintDir, line, tokenRecord } from "@/lib/testing/temp-store";
+import { apiErrorSchema } from "@/lib/schema/api";
+import { callDetailSchema, lowProbMatchesSchema, rolloutStampSchema, rolloutViewSchema, segmentedWindowSchema, tokenWindowSchema } from "@/lib/schema/api-rollout";
 import { GET as getRollout } from "./route";
 import { GET as getTokens } from "./tokens/route";
 import { GET as getCall } from "./calls/[call]/route";
@@ -26,30 +28,45 @@ afterAll(() => {
 
 const ctx = <T extends Record<string, string>>(params: T) => ({ params: Promise.resolve(params) }) as never;
 const req = (url: string) => new Request(`http://localhost${url}`);
+const at = { run: "run-a", rollout: "0-0" };
+
+/** A 200 body, parsed with the route's schema (strict: a field too many or too few fails). */
+async function ok<T>(res: Response, schema: { parse: (v: unknown) => T }): Promise<T> {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  return schema.parse(await res.json());
+}
 
 describe("rollout routes against a fixture store", () => {
-  it("answers a rollout, its token windows and a call", async () => {
-    const res = await getRollout(req("/api/runs/run-a/rollouts/0-0"), ctx({ run: "run-a", rollout: "0-0" }));
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    const view = await res.json();
-    expect(view.calls.map((c: { model_call_id: string; link: string }) => `${c.model_call_id}:${c.link}`)).toEqual(["a:root", "b:inferred"]);
-    const tokens = await (await getTokens(req("/api/runs/run-a/rollouts/0-0/tokens?chain=main&offset=4&limit=3"), ctx({ run: "run-a", rollout: "0-0" }))).json();
-    expect(tokens).toMatchObject({ total: 7, offset: 4, decoded: false, tokens: { id: [5, 6, 7], mask: [1, 0, 1], log_prob: [-0.25, null, -0.25], text: null } });
-    const call = await (await getCall(req("/api/runs/run-a/rollouts/0-0/calls/b"), ctx({ run: "run-a", rollout: "0-0", call: "b" }))).json();
+  it("answers a rollout, its stamp, its token windows, low-prob matches and a call, each in its schema", async () => {
+    const view = await ok(await getRollout(req("/api/runs/run-a/rollouts/0-0"), ctx(at)), rolloutViewSchema);
+    expect(view.calls.map((c) => `${c.model_call_id}:${c.link}`)).toEqual(["a:root", "b:inferred"]);
+    const { stamp } = await ok(await getRollout(req("/api/runs/run-a/rollouts/0-0?stamp=1"), ctx(at)), rolloutStampSchema);
+    expect(stamp).toBe(view.stamp);
+    const opening = await ok(await getTokens(req("/x?chain=main&offset=0&limit=3&segments=1"), ctx(at)), segmentedWindowSchema);
+    expect(opening.segments).toEqual([
+      { call: "a", kind: "prompt", start: 0, length: 3 },
+      { call: "a", kind: "generated", start: 3, length: 2 },
+      { call: "b", kind: "interstitial", start: 5, length: 1 },
+      { call: "b", kind: "generated", start: 6, length: 1 },
+    ]);
+    const tokens = await ok(await getTokens(req("/x?chain=main&offset=4&limit=3"), ctx(at)), tokenWindowSchema);
+    expect(tokens).toMatchObject({ total: 7, offset: 4, decoded: false, call_ids: ["a", "b"], tokens: { id: [5, 6, 7], mask: [1, 0, 1], log_prob: [-0.25, null, -0.25], text: null, call: [0, 1, 1] } });
+    const low = await ok(await getTokens(req("/x?chain=main&lowprob=-0.1"), ctx(at)), lowProbMatchesSchema);
+    expect(low.matches.map((m) => `${m.pos}:${m.call}`)).toEqual(["3:a", "4:a", "6:b"]);
+    const call = await ok(await getCall(req("/x"), ctx({ ...at, call: "b" })), callDetailSchema);
     expect(call.prompt).toMatchObject({ inherited_len: 5, interstitial_len: 1 });
+    expect(call.call).toEqual(view.calls[1]);
   });
 
   it("a corrupt file is the rollout's error with its line, not a 500", async () => {
-    const res = await getRollout(req("/api/runs/run-a/rollouts/1-0"), ctx({ run: "run-a", rollout: "1-0" }));
-    expect(res.status).toBe(200);
-    const view = await res.json();
+    const view = await ok(await getRollout(req("/api/runs/run-a/rollouts/1-0"), ctx({ run: "run-a", rollout: "1-0" })), rolloutViewSchema);
     expect(view.verdict.error).toMatch(/1-0\.tokens\.jsonl: line 2: not valid JSON/);
     expect(view.verdict.mask_sample).toBe(true);
   });
 
   it("a record of a newer schema is refused by name", async () => {
-    const view = await (await getRollout(req("/api/runs/run-a/rollouts/2-0"), ctx({ run: "run-a", rollout: "2-0" }))).json();
+    const view = await ok(await getRollout(req("/api/runs/run-a/rollouts/2-0"), ctx({ run: "run-a", rollout: "2-0" })), rolloutViewSchema);
     expect(view.verdict.error).toMatch(/schema_version 9/);
   });
 
@@ -67,7 +84,7 @@ describe("rollout routes against a fixture store", () => {
     ];
     for (const [res, status, message] of cases) {
       expect(res.status).toBe(status);
-      expect((await res.json()).error).toMatch(message);
+      expect(apiErrorSchema.parse(await res.json()).error).toMatch(message);
     }
   });
 

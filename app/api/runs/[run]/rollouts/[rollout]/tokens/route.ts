@@ -1,12 +1,14 @@
 import { getRun } from "@/lib/runs/runs-root";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
-import { lowProbTokens, tokenWindow } from "@/lib/inspect/token-window";
+import { lowProbTokens, segmentedWindow, tokenWindow } from "@/lib/inspect/token-window";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
+// ?chain=<sequence>&offset&limit: a window of tokens; &segments=1 adds the sequence's segments
+// (asked once per sequence); &lowprob=<log prob> lists generated tokens below it instead.
 export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/tokens">): Promise<Response> {
   try {
     const { run: runId, rollout } = await ctx.params;
@@ -15,7 +17,9 @@ export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollo
     const model = await inspectRollout(run, rollout, { profile: profileParam(q.get("profile")), signal: req.signal });
     const sequence = q.get("chain") || "main";
     const low = q.get("lowprob");
-    return json(low !== null ? lowProbTokens(model, sequence, low, q.get("limit")) : tokenWindow(model, sequence, q.get("offset"), q.get("limit")));
+    if (low !== null) return json(lowProbTokens(model, sequence, low, q.get("limit")));
+    const window = q.get("segments") === "1" ? segmentedWindow : tokenWindow;
+    return json(window(model, sequence, q.get("offset"), q.get("limit")));
   } catch (err) {
     return errorResponse(err);
   }
