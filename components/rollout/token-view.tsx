@@ -25,7 +25,7 @@ import styles from "./token-view.module.css";
 const ROW_PX = 21;
 const HEADER_PX = 28;
 const TOKENS_PER_ROW = 12;
-const OVERSCAN = 3;
+const OVERSCAN = 2;
 const estimate = (item: TokenItem | undefined) =>
   !item || item.kind === "header"
     ? HEADER_PX
@@ -37,14 +37,14 @@ export interface TokenViewProps {
   sequence: string;
   sequences: Array<{ value: string; label: string }>;
   /** The rollout's verdict: segment headers call generated text trained only when it is. */
-  verdict: SeverityState;
+  verdict?: SeverityState;
   pos: number | null;
   low: string | null;
   onPatch: (patch: Record<string, string | null>) => void;
 }
 
 export function TokenView(props: TokenViewProps) {
-  const { base, profileQs, sequence, sequences, verdict, pos, low, onPatch } = props;
+  const { base, profileQs, sequence, sequences, verdict = "pending", pos, low, onPatch } = props;
   const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
   const segments = useMemo(() => first?.segments ?? [], [first]);
@@ -114,6 +114,7 @@ export function TokenView(props: TokenViewProps) {
     const next = Math.min(total - 1, Math.max(0, to));
     cursor.current = next;
     sent.current.add(next);
+    scrolledFor.current = `${url}#${next}`; // scrolled here, not centred by the deep-link effect
     onPatch({ pos: String(next) });
     const i = itemOfPosition(items, next);
     if (i >= 0) virt.scrollToIndex(i, { align: "auto" });
@@ -212,7 +213,9 @@ export function TokenView(props: TokenViewProps) {
         onMouseLeave={() => setHover(null)}
         onClick={(e) => {
           const p = posOf(e);
-          if (p !== null) onPatch({ pos: String(p) });
+          if (p === null) return;
+          scrolledFor.current = `${url}#${p}`; // a click keeps the scroll where it is
+          onPatch({ pos: String(p) });
         }}
         data-testid="token-scroll"
         aria-label="Tokens; arrow keys move the selection: left and right a token, up and down a line"

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { CallView, FailedCall } from "@/lib/inspect/rollout-model";
+import { callView, failedCall } from "@/lib/testing/rollout-view";
 import { indexTree, moveSelection, treeRows } from "./call-tree";
+import { mainRule, otherProfileSummary, outputItemText } from "./inspector-words";
+import { positionOf, sequenceOf, tabOf, TOKEN_WINDOW, windowStart } from "./inspector-url";
 
-const call = (id: string, parent: string | null, created_at: number): CallView =>
-  ({ model_call_id: id, parent_call_id: parent, created_at } as unknown as CallView);
-const failed = (id: string, after: string | null): FailedCall => ({ model_call_id: id, after_call: after, started_at: 0, status_code: 422, error_category: "client_error", latency_ms: 1, error: "x" });
+const call = (id: string, parent: string | null, created_at: number) => callView({ model_call_id: id, parent_call_id: parent, created_at });
+const failed = (id: string, after: string | null) => failedCall({ model_call_id: id, after_call: after });
 
 describe("call tree rows", () => {
   const calls = [call("a", null, 1), call("b", "a", 2), call("c", "b", 3), call("d", "a", 4), call("side", null, 0.5)];
@@ -31,5 +32,41 @@ describe("call tree rows", () => {
     const rows = treeRows(indexTree(deep, []), new Set());
     expect(rows).toHaveLength(5000);
     expect(rows[4999]!.depth).toBe(4999);
+  });
+});
+
+describe("inspector words", () => {
+  const seed = { profile: "seed" as const, mask_sample: false, mask_reasons: [], error: null, main_calls: ["a", "b"] };
+
+  it("says the other profile decides the same, or each way it differs", () => {
+    expect(otherProfileSummary(seed, { ...seed, profile: "gym-v1" })).toEqual({ differs: false, summary: "gym-v1 decides the same" });
+    const gym = { profile: "gym-v1" as const, mask_sample: true, mask_reasons: ["multiple_roots" as const], error: "RuntimeError: several roots", main_calls: ["a"] };
+    expect(otherProfileSummary(seed, gym)).toEqual({
+      differs: true,
+      summary: "gym-v1 would mask (several roots); reports RuntimeError: several roots; would pick a different main chain (1 call)",
+    });
+    expect(otherProfileSummary(gym, { ...seed, main_calls: [] }).summary).toBe("seed would train on it; would deliver no chain");
+  });
+
+  it("names the main-chain rule of each profile and shows output items as text", () => {
+    expect(mainRule("seed").rule).toBe("generated_mass");
+    expect(mainRule("gym-v1").text).toMatch(/^the chain whose root call was created first/);
+    expect(outputItemText({ type: "function_call", name: "bash", arguments: '{"cmd":"ls"}' })).toEqual({ type: "function_call", text: 'bash({"cmd":"ls"})' });
+    expect(outputItemText({ type: "message", content: [{ text: "hi" }, { x: 1 }, { text: "there" }] }).text).toBe("hi\n\nthere");
+    expect(outputItemText({ summary: 3 })).toEqual({ type: "item", text: '{\n  "summary": 3\n}' });
+  });
+});
+
+describe("inspector URL state", () => {
+  const withChain = { chains: [{ chain_id: "main" }], calls: [] };
+  const noChain = { chains: [], calls: [callView({ model_call_id: "x" })] };
+
+  it("reads the tab, the sequence, the position and the window holding it", () => {
+    expect([tabOf("chains"), tabOf("nope"), tabOf(null)]).toEqual(["chains", "tokens", "tokens"]);
+    expect(sequenceOf(withChain, null)).toBe("main");
+    expect(sequenceOf(withChain, "branch-0")).toBe("branch-0");
+    expect(sequenceOf(noChain, null)).toBe("call:x");
+    expect([positionOf("42"), positionOf("-1"), positionOf("4e3"), positionOf(null)]).toEqual([42, null, null, null]);
+    expect([windowStart(null), windowStart(1999), windowStart(2000), windowStart(4321)]).toEqual([0, 0, TOKEN_WINDOW, 2 * TOKEN_WINDOW]);
   });
 });

@@ -1,0 +1,57 @@
+// The token view's key: mask colours, the probability shading scale, how special tokens, raw bytes
+// and whitespace look, and (with the filter on) how matches differ from the tokens set aside.
+import {
+  CANVAS,
+  CHROME,
+  GENERATED_SHADES,
+  QUIET,
+  REFED,
+  UNSCORED,
+  generatedShade,
+  type Swatch,
+} from "@/lib/view/token-palette";
+import styles from "./token-view.module.css";
+
+function Sample({ swatch, text, className }: { swatch: Swatch; text: string; className?: string }) {
+  return (
+    <span
+      className={[styles.token, className].filter(Boolean).join(" ")}
+      style={{ backgroundColor: swatch.bg, color: swatch.fg }}
+    >
+      {text}
+    </span>
+  );
+}
+
+export function TokenLegend({ filtering }: { filtering: boolean }) {
+  return (
+    <div
+      className={styles.legend}
+      style={{ backgroundColor: CANVAS, color: CHROME.muted }}
+      data-testid="token-legend"
+    >
+      <span className={styles.legendGroup}>
+        <Sample swatch={REFED} text="re-fed" /> mask 0: prompt, tool results, inherited prefix
+      </span>
+      <span className={styles.legendGroup} data-testid="token-legend-shades">
+        generated, mask 1, by probability:
+        {GENERATED_SHADES.map((s) => (
+          <Sample key={s.label} swatch={s} text={s.label} />
+        ))}
+        <Sample swatch={UNSCORED} text="no log prob" />
+      </span>
+      <span className={styles.legendGroup}>
+        <Sample swatch={REFED} text="<|im_end|>" className={styles.special} /> special
+        <Sample swatch={REFED} text="\xe2" className={styles.raw} /> raw bytes
+      </span>
+      <span className={styles.legendGroup}>· space ⇥ tab ↵ newline (ends the line)</span>
+      {filtering && (
+        <span className={styles.legendGroup}>
+          <Sample swatch={generatedShade(Math.log(0.05))} text="below" className={styles.low} />{" "}
+          under the threshold;
+          <Sample swatch={QUIET} text="others" /> set aside
+        </span>
+      )}
+    </div>
+  );
+}

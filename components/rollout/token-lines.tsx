@@ -1,0 +1,148 @@
+"use client";
+// How the token view draws one item of its line model: a segment header worded by the verdict, a
+// placeholder for a window still loading, or a line of tokens coloured by the token palette. The
+// list, its virtualisation and the selection belong to token-view.tsx.
+import { memo } from "react";
+import type { SeverityState } from "@/lib/severity";
+import type { TokenSegment } from "@/lib/schema/api-rollout";
+import { CHROME, tokenSwatch } from "@/lib/view/token-palette";
+import {
+  headOfText,
+  segmentLabel,
+  tailOfText,
+  visibleText,
+  type TokenItem,
+  type TokenLine,
+} from "@/lib/view/token-rows";
+import type { TokenAt } from "./use-token-windows";
+import { fmtInt, short } from "./labels";
+import styles from "./token-view.module.css";
+
+export interface ItemProps {
+  item: TokenItem;
+  segment: TokenSegment;
+  verdict: SeverityState;
+  tokenAt: (p: number) => TokenAt | null;
+  selected: number | null;
+  threshold: number | null;
+  height: number;
+}
+
+// Memoised: hovering re-renders the view, but only the lines whose selection changed re-render.
+export const TokenItemView = memo(function Item({
+  item,
+  segment,
+  verdict,
+  tokenAt,
+  selected,
+  threshold,
+  height,
+}: ItemProps) {
+  if (item.kind === "header") {
+    const gen = segment.kind === "generated";
+    const color = !gen ? CHROME.muted : verdict === "masked" ? CHROME.notTrained : CHROME.generated;
+    return (
+      <div
+        className={styles.header}
+        style={{ color }}
+        data-testid="segment-header"
+        data-call-id={segment.call}
+      >
+        call <span className="mono">{short(segment.call)}</span> ·{" "}
+        {segmentLabel(segment.kind, verdict)} · {fmtInt(segment.length)} tokens from{" "}
+        {fmtInt(segment.start)}
+      </div>
+    );
+  }
+  if (item.kind === "placeholder") {
+    return (
+      <div
+        className={styles.placeholder}
+        style={{ height, color: CHROME.muted }}
+        data-testid="token-placeholder"
+      >
+        tokens {fmtInt(item.start)}–{fmtInt(item.end - 1)} · loading…
+      </div>
+    );
+  }
+  return <Line line={item} tokenAt={tokenAt} selected={selected} threshold={threshold} />;
+});
+
+function Line({
+  line,
+  tokenAt,
+  selected,
+  threshold,
+}: { line: TokenLine } & Pick<ItemProps, "tokenAt" | "selected" | "threshold">) {
+  const cells = [];
+  const lead = line.lead ? tokenAt(line.start - 1) : null;
+  if (lead?.text)
+    cells.push(
+      <Token
+        key="lead"
+        t={lead}
+        text={tailOfText(lead.text)}
+        lead
+        selected={selected}
+        threshold={threshold}
+      />,
+    );
+  for (let p = line.start; p < line.end; p++) {
+    const t = tokenAt(p);
+    if (!t) continue; // lines only cover loaded windows
+    const text =
+      t.text === null ? String(t.id) : line.cut && p === line.end - 1 ? headOfText(t.text) : t.text;
+    cells.push(
+      <Token key={p} t={t} text={text} lead={false} selected={selected} threshold={threshold} />,
+    );
+  }
+  return (
+    <div
+      className={styles.line}
+      data-testid="token-line"
+      data-start={line.start}
+      data-end={line.end}
+    >
+      <span
+        className={styles.gutter}
+        style={{ color: CHROME.gutter }}
+        title={line.wrapped ? "continues the line above (long lines are split)" : undefined}
+      >
+        {line.wrapped ? "↪" : fmtInt(line.start)}
+      </span>
+      <span className={styles.text}>{cells}</span>
+    </div>
+  );
+}
+
+function Token({
+  t,
+  text,
+  lead,
+  selected,
+  threshold,
+}: { t: TokenAt; text: string; lead: boolean } & Pick<ItemProps, "selected" | "threshold">) {
+  const match = threshold !== null && t.mask === 1 && t.logProb !== null && t.logProb < threshold;
+  const sw = tokenSwatch(t.mask, t.logProb, threshold !== null && !match);
+  const sel = selected === t.pos;
+  const cls = [
+    styles.token,
+    lead ? "" : "tok",
+    sel ? `sel ${styles.selected}` : "",
+    match ? styles.low : "",
+    t.piece === "special"
+      ? styles.special
+      : t.piece === "bytes" || t.piece === "unknown"
+        ? styles.raw
+        : "",
+  ];
+  return (
+    <span
+      className={cls.filter(Boolean).join(" ")}
+      style={{ backgroundColor: sw.bg, color: sw.fg }}
+      {...(lead ? { "data-lead-pos": t.pos } : { "data-pos": t.pos, "data-mask": t.mask })}
+    >
+      {visibleText(text)}
+    </span>
+  );
+}
