@@ -1,0 +1,265 @@
+"use client";
+// The call timeline: one row per call in time order, failed calls and dangling intents where they
+// happened, indented only where the chain branches, each with a bar on a shared time axis.
+// Virtualised; ↑↓ Home End move the selection, ← → fold or unfold a branch, Enter selects.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
+import {
+  buildTimeline,
+  moveInTimeline,
+  visibleRows,
+  type DanglingIntent,
+  type TimelineRow,
+} from "@/lib/view/call-timeline";
+import { fmtInt, short } from "./labels";
+import styles from "./call-timeline.module.css";
+
+const ROW = 28;
+const INDENT = 10; // px per branch level
+const MAX_INDENT = 6; // deeper branches stop indenting (their depth is in the title)
+const MOVES = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"] as const;
+type Move = (typeof MOVES)[number];
+const isMove = (key: string): key is Move => MOVES.some((m) => m === key);
+const TONE = { ok: styles.ok, warn: styles.warn, bad: styles.bad, "": "" } as const;
+
+export interface CallTimelineProps {
+  calls: readonly CallView[];
+  failed: readonly FailedCall[];
+  /** Intents with no token entry; optional until the rollout view carries them. */
+  intents?: readonly DanglingIntent[];
+  selectedCallId: string | null;
+  onSelect: (callId: string) => void;
+}
+
+export function CallTimeline(props: CallTimelineProps) {
+  const { calls, failed, intents, selectedCallId, onSelect } = props;
+  const timeline = useMemo(() => buildTimeline(calls, failed, intents), [calls, failed, intents]);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const rows = useMemo(() => visibleRows(timeline.rows, collapsed), [timeline, collapsed]);
+  const rowOf = useMemo(() => new Map(rows.map((r, i) => [r.call_id, i])), [rows]);
+  const selectedRow = selectedCallId === null ? -1 : (rowOf.get(selectedCallId) ?? -1);
+  // Key presses can outrun the URL: moves start from the last id sent here until the selection
+  // changes to something this view did not send.
+  const sent = useRef<{ ids: Set<string>; last: string | null; basis: string | null }>({
+    ids: new Set(),
+    last: null,
+    basis: null,
+  });
+  const scroller = useRef<HTMLDivElement>(null);
+  const virt = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
+
+  useEffect(() => {
+    if (selectedRow >= 0) virt.scrollToIndex(selectedRow, { align: "auto" });
+  }, [selectedRow, virt]);
+
+  const select = (row: TimelineRow | undefined) => {
+    if (!row) return;
+    const s = sent.current;
+    if (s.last === null) s.basis = selectedCallId;
+    s.ids.add(row.call_id);
+    s.last = row.call_id;
+    onSelect(row.call_id);
+  };
+  const cursor = (): number => {
+    const s = sent.current;
+    // Still on the way: the selection is what it was when we sent, or one of ours but not the last.
+    const ours =
+      selectedCallId === s.basis || (selectedCallId !== null && s.ids.has(selectedCallId));
+    const pending = ours && s.last !== null && selectedCallId !== s.last;
+    if (!pending) sent.current = { ids: new Set(), last: null, basis: null };
+    const id = pending ? s.last : selectedCallId;
+    return id === null ? 0 : (rowOf.get(id) ?? 0);
+  };
+  const toggle = (id: string) =>
+    setCollapsed((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      select(rows[cursor()]);
+      return;
+    }
+    if (!isMove(e.key)) return;
+    e.preventDefault();
+    const from = cursor();
+    const move = moveInTimeline(rows, from, e.key, collapsed);
+    if (move.toggle !== null) toggle(move.toggle);
+    if (move.row !== from) {
+      select(rows[move.row]);
+      virt.scrollToIndex(move.row, { align: "auto" });
+    }
+  };
+
+  return (
+    <div className={styles.timeline} data-testid="call-timeline">
+      <Header axis={timeline.axis} />
+      <div
+        className={styles.scroller}
+        role="tree"
+        aria-label="Calls in time order"
+        tabIndex={0}
+        ref={scroller}
+        onKeyDown={onKey}
+        aria-activedescendant={selectedRow >= 0 ? rowDomId(rows[selectedRow]) : undefined}
+      >
+        <div style={{ height: virt.getTotalSize(), position: "relative" }}>
+          {virt.getVirtualItems().map((item) => {
+            const row = rows[item.index] as TimelineRow;
+            return (
+              <Row
+                key={row.call_id}
+                row={row}
+                top={item.start}
+                selected={item.index === selectedRow}
+                expanded={row.branches > 0 ? !collapsed.has(row.call_id) : null}
+                axisStart={timeline.axis?.start ?? null}
+                onSelect={() => select(row)}
+                onToggle={() => toggle(row.call_id)}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const rowDomId = (row: TimelineRow | undefined) => (row ? `timeline-${row.call_id}` : undefined);
+
+function Header({ axis }: { axis: { start: number; end: number } | null }) {
+  return (
+    <div className={`${styles.columns} ${styles.header}`} aria-hidden>
+      <span className={styles.cell}>Role</span>
+      <span className={styles.cell}>Call</span>
+      <span className={styles.cell}>Model</span>
+      <span className={`${styles.cell} ${styles.num}`}>Prompt → gen</span>
+      <span className={styles.cell}>Status</span>
+      <span className={`${styles.cell} ${styles.axis}`}>
+        <span>0 s</span>
+        <span>{axis ? seconds(axis.end - axis.start) : "no times"}</span>
+      </span>
+    </div>
+  );
+}
+
+interface RowProps {
+  row: TimelineRow;
+  top: number;
+  selected: boolean;
+  expanded: boolean | null;
+  axisStart: number | null;
+  onSelect: () => void;
+  onToggle: () => void;
+}
+
+function Row({ row, top, selected, expanded, axisStart, onSelect, onToggle }: RowProps) {
+  const onCall = row.role !== "failed" && row.role !== "intent";
+  const depthNote = row.depth > 0 ? ` (branch level ${row.depth})` : "";
+  const models = modelText(row);
+  const [prompt, generated] = [row.prompt_len, row.generated_len ?? 0];
+  const lengths = prompt === null ? null : [compact(prompt), compact(generated)].join(" → ");
+  const counts = `${fmtInt(prompt ?? 0)} prompt → ${fmtInt(generated)} generated tokens`;
+  const mark = selected ? styles.selected : "";
+  const statusTone = row.status_ok === null ? styles.muted : row.status_ok ? "" : styles.bad;
+  return (
+    <div
+      id={rowDomId(row)}
+      role="treeitem"
+      aria-selected={selected}
+      aria-level={row.depth + 1}
+      aria-expanded={expanded ?? undefined}
+      className={`${styles.columns} ${styles.row} ${onCall ? "" : styles.failed} ${mark}`}
+      style={{ height: ROW, transform: `translateY(${top}px)` }}
+      onClick={onSelect}
+      data-testid="timeline-row"
+      data-call-id={row.call_id}
+      data-role={row.role}
+      data-depth={row.depth}
+    >
+      <span
+        className={`${styles.cell} ${styles.role}`}
+        style={{ paddingLeft: Math.min(row.depth, MAX_INDENT) * INDENT }}
+        title={`${row.label}${row.reason ? `: ${row.reason}` : ""}${depthNote}`}
+      >
+        <span
+          className={styles.twisty}
+          aria-hidden
+          onClick={expanded === null ? undefined : (e) => (e.stopPropagation(), onToggle())}
+        >
+          {expanded === null ? "" : expanded ? "▾" : "▸"}
+        </span>
+        <span className={`${styles.cell} ${TONE[row.tone]}`}>{row.label}</span>
+      </span>
+      <span className={`${styles.cell} ${styles.mono}`} title={row.call_id}>
+        {short(row.call_id)}
+      </span>
+      <span className={`${styles.cell} ${onCall ? "" : styles.bad}`} title={models.title}>
+        {models.text}
+      </span>
+      <span
+        className={`${styles.cell} ${styles.mono} ${styles.num}`}
+        title={prompt === null ? "no token entry" : counts}
+      >
+        {lengths}
+      </span>
+      <span className={`${styles.cell} ${statusTone}`} title={row.status}>
+        {row.status}
+      </span>
+      <TimeBar row={row} axisStart={axisStart} />
+    </div>
+  );
+}
+
+function modelText(row: TimelineRow): { text: string; title: string } {
+  if (row.role === "failed" || row.role === "intent") {
+    return { text: row.reason ?? "", title: row.reason ?? "" };
+  }
+  const [asked, served] = [row.requested_model, row.served_model ?? ""];
+  if (asked === null || asked === served) return { text: served, title: `model: ${served}` };
+  return { text: `${asked} → ${served}`, title: `requested: ${asked}\nserved: ${served}` };
+}
+
+function TimeBar({ row, axisStart }: { row: TimelineRow; axisStart: number | null }) {
+  const pct = (f: number) => `${(Math.min(1, Math.max(0, f)) * 100).toFixed(3)}%`;
+  const t = row.time;
+  const title =
+    t && axisStart !== null
+      ? `starts at +${seconds(t.start - axisStart)}, takes ${seconds(t.end - t.start)}`
+      : "no time recorded: placed by order";
+  return (
+    <span className={styles.time} title={title}>
+      {row.bar ? (
+        <span
+          className={`${styles.bar} ${TONE[row.tone]}`}
+          style={{ left: pct(Math.min(row.bar.left, 0.99)), width: pct(row.bar.width) }}
+        />
+      ) : row.marker !== null ? (
+        <span
+          className={styles.marker}
+          style={{ left: `clamp(4px, ${pct(row.marker)}, calc(100% - 4px))` }}
+        />
+      ) : null}
+    </span>
+  );
+}
+
+/** 950, 12.3k, 200k: the full count is in the cell's title. */
+function compact(n: number): string {
+  if (n < 10_000) return fmtInt(n);
+  return n < 100_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;
+}
+
+function seconds(s: number): string {
+  if (s < 10) return `${s.toFixed(2)} s`;
+  return s < 600 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
+}

@@ -1,0 +1,288 @@
+import { describe, expect, it } from "vitest";
+import type { CallView, ExchangeSummary, FailedCall } from "@/lib/schema/api-rollout";
+import { callView, failedCall } from "@/lib/testing/rollout-view";
+import { buildTimeline, moveInTimeline, visibleRows, type TimelineRow } from "./call-timeline";
+
+const call = (id: string, parent: string | null, over: Partial<CallView> = {}): CallView =>
+  callView({
+    requested_model: "policy",
+    prompt_len: 10,
+    generated_len: 5,
+    ...over,
+    model_call_id: id,
+    parent_call_id: parent,
+  });
+
+const exchange = (over: Partial<ExchangeSummary> = {}): ExchangeSummary => ({
+  ...{ status_code: 200, error_category: null, latency_ms: 1000, finish_reason: "stop" },
+  ...{ started_at: null, served_model: "policy-served", count: 1 },
+  ...over,
+});
+
+const failed = (id: string, after: string | null, over: Partial<FailedCall> = {}): FailedCall =>
+  failedCall({
+    started_at: null,
+    error_category: "extra_forbidden",
+    latency_ms: 30,
+    error: "Extra inputs are not permitted at messages[2].reasoning",
+    ...over,
+    model_call_id: id,
+    after_call: after,
+  });
+
+/** A linear main chain c0 → c1 → … with created_at 1, 2, 3, … */
+function linear(n: number, prefix = "c"): CallView[] {
+  return Array.from({ length: n }, (_, i) =>
+    call(`${prefix}${i}`, i === 0 ? null : `${prefix}${i - 1}`, { created_at: i + 1 }),
+  );
+}
+
+const depths = (rows: readonly TimelineRow[]) => rows.map((r) => `${r.call_id}@${r.depth}`);
+const ids = (rows: readonly TimelineRow[]) => rows.map((r) => r.call_id);
+
+describe("call timeline depth", () => {
+  it("keeps a 1,100-call linear chain at depth 0, in order", () => {
+    const calls = linear(1100);
+    const { rows } = buildTimeline(calls, []);
+    expect(rows).toHaveLength(1100);
+    const flat = rows.filter((r) => r.depth === 0 && r.branch_point === null && !r.branches);
+    expect(flat).toHaveLength(1100);
+    expect(ids(rows)).toEqual(calls.map((c) => c.model_call_id));
+  });
+
+  it("indents a branch by one and keeps the branch flat after it", () => {
+    // main: a → b → c; branch-1 leaves b: d → e; branch-2 leaves d: f.
+    const calls = [
+      call("a", null, { created_at: 1, chains: ["main", "branch-1", "branch-2"] }),
+      call("b", "a", { created_at: 2, chains: ["main", "branch-1", "branch-2"] }),
+      call("c", "b", { created_at: 3 }),
+      call("d", "b", { created_at: 4, role: "branch", chains: ["branch-1", "branch-2"] }),
+      call("e", "d", { created_at: 5, role: "branch", chains: ["branch-1"] }),
+      call("f", "d", { created_at: 6, role: "branch", chains: ["branch-2"] }),
+    ];
+    const { rows } = buildTimeline(calls, []);
+    expect(depths(rows)).toEqual(["a@0", "b@0", "c@0", "d@1", "e@1", "f@2"]);
+    const points = ["null/0", "null/1", "null/0", "b/1", "b/0", "d/0"];
+    expect(rows.map((r) => `${r.branch_point}/${r.branches}`)).toEqual(points);
+  });
+
+  it("keeps main at depth 0 even when the branch came first in time", () => {
+    const calls = [
+      call("a", null, { created_at: 1, chains: ["main", "branch-1"] }),
+      call("x", "a", { created_at: 2, role: "branch", chains: ["branch-1"] }),
+      call("y", "a", { created_at: 3 }),
+    ];
+    expect(depths(buildTimeline(calls, []).rows)).toEqual(["a@0", "x@1", "y@0"]);
+  });
+
+  it("keeps side calls and other roots at depth 0", () => {
+    const calls = [
+      call("a", null, { created_at: 1 }),
+      call("s", null, { created_at: 2, role: "side_call", chains: [] }),
+      call("b", "a", { created_at: 3 }),
+    ];
+    expect(depths(buildTimeline(calls, []).rows)).toEqual(["a@0", "s@0", "b@0"]);
+  });
+
+  it("builds a 1,100-deep chain with a branch every 10 calls quickly", () => {
+    const calls = linear(1100);
+    for (let i = 0; i < 1100; i += 10) {
+      calls.push(call(`b${i}`, `c${i}`, { created_at: i + 1.5, role: "branch", chains: ["x"] }));
+    }
+    const t0 = performance.now();
+    const { rows } = buildTimeline(calls, []);
+    const shown = visibleRows(rows, new Set(rows.map((r) => r.call_id)));
+    const ms = performance.now() - t0;
+    expect(rows).toHaveLength(1210);
+    expect(rows.filter((r) => r.depth === 1)).toHaveLength(110);
+    expect(shown).toHaveLength(1100);
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe("call timeline rows for calls without a token entry", () => {
+  const calls = linear(3);
+
+  it("places failed calls after the call they followed, and before any call at the top", () => {
+    const list = [failed("f0", null), failed("f1", "c1"), failed("f2", "c1"), failed("fx", "gone")];
+    const { rows } = buildTimeline(calls, list);
+    expect(ids(rows)).toEqual(["f0", "fx", "c0", "c1", "f1", "f2", "c2"]);
+    expect(rows[4]).toMatchObject({
+      role: "failed",
+      status: "HTTP 422 extra_forbidden",
+      status_ok: false,
+      reason: "Extra inputs are not permitted at messages[2].reasoning (no token entry)",
+    });
+  });
+
+  it("places dangling intents where they happened and merges an intent that also failed", () => {
+    const intents = [
+      { model_call_id: "i1", after_call: "c0" },
+      { model_call_id: "f1", after_call: "c1" },
+      { model_call_id: "c2", after_call: "c1" }, // has an entry: not dangling, no extra row
+    ];
+    const { rows } = buildTimeline(calls, [failed("f1", "c1")], intents);
+    expect(ids(rows)).toEqual(["c0", "i1", "c1", "f1", "c2"]);
+    const intent = { role: "intent", label: "dangling intent", status: "no response" };
+    expect(rows[1]).toMatchObject(intent);
+    expect(rows[3]).toMatchObject({ role: "failed", label: "failed · dangling intent" });
+  });
+
+  it("gives failed rows the depth and branch of the call they followed", () => {
+    const d = call("d", "c1", { created_at: 4, role: "branch", chains: ["branch-1"] });
+    const { rows } = buildTimeline([...calls, d], [failed("f", "d")]);
+    expect(depths(rows)).toEqual(["c0@0", "c1@0", "c2@0", "d@1", "f@1"]);
+    expect(rows[4]?.branch_point).toBe("c1");
+  });
+});
+
+describe("call timeline time axis", () => {
+  it("scales bars to the span from the first start to the last end", () => {
+    // created_at (capture time) is ignored when the exchange has its own start.
+    const timed = (started_at: number, latency_ms: number) => ({
+      created_at: 999,
+      exchange: exchange({ started_at, latency_ms }),
+    });
+    const calls = [call("a", null, timed(100, 2000)), call("b", "a", timed(104, 6000))];
+    const late = failed("f", "b", { started_at: 108.5, latency_ms: 500 });
+    const { rows, axis } = buildTimeline(calls, [late]);
+    expect(axis).toEqual({ start: 100, end: 110 });
+    expect(rows[0]?.bar?.left).toBeCloseTo(0);
+    expect(rows[0]?.bar?.width).toBeCloseTo(0.2);
+    expect(rows[1]?.bar?.left).toBeCloseTo(0.4);
+    expect(rows[1]?.bar?.width).toBeCloseTo(0.6);
+    expect(rows[2]?.bar?.left).toBeCloseTo(0.85);
+    expect(rows[2]?.bar?.width).toBeCloseTo(0.05);
+  });
+
+  it("falls back to created_at, and marks rows without a time at their place in order", () => {
+    const calls = [
+      call("a", null, { created_at: 0 }), // no time: before every timed row
+      call("b", "a", { created_at: 10, exchange: exchange({ latency_ms: 4000 }) }),
+      call("c", "b", { created_at: 20 }),
+    ];
+    const { rows, axis } = buildTimeline(calls, [failed("f", "b")]);
+    expect(ids(rows)).toEqual(["a", "b", "f", "c"]);
+    expect(axis).toEqual({ start: 10, end: 20 });
+    expect(rows[0]?.bar).toBeNull();
+    expect(rows[0]?.marker).toBe(0); // where b starts
+    expect(rows[1]?.bar).toEqual({ left: 0, width: 0.4 });
+    expect(rows[2]?.marker).toBeCloseTo(0.4); // where b ended
+    expect(rows[3]?.bar).toEqual({ left: 1, width: 0 });
+  });
+
+  it("treats a 0 time (the format's default) as not recorded", () => {
+    const f = failed("f", "a", { started_at: 0 });
+    const { rows, axis } = buildTimeline([call("a", null, { created_at: 5 })], [f]);
+    expect(axis).toEqual({ start: 5, end: 5 });
+    expect(rows[1]?.bar).toBeNull();
+    expect(rows[1]?.marker).toBe(0);
+  });
+
+  it("spreads markers by order when nothing has a time", () => {
+    const { rows, axis } = buildTimeline(linear(3).map((c) => ({ ...c, created_at: 0 })), []);
+    expect(axis).toBeNull();
+    expect(rows.map((r) => r.marker)).toEqual([0, 0.5, 1]);
+  });
+});
+
+describe("call timeline labels", () => {
+  const labelled = (c: CallView) => buildTimeline([c], []).rows[0] as TimelineRow;
+
+  it("names side calls with their reason", () => {
+    const pattern = { kind: "pattern", pattern: "haiku" } as const;
+    expect(labelled(call("s", null, { role: "side_call", side_call: pattern }))).toMatchObject({
+      label: "side call",
+      reason: 'requested model matches "haiku"',
+      tone: "warn",
+    });
+    const calibrated = {
+      kind: "self_calibration",
+      policy_model: "big",
+      policy_generated_tokens: 42,
+    } as const;
+    expect(labelled(call("s", null, { role: "side_call", side_call: calibrated })).reason).toBe(
+      "self-calibration: big generated more (42 tokens)",
+    );
+  });
+
+  it("names retries kept, dropped and unresolved", () => {
+    const kept = call("k", null, { retry: "kept", retry_group: 0 });
+    expect(labelled(kept)).toMatchObject({ label: "main · retry kept", tone: "ok" });
+    const dropped = { role: "quarantined", quarantine: "retry_dropped", retry: "dropped" } as const;
+    expect(labelled(call("d", null, { ...dropped, chains: [] }))).toMatchObject({
+      label: "retry dropped",
+      tone: "bad",
+    });
+    const unresolved = call("u", null, { retry: "unresolved" });
+    expect(labelled(unresolved)).toMatchObject({ label: "main · retry unresolved", tone: "warn" });
+  });
+
+  it("names quarantined, excluded and branch calls", () => {
+    const ambiguous: Partial<CallView> = { quarantine: "ambiguous_parent", candidates: ["x", "y"] };
+    expect(labelled(call("q", null, { role: "quarantined", ...ambiguous }))).toMatchObject({
+      label: "quarantined",
+      reason: "ambiguous parent: 2 calls share the longest prefix",
+    });
+    const excluded = call("e", null, { role: "excluded", excluded_reason: "empty generation" });
+    expect(labelled(excluded)).toMatchObject({ label: "excluded", reason: "empty generation" });
+    const branch = call("b", null, { role: "branch", chains: ["branch-2"] });
+    expect(labelled(branch)).toMatchObject({ label: "branch-2", tone: "" });
+  });
+
+  it("shows requested and served models, lengths and status", () => {
+    const served = exchange({ served_model: "gpt-x-2025", finish_reason: "length", count: 2 });
+    const row = { requested_model: "gpt-x", prompt_len: 1234, generated_len: 56, exchange: served };
+    expect(labelled(call("m", null, { ...row, model: "entry-model" }))).toMatchObject({
+      ...{ requested_model: "gpt-x", served_model: "gpt-x-2025" },
+      ...{ prompt_len: 1234, generated_len: 56, status: "200 length ×2", status_ok: true },
+    });
+    expect(labelled(call("n", null, { requested_model: "", model: "entry-model" }))).toMatchObject({
+      ...{ requested_model: null, served_model: "entry-model" },
+      ...{ status: "no exchange", status_ok: null },
+    });
+    const error = exchange({ status_code: 500, error_category: "server" });
+    expect(labelled(call("h", null, { exchange: error }))).toMatchObject({
+      status: "500 server",
+      status_ok: false,
+    });
+  });
+});
+
+describe("call timeline collapsing and keys", () => {
+  // main a → b → c; a branch leaves a: x → y, another leaves x: z. A failed call follows y.
+  const calls = [
+    call("a", null, { created_at: 1, chains: ["main", "branch-1", "branch-2"] }),
+    call("x", "a", { created_at: 2, role: "branch", chains: ["branch-1", "branch-2"] }),
+    call("b", "a", { created_at: 3 }),
+    call("y", "x", { created_at: 4, role: "branch", chains: ["branch-1"] }),
+    call("z", "x", { created_at: 5, role: "branch", chains: ["branch-2"] }),
+    call("c", "b", { created_at: 6 }),
+  ];
+  const { rows } = buildTimeline(calls, [failed("f", "y")]);
+
+  it("hides a branch's rows, and the branches inside it, when its branch point collapses", () => {
+    expect(ids(rows)).toEqual(["a", "x", "b", "y", "f", "z", "c"]);
+    expect(ids(visibleRows(rows, new Set(["x"])))).toEqual(["a", "x", "b", "y", "f", "c"]);
+    expect(ids(visibleRows(rows, new Set(["a"])))).toEqual(["a", "b", "c"]);
+    expect(ids(visibleRows(rows, new Set(["c"])))).toEqual(ids(rows));
+  });
+
+  it("moves with ↑↓ Home End, collapses with ← and expands with →", () => {
+    const none = new Set<string>();
+    expect(moveInTimeline(rows, 0, "ArrowDown", none)).toEqual({ row: 1, toggle: null });
+    expect(moveInTimeline(rows, 0, "ArrowUp", none)).toEqual({ row: 0, toggle: null });
+    expect(moveInTimeline(rows, 2, "End", none)).toEqual({ row: 6, toggle: null });
+    expect(moveInTimeline(rows, 6, "ArrowDown", none)).toEqual({ row: 6, toggle: null });
+    expect(moveInTimeline(rows, 5, "Home", none)).toEqual({ row: 0, toggle: null });
+    expect(moveInTimeline(rows, 1, "ArrowLeft", none)).toEqual({ row: 1, toggle: "x" });
+    expect(moveInTimeline(rows, 5, "ArrowLeft", none)).toEqual({ row: 1, toggle: null }); // z → x
+    expect(moveInTimeline(rows, 4, "ArrowLeft", none)).toEqual({ row: 0, toggle: null }); // f → a
+    expect(moveInTimeline(rows, 2, "ArrowLeft", none)).toEqual({ row: 2, toggle: null }); // b: main
+    const shut = new Set(["x"]);
+    const shown = visibleRows(rows, shut);
+    expect(moveInTimeline(shown, 1, "ArrowRight", shut)).toEqual({ row: 1, toggle: "x" });
+    expect(moveInTimeline(rows, 1, "ArrowRight", none)).toEqual({ row: 2, toggle: null });
+    expect(moveInTimeline(rows, 2, "ArrowRight", none)).toEqual({ row: 2, toggle: null });
+  });
+});
