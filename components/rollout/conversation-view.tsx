@@ -1,0 +1,168 @@
+"use client";
+// The conversation tab: a chain as messages by role, generated text (mask 1, trained) set apart
+// from re-fed text (mask 0), tool calls and results as blocks, side calls as collapsible threads
+// where they happened. Pages of items load as they scroll into view (virtualised, rows measured);
+// the items themselves are drawn by conversation-items.tsx.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef } from "react";
+import type { ConversationItem, ConversationPage } from "@/lib/schema/api-conversation";
+import { PROBABILITY_BINS } from "@/lib/view/conversation-page";
+import { usePages } from "@/components/shared/use-pages";
+import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
+import styles from "./conversation-view.module.css";
+
+export interface ConversationViewProps {
+  /** `/api/runs/{run}/rollouts/{rollout}` */
+  base: string;
+  /** Extra query (`&profile=…&v=<stamp>`), appended to every request. */
+  profileQs: string;
+  /** `main`, a chain id or `call:<id>`. */
+  sequence: string;
+  sequences: Array<{ value: string; label: string }>;
+  /** The selected item (URL `message`), scrolled into view once. */
+  message: number | null;
+  /** Probability shading on (URL `shade=1`). */
+  shade: boolean;
+  /** Mask-1 tokens of this sequence are trained on: false for a masked rollout or an undelivered chain. */
+  trained: boolean;
+  onPatch: (patch: Record<string, string | null>) => void;
+}
+
+export function ConversationView({
+  base,
+  profileQs,
+  sequence,
+  sequences,
+  message,
+  shade,
+  trained,
+  onPatch,
+}: ConversationViewProps) {
+  const url = `${base}/conversation?chain=${encodeURIComponent(sequence)}&clip=${CLIP}${profileQs}`;
+  const { first, error, ensure, pageOf } = usePages(url, PAGE, parsePage);
+  const total = first?.total ?? 0;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virt = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 140,
+    overscan: 4,
+  });
+  const items = virt.getVirtualItems();
+  const from = items[0]?.index ?? 0;
+  const to = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (total > 0) ensure(from, to + 1);
+  }, [from, to, total, ensure]);
+  const itemAt = (i: number): ConversationItem | undefined => {
+    const p = pageOf(i);
+    return p?.items[i - p.offset];
+  };
+
+  // Deep links: bring the selected message into view once the list knows its length.
+  const scrolledFor = useRef<string | null>(null);
+  useEffect(() => {
+    const key = `${url}#${message}`;
+    if (message === null || total === 0 || scrolledFor.current === key) return;
+    scrolledFor.current = key;
+    virt.scrollToIndex(Math.min(message, total - 1), { align: "start" });
+  }, [message, total, url, virt]);
+
+  const urls = sequenceUrls(base, sequence, profileQs);
+  return (
+    <div className={styles.view} data-testid="conversation-view">
+      <div className={styles.toolbar}>
+        <label>
+          sequence{" "}
+          <select
+            value={sequence}
+            onChange={(e) => onPatch({ chain: e.target.value, message: null })}
+            data-testid="conversation-sequence"
+          >
+            {sequences.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={shade}
+            onChange={(e) => onPatch({ shade: e.target.checked ? "1" : null })}
+            data-testid="conversation-shade-toggle"
+          />{" "}
+          shade generated tokens by probability
+        </label>
+        {first && <Counts page={first} />}
+      </div>
+      <Legend shade={shade} trained={trained} />
+      {error && <div className={styles.error}>{error}</div>}
+      {!first && !error && <div className={styles.muted}>Loading the conversation…</div>}
+      {first && total === 0 && <div className={styles.muted}>This sequence has no messages.</div>}
+      <div className={styles.scroll} ref={scroller} data-testid="conversation-scroll">
+        <div style={{ height: virt.getTotalSize(), position: "relative" }}>
+          {items.map((row) => {
+            const item = itemAt(row.index);
+            return (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virt.measureElement}
+                className={styles.row}
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                {item ? (
+                  <ConversationItemView
+                    item={item}
+                    selected={message === row.index}
+                    shade={shade}
+                    urls={urls}
+                    base={base}
+                    profileQs={profileQs}
+                    onPatch={onPatch}
+                  />
+                ) : (
+                  <div className={styles.placeholder}>…</div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Counts({ page }: { page: ConversationPage }) {
+  const fmt = (n: number) => n.toLocaleString("en-US");
+  return (
+    <span className={styles.muted} data-testid="conversation-counts">
+      {fmt(page.total)} items · {fmt(page.length)} tokens · {fmt(page.generated)} generated ·{" "}
+      {page.template === "plain"
+        ? "no chat template found: segments as they are"
+        : `${page.template} template`}
+      {!page.decoded && " · no tokenizer: ids shown"}
+    </span>
+  );
+}
+
+function Legend({ shade, trained }: { shade: boolean; trained: boolean }) {
+  return (
+    <div className={styles.legend} data-testid="conversation-legend">
+      <span className={styles.gen}>
+        {trained
+          ? "generated (mask 1, trained)"
+          : "generated (mask 1, not trained: see the verdict)"}
+      </span>
+      <span className={styles.refed}>re-fed (mask 0, not trained)</span>
+      {shade &&
+        PROBABILITY_BINS.map((b, i) => (
+          <span key={b.label} className={styles[`bin${i}`]}>
+            {b.label}
+          </span>
+        ))}
+    </div>
+  );
+}
