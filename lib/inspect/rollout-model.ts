@@ -2,6 +2,7 @@
 // file of the rollout (rolloutVersion), so a changed file is a new key; held in a bounded LRU of the
 // process cache registry (retained tokens); concurrent requests share one build.
 // Not responsible for building a model (build-model) or for what a route sends (token-window etc.).
+import "server-only";
 import { createHash } from "node:crypto";
 import type { ProfileChoice } from "@/lib/builder";
 import { rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
@@ -27,15 +28,17 @@ export async function inspectRollout(run: RunLayout, rolloutId: string, options:
   assertRolloutId(rolloutId);
   const profile = options.profile ?? run.manifest.builder_profile ?? "seed";
   const version = await rolloutVersion(rolloutSourceOf(run), rolloutId);
-  const stamp = stampOf(run, version);
+  const stamp = stampOf(run, rolloutId, version);
   const build = (signal: AbortSignal) => buildModel({ run, rolloutId, profile, stamp, signal });
-  return builds.get(`${profile}|${run.dir}|${rolloutId}|${version}`, build, (m) => m.weight, options.signal);
+  // The manifest is in the key too: its side-call patterns and tokenizer shape the model.
+  const key = `${profile}|${run.dir}|${rolloutId}|${version}|${JSON.stringify(run.manifest)}`;
+  return builds.get(key, build, (m) => m.weight, options.signal);
 }
 
 /** The rollout's current stamp, without building it (a few stats): live pages poll it. */
 export async function rolloutStamp(run: RunLayout, rolloutId: string): Promise<string> {
   assertRolloutId(rolloutId);
-  return stampOf(run, await rolloutVersion(rolloutSourceOf(run), rolloutId));
+  return stampOf(run, rolloutId, await rolloutVersion(rolloutSourceOf(run), rolloutId));
 }
 
 /** Drops every cached rollout (benchmarks measure cold builds). */
@@ -43,10 +46,7 @@ export function clearInspectCache(): void {
   builds.clear();
 }
 
-export function inspectStats() {
-  return { ...builds.stats };
-}
-
-function stampOf(run: RunLayout, version: string): string {
-  return createHash("sha1").update(`${run.dir}|${version}`).digest("hex").slice(0, 16);
+/** A short name for the run directory, the rollout and its file versions. */
+function stampOf(run: RunLayout, rolloutId: string, version: string): string {
+  return createHash("sha1").update(`${run.dir}|${rolloutId}|${version}`).digest("hex").slice(0, 16);
 }

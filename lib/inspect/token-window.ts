@@ -16,7 +16,7 @@ interface Part {
 }
 
 /** The most tokens one request gets: a window is decoded and sent whole. */
-export const MAX_WINDOW = 5000;
+const MAX_WINDOW = 5000;
 
 /** The parts of `main`, a chain id, or `call:<model_call_id>`, in order, with their start positions. */
 function sequenceParts(model: RolloutModel, sequence: string): Part[] {

@@ -1,3 +1,5 @@
+// Every zod schema and inferred type, one file per file type (token entry, capture exchange, store
+// state, rollout record, run manifest) and per API family (errors, runs, the rollout inspector).
 export * from "./token-entry";
 export * from "./capture-exchange";
 export * from "./store-state";
@@ -6,3 +8,4 @@ export * from "./run-manifest";
 export * from "./api";
 export * from "./api-rollout";
 export * from "./api-runs";
+export * from "./api-compare";

@@ -1,4 +1,5 @@
-// Access to ../shared/spec/golden_vectors.json, vendored at fixtures/golden/ so tests run anywhere.
+// Access to ../shared/spec/golden_vectors.json, vendored at fixtures/golden/ so tests run anywhere:
+// the reference digests, store example and builder fixtures with their expected results, typed.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 

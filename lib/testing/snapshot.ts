@@ -1,4 +1,5 @@
-// Typed test builders: token entries and capture snapshots without a store on disk.
+// Typed test builders: token entries (parsed with the real schema) and capture snapshots without a
+// store on disk, and chains in the golden vectors' shape for comparing builds.
 import { tokenEntrySchema, type TokenEntry, type TokenEntryInput } from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
 import { chainSegments, type Build } from "@/lib/builder";

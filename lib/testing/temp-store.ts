@@ -1,4 +1,5 @@
-// Temporary store directories with real files, for reader tests.
+// Temporary store directories with real files, for reader and route tests: token records in the
+// real line format, and fingerprints that prove a read changed nothing.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { fingerprintTree } from "./fingerprint";
 import os from "node:os";

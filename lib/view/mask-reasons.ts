@@ -1,4 +1,5 @@
-// Mask reasons in words, for every view (the verdict bar, tables, alerts).
+// Mask reasons in words, for every view (the verdict bar, tables, alerts): a phrase and a short
+// chart-axis label per builder reason. Which reasons apply is the builder's decision, not this.
 import type { MaskReason } from "@/lib/builder/verdict";
 
 const WORDS: Record<MaskReason, string> = {

@@ -1,4 +1,5 @@
-// One word for a verdict row, shared by the CLI table and the views.
+// One word for a verdict row (masked, trained, retired, no data), shared by the CLI table and the
+// views so they never label the same verdict differently.
 import type { VerdictRow } from "@/lib/builder";
 
 export type VerdictLabel = "masked" | "trained" | "retired" | "no data";

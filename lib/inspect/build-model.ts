@@ -1,0 +1,100 @@
+// Assembles the inspector's model of one rollout from the shared read-and-decide path
+// (lib/runs/build-rollout), the model-call capture and the rollouts.jsonl record: the view with
+// every call, chain, failed call and prefix break, and compact tokens for the windows.
+// Not responsible for caching (rollout-model) or for the words the views show (lib/view).
+import "server-only";
+import { toVerdictRow, type Verdict } from "@/lib/builder";
+import { UnknownRolloutError } from "@/lib/errors";
+import { buildRollout, rolloutSourceOf } from "@/lib/runs/build-rollout";
+import type { RunLayout } from "@/lib/runs/runs-root";
+import type { OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
+import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
+import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
+import { mainRule, otherProfileSummary } from "@/lib/view/inspector-words";
+import { describeCalls, describeChains, placeFailed } from "./describe-calls";
+import type { RolloutModel } from "./model";
+import { prefixBreaks } from "./prefix-breaks";
+
+export interface ModelRequest {
+  run: RunLayout;
+  rolloutId: string;
+  profile: "seed" | "gym-v1" | "auto";
+  /** The rollout's file stamp (rollout-model), so the view can say which files it was built from. */
+  stamp: string;
+  signal: AbortSignal;
+}
+
+/** The verdict facts the other-profile comparison looks at. */
+function facts(v: Verdict): OtherProfileVerdict {
+  const b = v.build;
+  const main = b && b.mainIndex >= 0 ? b.chains[b.mainIndex] : undefined;
+  return {
+    profile: v.profile,
+    mask_sample: v.mask_sample,
+    mask_reasons: v.mask_reasons,
+    error: v.error,
+    main_calls: main ? main.nodes.map((i) => b?.nodes[i]?.entry.model_call_id ?? "") : [],
+  };
+}
+
+async function tokenizer(run: RunLayout): Promise<{ decoder: TokenDecoder | null; error: string | null }> {
+  try {
+    return { decoder: await decoderFor(run.dir, run.manifest.tokenizer), error: null };
+  } catch (err) {
+    return { decoder: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): RolloutView["read"] {
+  return {
+    issues: capture.issues,
+    torn_tail: capture.snapshot.tornTail,
+    token_file: capture.hasTokenFile,
+    capture_store: { exists: captureRead?.exists ?? false, unreadable: captureRead?.unreadable.length ?? 0, error: captureRead?.error ?? null },
+  };
+}
+
+export async function buildModel({ run, rolloutId, profile, stamp, signal }: ModelRequest): Promise<RolloutModel> {
+  const patterns = run.manifest.side_call_patterns;
+  const built = await buildRollout(rolloutSourceOf(run), rolloutId, { profile, sideCallPatterns: patterns, signal, decideOther: true });
+  if (!built.found) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
+  const { verdict, capture, captureStore, record } = built;
+  const other = built.other ?? verdict;
+  const { decoder, error: tokenizerError } = await tokenizer(run);
+
+  const entries = capture.snapshot.entries;
+  const join = joinExchanges(entries, captureStore?.exchanges ?? []);
+  const { calls, tokens, callIndex } = describeCalls(verdict, entries, capture.entryLines, join.byCallId);
+  const chains = describeChains(verdict.build, callIndex, tokens);
+  const notes = verdict.build?.notes;
+  const view: RolloutView = {
+    run_id: run.id,
+    rollout_id: rolloutId,
+    stamp,
+    profile: verdict.profile,
+    tokenizer: decoder?.name ?? null,
+    tokenizer_error: tokenizerError,
+    verdict: { ...toVerdictRow(verdict, { includeMain: false }), main: null },
+    delivered_fraction: typeof verdict.metrics.delivered_fraction === "number" ? verdict.metrics.delivered_fraction : null,
+    other_profile: { ...otherProfileSummary(facts(verdict), facts(other)), verdict: facts(other) },
+    calls,
+    failed: placeFailed(join.withoutEntry, calls),
+    chains,
+    main_rule: mainRule(verdict.profile),
+    prefix_breaks: verdict.build ? prefixBreaks(verdict.build, decoder) : [],
+    dropped: {
+      branch_chains: Math.max(0, chains.length - (verdict.build && verdict.build.mainIndex >= 0 ? 1 : 0)),
+      quarantined_calls: verdict.build?.quarantined.length ?? 0,
+      side_calls: verdict.side_calls.length,
+      excluded_calls: calls.filter((c) => c.role === "excluded").length,
+      generated_not_delivered: notes ? notes.generated_tokens_captured - notes.generated_tokens_delivered : 0,
+    },
+    read: readFacts(capture, captureStore),
+    record: record && { reward: record.reward, step: record.step, mask_sample: record.mask_sample, token_capture: record._ng_token_capture },
+  };
+  let weight = 0;
+  for (const t of tokens) weight += t.own.length + t.gen.length;
+  const chainCalls = new Map(chains.map((c) => [c.chain_id, c.call_ids.map((id) => callIndex.get(id) ?? -1)]));
+  const outputItems = new Map(entries.map((e) => [e.model_call_id, e.output_items]));
+  return { view, tokens, chainCalls, callIndex, decoder, weight, exchanges: join.byCallId, outputItems };
+}

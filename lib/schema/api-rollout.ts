@@ -1,0 +1,284 @@
+// The rollout inspector's wire contract: the rollout view, its stamp, token windows, low-prob
+// matches and call detail. The server builds these types (they are inferred from the schemas, never
+// written twice); route tests and the browser parse every body with them. Objects are strict, so a
+// field added or dropped on one side fails the other's parse. Everything on the wire is snake_case.
+import { z } from "zod";
+import { maskReasonSchema, profileSchema } from "./api-runs";
+
+const nullableInt = z.int().nullable();
+const nullableNumber = z.number().nullable();
+const nullableString = z.string().nullable();
+
+// --- builder words (the builder's unions, as the view sends them) -------------------------------
+
+export const parentLinkSchema = z.enum(["root", "recorded", "inferred", "ambiguous"]);
+export const parentFallbackSchema = z.enum(["parent_call_id_missing", "parent_digest_mismatch"]);
+export const quarantineReasonSchema = z.enum(["ambiguous_parent", "retry_dropped"]);
+export const sideCallReasonSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("pattern"), pattern: z.string() }),
+  z.strictObject({
+    kind: z.literal("self_calibration"),
+    policy_model: z.string(),
+    policy_generated_tokens: z.int(),
+  }),
+]);
+
+/** The CLI's verdict row without its flattened main chain (tokens come from the windows route). */
+export const viewVerdictSchema = z.strictObject({
+  rollout_id: z.string(),
+  profile: profileSchema,
+  mask_sample: z.boolean(),
+  mask_reasons: z.array(maskReasonSchema),
+  error: nullableString,
+  metrics: z.record(z.string(), z.unknown()),
+  side_calls: z.array(
+    z.strictObject({
+      model_call_id: z.string(),
+      requested_model: z.string(),
+      generated_tokens: z.int(),
+      reason: sideCallReasonSchema,
+    }),
+  ),
+  quarantined: z.array(z.string()),
+  unresolved_retries: z.array(z.string()),
+  roots: z.int(),
+  torn_tail: z.boolean(),
+  main: z.null(),
+});
+
+// --- the rollout view ---------------------------------------------------------------------------
+
+export const callRoleSchema = z.enum(["main", "branch", "side_call", "quarantined", "excluded", "unchained"]);
+export const retryRoleSchema = z.enum(["kept", "dropped", "unresolved"]);
+
+/** The last exchange recorded for a call, in brief. */
+export const exchangeSummarySchema = z.strictObject({
+  status_code: nullableInt,
+  error_category: nullableString,
+  latency_ms: nullableNumber,
+  finish_reason: nullableString,
+  started_at: nullableNumber,
+  served_model: nullableString,
+  /** Exchanges recorded for this call id (more than one when several servers appended). */
+  count: z.int(),
+});
+
+export const callViewSchema = z.strictObject({
+  model_call_id: z.string(),
+  /** Line of the call's entry in the token file. */
+  line: z.int(),
+  parent_call_id: nullableString,
+  link: parentLinkSchema.nullable(),
+  fallback: parentFallbackSchema.nullable(),
+  recorded_parent: nullableString,
+  candidates: z.array(z.string()),
+  role: callRoleSchema,
+  chains: z.array(z.string()),
+  retry: retryRoleSchema.nullable(),
+  retry_group: nullableInt,
+  quarantine: quarantineReasonSchema.nullable(),
+  side_call: sideCallReasonSchema.nullable(),
+  excluded_reason: nullableString,
+  requested_model: nullableString,
+  model: z.string(),
+  prompt_len: z.int(),
+  generated_len: z.int(),
+  /** Prompt tokens inherited from the parent's cumulative sequence; the rest is interstitial. */
+  inherited_len: z.int(),
+  interstitial_len: z.int(),
+  created_at: z.number(),
+  exchange: exchangeSummarySchema.nullable(),
+});
+
+/** An HTTP call with a capture line but no token entry (a 422, a timeout). */
+export const failedCallSchema = z.strictObject({
+  model_call_id: z.string(),
+  started_at: nullableNumber,
+  status_code: nullableInt,
+  error_category: nullableString,
+  latency_ms: nullableNumber,
+  /** The captured call that was created last before this one started: where it happened. */
+  after_call: nullableString,
+  error: z.string(),
+});
+
+export const chainViewSchema = z.strictObject({
+  chain_id: z.string(),
+  call_ids: z.array(z.string()),
+  root_call_id: z.string(),
+  generated: z.int(),
+  root_created_at: z.number(),
+  root_prompt_len: z.int(),
+  /** Tokens in the flattened chain. */
+  length: z.int(),
+});
+
+export const prefixBreakSchema = z.strictObject({
+  root_call_id: z.string(),
+  /** The earlier call whose cumulative sequence shares the longest prefix with this root's prompt. */
+  against_call_id: nullableString,
+  shared: z.int(),
+  root_prompt_len: z.int(),
+  against_len: z.int(),
+  kind: z.enum(["compaction", "drift"]),
+  /** Text of the shared tokens just before the first difference, then of each side after it. */
+  context: z.string(),
+  root_side: z.string(),
+  against_side: z.string(),
+});
+
+export const otherProfileVerdictSchema = z.strictObject({
+  profile: profileSchema,
+  mask_sample: z.boolean(),
+  mask_reasons: z.array(maskReasonSchema),
+  error: nullableString,
+  main_calls: z.array(z.string()),
+});
+
+export const readIssueSchema = z.strictObject({
+  file: z.string(),
+  line: nullableInt,
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+});
+
+export const rolloutViewSchema = z.strictObject({
+  run_id: z.string(),
+  rollout_id: z.string(),
+  /** Changes whenever any of the rollout's files changes (size or mtime): live views poll it. */
+  stamp: z.string(),
+  profile: profileSchema,
+  tokenizer: nullableString,
+  tokenizer_error: nullableString,
+  verdict: viewVerdictSchema,
+  delivered_fraction: nullableNumber,
+  other_profile: z
+    .strictObject({ differs: z.boolean(), summary: z.string(), verdict: otherProfileVerdictSchema })
+    .nullable(),
+  calls: z.array(callViewSchema),
+  failed: z.array(failedCallSchema),
+  chains: z.array(chainViewSchema),
+  main_rule: z.strictObject({ rule: z.enum(["generated_mass", "earliest_root"]), text: z.string() }),
+  prefix_breaks: z.array(prefixBreakSchema),
+  dropped: z.strictObject({
+    branch_chains: z.int(),
+    quarantined_calls: z.int(),
+    side_calls: z.int(),
+    excluded_calls: z.int(),
+    generated_not_delivered: z.int(),
+  }),
+  read: z.strictObject({
+    issues: z.array(readIssueSchema),
+    torn_tail: z.boolean(),
+    token_file: z.boolean(),
+    capture_store: z.strictObject({ exists: z.boolean(), unreadable: z.int(), error: nullableString }),
+  }),
+  /** The rollout's line in rollouts.jsonl, when the run has one. */
+  record: z
+    .strictObject({
+      reward: nullableNumber,
+      step: nullableInt,
+      mask_sample: z.boolean().nullable(),
+      token_capture: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable(),
+});
+
+/** `?stamp=1`: only the rollout's file stamp, so a live page can poll without a build. */
+export const rolloutStampSchema = z.strictObject({ stamp: z.string() });
+
+// --- token windows ------------------------------------------------------------------------------
+
+export const segmentKindSchema = z.enum(["inherited", "prompt", "interstitial", "generated"]);
+export const pieceKindSchema = z.enum(["text", "bytes", "special", "unknown"]);
+
+export const tokenSegmentSchema = z.strictObject({
+  call: z.string(),
+  kind: segmentKindSchema,
+  start: z.int(),
+  length: z.int(),
+});
+
+/** A window of a sequence's tokens; the segments come once per sequence (`segmentedWindowSchema`). */
+export const tokenWindowSchema = z.strictObject({
+  sequence: z.string(),
+  total: z.int(),
+  offset: z.int(),
+  decoded: z.boolean(),
+  /** Columnar, one entry per token of the window. `call` indexes `call_ids`. */
+  tokens: z.strictObject({
+    id: z.array(z.int()),
+    text: z.array(z.string()).nullable(),
+    piece: z.array(pieceKindSchema).nullable(),
+    mask: z.array(z.int()),
+    log_prob: z.array(z.number().nullable()),
+    call: z.array(z.int()),
+  }),
+  call_ids: z.array(z.string()),
+});
+
+/** The window that opens a sequence (`segments=1`, or shipped in the page): with every segment. */
+export const segmentedWindowSchema = tokenWindowSchema.extend({ segments: z.array(tokenSegmentSchema) });
+
+export const lowProbMatchesSchema = z.strictObject({
+  sequence: z.string(),
+  threshold: z.number(),
+  total: z.int(),
+  matches: z.array(
+    z.strictObject({ pos: z.int(), id: z.int(), text: nullableString, log_prob: z.number(), call: z.string() }),
+  ),
+});
+
+// --- call detail --------------------------------------------------------------------------------
+
+/** One recorded exchange of a call: line in the capture file, status, timing, the failure's body. */
+export const callExchangeSchema = z.strictObject({
+  line: z.int(),
+  status_code: nullableInt,
+  error_category: nullableString,
+  latency_ms: nullableNumber,
+  started_at: nullableNumber,
+  finish_reason: nullableString,
+  served_model: nullableString,
+  /** The response body of a failed exchange (HTTP >= 400 or no status), as the server sent it. */
+  error_body: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const callDetailSchema = z.strictObject({
+  model_call_id: z.string(),
+  /** The call's row in the rollout view (null for a failed call with no token entry). */
+  call: callViewSchema.nullable(),
+  /** The Responses API output items of the call's entry (reasoning, messages, tool calls). */
+  output_items: z.array(z.record(z.string(), z.unknown())),
+  exchanges: z.array(callExchangeSchema),
+  prompt: z
+    .strictObject({
+      inherited_len: z.int(),
+      interstitial_len: z.int(),
+      /** Text of the last tokens of the inherited prefix (where the interstitial attaches). */
+      inherited_tail: nullableString,
+      interstitial: nullableString,
+      interstitial_truncated: z.boolean(),
+    })
+    .nullable(),
+  generation: nullableString,
+});
+
+export type CallRole = z.infer<typeof callRoleSchema>;
+export type RetryRole = z.infer<typeof retryRoleSchema>;
+export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
+export type CallView = z.infer<typeof callViewSchema>;
+export type FailedCall = z.infer<typeof failedCallSchema>;
+export type ChainView = z.infer<typeof chainViewSchema>;
+export type PrefixBreak = z.infer<typeof prefixBreakSchema>;
+export type OtherProfileVerdict = z.infer<typeof otherProfileVerdictSchema>;
+export type RolloutView = z.infer<typeof rolloutViewSchema>;
+export type RolloutStamp = z.infer<typeof rolloutStampSchema>;
+export type SegmentKind = z.infer<typeof segmentKindSchema>;
+export type PieceKind = z.infer<typeof pieceKindSchema>;
+export type TokenSegment = z.infer<typeof tokenSegmentSchema>;
+export type TokenWindow = z.infer<typeof tokenWindowSchema>;
+export type SegmentedWindow = z.infer<typeof segmentedWindowSchema>;
+export type LowProbMatches = z.infer<typeof lowProbMatchesSchema>;
+export type CallExchange = z.infer<typeof callExchangeSchema>;
+export type CallDetail = z.infer<typeof callDetailSchema>;
