@@ -1,10 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { golden } from "@/lib/testing/golden";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { parseCommand, UsageError } from "./args";
 
 const KEYS = ["rollout_id", "profile", "mask_sample", "mask_reasons", "error", "metrics", "side_calls", "quarantined", "unresolved_retries", "roots", "torn_tail", "main"];
+
+// cli/bin.mjs runs dist/cli.mjs: build it from the current source first (esbuild, < 1 s).
+beforeAll(() => void execFileSync(process.execPath, ["scripts/build-node.mjs"]), 60_000);
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, ["cli/bin.mjs", ...args], { encoding: "utf8" });

@@ -1,4 +1,6 @@
-// `rollout-lens`: the command line over the same lib the dashboard uses.
+// `rollout-lens`: the command line over the same lib the dashboard uses (`build` reads and decides
+// each rollout with lib/runs/build-rollout, as the routes and the index do). Runs as the bundle
+// dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";

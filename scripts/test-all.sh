@@ -21,8 +21,9 @@ step "unit tests (vitest)"
 unit_rc=0
 vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || unit_rc=$?
 
-step "next build"
+step "build (next build, then the worker and CLI bundles)"
 next build
+node scripts/build-node.mjs
 
 step "e2e (playwright + Debian chromium)"
 e2e_rc=0

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { summarizeSafely } from "@/lib/runs/summarize";
+import { rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "./runs/route";
 import { GET as getRollout } from "./runs/[run]/rollouts/[rollout]/route";
 import { GET as getTokens } from "./runs/[run]/rollouts/[rollout]/tokens/route";
@@ -103,20 +104,20 @@ describe("bad input, through the routes", () => {
   });
 
   it("the rest of the run still works: table, health and alerts", async () => {
-    const table = await (await getRollouts(req("/x?limit=100"), ctx({ run: "bad" }))).json();
-    const ids = table.rollouts.map((r: { rollout_id: string }) => r.rollout_id);
+    const table = rolloutPageSchema.parse(await (await getRollouts(req("/x?limit=100"), ctx({ run: "bad" }))).json());
+    const ids = table.rollouts.map((r) => r.rollout_id);
     expect(ids).toEqual(expect.arrayContaining(["good-0", "torn-0", ...Object.keys(CASES)]));
-    expect(table.rollouts.find((r: { rollout_id: string }) => r.rollout_id === "good-0")).toMatchObject({ mask_sample: false, n_calls: 2 });
-    const health = await (await getHealth(req(), ctx({ run: "bad" }))).json();
-    const kinds = health.alerts.map((a: { kind: string }) => a.kind);
+    expect(table.rollouts.find((r) => r.rollout_id === "good-0")).toMatchObject({ mask_sample: false, n_calls: 2 });
+    const health = runHealthSchema.parse(await (await getHealth(req(), ctx({ run: "bad" }))).json());
+    const kinds = health.alerts.map((a) => a.kind);
     expect(kinds).toEqual(expect.arrayContaining(["unreadable", "newer_schema", "masked_fraction"]));
-    expect(health.alerts.find((a: { kind: string }) => a.kind === "newer_schema").rollout_ids).toEqual(["newer-0"]);
+    expect(health.alerts.find((a) => a.kind === "newer_schema")!.rollout_ids).toEqual(["newer-0"]);
   }, 60_000);
 
   it("a run whose run.json is invalid is listed with the error and still served", async () => {
-    const runs = (await (await getRuns()).json()).runs;
-    const broken = runs.find((r: { id: string }) => r.id === "broken-manifest");
-    expect(broken.manifestError).toMatch(/^run\.json: capture: /);
+    const { runs } = runListSchema.parse(await (await getRuns()).json());
+    const broken = runs.find((r) => r.id === "broken-manifest");
+    expect(broken?.manifest_error).toMatch(/^run\.json: capture: /);
     expect((await view("0-0", "broken-manifest")).body.verdict.mask_sample).toBe(false);
   });
 

@@ -2,7 +2,7 @@
 // Compare charts: reward per step of both runs with rolling means, their per-step difference, and
 // calls per rollout of both runs side by side.
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import type { EvaluationComparison, TrainingComparison } from "@/lib/schema/api-runs";
+import type { EvaluationComparison, TrainingComparison } from "@/lib/schema/api-compare";
 
 const AXIS = { fill: "#9aa3b2", fontSize: 11 };
 const TIP = { background: "#171a21", border: "1px solid #2a2f3a" };

@@ -1,7 +1,7 @@
 // The compare page's sections as plain views: training statistics and verdict, evaluation by
 // task, and capture health side by side. Numbers are printed with their intervals.
 import Link from "next/link";
-import type { CaptureSide, Comparison, Interval } from "@/lib/schema/api-runs";
+import type { CaptureSide, Comparison, Interval } from "@/lib/schema/api-compare";
 import { CallsChart, DiffChart, RewardChart } from "./compare-charts";
 
 const f = (x: number, d = 3) => x.toFixed(d);
@@ -22,7 +22,7 @@ export function TrainingSection({ c }: { c: Comparison }) {
           <tr><th>mean reward, {c.a.id} (95% bootstrap CI)</th><td data-testid="mean-a">{ci(t.mean_a)}</td></tr>
           <tr><th>mean reward, {c.b.id}</th><td data-testid="mean-b">{ci(t.mean_b)}</td></tr>
           <tr><th>difference a − b</th><td data-testid="mean-diff">{signed(t.diff.estimate)} [{signed(t.diff.low)}, {signed(t.diff.high)}]</td></tr>
-          <tr><th>step-wise correlation (Pearson)</th><td data-testid="correlation">{f(t.correlation)}</td></tr>
+          <tr><th>step-wise correlation (Pearson)</th><td data-testid="correlation">{t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}</td></tr>
           <tr>
             <th>repeatability floor</th>
             <td data-testid="floor">{t.floor ? `${f(t.floor.correlation)} (${t.floor.run} vs ${t.floor.against}, ${t.floor.steps} steps)` : "none: no seed repeat"}</td>

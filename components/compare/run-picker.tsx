@@ -1,5 +1,5 @@
 // Pick the runs to compare (a GET form, so the choice is a link like any other view).
-import type { RunRef } from "@/lib/schema/api-runs";
+import type { RunRef } from "@/lib/schema/api-compare";
 
 export function RunPicker({ runs, a, b, baseline }: { runs: RunRef[]; a: string; b: string; baseline: string | null }) {
   const select = (name: string, value: string, optional = false) => (

@@ -1,6 +1,9 @@
 // Expected numbers come from lib/compare/reference.py (numpy/scipy), not from this code.
 import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
+import { computeHealth } from "@/lib/health/health";
+import { trainingComparisonSchema } from "@/lib/schema";
+import { compareTraining } from "./compare-runs";
 import { compareRuns } from "./load";
 
 const prev = process.env.ROLLOUT_LENS_RUNS;
@@ -59,5 +62,17 @@ describe("opencode after versus before the fix (evaluation runs)", () => {
     expect(c.capture.b.status_codes).toEqual([{ key: "200", count: 12 }, { key: "422", count: 12 }]);
     expect(c.capture.b.failed_calls).toBe(12);
     expect(c.capture.a.failed_calls).toBe(0);
+  });
+});
+
+describe("degenerate training series", () => {
+  it("a constant series has no correlation: null (not NaN) and no floor test", () => {
+    const rows = (xs: number[]) => xs.map((reward, step) => ({ step, reward, scalars: {} }));
+    const side = (id: string, xs: number[]) => ({ id, metrics: rows(xs), summaries: [], health: computeHealth([]), unreadableRecords: 0 });
+    const t = compareTraining(side("a", [0.5, 0.5, 0.5, 0.5]), side("b", [0.1, 0.4, 0.2, 0.3]), side("c", [0.2, 0.3, 0.1, 0.4]), side("d", [0.3, 0.1, 0.4, 0.2]))!;
+    expect(t.correlation).toBeNull();
+    expect(t.floor_test).toBeNull();
+    expect(trainingComparisonSchema.parse(JSON.parse(JSON.stringify(t))).correlation).toBeNull();
+    expect(t.verdict).toMatch(/correlation undefined \(a constant series\)/);
   });
 });

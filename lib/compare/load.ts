@@ -1,6 +1,7 @@
 // Loads what a comparison needs for each run (metrics, summaries, health) and picks the
 // repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
 // of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
+import "server-only";
 import { InvalidInputError } from "@/lib/errors";
 import { snapshotWithHealth } from "@/lib/health/run-health";
 import { readMetrics } from "@/lib/runs/metrics";

@@ -2,6 +2,7 @@
 // the CLI, the summary index and the inspector share, so none of them can disagree with another.
 // Reads the token store and, when given, the model-call store and the rollout's record; keeps
 // nothing (callers cache what they derive) and builds no views.
+import "server-only";
 import { decideVerdict, otherProfile, resolveProfile, type Profile, type ProfileChoice, type Verdict } from "@/lib/builder";
 import type { RolloutRecord } from "@/lib/schema";
 import { assertRolloutId, readCaptureStore, readRolloutCapture, storePath, type CaptureRead, type FileKind, type RolloutCapture } from "@/lib/store";

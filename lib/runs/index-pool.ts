@@ -2,6 +2,7 @@
 // a slow rollout never idles the others. Workers run the built dist/index-worker.mjs (`npm run
 // build` makes it from ./index-worker.ts); without it, or when a worker fails, the work is done in
 // this thread instead, with the same summariser.
+import "server-only";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,6 +1,7 @@
 // A run's metrics.jsonl: one row per training step with `step`, `reward` and any other scalars.
 // Read once per file version (the process-wide file cache); unreadable lines are counted, rows
 // without a numeric step skipped. Not responsible for downsampling (lib/health/run-health).
+import "server-only";
 import { z } from "zod";
 import { readJsonl } from "@/lib/store";
 import { cachedByVersion } from "@/lib/store/versioned-cache";

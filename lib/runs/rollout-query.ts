@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import { exportRowSchema, type ExportRow, type RolloutSummary } from "@/lib/schema";
-import { compareIds } from "./summary-index";
 
 export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -25,6 +24,11 @@ export const rolloutQuerySchema = z.object({
 });
 
 export type RolloutQuery = z.infer<typeof rolloutQuerySchema>;
+
+/** Rollout ids in natural order ("2-0" before "10-0"): the table's default and every tie-break. */
+export function compareIds(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
+}
 
 export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
   const raw = Object.fromEntries([...params].filter(([, v]) => v !== ""));

@@ -2,6 +2,7 @@
 // file cache, lib/store/versioned-cache). Unreadable lines are counted with their line numbers,
 // never fatal; a record without an id is skipped. Record hashes (the summary index's row keys)
 // are computed on first use and kept with that version of the file.
+import "server-only";
 import { createHash } from "node:crypto";
 import { readJsonl } from "@/lib/store";
 import { cachedByVersion } from "@/lib/store/versioned-cache";

@@ -1,6 +1,7 @@
 // Run discovery: a runs root is a directory of runs (or itself one run); run ids are directory
 // names. Where a run's files live comes from its run.json or the default layout. Read-only; an
 // unknown run, or a run directory that is a symlink out of the root, is an UnknownRunError.
+import "server-only";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "@/lib/store/confine";

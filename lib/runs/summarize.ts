@@ -2,6 +2,7 @@
 // call counts, side calls, status codes from the model-call store, reward and step from its record,
 // and file sizes. Never keeps token arrays. A record without a token store is summarised from
 // itself. The summary's shape is the API contract's (lib/schema/api-runs).
+import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
 import type { RolloutRecord, RolloutSummary } from "@/lib/schema";

@@ -1,15 +1,17 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
+import { processCache } from "@/lib/cache/registry";
+import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
-import { computeHealth } from "@/lib/health/health";
 import { getRun } from "./runs-root";
-import { cacheDir, SummaryIndex } from "./summary-index";
+import { cacheDir, indexFor, SummaryIndex } from "./summary-index";
 import { summarizeRollout } from "./summarize";
-import { parseRolloutQuery, selectRollouts, toCsv, exportRow } from "./rollout-query";
+import { toCsv, exportRow } from "./rollout-query";
 
 function tempRun(rollouts: number): { root: string; tokens: string } {
   const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-index-"));
@@ -21,6 +23,31 @@ function tempRun(rollouts: number): { root: string; tokens: string } {
   }
   return { root, tokens };
 }
+
+/** A full summary row (the contract's every field), with the fields a test cares about. */
+function summary(over: Partial<RolloutSummary>): RolloutSummary {
+  return rolloutSummarySchema.parse({
+    rollout_id: "0-0", source: "store", profile: "seed", mask_sample: false, mask_reasons: [], error: null, metrics: {}, n_calls: 2, chains: 1, roots: 1,
+    delivered_fraction: 1, quarantined: 0, side_calls: 0, side_call_reasons: { pattern: 0, self_calibration: 0 }, fallbacks: {}, torn_tail: false,
+    dangling_intents: 0, unreadable: false, newer_schema: false, other_profile_disagrees: false, status_codes: {}, error_categories: {}, failed_calls: 0,
+    cut_short: null, reward: 1, step: null, bytes: 10, ...over,
+  });
+}
+
+/** Descriptors of this process open on `file` (Linux /proc); -1 where /proc is missing. */
+function descriptorsOn(file: string): number {
+  if (!existsSync("/proc/self/fd")) return -1;
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+// The worker test runs the built worker: build it from the current source first (esbuild, < 1 s).
+beforeAll(() => void execFileSync(process.execPath, ["scripts/build-node.mjs"]), 60_000);
 
 const dbIn = () => path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-")), "index.sqlite");
 
@@ -35,6 +62,7 @@ describe("summary index", () => {
     expect(snap.summaries.map((s) => s.rollout_id)).toEqual(["0-0", "1-0", "2-0", "3-0", "4-0"]);
     expect(snap.progress).toMatchObject({ done: 5, total: 5, running: false });
     expect(snap.summaries[0]).toMatchObject({ source: "store", n_calls: 2, chains: 1, mask_sample: false });
+    for (const s of snap.summaries) rolloutSummarySchema.parse(s); // the API contract, strictly
     expect(fingerprintTree(path.join(root, "run"))).toEqual(before); // the index never touches the store
 
     // A growing file is re-summarised; the others are not.
@@ -90,6 +118,43 @@ describe("summary index", () => {
     expect(snap.unreadable_records).toEqual([{ line: 3, reason: expect.stringMatching(/not valid JSON/) }]);
   });
 
+  it("holds the database open only while a refresh runs", async () => {
+    const { root } = tempRun(3);
+    const db = dbIn();
+    const index = new SummaryIndex(await getRun("run", root), db);
+    await index.snapshot({ minIntervalMs: 0 });
+    await new Promise((r) => setTimeout(r, 0)); // the refresh's finally runs after the snapshot resolves
+    expect(existsSync(db)).toBe(true);
+    expect(descriptorsOn(db)).toBeLessThanOrEqual(0);
+  });
+
+  it("keeps every run's index in one bounded cache and drops the least recently used", async () => {
+    const prev = process.env.ROLLOUT_LENS_CACHE;
+    process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
+    // The first caller fixes a cache's bound: 10 rollouts here, so two runs of 5 and 8 cannot both stay.
+    const cache = processCache<SummaryIndex>("summary-indexes", "entries", 10);
+    expect(cache.stats.bound).toBe(10);
+    try {
+      const a = tempRun(5), b = tempRun(8);
+      const runA = await getRun("run", a.root), runB = await getRun("run", b.root);
+      const first = indexFor(runA, a.root);
+      await first.snapshot({ minIntervalMs: 0 });
+      expect(indexFor(runA, a.root)).toBe(first);
+      expect(cache.stats.weight).toBe(5);
+      await indexFor(runB, b.root).snapshot({ minIntervalMs: 0 });
+      indexFor(runB, b.root); // re-weighed at 8: past the bound, so run a's index (least recent) goes
+      expect(cache.stats).toMatchObject({ entries: 1, weight: 8, evictions: 1 });
+      const again = indexFor(runA, a.root);
+      expect(again).not.toBe(first);
+      const warm = await again.snapshot({ minIntervalMs: 0 });
+      expect(warm.summaries).toHaveLength(5);
+      expect(warm.progress.total).toBe(0); // re-opened from its database, nothing recomputed
+    } finally {
+      if (prev === undefined) delete process.env.ROLLOUT_LENS_CACHE;
+      else process.env.ROLLOUT_LENS_CACHE = prev;
+    }
+  });
+
   it("keeps its database outside the runs root", () => {
     const prev = process.env.ROLLOUT_LENS_CACHE;
     process.env.ROLLOUT_LENS_CACHE = path.join(RUNS_DIR, "cache");
@@ -102,49 +167,9 @@ describe("summary index", () => {
   });
 });
 
-describe("health and queries on the fixture runs", () => {
-  it("the 422 run: every rollout cut short while its record looks successful", async () => {
-    const index = new SummaryIndex(await getRun("opencode-before-fix", RUNS_DIR), null);
-    const { summaries } = await index.snapshot({ minIntervalMs: 0 });
-    const h = computeHealth(summaries);
-    expect(h.rollouts).toBe(12);
-    expect(h.masked).toBe(0);
-    expect(h.status_codes).toEqual([{ key: "200", count: 12 }, { key: "422", count: 12 }]);
-    expect(h.error_categories).toEqual([{ key: "client_error", count: 12 }]);
-    const cut = h.alerts.find((a) => a.kind === "cut_short")!;
-    expect(cut).toMatchObject({ severity: "error", count: 12 });
-    expect(cut.message).toContain("12 of 12 rollouts were cut short");
-    expect(cut.message).toContain("HTTP 422 extra_forbidden at body.messages.2.reasoning");
-    expect(computeHealth((await new SummaryIndex(await getRun("opencode-after-fix", RUNS_DIR), null).snapshot()).summaries).alerts).toEqual([]);
-  });
-
-  it("claude-code: masked count and reasons agree with rollouts.jsonl; side calls by reason", async () => {
-    const run = await getRun("claude-code-capture-on", RUNS_DIR);
-    const { summaries } = await new SummaryIndex(run, null).snapshot({ minIntervalMs: 0 });
-    const records = readFileSync(run.rolloutsFile!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const h = computeHealth(summaries);
-    expect(h.masked).toBe(records.filter((r) => r.mask_sample === true).length);
-    expect(h.mask_reasons.find((r) => r.key === "unresolved_retry")?.count).toBe(1);
-    expect(h.side_calls_by_reason.find((r) => r.key === "pattern")!.count).toBe(summaries.reduce((a, s) => a + s.side_call_reasons.pattern, 0));
-    expect(h.roots_per_rollout.find((r) => r.key === "2")?.count).toBeGreaterThanOrEqual(1);
-    expect(h.alerts.map((a) => a.kind)).toContain("masked_fraction");
-
-    const masked = selectRollouts(summaries, parseRolloutQuery(new URLSearchParams("verdict=masked&sort=n_calls&dir=desc")));
-    expect(masked.every((s) => s.mask_sample)).toBe(true);
-    expect(masked.map((s) => s.n_calls)).toEqual([...masked.map((s) => s.n_calls)].sort((a, b) => b - a));
-    expect(selectRollouts(summaries, parseRolloutQuery(new URLSearchParams("q=ValueError"))).map((s) => s.rollout_id)).toEqual(summaries.filter((s) => s.error?.includes("ValueError")).map((s) => s.rollout_id));
-    expect(() => parseRolloutQuery(new URLSearchParams("sort=evil"))).toThrow(/sort/);
-  });
-
-  it("grpo-capture-on: per-step series from the records' step", async () => {
-    const { summaries } = await new SummaryIndex(await getRun("grpo-capture-on", RUNS_DIR), null).snapshot({ minIntervalMs: 0 });
-    const h = computeHealth(summaries);
-    expect(h.per_step.map((p) => [p.step, p.rollouts])).toEqual([[0, 8], [1, 8], [2, 8]]);
-    for (const p of h.per_step) expect(p.reward_mean).toBeCloseTo(summaries.filter((s) => s.step === p.step).reduce((a, s) => a + s.reward!, 0) / 8, 10);
-  });
-
+describe("exports", () => {
   it("CSV export quotes and neutralises formulas", () => {
-    const csv = toCsv([{ ...exportRow({ rollout_id: "0-0", step: null, reward: 1, mask_sample: false, mask_reasons: [], error: '=HYPERLINK("x"), "q"', n_calls: 2, chains: 1, roots: 1, delivered_fraction: 1, side_calls: 0, quarantined: 0, failed_calls: 0, status_codes: { "200": 2 }, cut_short: null, bytes: 10, source: "store" } as never) }]);
+    const csv = toCsv([{ ...exportRow(summary({ error: '=HYPERLINK("x"), "q"', status_codes: { "200": 2 } })) }]);
     const [head, row] = csv.trim().split("\n");
     expect(head).toBe("rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source");
     expect(row).toBe(`0-0,,1,false,,"'=HYPERLINK(""x""), ""q""",2,1,1,1,0,0,0,200:2,,10,store`);

@@ -1,7 +1,8 @@
-// The summary index: every rollout's summary, cached in SQLite (better-sqlite3) outside the runs root
-// and keyed by the version (lib/store/file-version) of each of the rollout's files plus a hash of its
-// record, so a re-open is instant and a growing run is brought up to date incrementally. A cold index
+// The summary index: every rollout's summary, cached in SQLite (better-sqlite3) outside the runs
+// root and keyed by the version (lib/store/file-version) of each of the rollout's files plus a hash
+// of its record, so a re-open is instant and a growing run is updated incrementally. A cold index
 // is computed by worker threads while what is done stays readable. Never writes inside a store.
+import "server-only";
 import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { listStore, type FileKind, type StoreListing } from "@/lib/store";
 import { isInside } from "@/lib/store/confine";
 import { versionOf } from "@/lib/store/file-version";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
+import { compareIds } from "./rollout-query";
 import { readRolloutRecords, recordHash, type RolloutRecords } from "./rollout-records";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { summarizeSafely, type SummarizeInput } from "./summarize";
@@ -221,10 +223,6 @@ export class SummaryIndex {
     }
     return out;
   }
-}
-
-export function compareIds(a: string, b: string): number {
-  return a.localeCompare(b, "en", { numeric: true });
 }
 
 /**

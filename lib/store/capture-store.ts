@@ -1,6 +1,7 @@
 // Reads a rollout's model-call capture (`<id>.capture.jsonl`, capture-format.md §9) and joins the
 // exchanges to token entries by model_call_id. Damaged lines are counted, never fatal: the
 // exchanges are evidence next to the build, not an input to it.
+import "server-only";
 import path from "node:path";
 import { access } from "node:fs/promises";
 import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/lib/schema";

@@ -1,6 +1,7 @@
 // Keeps reads inside the directory a file belongs to (a store, a run directory). A store file that
 // is a symlink must resolve inside its store: regular files need one lstat, only symlinks pay for
 // realpath. A relative path from a manifest (a tokenizer) is resolved and checked in full.
+import "server-only";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 

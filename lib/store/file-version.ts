@@ -1,6 +1,7 @@
 // The one file-version key: a file's size and mtime, as a string. Every cache and index that must
 // notice a changed file keys by this, so none of them can disagree about whether a file changed.
 // Not responsible for reading the file.
+import "server-only";
 import { stat } from "node:fs/promises";
 
 export interface FileStat {

@@ -1,5 +1,6 @@
 // Which files belong to which rollout in a store directory. Both file families (token store and
 // model-call capture) may share one directory, so files are classified by suffix (§1, §3, §9.1).
+import "server-only";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FileStat } from "./file-version";

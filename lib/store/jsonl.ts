@@ -1,6 +1,7 @@
 // Streams a JSONL file line by line without ever opening it for writing. Works on bytes, so it
 // can tell a torn final line (no trailing newline) from corruption and reject invalid UTF-8.
 // It does not parse records against a schema; callers do.
+import "server-only";
 import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
 

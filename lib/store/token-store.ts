@@ -1,6 +1,7 @@
 // Reads one rollout of a token store into the snapshot the builder consumes, plus every problem
 // found on the way (line numbers, torn tail, conflicting duplicates, dangling intents).
 // Read-only: files are opened with flag "r" and nothing is locked, truncated or removed.
+import "server-only";
 import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState, type TokenEntry } from "@/lib/schema";

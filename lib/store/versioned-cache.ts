@@ -2,6 +2,7 @@
 // a tokenizer.json), recomputed only when the file's version (./file-version) changes. Held in the
 // process-wide cache registry, bounded by the bytes of the files behind the values (a parsed value
 // is roughly proportional to its file), least recently used first. A failed load is forgotten.
+import "server-only";
 import { stat } from "node:fs/promises";
 import { processCache } from "@/lib/cache/registry";
 import { versionOf } from "./file-version";

@@ -1,4 +1,5 @@
-// One readable sentence from a zod error: "field.path: message" for the first few issues.
+// One readable sentence from a zod error: "field.path: message" for the first few issues, as the
+// store readers report a line that does not match its schema. Pure.
 import type { z } from "zod";
 
 export function describeZodError(error: z.ZodError, max = 3): string {

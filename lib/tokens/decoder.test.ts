@@ -1,7 +1,7 @@
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { decoderFor, escapeBytes, hfDecoder, o200kDecoder } from "./decoder";
 
@@ -87,5 +87,15 @@ describe("tokenizer confinement", () => {
     await expect(decoderFor(dir, "tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
     symlinkSync(outside, path.join(dir, "tok"));
     await expect(decoderFor(dir, "tok/tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
+  });
+});
+
+describe("decoder lifetime", () => {
+  it("holds one o200k_base decoder per process, whichever bundle asks", async () => {
+    const first = await import("./decoder");
+    vi.resetModules();
+    const second = await import("./decoder");
+    expect(second).not.toBe(first);
+    expect(second.o200kDecoder()).toBe(first.o200kDecoder());
   });
 });

@@ -3,6 +3,7 @@
 // multi-byte characters across tokens). Special tokens keep their names. Ids the vocabulary does
 // not have are reported as such, never thrown. Decoders are held once per process (the bundled
 // encoding) or per tokenizer.json version (lib/store/versioned-cache); not responsible for windows.
+import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";

@@ -1,0 +1,50 @@
+// GET /api/compare through the real handler: bodies parse with the contract's schemas (strict, so a
+// renamed or extra field fails), errors are {error} with 400 or 404.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNS_DIR } from "@/fixtures/generate";
+import { apiErrorSchema, comparisonSchema } from "@/lib/schema";
+import { GET } from "./route";
+
+const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
+beforeAll(() => {
+  process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
+  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
+});
+afterAll(() => {
+  for (const [key, value] of [["ROLLOUT_LENS_RUNS", saved.runs], ["ROLLOUT_LENS_CACHE", saved.cache]] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+const get = (query: string) => GET(new Request(`http://localhost/api/compare?${query}`));
+
+describe("GET /api/compare", () => {
+  it("training runs: the body is the contract, with the seed repeat as the floor", async () => {
+    const res = await get("a=grpo-capture-on&b=grpo-capture-off");
+    expect(res.status).toBe(200);
+    const c = comparisonSchema.parse(await res.json());
+    expect(c.baseline).toMatchObject({ run: { id: "grpo-capture-off-seed2" }, chosen: "seed_repeat_of" });
+    expect(c.training?.steps).toBe(100);
+    expect(c.runs.map((r) => r.id)).toContain("gym-main-v1");
+  });
+
+  it("evaluation runs: per-task pairs and capture sides parse too", async () => {
+    const c = comparisonSchema.parse(await (await get("a=opencode-before-fix&b=opencode-after-fix")).json());
+    expect(c.training).toBeNull();
+    expect(c.evaluation?.tasks).toBeGreaterThan(0);
+    expect(c.capture.a.cut_short).toBe(12); // every rollout of the 422 run (fixtures/README: seed 000)
+  });
+
+  it("answers 400 without two runs and 404 for an unknown run", async () => {
+    const missing = await get("a=grpo-capture-on");
+    expect(missing.status).toBe(400);
+    expect(apiErrorSchema.parse(await missing.json()).error).toMatch(/compare needs two runs/);
+    const unknown = await get("a=grpo-capture-on&b=nope");
+    expect(unknown.status).toBe(404);
+    apiErrorSchema.parse(await unknown.json());
+  });
+});

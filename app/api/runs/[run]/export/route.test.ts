@@ -1,0 +1,63 @@
+// The run routes over the fixture runs, through their real handlers: GET /api/runs, a rollouts
+// page, health and both export formats parse with the contract's schemas (strict), and the export
+// holds the same rows, in the same order, as the table for the same filters.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUNS_DIR } from "@/fixtures/generate";
+import { EXPORT_COLUMNS } from "@/lib/runs/rollout-query";
+import { exportRowsSchema, rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
+import { GET as getRuns } from "../../route";
+import { GET as getHealth } from "../health/route";
+import { GET as getRollouts } from "../rollouts/route";
+import { GET as getExport } from "./route";
+
+const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
+beforeAll(() => {
+  process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
+  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
+});
+afterAll(() => {
+  for (const [key, value] of [["ROLLOUT_LENS_RUNS", saved.runs], ["ROLLOUT_LENS_CACHE", saved.cache]] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+
+const req = (url: string) => new Request(`http://localhost${url}`);
+const ctx = (run: string) => ({ params: Promise.resolve({ run }) }) as never;
+
+describe("run routes on the fixture runs", () => {
+  it("GET /api/runs lists every fixture run in the contract's shape", async () => {
+    const { runs } = runListSchema.parse(await (await getRuns()).json());
+    expect(runs.find((r) => r.id === "gym-main-v1")).toMatchObject({ capture: "on", builder_profile: "auto", manifest_error: null, has_metrics: false });
+  });
+
+  it("health and a rollouts page parse strictly", async () => {
+    const health = runHealthSchema.parse(await (await getHealth(req("/x"), ctx("claude-code-capture-on"))).json());
+    expect(health.run_id).toBe("claude-code-capture-on");
+    const page = rolloutPageSchema.parse(await (await getRollouts(req("/x?limit=5&sort=n_calls&dir=desc"), ctx("claude-code-capture-on"))).json());
+    expect(page.rollouts).toHaveLength(5);
+    expect(page.all).toBe(health.rollouts);
+  });
+
+  it("the JSON and CSV exports are the table's rows for the same filters", async () => {
+    const filters = "verdict=masked&sort=n_calls&dir=desc";
+    const page = rolloutPageSchema.parse(await (await getRollouts(req(`/x?${filters}&limit=5000`), ctx("claude-code-capture-on"))).json());
+    const json = await getExport(req(`/x?format=json&${filters}`), ctx("claude-code-capture-on"));
+    expect(json.headers.get("content-disposition")).toBe('attachment; filename="claude-code-capture-on-rollouts.json"');
+    const rows = exportRowsSchema.parse(await json.json());
+    expect(rows.map((r) => r.rollout_id)).toEqual(page.rollouts.map((r) => r.rollout_id));
+    expect(rows.every((r) => r.mask_sample)).toBe(true);
+    const csv = await (await getExport(req(`/x?format=csv&${filters}`), ctx("claude-code-capture-on"))).text();
+    const lines = csv.trim().split("\n");
+    expect(lines[0]).toBe(EXPORT_COLUMNS.join(","));
+    expect(lines).toHaveLength(rows.length + 1);
+  });
+
+  it("refuses an unknown export format", async () => {
+    const res = await getExport(req("/x?format=xml"), ctx("gym-main-v1"));
+    expect(res.status).toBe(400);
+  });
+});

@@ -1,0 +1,93 @@
+// The JSON body of GET /api/compare: two runs' training statistics, evaluation by task and capture
+// health side by side, with their intervals and tests (lib/compare builds it). snake_case on the
+// wire; the compare page and route tests use these schemas and the types inferred from them.
+import { z } from "zod";
+import { countSchema } from "./api-runs";
+
+const int = z.int();
+const nullableNumber = z.number().nullable();
+
+export const intervalSchema = z.strictObject({ estimate: z.number(), low: z.number(), high: z.number(), level: z.number() });
+export const signTestSchema = z.strictObject({
+  positive: int,
+  negative: int,
+  ties: int,
+  /** Exact two-sided p value (ties dropped). */
+  p: z.number(),
+});
+export const permutationTestSchema = z.strictObject({ p: z.number(), exact: z.boolean(), iterations: int });
+
+export const trainingComparisonSchema = z.strictObject({
+  steps: int,
+  series: z.array(z.strictObject({ step: int, a: z.number(), b: z.number(), a_rolling: z.number(), b_rolling: z.number(), diff: z.number() })),
+  mean_a: intervalSchema,
+  mean_b: intervalSchema,
+  /** mean(a) - mean(b) over the shared steps (steps resampled per run: run-level noise counts). */
+  diff: intervalSchema,
+  /** The same difference between the seed-repeat baseline and the run it repeats, for scale. */
+  baseline_diff: nullableNumber,
+  /** Null when either series is constant (no correlation is defined). */
+  correlation: nullableNumber,
+  floor: z.strictObject({ run: z.string(), against: z.string(), correlation: z.number(), steps: int }).nullable(),
+  /** Fisher z test that the a-b correlation is below the floor. */
+  floor_test: z.strictObject({ z: z.number(), p: z.number() }).nullable(),
+  within_noise: z.boolean().nullable(),
+  verdict: z.string(),
+});
+
+const taskRowSchema = z.strictObject({ task: int, a: z.number(), b: z.number(), diff: z.number(), a_rollouts: z.array(z.string()), b_rollouts: z.array(z.string()) });
+const callsCountSchema = z.strictObject({ calls: z.number(), count: int });
+
+export const evaluationComparisonSchema = z.strictObject({
+  tasks: int,
+  per_task: z.array(taskRowSchema),
+  mean_a: z.number(),
+  mean_b: z.number(),
+  diff: intervalSchema,
+  sign_test: signTestSchema,
+  permutation: permutationTestSchema,
+  changed_most: z.array(taskRowSchema),
+  calls_a: z.array(callsCountSchema),
+  calls_b: z.array(callsCountSchema),
+  mean_calls_a: z.number(),
+  mean_calls_b: z.number(),
+});
+
+export const captureSideSchema = z.strictObject({
+  rollouts: int,
+  masked: int,
+  masked_fraction: z.number(),
+  mask_reasons: z.array(countSchema),
+  /** Capture failures: lost calls and dangling intents (capture incomplete), unreadable stores. */
+  capture_failures: int,
+  invalid_rows: int,
+  status_codes: z.array(countSchema),
+  failed_calls: int,
+  /** Rollouts a failed model call cut short while their records look successful (seed 000's 422). */
+  cut_short: int,
+  /** Sums of capture scalars the trainer logged in metrics.jsonl (token_capture/*). */
+  logged: z.record(z.string(), z.number()),
+});
+
+export const runRefSchema = z.strictObject({ id: z.string(), name: z.string(), capture: z.enum(["on", "off"]).nullable() });
+
+/** GET /api/compare: everything the compare page shows. */
+export const comparisonSchema = z.strictObject({
+  a: runRefSchema,
+  b: runRefSchema,
+  baseline: z.strictObject({ run: runRefSchema, against: runRefSchema, chosen: z.enum(["asked", "seed_repeat_of"]) }).nullable(),
+  runs: z.array(runRefSchema),
+  training: trainingComparisonSchema.nullable(),
+  evaluation: evaluationComparisonSchema.nullable(),
+  capture: z.strictObject({ a: captureSideSchema, b: captureSideSchema }),
+  notes: z.array(z.string()),
+});
+
+export type Interval = z.infer<typeof intervalSchema>;
+export type SignTest = z.infer<typeof signTestSchema>;
+export type PermutationTest = z.infer<typeof permutationTestSchema>;
+export type TrainingComparison = z.infer<typeof trainingComparisonSchema>;
+export type EvaluationComparison = z.infer<typeof evaluationComparisonSchema>;
+export type CaptureSide = z.infer<typeof captureSideSchema>;
+export type RunRef = z.infer<typeof runRefSchema>;
+export type Comparison = z.infer<typeof comparisonSchema>;
