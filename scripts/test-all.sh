@@ -13,6 +13,9 @@ rm -f reports/unit.json reports/e2e.json
 step "lint"
 eslint . --max-warnings=0
 
+step "format (prettier --check; npm run format fixes it)"
+prettier --check . --log-level=warn
+
 step "typecheck"
 next typegen >/dev/null
 tsc --noEmit
