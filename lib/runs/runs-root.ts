@@ -2,8 +2,15 @@
 // names. Where a run's files live comes from its run.json or the default layout. Read-only; an
 // unknown run, or a run directory that is a symlink out of the root, is an UnknownRunError.
 import "server-only";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import {
+  holdsTokenFiles,
+  isDirectory,
+  isRegularFile,
+  listSubdirectories,
+  readTextFile,
+  realpath,
+} from "@/lib/store/run-files";
 import { isInside } from "@/lib/store/confine";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { isValidRolloutId } from "@/lib/store/rollout-id";
@@ -30,26 +37,11 @@ export function runsRoot(): string {
 /** Run ids become directory names: the same rule as rollout ids. */
 const isValidRunId = isValidRolloutId;
 
-async function isDir(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isFile(), () => false);
-}
-
-async function holdsTokenFiles(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).some((n) => n.endsWith(".tokens.jsonl"));
-  } catch {
-    return false;
-  }
-}
 
 async function readManifest(dir: string): Promise<{ manifest: RunManifest; error: string | null }> {
   let text: string;
   try {
-    text = await readFile(path.join(dir, "run.json"), { encoding: "utf8", flag: "r" });
+    text = await readTextFile(path.join(dir, "run.json"));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { manifest: {}, error: null };
     return { manifest: {}, error: `run.json: ${(err as Error).message}` };
@@ -68,23 +60,17 @@ export async function resolveRunLayout(id: string, dir: string): Promise<RunLayo
   const { manifest, error } = await readManifest(dir);
   const p = manifest.paths ?? {};
   const at = (rel: string) => path.resolve(dir, rel);
-  const tokensDir = p.tokens ? at(p.tokens) : (await isDir(at("tokens"))) ? at("tokens") : (await holdsTokenFiles(dir)) ? dir : null;
-  const modelCallsDir = p.model_calls ? at(p.model_calls) : (await isDir(at("model-calls"))) ? at("model-calls") : tokensDir;
-  const rolloutsFile = p.rollouts ? at(p.rollouts) : (await isFile(at("rollouts.jsonl"))) ? at("rollouts.jsonl") : null;
-  const metricsFile = p.metrics ? at(p.metrics) : (await isFile(at("metrics.jsonl"))) ? at("metrics.jsonl") : null;
+  const tokensDir = p.tokens ? at(p.tokens) : (await isDirectory(at("tokens"))) ? at("tokens") : (await holdsTokenFiles(dir)) ? dir : null;
+  const modelCallsDir = p.model_calls ? at(p.model_calls) : (await isDirectory(at("model-calls"))) ? at("model-calls") : tokensDir;
+  const rolloutsFile = p.rollouts ? at(p.rollouts) : (await isRegularFile(at("rollouts.jsonl"))) ? at("rollouts.jsonl") : null;
+  const metricsFile = p.metrics ? at(p.metrics) : (await isRegularFile(at("metrics.jsonl"))) ? at("metrics.jsonl") : null;
   return { id, dir, manifest, manifestError: error, tokensDir, modelCallsDir, rolloutsFile, metricsFile };
 }
 
 /** Every run under the root, sorted by id. A root that holds token files itself is one run. */
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root)];
-  let names: string[];
-  try {
-    names = (await readdir(/*turbopackIgnore: true*/ root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
+  const names = await listSubdirectories(root);
   const ids = names.filter(isValidRunId).sort();
   return Promise.all(ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id))));
 }
@@ -96,7 +82,7 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
     return resolveRunLayout(id, root);
   }
   const dir = path.join(/*turbopackIgnore: true*/ root, id);
-  if (!(await isDir(dir))) throw new UnknownRunError(id);
+  if (!(await isDirectory(dir))) throw new UnknownRunError(id);
   // A run directory that is a symlink out of the runs root is not served.
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
   if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);

@@ -4,7 +4,7 @@
 // not have are reported as such, never thrown. Decoders are held once per process (the bundled
 // encoding) or per tokenizer.json version (lib/store/versioned-cache); not responsible for windows.
 import "server-only";
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "@/lib/store/run-files";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { processCache } from "@/lib/cache/registry";
@@ -169,9 +169,9 @@ export async function decoderFor(runDir: string, tokenizer: string | undefined):
   if (tokenizer === "o200k_base") return o200kDecoder();
   const file = await resolveInside(runDir, tokenizer, "the run directory");
   const decoder = await cachedByVersion("tokenizer", file, async () => {
-    const json = JSON.parse(await readFile(file, "utf8")) as unknown;
+    const json = JSON.parse(await readTextFile(file)) as unknown;
     const configFile = await resolveInside(runDir, path.join(path.dirname(tokenizer), "tokenizer_config.json"), "the run directory");
-    const configText = await readFile(configFile, "utf8").catch(() => "{}");
+    const configText = await readTextFile(configFile).catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
   });
   if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);
