@@ -12,6 +12,7 @@ import {
   type DanglingIntent,
   type TimelineRow,
 } from "@/lib/view/call-timeline";
+import { timelinePositions } from "@/lib/view/timeline-positions";
 import { fmtInt, short } from "./labels";
 import styles from "./call-timeline.module.css";
 
@@ -26,8 +27,8 @@ const TONE = { ok: styles.ok, warn: styles.warn, bad: styles.bad, "": "" } as co
 export interface CallTimelineProps {
   calls: readonly CallView[];
   failed: readonly FailedCall[];
-  /** Intents with no token entry; optional until the rollout view carries them. */
-  intents?: readonly DanglingIntent[];
+  /** Intents with no token entry. */
+  intents: readonly DanglingIntent[];
   selectedCallId: string | null;
   onSelect: (callId: string) => void;
 }
@@ -35,6 +36,8 @@ export interface CallTimelineProps {
 export function CallTimeline(props: CallTimelineProps) {
   const { calls, failed, intents, selectedCallId, onSelect } = props;
   const timeline = useMemo(() => buildTimeline(calls, failed, intents), [calls, failed, intents]);
+  // The numbers banners use ("call 2 got HTTP 422"); dangling intents have none.
+  const numbers = useMemo(() => timelinePositions(calls, failed), [calls, failed]);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => visibleRows(timeline.rows, collapsed), [timeline, collapsed]);
   const rowOf = useMemo(() => new Map(rows.map((r, i) => [r.call_id, i])), [rows]);
@@ -119,6 +122,7 @@ export function CallTimeline(props: CallTimelineProps) {
               <Row
                 key={row.call_id}
                 row={row}
+                number={numbers.get(row.call_id) ?? null}
                 top={item.start}
                 selected={item.index === selectedRow}
                 expanded={row.branches > 0 ? !collapsed.has(row.call_id) : null}
@@ -154,6 +158,7 @@ function Header({ axis }: { axis: { start: number; end: number } | null }) {
 
 interface RowProps {
   row: TimelineRow;
+  number: number | null;
   top: number;
   selected: boolean;
   expanded: boolean | null;
@@ -162,7 +167,7 @@ interface RowProps {
   onToggle: () => void;
 }
 
-function Row({ row, top, selected, expanded, axisStart, onSelect, onToggle }: RowProps) {
+function Row({ row, number, top, selected, expanded, axisStart, onSelect, onToggle }: RowProps) {
   const onCall = row.role !== "failed" && row.role !== "intent";
   const depthNote = row.depth > 0 ? ` (branch level ${row.depth})` : "";
   const models = modelText(row);
@@ -185,6 +190,7 @@ function Row({ row, top, selected, expanded, axisStart, onSelect, onToggle }: Ro
       data-call-id={row.call_id}
       data-role={row.role}
       data-depth={row.depth}
+      data-call-number={number ?? undefined}
     >
       <span
         className={`${styles.cell} ${styles.role}`}
@@ -200,7 +206,11 @@ function Row({ row, top, selected, expanded, axisStart, onSelect, onToggle }: Ro
         </span>
         <span className={`${styles.cell} ${TONE[row.tone]}`}>{row.label}</span>
       </span>
-      <span className={`${styles.cell} ${styles.mono}`} title={row.call_id}>
+      <span
+        className={`${styles.cell} ${styles.mono}`}
+        title={number === null ? row.call_id : `call ${number}: ${row.call_id}`}
+      >
+        {number !== null && <span className={styles.muted}>{number} </span>}
         {short(row.call_id)}
       </span>
       <span className={`${styles.cell} ${onCall ? "" : styles.bad}`} title={models.title}>

@@ -154,9 +154,9 @@ function Legend({ shade, trained }: { shade: boolean; trained: boolean }) {
       <span className={styles.gen}>
         {trained
           ? "generated (mask 1, trained)"
-          : "generated (mask 1, not trained: see the verdict)"}
+          : "generated (mask 1, excluded: see the verdict)"}
       </span>
-      <span className={styles.refed}>re-fed (mask 0, not trained)</span>
+      <span className={styles.refed}>re-fed (mask 0, context only)</span>
       {shade &&
         PROBABILITY_BINS.map((b, i) => (
           <span key={b.label} className={styles[`bin${i}`]}>

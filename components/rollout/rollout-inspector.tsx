@@ -1,21 +1,35 @@
 "use client";
-// The inspector's container: owns the URL state (call, chain, tab, pos, low) and wires the call
-// tree, the token view, the call detail and the chain panel. The view model and the first token
-// window come from the server page; the token view asks for later windows itself.
+// The inspector's container: owns the URL state (call, chain, tab, pos, low, message, shade) and
+// wires the call timeline, the token and conversation views, the call detail and the chain panel.
+// The view model and the first token window come from the server page; the views fetch the rest.
 import { useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
-import { rolloutSeverity } from "@/lib/view/rollout-severity";
-import { INSPECTOR_TABS, positionOf, sequenceOf, tabOf, type InspectorTab } from "@/lib/view/inspector-url";
-import { CallTree } from "./call-tree";
+import { isSequenceTrained, rolloutSeverity } from "@/lib/view/rollout-severity";
+import {
+  INSPECTOR_TABS,
+  messageOf,
+  positionOf,
+  sequenceOf,
+  shadeOf,
+  tabOf,
+  type InspectorTab,
+} from "@/lib/view/inspector-url";
+import { fetchParsed, useUrlState } from "@/components/shared/url-state";
+import { CallTimeline } from "./call-timeline";
 import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
+import { ConversationView } from "./conversation-view";
 import { TokenView } from "./token-view";
 import { short } from "./labels";
-import { fetchParsed, useUrlState } from "@/components/shared/url-state";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
 
-const TAB_LABELS: Record<InspectorTab, string> = { tokens: "Tokens", call: "Call detail", chains: "Why this chain" };
+const TAB_LABELS: Record<InspectorTab, string> = {
+  tokens: "Tokens",
+  conversation: "Conversation",
+  call: "Call detail",
+  chains: "Why this chain",
+};
 
 const asStamp = (v: unknown) => rolloutStampSchema.parse(v);
 
@@ -24,31 +38,36 @@ export function RolloutInspector({ view, seed }: { view: RolloutView; seed: Toke
   useLiveStamp(view);
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
-  const profileQs = profile ? `&profile=${encodeURIComponent(profile)}` : "";
+  const profileQs = `${profile ? `&profile=${encodeURIComponent(profile)}` : ""}&v=${view.stamp}`;
   const selected = params.get("call");
   const tab = tabOf(params.get("tab"));
   const sequence = sequenceOf(view, params.get("chain"));
-  const pos = positionOf(params.get("pos"));
   const severity = useMemo(() => rolloutSeverity(view).severity, [view]);
   const callById = useMemo(() => new Map(view.calls.map((c) => [c.model_call_id, c])), [view.calls]);
-
   const sequences = useMemo(() => {
     const out = view.chains.map((c) => ({ value: c.chain_id, label: `${c.chain_id} (${c.call_ids.length} calls)` }));
-    const callSeqs = new Set([selected, sequence.startsWith("call:") ? sequence.slice(5) : null].filter((x): x is string => x !== null && callById.has(x)));
-    for (const id of callSeqs) out.push({ value: `call:${id}`, label: `call ${short(id)} alone` });
+    const alone = [selected, sequence.startsWith("call:") ? sequence.slice(5) : null];
+    for (const id of new Set(alone)) {
+      if (id !== null && callById.has(id)) out.push({ value: `call:${id}`, label: `call ${short(id)} alone` });
+    }
     return out;
   }, [view.chains, selected, sequence, callById]);
+  const openTokens = (chain: string) => set({ tab: "tokens", chain, pos: null });
 
   return (
     <div className="inspector">
       <div className="inspector-left">
-        <h2>
-          Calls <span className="muted small">{view.calls.length} captured{view.failed.length ? `, ${view.failed.length} failed` : ""}</span>
-        </h2>
-        {view.calls.length + view.failed.length === 0 ? (
+        <CallsHeading view={view} />
+        {view.calls.length + view.failed.length + view.dangling_intents.length === 0 ? (
           <div className="card empty">No calls were captured for this rollout.</div>
         ) : (
-          <CallTree calls={view.calls} failed={view.failed} selected={selected} onSelect={(id) => set({ call: id, tab: "call" })} />
+          <CallTimeline
+            calls={view.calls}
+            failed={view.failed}
+            intents={view.dangling_intents}
+            selectedCallId={selected}
+            onSelect={(id) => set({ call: id, tab: "call" })}
+          />
         )}
       </div>
       <div className="inspector-right">
@@ -61,19 +80,72 @@ export function RolloutInspector({ view, seed }: { view: RolloutView; seed: Toke
         </nav>
         {tab === "tokens" && (
           <TokenSeedContext.Provider value={seed}>
-            <TokenView base={base} profileQs={`${profileQs}&v=${view.stamp}`} sequence={sequence} sequences={sequences} verdict={severity} pos={pos} low={params.get("low")} onPatch={set} />
+            <TokenView
+              base={base}
+              profileQs={profileQs}
+              sequence={sequence}
+              sequences={sequences}
+              verdict={severity}
+              pos={positionOf(params.get("pos"))}
+              low={params.get("low")}
+              onPatch={set}
+            />
           </TokenSeedContext.Provider>
         )}
-        {tab === "call" &&
-          (selected ? (
-            <CallDetailPane key={selected} base={base} callId={selected} call={callById.get(selected) ?? null} onShowTokens={() => set({ tab: "tokens", chain: `call:${selected}`, pos: null })} />
-          ) : (
-            <p className="muted">Select a call in the tree.</p>
-          ))}
-        {tab === "chains" && <ChainPanel view={view} onOpenChain={(id) => set({ tab: "tokens", chain: id, pos: null })} onSelectCall={(id) => set({ call: id, tab: "call" })} />}
+        {tab === "conversation" && (
+          <ConversationView
+            base={base}
+            profileQs={profileQs}
+            sequence={sequence}
+            sequences={sequences}
+            message={messageOf(params.get("message"))}
+            shade={shadeOf(params.get("shade"))}
+            trained={isSequenceTrained(severity, sequence, callById)}
+            onPatch={set}
+          />
+        )}
+        {tab === "call" && <CallTab view={view} selected={selected} onShowTokens={openTokens} />}
+        {tab === "chains" && <ChainPanel view={view} onOpenChain={openTokens} onSelectCall={(id) => set({ call: id, tab: "call" })} />}
       </div>
     </div>
   );
+}
+
+function CallsHeading({ view }: { view: RolloutView }) {
+  const notes = [`${view.calls.length} captured`];
+  if (view.failed.length > 0) notes.push(`${view.failed.length} without a token entry`);
+  const intents = view.dangling_intents.length;
+  if (intents > 0) notes.push(`${intents} dangling intent${intents === 1 ? "" : "s"}`);
+  return (
+    <h2>
+      Calls <span className="muted small">{notes.join(", ")}</span>
+    </h2>
+  );
+}
+
+/** The selected call's detail; a dangling intent has no entry and no exchange to show. */
+function CallTab({ view, selected, onShowTokens }: { view: RolloutView; selected: string | null; onShowTokens: (chain: string) => void }) {
+  if (selected === null) return <p className="muted">Select a call in the timeline.</p>;
+  const call = view.calls.find((c) => c.model_call_id === selected) ?? null;
+  const failed = view.failed.some((f) => f.model_call_id === selected);
+  const intent = view.dangling_intents.find((i) => i.model_call_id === selected);
+  if (!call && !failed && intent) {
+    return (
+      <div className="card" data-testid="intent-detail">
+        <h3 className="mono">{selected}</h3>
+        <p>
+          Dangling intent: the call was dispatched (its id is in the intents file) but no token entry and no captured exchange exist
+          {intent.after_call ? (
+            <>
+              ; it came after <span className="mono">{short(intent.after_call)}</span>
+            </>
+          ) : null}
+          .
+        </p>
+      </div>
+    );
+  }
+  return <CallDetailPane key={selected} base={`/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`} callId={selected} call={call} onShowTokens={() => onShowTokens(`call:${selected}`)} />;
 }
 
 /** A rollout still being written: poll its file stamp every 5 s and re-render when it changes. */

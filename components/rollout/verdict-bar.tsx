@@ -1,74 +1,106 @@
-// The verdict at a glance: trained or masked, every reason in words, delivered fraction, profile,
-// and whether the other builder profile would decide differently.
-import Link from "next/link";
+// The verdict at a glance: the severity (trained, trained with warnings, masked) as a pill in its
+// class colours and every reason as a sentence, then delivered fraction, profile, reward and
+// whether the other builder profile would decide differently. Words come from lib/severity.
+import { ProfileSwitch } from "./profile-switch";
 import type { RolloutView } from "@/lib/schema/api-rollout";
-import { maskReasonWords } from "@/lib/view/mask-reasons";
-import { verdictLabel } from "@/lib/view/verdict-label";
+import {
+  bannerSentences,
+  SEVERITY_CLASS,
+  SEVERITY_LABEL,
+  SEVERITY_PALETTE,
+  type SeverityResult,
+} from "@/lib/severity";
 
-export function VerdictBar({ view, profileHref }: { view: RolloutView; profileHref: (p: string) => string }) {
-  const v = view.verdict;
-  const label = verdictLabel(v);
-  const reasons = v.mask_reasons.map((r) => (r === "build_error" && v.error ? `build error: ${v.error}` : maskReasonWords(r)));
+/** A sentence with its `code` spans (ids, error types, locations) set in monospace. */
+function Sentence({ text }: { text: string }) {
+  const parts = text.split("`");
+  // An odd number of backticks would leave a span open: show the text as it is.
+  if (parts.length % 2 === 0) return <>{text}</>;
+  return <>{parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p))}</>;
+}
+
+export interface VerdictBarProps {
+  view: RolloutView;
+  severity: SeverityResult;
+}
+
+export function VerdictBar({ view, severity }: VerdictBarProps) {
+  const cls = SEVERITY_CLASS[severity.severity];
+  const sentences = bannerSentences(severity);
   return (
-    <section className="card verdict-bar" data-testid="verdict-bar">
+    <section
+      className="card verdict-bar"
+      style={{ borderLeftColor: SEVERITY_PALETTE[severity.severity].chart }}
+      data-testid="verdict-bar"
+      data-severity={severity.severity}
+    >
       <div className="verdict-main">
-        <span className={`badge big ${label === "masked" ? "bad" : label === "trained" ? "ok" : "warn"}`} data-testid="verdict-label">
-          {label === "masked" ? "masked" : label === "trained" ? "trained on" : label}
+        <span className={`badge big ${cls}`} data-testid="verdict-label" title={severity.reasons.map((r) => r.title).join(" · ")}>
+          {SEVERITY_LABEL[severity.severity]}
         </span>
-        {reasons.length > 0 && (
-          <ul className="reasons" data-testid="verdict-reasons">
-            {reasons.map((r) => (
-              <li key={r}>{r}</li>
-            ))}
-          </ul>
-        )}
-        {v.error && !v.mask_reasons.includes("build_error") && <span className="mono muted" data-testid="verdict-error">{v.error}</span>}
-      </div>
-      <dl className="facts">
-        <dt>delivered</dt>
-        <dd data-testid="verdict-delivered">{view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}</dd>
-        <dt>profile</dt>
-        <dd>
-          {(["seed", "gym-v1"] as const).map((p) => (
-            <Link key={p} href={profileHref(p)} className={`seg ${view.profile === p ? "on" : ""}`} data-testid={`profile-${p}`} scroll={false}>
-              {p}
-            </Link>
+        <div className="verdict-sentences" data-testid="verdict-sentences">
+          {sentences.map((s, i) => (
+            <p key={i} className={i === 0 ? "verdict-text" : ""} data-testid="verdict-sentence">
+              <Sentence text={s} />
+            </p>
           ))}
-        </dd>
-        {view.record && (
-          <>
-            <dt>reward</dt>
-            <dd data-testid="verdict-reward">{view.record.reward ?? "—"}</dd>
-            {view.record.step !== null && (
-              <>
-                <dt>step</dt>
-                <dd>{view.record.step}</dd>
-              </>
-            )}
-          </>
-        )}
-        <dt>tokens</dt>
-        <dd>{view.tokenizer ?? (view.tokenizer_error ? <span className="bad-text">{view.tokenizer_error}</span> : "ids only (no tokenizer in run.json)")}</dd>
-      </dl>
+        </div>
+      </div>
+      <Facts view={view} />
       {view.other_profile && (
         <p className={view.other_profile.differs ? "warn-text" : "muted"} data-testid="other-profile">
           {view.other_profile.differs ? "Profiles disagree: " : ""}
           {view.other_profile.summary}.
         </p>
       )}
-      {(view.read.torn_tail || view.read.issues.length > 0 || view.read.capture_store.unreadable > 0 || view.read.capture_store.error) && (
-        <ul className="issues" data-testid="read-issues">
-          {view.read.torn_tail && <li>The token file ends in a torn line (a write in progress); it was ignored.</li>}
-          {view.read.issues.slice(0, 5).map((i, k) => (
-            <li key={k} className="mono">
-              {i.file}
-              {i.line !== null ? `: line ${i.line}` : ""}: {i.message}
-            </li>
-          ))}
-          {view.read.capture_store.unreadable > 0 && <li>{view.read.capture_store.unreadable} unreadable lines in the model-call store.</li>}
-          {view.read.capture_store.error && <li className="mono">{view.read.capture_store.error}</li>}
-        </ul>
-      )}
+      <ReadIssues read={view.read} />
     </section>
+  );
+}
+
+function Facts({ view }: { view: RolloutView }) {
+  return (
+    <dl className="facts">
+      <dt>delivered</dt>
+      <dd data-testid="verdict-delivered">{view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}</dd>
+      <dt>profile</dt>
+      <dd>
+        <ProfileSwitch current={view.profile} />
+      </dd>
+      {view.record && (
+        <>
+          <dt>reward</dt>
+          <dd data-testid="verdict-reward">{view.record.reward ?? "—"}</dd>
+          {view.record.step !== null && (
+            <>
+              <dt>step</dt>
+              <dd>{view.record.step}</dd>
+            </>
+          )}
+        </>
+      )}
+      <dt>main model</dt>
+      <dd className="mono" data-testid="verdict-main-model">{view.main_model ?? "—"}</dd>
+      <dt>tokens</dt>
+      <dd>{view.tokenizer ?? (view.tokenizer_error ? <span className="bad-text">{view.tokenizer_error}</span> : "ids only (no tokenizer in run.json)")}</dd>
+    </dl>
+  );
+}
+
+/** Problems met reading the files (the torn tail is a warning in the banner already). */
+function ReadIssues({ read }: { read: RolloutView["read"] }) {
+  const store = read.capture_store;
+  if (read.issues.length === 0 && store.unreadable === 0 && !store.error) return null;
+  return (
+    <ul className="issues" data-testid="read-issues">
+      {read.issues.slice(0, 5).map((i, k) => (
+        <li key={k} className="mono">
+          {i.file}
+          {i.line !== null ? `: line ${i.line}` : ""}: {i.message}
+        </li>
+      ))}
+      {store.unreadable > 0 && <li>{store.unreadable} unreadable lines in the model-call store.</li>}
+      {store.error && <li className="mono">{store.error}</li>}
+    </ul>
   );
 }

@@ -14,6 +14,7 @@ import { mainRule, otherProfileSummary } from "@/lib/view/inspector-words";
 import { describeCalls, describeChains, placeFailed } from "./describe-calls";
 import type { RolloutModel } from "./model";
 import { prefixBreaks } from "./prefix-breaks";
+import { countOutsideIds, danglingIntents, mainModelOf, storeFacts } from "./severity-facts";
 
 export interface ModelRequest {
   run: RunLayout;
@@ -66,6 +67,8 @@ export async function buildModel({ run, rolloutId, profile, stamp, signal }: Mod
   const join = joinExchanges(entries, captureStore?.exchanges ?? []);
   const { calls, tokens, callIndex } = describeCalls(verdict, entries, capture.entryLines, join.byCallId);
   const chains = describeChains(verdict.build, callIndex, tokens);
+  const failed = placeFailed(join.withoutEntry, calls);
+  const inherited = new Map(calls.map((c) => [c.model_call_id, c.inherited_len]));
   const notes = verdict.build?.notes;
   const view: RolloutView = {
     run_id: run.id,
@@ -78,7 +81,13 @@ export async function buildModel({ run, rolloutId, profile, stamp, signal }: Mod
     delivered_fraction: typeof verdict.metrics.delivered_fraction === "number" ? verdict.metrics.delivered_fraction : null,
     other_profile: { ...otherProfileSummary(facts(verdict), facts(other)), verdict: facts(other) },
     calls,
-    failed: placeFailed(join.withoutEntry, calls),
+    failed,
+    dangling_intents: danglingIntents(capture.intents?.ids ?? null, callIndex),
+    main_model: mainModelOf(calls),
+    policy_model: null, // the run's policy needs every rollout: the page sets it when the run has it
+    oov_tokens: countOutsideIds(entries, inherited, decoder),
+    ...storeFacts(capture, verdict),
+    capture_expected: run.manifest.capture === undefined ? null : run.manifest.capture === "on",
     chains,
     main_rule: mainRule(verdict.profile),
     prefix_breaks: verdict.build ? prefixBreaks(verdict.build, decoder) : [],

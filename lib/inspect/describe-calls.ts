@@ -9,6 +9,8 @@ import type { ExchangeRecord } from "@/lib/store";
 import { pushTo } from "@/lib/view/group";
 import { excludedReason } from "@/lib/view/inspector-words";
 import { errorSummary } from "@/lib/store/exchange-error";
+import { failedCallFromExchange } from "@/lib/severity";
+import { timelinePositions } from "@/lib/view/timeline-positions";
 import type { CallTokens } from "./model";
 
 /** The last of a call's exchanges in brief, with how many there were. */
@@ -140,10 +142,13 @@ export function describeChains(build: Build | null, callIndex: ReadonlyMap<strin
   });
 }
 
-/** Failed exchanges (no token entry) in start order, each after the call created last before it started. */
+/**
+ * Failed exchanges (no token entry) in start order, each after the call created last before it
+ * started, numbered as the timeline shows it, with the error's type, location and message.
+ */
 export function placeFailed(list: readonly ExchangeRecord[], calls: readonly CallView[]): FailedCall[] {
   const byCreated = [...calls].sort((a, b) => a.created_at - b.created_at);
-  const out = list.map(({ exchange: x }): FailedCall => {
+  const placed = list.map(({ exchange: x }) => {
     const started = x.started_at;
     let after: CallView | null = null;
     // Binary search: the last call with created_at <= started.
@@ -154,15 +159,24 @@ export function placeFailed(list: readonly ExchangeRecord[], calls: readonly Cal
       if (c.created_at <= started) [after, lo] = [c, mid + 1];
       else hi = mid - 1;
     }
+    return { x, model_call_id: x.model_call_id, after_call: after?.model_call_id ?? null };
+  });
+  placed.sort((a, b) => (a.x.started_at ?? 0) - (b.x.started_at ?? 0));
+  const positions = timelinePositions(calls, placed);
+  return placed.map(({ x, after_call }): FailedCall => {
+    const fact = failedCallFromExchange(x, positions.get(x.model_call_id) ?? 0);
     return {
       model_call_id: x.model_call_id,
-      started_at: started,
+      started_at: x.started_at,
       status_code: x.status_code,
       error_category: x.error_category,
       latency_ms: x.latency_ms,
-      after_call: after?.model_call_id ?? null,
+      after_call,
       error: errorSummary(x),
+      position: fact.position,
+      error_type: fact.error_type,
+      location: fact.location,
+      message: fact.message,
     };
   });
-  return out.sort((a, b) => (a.started_at ?? 0) - (b.started_at ?? 0));
 }

@@ -100,7 +100,17 @@ export const failedCallSchema = z.strictObject({
   /** The captured call that was created last before this one started: where it happened. */
   after_call: nullableString,
   error: z.string(),
+  /** 1-based number in the timeline; the body's error type, where it points, and its message. */
+  position: z.int(),
+  error_type: nullableString,
+  location: nullableString,
+  message: nullableString,
 });
+
+/** An intents-file id with no token entry, after the nearest earlier one that has an entry. */
+export const danglingIntentSchema = z.strictObject({ model_call_id: z.string(), after_call: nullableString });
+/** What a retired tombstone's `.tokens.state.json` still records (capture-format.md §3.1). */
+export const tombstoneSchema = z.strictObject({ frozen: z.boolean(), snapshot_id: z.string(), version: z.int() });
 
 export const chainViewSchema = z.strictObject({
   chain_id: z.string(),
@@ -157,6 +167,17 @@ export const rolloutViewSchema = z.strictObject({
     .nullable(),
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
+  dangling_intents: z.array(danglingIntentSchema),
+  /** Severity facts: the main chain's model and the run's policy (null until known), token ids
+   * outside any vocabulary, the tombstone, lost calls and the state flag, the builder's generated
+   * token counts, and the manifest's capture setting (on true, off false, unstated null). */
+  main_model: nullableString,
+  policy_model: nullableString,
+  oov_tokens: nullableInt,
+  tombstone: tombstoneSchema.nullable(),
+  incomplete: z.strictObject({ lost_calls: z.array(z.string()), state_flag: z.boolean() }),
+  generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),
+  capture_expected: z.boolean().nullable(),
   chains: z.array(chainViewSchema),
   main_rule: z.strictObject({ rule: z.enum(["generated_mass", "earliest_root"]), text: z.string() }),
   prefix_breaks: z.array(prefixBreakSchema),
@@ -269,6 +290,8 @@ export type RetryRole = z.infer<typeof retryRoleSchema>;
 export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
 export type CallView = z.infer<typeof callViewSchema>;
 export type FailedCall = z.infer<typeof failedCallSchema>;
+export type DanglingIntent = z.infer<typeof danglingIntentSchema>;
+export type TombstoneView = z.infer<typeof tombstoneSchema>;
 export type ChainView = z.infer<typeof chainViewSchema>;
 export type PrefixBreak = z.infer<typeof prefixBreakSchema>;
 export type OtherProfileVerdict = z.infer<typeof otherProfileVerdictSchema>;

@@ -169,6 +169,26 @@ describe("pending", () => {
     for (const w of words) expect(w).not.toMatch(/trained/i);
   });
 
+  it("a masked rollout's banner never says trained, even with every warning", () => {
+    const result = classifySeverity({
+      ...clean,
+      mask_sample: true,
+      mask_reasons: ["unresolved_retry"],
+      delivered_fraction: 0.5,
+      generated_tokens: { captured: 10, delivered: 5 },
+      oov_tokens: 2,
+      torn_tail: true,
+      main_model: "side",
+      policy_model: "policy",
+      ...timelineOf("opencode-before-fix", "0-0"),
+    });
+    expect(result.severity).toBe("masked");
+    expect(result.reasons.length).toBeGreaterThan(4);
+    for (const w of [...bannerSentences(result), reasonTitles(result), SEVERITY_LABEL.masked]) {
+      expect(w).not.toMatch(/\btrained\b/i);
+    }
+  });
+
   it("stays pending even when other facts would warn", () => {
     expect(classifySeverity({ ...clean, mask_sample: null, torn_tail: true }).severity).toBe(
       "pending",

@@ -67,7 +67,7 @@ describe("mask reasons", () => {
       ["branches_dropped", "trained_with_warnings"],
     ]);
     expect(result.reasons[1]?.sentence).toBe(
-      "Branches dropped: the main chain carries 60% of the generated tokens captured (3 of 5); the rest (branches, dropped retries, quarantined calls) is not trained on.",
+      "Branches dropped: the main chain carries 60% of the generated tokens captured (3 of 5); the rest (branches, dropped retries, quarantined calls) is left out of training.",
     );
   });
 

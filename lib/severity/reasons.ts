@@ -215,7 +215,7 @@ export function branchesDroppedReason(
     "branches_dropped",
     "trained_with_warnings",
     "branches dropped",
-    `the main chain carries ${pct} of the generated tokens captured${counts}; the rest (branches, dropped retries, quarantined calls) is not trained on`,
+    `the main chain carries ${pct} of the generated tokens captured${counts}; the rest (branches, dropped retries, quarantined calls) is left out of training`,
   );
 }
 

@@ -40,6 +40,10 @@ export function failedCall(fields: Partial<FailedCall> & Pick<FailedCall, "model
     latency_ms: 1,
     after_call: null,
     error: "x",
+    position: 2,
+    error_type: "extra_forbidden",
+    location: "messages[2].reasoning",
+    message: "Extra inputs are not permitted",
     ...fields,
   };
 }

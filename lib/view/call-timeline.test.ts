@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CallView, ExchangeSummary, FailedCall } from "@/lib/schema/api-rollout";
 import { callView, failedCall } from "@/lib/testing/rollout-view";
 import { buildTimeline, moveInTimeline, visibleRows, type TimelineRow } from "./call-timeline";
+import { timelinePositions } from "./timeline-positions";
 
 const call = (id: string, parent: string | null, over: Partial<CallView> = {}): CallView =>
   callView({
@@ -126,6 +127,15 @@ describe("call timeline rows for calls without a token entry", () => {
     const intent = { role: "intent", label: "dangling intent", status: "no response" };
     expect(rows[1]).toMatchObject(intent);
     expect(rows[3]).toMatchObject({ role: "failed", label: "failed · dangling intent" });
+  });
+
+  it("numbers captured and failed calls as the rows show them; intents get no number", () => {
+    const list = [failed("f0", null), failed("f1", "c1"), failed("f2", "c1"), failed("fx", "gone")];
+    const numbers = timelinePositions(calls, list);
+    expect(Object.fromEntries(numbers)).toEqual({ f0: 1, fx: 2, c0: 3, c1: 4, f1: 5, f2: 6, c2: 7 });
+    const intents = [{ model_call_id: "i1", after_call: "c0" }];
+    const rows = buildTimeline(calls, list, intents).rows.filter((r) => r.role !== "intent");
+    expect(rows.map((r) => numbers.get(r.call_id))).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("gives failed rows the depth and branch of the call they followed", () => {

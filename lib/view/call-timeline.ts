@@ -2,15 +2,10 @@
 // where they happened, each with its role in words and a bar on one shared time axis. Depth counts
 // branch points only, so a long linear chain stays flat. Iterative, with Maps built once.
 // Not responsible for deciding roles (the builder did) or for formatting numbers (the view does).
-import type { CallRole, CallView, FailedCall } from "@/lib/schema/api-rollout";
+import type { CallRole, CallView, DanglingIntent, FailedCall } from "@/lib/schema/api-rollout";
 import { pushTo } from "./group";
 
-/** An intent written before dispatch that never got a token entry. */
-export interface DanglingIntent {
-  model_call_id: string;
-  /** The captured call whose intent came just before this one in the intents file; null: none. */
-  after_call: string | null;
-}
+export type { DanglingIntent };
 
 export type TimelineRole = CallRole | "failed" | "intent";
 export type TimelineTone = "ok" | "warn" | "bad" | "";

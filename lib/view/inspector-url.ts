@@ -1,9 +1,10 @@
 // The inspector's URL state read one way by the server page (which ships the first token window)
-// and the client (which asks for the rest): the tab, the token sequence, the selected position and
-// the window holding it. A sequence is `main`, another chain id, or `call:<model_call_id>`.
+// and the client (which asks for the rest): the tab, the sequence (token and conversation tabs),
+// the selected token position and the window holding it, the selected message and the shading.
+// A sequence is `main`, another chain id, or `call:<model_call_id>`. The selected call is `call`.
 import type { CallView } from "@/lib/schema/api-rollout";
 
-export const INSPECTOR_TABS = ["tokens", "call", "chains"] as const;
+export const INSPECTOR_TABS = ["tokens", "conversation", "call", "chains"] as const;
 export type InspectorTab = (typeof INSPECTOR_TABS)[number];
 
 /** The `tab` URL parameter; anything else is the token view. */
@@ -30,4 +31,12 @@ export function windowStart(pos: number | null): number {
 /** The `pos` URL parameter as a position, or null when it is not a non-negative integer. */
 export function positionOf(param: string | null | undefined): number | null {
   return param !== null && param !== undefined && /^\d+$/.test(param) ? Number(param) : null;
+}
+
+/** The `message` URL parameter: the selected conversation item, a non-negative integer or null. */
+export const messageOf = positionOf;
+
+/** The `shade` URL parameter: probability shading in the conversation is on only for `1`. */
+export function shadeOf(param: string | null | undefined): boolean {
+  return param === "1";
 }

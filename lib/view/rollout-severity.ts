@@ -1,23 +1,78 @@
-// The rollout view's verdict as the severity model sees it (lib/severity): the consumer's verdict,
-// the record's own mask_sample and the build's shape. Maps facts only; classifying is lib/severity's.
-import type { RolloutView } from "@/lib/schema/api-rollout";
-import { classifySeverity, type SeverityInput, type SeverityResult } from "@/lib/severity";
+// The rollout view's facts as the severity model takes them (lib/severity): the consumer's verdict,
+// the record's own mask_sample, the build's shape, failed calls in the timeline, the main chain's
+// model against the run's policy, the store's tombstone and what it says is missing.
+// Maps facts only; classifying and the sentences are lib/severity's.
+import type { CallView, FailedCall, RolloutView } from "@/lib/schema/api-rollout";
+import {
+  classifySeverity,
+  isFailedExchange,
+  type FailedCallFact,
+  type SeverityInput,
+  type SeverityResult,
+  type SeverityState,
+} from "@/lib/severity";
+
+function failedFact(f: FailedCall): FailedCallFact {
+  const { position, status_code, error_category, error_type, location, message } = f;
+  return { position, status_code, error_category, error_type, location, message };
+}
+
+/** Any token-capture evidence: store files, captured calls, or the record's `_ng_token_capture`. */
+function hasCapture(view: RolloutView): boolean {
+  return (
+    view.read.token_file ||
+    view.calls.length > 0 ||
+    view.tombstone !== null ||
+    view.dangling_intents.length > 0 ||
+    (view.record?.token_capture ?? null) !== null
+  );
+}
 
 export function severityInputOf(view: RolloutView): SeverityInput {
   const v = view.verdict;
+  // seed reads only the `.tokens.incomplete` marker; gym-v1 also counts intents and the state flag.
+  const gym = view.profile === "gym-v1";
   return {
     mask_sample: v.mask_sample,
     mask_reasons: v.mask_reasons,
     error: v.error,
     record_mask_sample: view.record?.mask_sample ?? null,
+    tombstone: view.tombstone,
+    incomplete: {
+      dangling_intents: gym ? view.dangling_intents.map((i) => i.model_call_id) : [],
+      lost_calls: view.incomplete.lost_calls,
+      state_flag: gym && view.incomplete.state_flag,
+    },
     roots: v.roots,
     chains: view.chains.length,
     unresolved_retries: v.unresolved_retries.length,
+    failed_calls: view.failed.filter(isFailedExchange).map(failedFact),
+    calls_total: view.calls.length + view.failed.length,
+    main_model: view.main_model,
+    policy_model: view.policy_model,
     delivered_fraction: view.delivered_fraction,
+    generated_tokens: view.generated_tokens,
+    oov_tokens: view.oov_tokens,
     torn_tail: view.read.torn_tail,
+    has_capture: hasCapture(view),
+    capture_expected: view.capture_expected,
   };
 }
 
 export function rolloutSeverity(view: RolloutView): SeverityResult {
   return classifySeverity(severityInputOf(view));
+}
+
+/**
+ * Whether the generated (mask 1) tokens of a sequence are trained on: only in a trained rollout,
+ * and only on the main chain (or a main-chain call shown alone); branches are never delivered.
+ */
+export function isSequenceTrained(
+  severity: SeverityState,
+  sequence: string,
+  calls: ReadonlyMap<string, Pick<CallView, "role">>,
+): boolean {
+  if (severity !== "trained" && severity !== "trained_with_warnings") return false;
+  if (sequence === "main") return true;
+  return sequence.startsWith("call:") && calls.get(sequence.slice(5))?.role === "main";
 }

@@ -164,7 +164,7 @@ export function segmentLabel(kind: SegmentKind, verdict: SeverityState): string 
     case "trained_with_warnings":
       return "generated (mask 1, trained with warnings)";
     case "masked":
-      return "generated (mask 1, not trained: rollout masked)";
+      return "generated (mask 1, excluded: rollout masked)";
     case "pending":
       return "generated (mask 1)";
   }

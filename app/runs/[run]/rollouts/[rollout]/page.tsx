@@ -2,9 +2,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getRun, type RunLayout } from "@/lib/runs/runs-root";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { runPolicyOf } from "@/lib/inspect/run-policy";
 import { firstWindow } from "@/lib/inspect/token-window";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { positionOf, tabOf } from "@/lib/view/inspector-url";
+import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { InvalidInputError, InvalidRolloutIdError, UnknownEntityError } from "@/lib/errors";
 import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
@@ -21,10 +23,13 @@ type Loaded = { run: RunLayout; view: RolloutView; seed: TokenWindowSeed | null 
 async function load(runId: string, rollout: string, q: Partial<Record<string, string>>): Promise<Loaded | { error: string }> {
   try {
     const run = await getRun(runId);
-    const model = await inspectRollout(run, rollout, { profile: profileParam(q.profile) });
+    const [model, policy_model] = await Promise.all([
+      inspectRollout(run, rollout, { profile: profileParam(q.profile) }),
+      runPolicyOf(run),
+    ]);
     const window = tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
     const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
-    return { run, view: model.view, seed };
+    return { run, view: { ...model.view, policy_model }, seed };
   } catch (err) {
     if (err instanceof UnknownEntityError || err instanceof InvalidRolloutIdError) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
@@ -38,17 +43,12 @@ export default async function RolloutPage({ params, searchParams }: { params: Pr
   const loaded = await load(runId, rollout, Object.fromEntries(strings));
   if ("error" in loaded) return <div className="error-box">{loaded.error}</div>;
   const { run, view, seed } = loaded;
-  const profileHref = (p: string) => {
-    const q = new URLSearchParams(strings);
-    q.set("profile", p);
-    return `?${q.toString()}`;
-  };
   return (
     <>
       <p className="crumbs">
         <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.manifest.name ?? run.id}</Link> / <span className="mono">{rollout}</span>
       </p>
-      <VerdictBar view={view} profileHref={profileHref} />
+      <VerdictBar view={view} severity={rolloutSeverity(view)} />
       <RolloutInspector view={view} seed={seed} />
     </>
   );
