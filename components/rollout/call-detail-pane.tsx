@@ -3,7 +3,8 @@
 // (status, latency, error body) and prompt split into inherited prefix and interstitial.
 // All model text is rendered as React text (escaped), never as HTML.
 import { useEffect, useState } from "react";
-import { callDetailSchema, type CallDetail, type CallExchange, type CallView } from "@/lib/schema/api-rollout";
+import { type CallView } from "@/lib/schema/api-rollout";
+import { callDetailSchema, type CallDetail, type CallExchange } from "@/lib/schema/api-call-detail";
 import { outputItemText } from "@/lib/view/inspector-words";
 import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";

@@ -9,7 +9,7 @@ import {
   type ConversationMessage,
   type ConversationPage,
 } from "@/lib/schema/api-conversation";
-import { tokenWindowSchema, type TokenWindow } from "@/lib/schema/api-rollout";
+import { tokenWindowSchema, type TokenWindow } from "@/lib/schema/api-tokens";
 import { probabilityBin } from "@/lib/view/conversation-page";
 import { fetchParsed } from "@/components/shared/url-state";
 import styles from "./conversation-view.module.css";

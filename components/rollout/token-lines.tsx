@@ -4,7 +4,7 @@
 // list, its virtualisation and the selection belong to token-view.tsx.
 import { memo } from "react";
 import type { SeverityState } from "@/lib/severity";
-import type { TokenSegment } from "@/lib/schema/api-rollout";
+import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { CHROME, tokenSwatch } from "@/lib/view/token-palette";
 import {
   headOfText,

@@ -5,7 +5,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { SeverityState } from "@/lib/severity";
-import type { TokenSegment } from "@/lib/schema/api-rollout";
+import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { CANVAS } from "@/lib/view/token-palette";
 import {
   itemOfCall,

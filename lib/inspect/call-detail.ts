@@ -4,7 +4,7 @@
 // with no token entry. Reads a built model only.
 import { UnknownCallError } from "@/lib/errors";
 import { finishReason, servedModel } from "@/lib/schema";
-import type { CallDetail, CallExchange } from "@/lib/schema/api-rollout";
+import type { CallDetail, CallExchange } from "@/lib/schema/api-call-detail";
 import type { ExchangeRecord } from "@/lib/store";
 import type { RolloutModel } from "./model";
 

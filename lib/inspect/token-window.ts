@@ -3,7 +3,7 @@
 // (everything before its generation is input). Only the requested window is decoded and sent; the
 // segments (call boundaries) only with the window that opens a sequence. Also low-prob matches.
 import { InvalidInputError, UnknownCallError, UnknownChainError, UnknownEntityError } from "@/lib/errors";
-import type { LowProbMatches, PieceKind, SegmentKind, SegmentedWindow, TokenSegment, TokenWindow } from "@/lib/schema/api-rollout";
+import type { LowProbMatches, PieceKind, SegmentKind, SegmentedWindow, TokenSegment, TokenWindow } from "@/lib/schema/api-tokens";
 import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view/inspector-url";
 import type { CallTokens, RolloutModel } from "./model";
 

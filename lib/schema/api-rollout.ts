@@ -1,5 +1,5 @@
-// The rollout inspector's wire contract: the rollout view, its stamp, token windows, low-prob
-// matches and call detail. The server builds these types (they are inferred from the schemas, never
+// The rollout inspector's wire contract: the rollout view and its stamp (token windows are in
+// ./api-tokens, call detail in ./api-call-detail). The server builds these types (they are inferred from the schemas, never
 // written twice); route tests and the browser parse every body with them. Objects are strict, so a
 // field added or dropped on one side fails the other's parse. Everything on the wire is snake_case.
 import { z } from "zod";
@@ -208,83 +208,6 @@ export const rolloutViewSchema = z.strictObject({
 /** `?stamp=1`: only the rollout's file stamp, so a live page can poll without a build. */
 export const rolloutStampSchema = z.strictObject({ stamp: z.string() });
 
-// --- token windows ------------------------------------------------------------------------------
-
-export const segmentKindSchema = z.enum(["inherited", "prompt", "interstitial", "generated"]);
-export const pieceKindSchema = z.enum(["text", "bytes", "special", "unknown"]);
-
-export const tokenSegmentSchema = z.strictObject({
-  call: z.string(),
-  kind: segmentKindSchema,
-  start: z.int(),
-  length: z.int(),
-});
-
-/** A window of a sequence's tokens; the segments come once per sequence (`segmentedWindowSchema`). */
-export const tokenWindowSchema = z.strictObject({
-  sequence: z.string(),
-  total: z.int(),
-  offset: z.int(),
-  decoded: z.boolean(),
-  /** Columnar, one entry per token of the window. `call` indexes `call_ids`. */
-  tokens: z.strictObject({
-    id: z.array(z.int()),
-    text: z.array(z.string()).nullable(),
-    piece: z.array(pieceKindSchema).nullable(),
-    mask: z.array(z.int()),
-    log_prob: z.array(z.number().nullable()),
-    call: z.array(z.int()),
-  }),
-  call_ids: z.array(z.string()),
-});
-
-/** The window that opens a sequence (`segments=1`, or shipped in the page): with every segment. */
-export const segmentedWindowSchema = tokenWindowSchema.extend({ segments: z.array(tokenSegmentSchema) });
-
-export const lowProbMatchesSchema = z.strictObject({
-  sequence: z.string(),
-  threshold: z.number(),
-  total: z.int(),
-  matches: z.array(
-    z.strictObject({ pos: z.int(), id: z.int(), text: nullableString, log_prob: z.number(), call: z.string() }),
-  ),
-});
-
-// --- call detail --------------------------------------------------------------------------------
-
-/** One recorded exchange of a call: line in the capture file, status, timing, the failure's body. */
-export const callExchangeSchema = z.strictObject({
-  line: z.int(),
-  status_code: nullableInt,
-  error_category: nullableString,
-  latency_ms: nullableNumber,
-  started_at: nullableNumber,
-  finish_reason: nullableString,
-  served_model: nullableString,
-  /** The response body of a failed exchange (HTTP >= 400 or no status), as the server sent it. */
-  error_body: z.record(z.string(), z.unknown()).nullable(),
-});
-
-export const callDetailSchema = z.strictObject({
-  model_call_id: z.string(),
-  /** The call's row in the rollout view (null for a failed call with no token entry). */
-  call: callViewSchema.nullable(),
-  /** The Responses API output items of the call's entry (reasoning, messages, tool calls). */
-  output_items: z.array(z.record(z.string(), z.unknown())),
-  exchanges: z.array(callExchangeSchema),
-  prompt: z
-    .strictObject({
-      inherited_len: z.int(),
-      interstitial_len: z.int(),
-      /** Text of the last tokens of the inherited prefix (where the interstitial attaches). */
-      inherited_tail: nullableString,
-      interstitial: nullableString,
-      interstitial_truncated: z.boolean(),
-    })
-    .nullable(),
-  generation: nullableString,
-});
-
 export type CallRole = z.infer<typeof callRoleSchema>;
 export type RetryRole = z.infer<typeof retryRoleSchema>;
 export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
@@ -297,11 +220,3 @@ export type PrefixBreak = z.infer<typeof prefixBreakSchema>;
 export type OtherProfileVerdict = z.infer<typeof otherProfileVerdictSchema>;
 export type RolloutView = z.infer<typeof rolloutViewSchema>;
 export type RolloutStamp = z.infer<typeof rolloutStampSchema>;
-export type SegmentKind = z.infer<typeof segmentKindSchema>;
-export type PieceKind = z.infer<typeof pieceKindSchema>;
-export type TokenSegment = z.infer<typeof tokenSegmentSchema>;
-export type TokenWindow = z.infer<typeof tokenWindowSchema>;
-export type SegmentedWindow = z.infer<typeof segmentedWindowSchema>;
-export type LowProbMatches = z.infer<typeof lowProbMatchesSchema>;
-export type CallExchange = z.infer<typeof callExchangeSchema>;
-export type CallDetail = z.infer<typeof callDetailSchema>;

@@ -7,5 +7,7 @@ export * from "./rollout-record";
 export * from "./run-manifest";
 export * from "./api";
 export * from "./api-rollout";
+export * from "./api-tokens";
+export * from "./api-call-detail";
 export * from "./api-runs";
 export * from "./api-compare";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TokenSegment } from "@/lib/schema/api-rollout";
+import type { TokenSegment } from "@/lib/schema/api-tokens";
 import {
   headOfText,
   itemOfCall,

@@ -4,7 +4,7 @@ import { decode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { conversationPageSchema, type ConversationMessage } from "@/lib/schema/api-conversation";
-import { tokenWindowSchema } from "@/lib/schema/api-rollout";
+import { tokenWindowSchema } from "@/lib/schema/api-tokens";
 import { GET as getTokens } from "../tokens/route";
 import { GET } from "./route";
 
