@@ -91,7 +91,7 @@ export function CaptureSection({ c }: { c: Comparison }) {
     ["invalid rows (unreadable or unbuildable)", (s) => String(s.invalid_rows), "invalid"],
     ["model-call status codes", codes, "status"],
     ["failed model calls", (s) => String(s.failed_calls), "failed"],
-    ["rollouts cut short by a failed call (record looks successful)", (s) => String(s.cut_short), "cut-short"],
+    ["rollouts cut short by a failed call (the last call failed)", (s) => String(s.cut_short), "cut-short"],
     ["logged by the trainer (token_capture/*, summed)", (s) => Object.entries(s.logged).map(([k, v]) => `${k.replace("token_capture/", "")} ${v}`).join(", ") || "—", "logged"],
   ];
   return (

@@ -1,15 +1,22 @@
-// Alerts for what users miss (rollouts cut short by a failed call while the record looks fine,
-// masked fraction over threshold, dangling intents, unreadable files, newer schemas, disagreement).
+// Alerts for what users miss (rollouts cut short by a failed call, another model than the run's
+// policy as main chain, masked fraction over threshold, dangling intents, unreadable files, newer
+// schemas, disagreement), each with the severity class of the rollouts it names.
 import Link from "next/link";
 import type { Alert } from "@/lib/schema/api-runs";
+import { SeverityPill } from "./severity-pill";
+
+/** The severity model writes names, codes and locations in backticks: shown as code. */
+function Words({ text }: { text: string }) {
+  return text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
+}
 
 export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
   if (alerts.length === 0) return <p className="ok-text" data-testid="alerts-none">No alerts: capture looks healthy.</p>;
   return (
     <ul className="alerts" data-testid="alerts">
       {alerts.map((a) => (
-        <li key={a.kind} className={`alert ${a.severity}`} data-testid="alert" data-kind={a.kind}>
-          <strong>{a.severity === "error" ? "⚠" : "△"}</strong> {a.message}
+        <li key={a.kind} className={`alert ${a.severity}`} data-testid="alert" data-kind={a.kind} data-verdict={a.verdict ?? undefined}>
+          <strong>{a.severity === "error" ? "⚠" : "△"}</strong> {a.verdict && <SeverityPill severity={a.verdict} />} <Words text={a.message} />
           {a.rollout_ids.length > 0 && (
             <span className="alert-ids">
               {" "}

@@ -1,14 +1,18 @@
 "use client";
 // Health charts (recharts) with their values printed on the bars, so a glance (and a test) reads
 // numbers, not shapes. Fixed sizes: no layout measuring, stable across browsers.
-import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { Count, RunHealth } from "@/lib/schema/api-runs";
+import { SEVERITY_LABEL, SEVERITY_ORDER, SEVERITY_PALETTE } from "@/lib/severity/palette";
+import type { SeverityState } from "@/lib/severity/reasons";
 import { maskReasonShort } from "@/lib/view/mask-reasons";
 
 const W = 340, H = 190;
+const SEVERITY_OF = new Map<string, SeverityState>(SEVERITY_ORDER.map((s) => [s, s]));
 const AXIS = { fill: "#9aa3b2", fontSize: 11 };
 
-function CountChart({ id, title, data, color = "#6ea8fe", label }: { id: string; title: string; data: Count[]; color?: string; label?: (k: string) => string }) {
+/** `colors` gives a bar its own colour by its (unlabelled) key: the severity classes' palette. */
+function CountChart({ id, title, data, color = "#6ea8fe", colors, label }: { id: string; title: string; data: Count[]; color?: string; colors?: (k: string) => string; label?: (k: string) => string }) {
   return (
     <figure className="chart card" data-testid={`chart-${id}`}>
       <figcaption>{title}</figcaption>
@@ -21,6 +25,7 @@ function CountChart({ id, title, data, color = "#6ea8fe", label }: { id: string;
           <YAxis allowDecimals={false} tick={AXIS} />
           <Tooltip contentStyle={{ background: "#171a21", border: "1px solid #2a2f3a" }} />
           <Bar dataKey="count" fill={color} isAnimationActive={false}>
+            {colors && data.map((d) => <Cell key={d.key} fill={colors(d.key)} />)}
             <LabelList dataKey="count" position="top" fill="#e6e8ee" fontSize={11} />
           </Bar>
         </BarChart>
@@ -55,21 +60,24 @@ function StepChart({ id, title, data, keys }: { id: string; title: string; data:
 
 
 export function HealthCharts({ h }: { h: RunHealth }) {
-  const verdicts: Count[] = [
-    { key: "trained", count: h.rollouts - h.masked },
-    { key: "masked", count: h.masked },
-  ];
+  // The three classes (and pending while indexing), each in its palette colour: masked is never green.
+  const verdicts: Count[] = SEVERITY_ORDER.filter((s) => s !== "pending" || h.severity.pending > 0).map((s) => ({ key: s, count: h.severity[s] }));
+  const severityColour = (k: string) => SEVERITY_PALETTE[SEVERITY_OF.get(k) ?? "pending"].chart;
+  const severityLabel = (k: string) => SEVERITY_LABEL[SEVERITY_OF.get(k) ?? "pending"];
   return (
     <>
       <div className="kpis" data-testid="kpis">
         <Kpi id="rollouts" label="rollouts" value={h.rollouts.toLocaleString("en-US")} />
         <Kpi id="masked" label="masked" value={`${h.masked} (${(h.masked_fraction * 100).toFixed(1)}%)`} />
+        <Kpi id="warnings" label="trained with warnings" value={h.severity.trained_with_warnings.toLocaleString("en-US")} />
+        <Kpi id="policy" label="policy model" value={h.policy_model ?? "—"} />
         <Kpi id="reward" label="mean reward" value={h.reward_mean === null ? "—" : h.reward_mean.toFixed(3)} />
         <Kpi id="quarantined" label="quarantined calls" value={`${h.quarantined_calls} in ${h.rollouts_with_quarantine} rollouts`} />
         <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
       </div>
       <div className="charts">
-        <CountChart id="verdicts" title="Verdicts" data={verdicts} color="#4cc38a" />
+        <CountChart id="verdicts" title="Verdicts" data={verdicts} colors={severityColour} label={severityLabel} />
+        <CountChart id="severity-reasons" title="Why not simply trained (warnings and mask reasons)" data={h.severity_reasons} color={SEVERITY_PALETTE.trained_with_warnings.chart} />
         <CountChart id="mask-reasons" title="Mask reasons" data={h.mask_reasons} color="#f26d6d" label={maskReasonShort} />
         <CountChart id="delivered" title="Delivered fraction (rollouts per bucket)" data={h.delivered_fraction} />
         <CountChart id="chains" title="Chains per rollout" data={h.chains_per_rollout} />
@@ -86,7 +94,7 @@ export function HealthCharts({ h }: { h: RunHealth }) {
             data={h.per_step.map((p) => ({ step: p.step, masked_fraction: p.masked_fraction, reward_mean: p.reward_mean, delivered_mean: p.delivered_mean }))}
             keys={[
               ["reward_mean", "#4cc38a", "mean reward"],
-              ["masked_fraction", "#f26d6d", "masked fraction"],
+              ["masked_fraction", SEVERITY_PALETTE.masked.chart, "masked fraction"],
               ["delivered_mean", "#6ea8fe", "mean delivered fraction"],
             ]}
           />

@@ -2,36 +2,16 @@
 // The rollouts table: @tanstack/react-table owns the columns (headers, sorting, column choice);
 // rows come in pages from the server (sorted and filtered there) and are virtualised, so 50,000
 // rows scroll with a small DOM. Filters and sorting live in the URL; exports use the same filters.
-import { getCoreRowModel, useReactTable, type ColumnDef, type SortingState, type VisibilityState } from "@tanstack/react-table";
+import { getCoreRowModel, useReactTable, type SortingState, type VisibilityState } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import Link from "next/link";
 import { useEffect, useMemo, useRef } from "react";
-import type { RolloutSummary } from "@/lib/schema/api-runs";
+import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
+import { COLUMNS, type Col, type Ctx } from "./rollout-columns";
 import { useRowPages } from "./use-row-pages";
 import { TableFilters, queryFrom } from "./table-filters";
-import type { RunHealth } from "@/lib/schema/api-runs";
 
 const ROW = 30;
-type Col = ColumnDef<RolloutSummary> & { meta: { render: (s: RolloutSummary, runId: string) => React.ReactNode; width: number } };
-
-const num = (v: number | null, digits = 0) => (v === null ? "—" : digits ? v.toFixed(digits) : v.toLocaleString("en-US"));
-
-const COLUMNS: Col[] = [
-  { id: "rollout_id", accessorFn: (s) => s.rollout_id, header: "Rollout", meta: { width: 110, render: (s, run) => <Link href={`/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(s.rollout_id)}`} className="mono">{s.rollout_id}</Link> } },
-  { id: "step", accessorFn: (s) => s.step, header: "Step", meta: { width: 60, render: (s) => num(s.step) } },
-  { id: "reward", accessorFn: (s) => s.reward, header: "Reward", meta: { width: 70, render: (s) => num(s.reward, s.reward !== null && !Number.isInteger(s.reward) ? 3 : 0) } },
-  { id: "mask_sample", accessorFn: (s) => s.mask_sample, header: "Verdict", meta: { width: 90, render: (s) => <span className={`badge ${s.mask_sample ? "bad" : "ok"}`}>{s.mask_sample ? "masked" : "trained"}</span> } },
-  { id: "reasons", header: "Reasons / error", enableSorting: false, meta: { width: 320, render: (s) => <span className="cell-text" title={s.error ?? s.cut_short ?? ""}>{[s.mask_reasons.join(", "), s.error, s.cut_short ? `cut short: ${s.cut_short}` : ""].filter(Boolean).join(" · ")}</span> } },
-  { id: "n_calls", accessorFn: (s) => s.n_calls, header: "Calls", meta: { width: 60, render: (s) => num(s.n_calls) } },
-  { id: "chains", accessorFn: (s) => s.chains, header: "Chains", meta: { width: 64, render: (s) => num(s.chains) } },
-  { id: "delivered_fraction", accessorFn: (s) => s.delivered_fraction, header: "Delivered", meta: { width: 80, render: (s) => (s.delivered_fraction === null ? "—" : `${(s.delivered_fraction * 100).toFixed(1)}%`) } },
-  { id: "side_calls", accessorFn: (s) => s.side_calls, header: "Side calls", meta: { width: 80, render: (s) => num(s.side_calls) } },
-  { id: "quarantined", accessorFn: (s) => s.quarantined, header: "Quarantined", meta: { width: 90, render: (s) => num(s.quarantined) } },
-  { id: "status", header: "Status codes", enableSorting: false, meta: { width: 130, render: (s) => <span className="mono small">{Object.entries(s.status_codes).map(([k, n]) => `${k}×${n}`).join(" ")}</span> } },
-  { id: "failed_calls", accessorFn: (s) => s.failed_calls, header: "Failed calls", meta: { width: 90, render: (s) => num(s.failed_calls) } },
-  { id: "bytes", accessorFn: (s) => s.bytes, header: "Size", meta: { width: 80, render: (s) => (s.bytes ? `${(s.bytes / 1024).toFixed(1)} kB` : "—") } },
-];
 
 export function RolloutsTable({ runId, health, version }: { runId: string; health: RunHealth; version: number }) {
   const [params, set] = useUrlState();
@@ -67,6 +47,7 @@ export function RolloutsTable({ runId, health, version }: { runId: string; healt
   useEffect(() => {
     if (total) ensure(firstRow, lastRow + 1);
   }, [firstRow, lastRow, total, ensure]);
+  const ctx: Ctx = { runId, params };
   const exportHref = (format: string) => `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
 
   return (
@@ -105,10 +86,10 @@ export function RolloutsTable({ runId, health, version }: { runId: string; healt
           {items.map((item) => {
             const s = rowAt(item.index);
             return (
-              <div key={item.key} className={`vrow ${s?.mask_sample ? "masked" : ""}`} style={{ position: "absolute", top: 0, transform: `translateY(${item.start}px)`, height: ROW, width }} data-testid="rollout-row" data-rollout-id={s?.rollout_id}>
+              <div key={item.key} className={`vrow ${s?.severity === "masked" ? "masked" : ""}`} style={{ position: "absolute", top: 0, transform: `translateY(${item.start}px)`, height: ROW, width }} data-testid="rollout-row" data-rollout-id={s?.rollout_id}>
                 {columns.map((c) => (
                   <div key={c.id} className="vcell" style={{ width: (c.columnDef as Col).meta.width }}>
-                    {s ? (c.columnDef as Col).meta.render(s, runId) : <span className="muted">…</span>}
+                    {s ? (c.columnDef as Col).meta.render(s, ctx) : <span className="muted">…</span>}
                   </div>
                 ))}
               </div>

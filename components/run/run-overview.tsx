@@ -22,7 +22,7 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
         fetchParsed(`/api/runs/${encodeURIComponent(initial.run_id)}/health`, asHealth, ctl.signal).then(
           (h) => {
             setHealth(h);
-            if (h.rollouts !== health.rollouts || h.progress.done !== health.progress.done || h.masked !== health.masked) setVersion((v) => v + 1);
+            if (h.rollouts !== health.rollouts || h.progress.done !== health.progress.done || h.masked !== health.masked || h.policy_model !== health.policy_model) setVersion((v) => v + 1);
           },
           () => undefined,
         ),

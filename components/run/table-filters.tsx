@@ -1,12 +1,14 @@
 "use client";
-// Filters of the rollouts table (verdict, mask reason, status code, step, cut short, free text)
+// Filters of the rollouts table (verdict, severity class, mask reason, status code, step, cut
+// short, free text)
 // and the column chooser. Everything is a URL parameter, so a filtered table can be linked.
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
+import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
 import type { UrlPatch } from "@/components/shared/url-state";
 
-const QUERY_KEYS = ["sort", "dir", "verdict", "reason", "status", "step", "cut_short", "q"] as const;
+const QUERY_KEYS = ["sort", "dir", "verdict", "severity", "reason", "status", "step", "cut_short", "q"] as const;
 
 /** The table's server query from the page URL (only the keys the rollouts route understands). */
 export function queryFrom(params: URLSearchParams): string {
@@ -41,7 +43,8 @@ export function TableFilters({ health, params, set, table }: { health: RunHealth
   );
   return (
     <div className="toolbar" data-testid="table-filters">
-      {select("verdict", "verdict", [["masked", "masked"], ["trained", "trained"]])}
+      {select("verdict", "verdict", [["masked", "masked"], ["trained", "trained (with or without warnings)"]])}
+      {select("severity", "severity", SEVERITY_ORDER.filter((s) => s !== "pending").map((s) => [s, `${SEVERITY_LABEL[s]} (${health.severity[s]})`]))}
       {select("reason", "reason", health.mask_reasons.map((r) => [r.key, `${r.key} (${r.count})`]))}
       {select("status", "status", health.status_codes.map((r) => [r.key, `${r.key} (${r.count})`]))}
       {health.per_step.length > 0 && select("step", "step", health.per_step.map((p) => [String(p.step), String(p.step)]))}

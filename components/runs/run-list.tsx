@@ -1,8 +1,24 @@
 "use client";
-// The runs on the home page with their key health numbers; pick two to compare them.
+// The runs on the home page with their key health numbers (rollouts per severity class, in the
+// classes' colours); pick two to compare them.
 import Link from "next/link";
 import { useState } from "react";
 import type { RunOverview } from "@/lib/schema/api-runs";
+import { SEVERITY_CLASS, SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
+
+/** A run's rollouts per class; pending only while the index is still summarising. */
+function SeverityCounts({ run }: { run: RunOverview }) {
+  const shown = SEVERITY_ORDER.filter((s) => s !== "pending" || run.severity.pending > 0);
+  return (
+    <div className="severity-counts" style={{ display: "flex", gap: 4, flexWrap: "wrap" }}>
+      {shown.map((s) => (
+        <span key={s} className={`badge ${SEVERITY_CLASS[s]}`} title={SEVERITY_LABEL[s]} data-testid={`run-severity-${s}`} data-count={run.severity[s]}>
+          {SEVERITY_LABEL[s]} {run.severity[s]}
+        </span>
+      ))}
+    </div>
+  );
+}
 
 export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
   const [picked, setPicked] = useState<string[]>([]);
@@ -36,6 +52,7 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
             <th>Capture</th>
             <th>Rollouts</th>
             <th>Masked</th>
+            <th>Verdicts</th>
             <th>Mean reward</th>
             <th>Alerts</th>
             <th>Profile</th>
@@ -59,6 +76,7 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
                 {r.indexing.running && <div className="muted small">indexing {r.indexing.done}/{r.indexing.total}</div>}
               </td>
               <td data-testid="run-masked">{r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}</td>
+              <td data-testid="run-severity">{r.rollouts || r.severity.pending ? <SeverityCounts run={r} /> : <span className="muted">—</span>}</td>
               <td>{r.reward_mean === null ? "—" : r.reward_mean.toFixed(3)}</td>
               <td>{r.alerts ? <span className="badge warn">{r.alerts}</span> : <span className="muted">0</span>}</td>
               <td className="mono">{r.builder_profile}</td>

@@ -21,7 +21,7 @@ describe("health and queries on the fixture runs", () => {
     const cut = h.alerts.find((a) => a.kind === "cut_short")!;
     expect(cut).toMatchObject({ severity: "error", count: 12 });
     expect(cut.message).toContain("12 of 12 rollouts were cut short");
-    expect(cut.message).toContain("HTTP 422 extra_forbidden at body.messages.2.reasoning");
+    expect(cut.message).toContain("got HTTP 422 `extra_forbidden` at `messages[2].reasoning`");
     expect(computeHealth((await new SummaryIndex(await getRun("opencode-after-fix", RUNS_DIR), null).snapshot()).summaries).alerts).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
 // fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
 // alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
 import type { Alert, AlertKind, Count, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
+import { countBySeverity, describeFailedCall } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
@@ -24,17 +25,31 @@ export function deliveredBucket(x: number): string {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-export function computeHealth(summaries: readonly RolloutSummary[], extra: { unreadableRecords?: number } = {}): HealthReport {
+const isMasked = (s: RolloutSummary) => s.severity === "masked";
+
+export interface HealthExtra {
+  unreadableRecords?: number;
+  /** Rollouts the index has not summarised yet: counted as pending, never as trained. */
+  pending?: number;
+  /** The run's policy model (lib/health/run-severity); summaries carry its warning already. */
+  policyModel?: string | null;
+}
+
+/** Summaries are served ones: the run's warnings (lib/health/run-severity) already applied. */
+export function computeHealth(summaries: readonly RolloutSummary[], extra: HealthExtra = {}): HealthReport {
   const reasons = new Map<string, number>(), delivered = new Map<string, number>(), chains = new Map<string, number>();
   const roots = new Map<string, number>(), calls = new Map<string, number>(), sides = new Map<string, number>();
   const fallbacks = new Map<string, number>(), codes = new Map<string, number>(), categories = new Map<string, number>();
   const steps = new Map<number, RolloutSummary[]>();
-  const flagged: Record<AlertKind, string[]> = { cut_short: [], masked_fraction: [], dangling_intents: [], unreadable: [], newer_schema: [], profile_disagreement: [], unreadable_records: [] };
+  const severityReasons = new Map<string, number>();
+  const flagged: Record<AlertKind, string[]> = { cut_short: [], other_model_main: [], masked_fraction: [], dangling_intents: [], unreadable: [], newer_schema: [], profile_disagreement: [], unreadable_records: [] };
   let masked = 0, quarantined = 0, withQuarantine = 0, fromStore = 0;
   const rewards: number[] = [];
   for (const s of summaries) {
     if (s.source === "store") fromStore++;
-    if (s.mask_sample) {
+    for (const r of s.severity_reasons) if (r.code !== "pending") tally(severityReasons, r.title);
+    if (s.severity_reasons.some((r) => r.code === "other_model_main")) flagged.other_model_main.push(s.rollout_id);
+    if (isMasked(s)) {
       masked++;
       flagged.masked_fraction.push(s.rollout_id);
       if (s.mask_reasons.length === 0) tally(reasons, s.error ? "error" : "masked_by_record");
@@ -53,7 +68,7 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: { unr
     for (const [k, n] of Object.entries(s.error_categories)) tally(categories, k, n);
     if (s.reward !== null) rewards.push(s.reward);
     if (s.step !== null) pushTo(steps, s.step, s);
-    if (s.cut_short) flagged.cut_short.push(s.rollout_id);
+    if (s.cut_short_call) flagged.cut_short.push(s.rollout_id);
     if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
     if (s.unreadable) flagged.unreadable.push(s.rollout_id);
     if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
@@ -67,7 +82,7 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: { unr
     return {
       step,
       rollouts: xs.length,
-      masked_fraction: xs.filter((x) => x.mask_sample).length / xs.length,
+      masked_fraction: xs.filter(isMasked).length / xs.length,
       reward_mean: mean(rw),
       calls_mean: mean(xs.map((x) => x.n_calls)) ?? 0,
       delivered_mean: mean(delivered),
@@ -77,11 +92,16 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: { unr
     };
   });
   const byId = new Map(summaries.map((s) => [s.rollout_id, s]));
+  const severity = countBySeverity(summaries.map((s) => s.severity));
+  severity.pending += extra.pending ?? 0;
   return {
     rollouts: n,
     from_store: fromStore,
     masked,
     masked_fraction: n ? masked / n : 0,
+    severity,
+    severity_reasons: counts(severityReasons),
+    policy_model: extra.policyModel ?? null,
     mask_reasons: counts(reasons),
     delivered_fraction: counts(delivered, "key"),
     chains_per_rollout: counts(chains, "key"),
@@ -95,27 +115,47 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: { unr
     error_categories: counts(categories),
     reward_mean: mean(rewards),
     per_step,
-    alerts: alerts(flagged, n, byId, extra.unreadableRecords ?? 0),
+    alerts: alerts(flagged, n, byId, extra),
   };
 }
 
-function alerts(flagged: Record<AlertKind, string[]>, n: number, byId: Map<string, RolloutSummary>, unreadableRecords: number): Alert[] {
+const VERDICT: Partial<Record<AlertKind, Alert["verdict"]>> = {
+  cut_short: "trained_with_warnings",
+  other_model_main: "trained_with_warnings",
+  masked_fraction: "masked",
+  unreadable: "masked",
+};
+
+/** The cut-short alert in the severity model's words (lib/severity describeFailedCall). */
+function cutShortMessage(ids: readonly string[], n: number, byId: Map<string, RolloutSummary>): string {
+  const first = byId.get(ids[0] as string);
+  const trained = ids.filter((id) => byId.get(id)?.severity === "trained_with_warnings").length;
+  const example = first?.cut_short_call ? ` (e.g. ${first.rollout_id}: ${describeFailedCall(first.cut_short_call)}, and the agent stopped)` : "";
+  const anyway = trained === ids.length ? "all trained on with a warning" : `${trained} of them trained on with a warning`;
+  return `${ids.length} of ${n} rollouts were cut short by a failed model call, ${anyway}${example}.`;
+}
+
+function otherModelMessage(ids: readonly string[], byId: Map<string, RolloutSummary>, policy: string | null): string {
+  const model = byId.get(ids[0] as string)?.main_model ?? "";
+  const them = ids.length === 1 ? "rollout trains" : "rollouts train";
+  return `${ids.length} ${them} on another model than the run's policy \`${policy ?? "?"}\` as the main chain (e.g. ${ids[0]}: \`${model}\`); a side model may have out-generated the policy.`;
+}
+
+function alerts(flagged: Record<AlertKind, string[]>, n: number, byId: Map<string, RolloutSummary>, extra: HealthExtra): Alert[] {
   const out: Alert[] = [];
   const add = (kind: AlertKind, severity: Alert["severity"], message: string) => {
     const ids = flagged[kind];
-    if (ids.length > 0 || kind === "unreadable_records") out.push({ kind, severity, count: ids.length, message, rollout_ids: ids.slice(0, SAMPLE) });
+    if (ids.length > 0) out.push({ kind, severity, verdict: VERDICT[kind] ?? null, count: ids.length, message, rollout_ids: ids.slice(0, SAMPLE) });
   };
-  const cut = flagged.cut_short;
-  if (cut.length) {
-    const example = byId.get(cut[0] as string)?.cut_short ?? "";
-    add("cut_short", "error", `${cut.length} of ${n} rollouts were cut short by a failed model call while their records look successful (e.g. ${example}).`);
-  }
+  if (flagged.cut_short.length) add("cut_short", "error", cutShortMessage(flagged.cut_short, n, byId));
+  if (flagged.other_model_main.length) add("other_model_main", "warning", otherModelMessage(flagged.other_model_main, byId, extra.policyModel ?? null));
   const maskedFraction = n ? flagged.masked_fraction.length / n : 0;
-  if (maskedFraction > MASKED_ALERT_THRESHOLD) add("masked_fraction", "warning", `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`);
+  if (maskedFraction > MASKED_ALERT_THRESHOLD) add("masked_fraction", "warning", `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked: excluded from training (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`);
   if (flagged.dangling_intents.length) add("dangling_intents", "warning", `${flagged.dangling_intents.length} rollouts have dangling intents: a call started and never finished capture.`);
   if (flagged.unreadable.length) add("unreadable", "error", `${flagged.unreadable.length} rollouts have unreadable token files (corrupt lines, invalid records).`);
   if (flagged.newer_schema.length) add("newer_schema", "error", `${flagged.newer_schema.length} rollouts hold records of a schema this version does not support.`);
   if (flagged.profile_disagreement.length) add("profile_disagreement", "warning", `${flagged.profile_disagreement.length} rollouts would be masked differently by the other builder profile.`);
-  if (unreadableRecords > 0) out.push({ kind: "unreadable_records", severity: "warning", count: unreadableRecords, message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`, rollout_ids: [] });
+  const unreadableRecords = extra.unreadableRecords ?? 0;
+  if (unreadableRecords > 0) out.push({ kind: "unreadable_records", severity: "warning", verdict: null, count: unreadableRecords, message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`, rollout_ids: [] });
   return out;
 }

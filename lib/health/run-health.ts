@@ -1,21 +1,72 @@
-// A run's health as its route and page show it: the aggregates over the summary index's current
-// summaries (computed once per index generation), the index's progress, and reward per step from
-// metrics.jsonl downsampled to at most MAX_POINTS. Reads nothing itself; lib/runs does.
+// A run's health and rollouts as its routes and pages show them: the summary index's current
+// summaries with the run's severity applied (its policy model and run-level warnings), the
+// aggregates over them (computed once per index generation), the index's progress, a page of
+// rollout rows, and reward per step from metrics.jsonl downsampled to at most MAX_POINTS.
+// Reads nothing itself; lib/runs does.
 import "server-only";
-import type { HealthReport, RunHealth } from "@/lib/schema";
+import type { HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
 import { readMetrics } from "@/lib/runs/metrics";
+import { filterKey, selectRollouts, type RolloutQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
-import { indexFor, type IndexSnapshot } from "@/lib/runs/summary-index";
+import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
 import { computeHealth } from "./health";
+import { withRunSeverity, type RunSeverity } from "./run-severity";
 
 const MAX_POINTS = 1000;
+
+/** Rollouts the index has not summarised yet (a cold index's missing rows): pending, not trained. */
+function pendingOf(snap: IndexSnapshot): number {
+  const p = snap.progress;
+  return p.running ? Math.max(0, p.total - p.done) : 0;
+}
+
+/** The run's severity for the index's current generation (memoised like every derived view). */
+function runSeverityOf(index: SummaryIndex, run: RunLayout): RunSeverity {
+  return index.memo("run-severity", (all) => withRunSeverity(all, run.manifest));
+}
+
+export interface ServedSnapshot {
+  snap: IndexSnapshot;
+  policy_model: string | null;
+  /** Summaries as served: the run's warnings applied. */
+  summaries: RolloutSummary[];
+}
+
+/** The run's summaries as every route serves them (the table, exports, neighbours, health). */
+export async function servedSnapshot(run: RunLayout, waitMs?: number): Promise<ServedSnapshot> {
+  const index = indexFor(run);
+  const snap = await index.snapshot({ waitMs });
+  const { policy_model, summaries } = runSeverityOf(index, run);
+  return { snap, policy_model, summaries };
+}
 
 /** The run's index snapshot and its health report, computed once per index generation for every caller. */
 export async function snapshotWithHealth(run: RunLayout, waitMs?: number): Promise<{ snap: IndexSnapshot; health: HealthReport }> {
   const index = indexFor(run);
   const snap = await index.snapshot({ waitMs });
   const unreadableRecords = snap.unreadable_records.length;
-  return { snap, health: index.memo(`health:${unreadableRecords}`, (all) => computeHealth(all, { unreadableRecords })) };
+  const pending = pendingOf(snap);
+  const sev = runSeverityOf(index, run);
+  const health = index.memo(`health:${unreadableRecords}:${pending}`, () =>
+    computeHealth(sev.summaries, { unreadableRecords, pending, policyModel: sev.policy_model }),
+  );
+  return { snap, health };
+}
+
+/** One window of the table's filtered, sorted rows (the sorted list is kept per index generation). */
+export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<RolloutPage> {
+  const index = indexFor(run);
+  const snap = await index.snapshot();
+  const sev = runSeverityOf(index, run);
+  const rows = index.memo(`served-rows:${filterKey(query)}`, () => selectRollouts(sev.summaries, query));
+  return {
+    total: rows.length,
+    all: snap.summaries.length,
+    offset: query.offset,
+    rollouts: rows.slice(query.offset, query.offset + query.limit),
+    progress: snap.progress,
+    policy_model: sev.policy_model,
+  };
 }
 
 export async function runHealth(run: RunLayout): Promise<RunHealth> {

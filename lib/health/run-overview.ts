@@ -21,6 +21,7 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
     rollouts: health.rollouts,
     masked: health.masked,
     masked_fraction: health.masked_fraction,
+    severity: health.severity,
     reward_mean: health.reward_mean,
     alerts: health.alerts.length,
     indexing: snap.progress,

@@ -6,7 +6,9 @@ import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
 import type { RolloutRecord, RolloutSummary } from "@/lib/schema";
+import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRollout } from "./build-rollout";
+import { hasCapture, mainModelOf, outsideIds, severityOf, storeFacts, timelineFacts } from "./summary-severity";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -38,11 +40,9 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     status_codes[code] = (status_codes[code] ?? 0) + 1;
     if (x.error_category) error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
-  const failed = joinExchanges(snap.entries, exchanges).withoutEntry.filter((x) => (x.exchange.status_code ?? 0) >= 400 || x.exchange.error_category);
-  let lastCaptured = -Infinity;
-  for (const e of snap.entries) lastCaptured = Math.max(lastCaptured, e.created_at);
-  const after = failed.find((x) => (x.exchange.started_at ?? Infinity) >= lastCaptured - 1e-6);
-  const looksFine = !v.mask_sample && (record?.response?.status ?? "completed") === "completed";
+  const withoutEntry = joinExchanges(snap.entries, exchanges).withoutEntry;
+  const failed = withoutEntry.filter((x) => isFailedExchange(x.exchange));
+  const timeline = timelineFacts(snap.entries, capture.entryLines, withoutEntry);
   const sideReasons = { pattern: 0, self_calibration: 0 };
   for (const s of v.side_calls) sideReasons[s.reason.kind]++;
   const m = v.metrics;
@@ -71,10 +71,28 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     status_codes,
     error_categories,
     failed_calls: failed.length,
-    cut_short: after && looksFine ? `HTTP ${after.exchange.status_code ?? "?"} ${errorSummary(after.exchange)}` : null,
+    cut_short: timeline.cut ? `HTTP ${timeline.cut.x.status_code ?? "?"} ${errorSummary(timeline.cut.x)}` : null,
+    cut_short_call: timeline.cut?.fact ?? null,
+    main_model: mainModelOf(v),
+    oov_tokens: outsideIds(v, snap.entries),
+    has_capture: hasCapture(capture, record),
     reward: record?.reward ?? null,
     step: record?.step ?? null,
     bytes: input.bytes,
+    ...severityOf({
+      ...storeFacts(capture, v),
+      mask_sample: v.mask_sample,
+      mask_reasons: v.mask_reasons,
+      error: v.error,
+      record_mask_sample: record?.mask_sample ?? null,
+      roots: v.build?.notes.roots ?? null,
+      chains: v.build?.chains.length ?? null,
+      unresolved_retries: v.build?.notes.unresolved_retries.length ?? null,
+      failed_calls: timeline.cut ? [timeline.cut.fact] : [],
+      calls_total: timeline.total,
+      delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
+      torn_tail: snap.tornTail,
+    }),
   };
 }
 
@@ -92,13 +110,17 @@ function fromRecord(input: SummarizeInput): RolloutSummary {
     const x = m[k];
     return typeof x === "number" ? x : null;
   };
+  const error = typeof m.error === "string" ? m.error : null;
+  const captured = num("generated_tokens_captured");
+  const delivered = num("generated_tokens_delivered");
+  const mask_reasons = maskReasonsFromCapture(r?._ng_token_capture ?? null);
   return {
     rollout_id: input.rolloutId,
     source: "record",
     profile: null,
     mask_sample: r?.mask_sample === true,
-    mask_reasons: [],
-    error: typeof m.error === "string" ? m.error : null,
+    mask_reasons,
+    error,
     metrics: m,
     n_calls: num("n_calls") ?? 0,
     chains: num("chains"),
@@ -117,9 +139,22 @@ function fromRecord(input: SummarizeInput): RolloutSummary {
     error_categories: {},
     failed_calls: 0,
     cut_short: null,
+    cut_short_call: null,
+    main_model: null,
+    oov_tokens: null,
+    has_capture: (r?._ng_token_capture ?? null) !== null,
     reward: r?.reward ?? null,
     step: r?.step ?? null,
     bytes: input.bytes,
+    ...severityOf({
+      mask_sample: r?.mask_sample === true,
+      mask_reasons,
+      error,
+      roots: num("roots"),
+      chains: num("chains"),
+      delivered_fraction: num("delivered_fraction"),
+      generated_tokens: captured !== null && delivered !== null ? { captured, delivered } : null,
+    }),
   };
 }
 
@@ -129,6 +164,8 @@ export async function summarizeSafely(input: SummarizeInput): Promise<RolloutSum
     return await summarizeRollout(input);
   } catch (err) {
     const base = fromRecord(input);
-    return { ...base, source: "store", unreadable: true, mask_sample: true, error: `read failed: ${(err as Error).message}` };
+    const error = `read failed: ${(err as Error).message}`;
+    const severity = severityOf({ mask_sample: true, mask_reasons: base.mask_reasons, error });
+    return { ...base, ...severity, source: "store", unreadable: true, mask_sample: true, error };
   }
 }

@@ -11,6 +11,25 @@ export const profileSchema = z.enum(["seed", "gym-v1"]);
 /** The builder's mask reasons (lib/builder/verdict.ts MaskReason); summaries fail to typecheck if one is missing. */
 export const maskReasonSchema = z.enum(["capture_incomplete", "unresolved_retry", "all_side_calls", "build_error", "no_token_records", "multiple_roots", "multiple_chains"]);
 
+/** The severity model's classes (lib/severity): `pending` while a rollout's verdict is not known. */
+export const severityStateSchema = z.enum(["trained", "trained_with_warnings", "masked", "pending"]);
+
+/** One reason of a rollout's severity: its code (lib/severity ReasonCode) and a few words. */
+export const severityReasonSchema = z.strictObject({ code: z.string(), title: z.string() });
+
+/** A failed model call's facts (lib/severity FailedCallFact): its 1-based number in the call timeline. */
+export const failedCallFactSchema = z.strictObject({
+  position: int,
+  status_code: int.nullable(),
+  error_category: z.string().nullable(),
+  error_type: z.string().nullable(),
+  location: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
+/** Rollouts per severity class, every class present. */
+export const severityCountsSchema = z.strictObject({ trained: int, trained_with_warnings: int, masked: int, pending: int });
+
 export const indexProgressSchema = z.strictObject({
   done: int,
   total: int,
@@ -50,8 +69,23 @@ export const rolloutSummarySchema = z.strictObject({
   error_categories: z.record(z.string(), int),
   /** Model calls that failed (HTTP >= 400) and left no token entry. */
   failed_calls: int,
-  /** A failed model call came after the last captured call while the record looks successful. */
+  /** The last call of the rollout's timeline failed (the agent stopped after it): its status and error. */
   cut_short: z.string().nullable(),
+  /** The same failed call's facts, for sentences ("call 2 got HTTP 422 `extra_forbidden` at …"). */
+  cut_short_call: failedCallFactSchema.nullable(),
+  /** The model of the main chain (lib/severity mainChainModel); null when no call names one. */
+  main_model: z.string().nullable(),
+  /** Token ids outside 0 … 2^31−1 (outside every vocabulary); null when the ids were not read. */
+  oov_tokens: int.nullable(),
+  /** Any token-capture evidence: store files or the record's `_ng_token_capture`. */
+  has_capture: z.boolean(),
+  /**
+   * The severity class and its reasons. A summary is a function of its own files; the run-level
+   * warnings (another model than the run's policy as main chain, no capture in a capturing run)
+   * are added by lib/health when the run's summaries are served.
+   */
+  severity: severityStateSchema,
+  severity_reasons: z.array(severityReasonSchema),
   reward: nullableNumber,
   step: int.nullable(),
   bytes: int,
@@ -64,6 +98,8 @@ export const rolloutPageSchema = z.strictObject({
   offset: int,
   rollouts: z.array(rolloutSummarySchema),
   progress: indexProgressSchema,
+  /** The run's policy model: the main-chain model most of its rollouts train on. */
+  policy_model: z.string().nullable(),
 });
 
 export const runOverviewSchema = z.strictObject({
@@ -80,6 +116,8 @@ export const runOverviewSchema = z.strictObject({
   rollouts: int,
   masked: int,
   masked_fraction: z.number(),
+  /** Rollouts per severity class (pending: not summarised yet). */
+  severity: severityCountsSchema,
   reward_mean: nullableNumber,
   alerts: int,
   indexing: indexProgressSchema,
@@ -105,11 +143,13 @@ export const stepPointSchema = z.strictObject({
   failed_calls: int,
 });
 
-export const alertKindSchema = z.enum(["cut_short", "masked_fraction", "dangling_intents", "unreadable", "newer_schema", "profile_disagreement", "unreadable_records"]);
+export const alertKindSchema = z.enum(["cut_short", "other_model_main", "masked_fraction", "dangling_intents", "unreadable", "newer_schema", "profile_disagreement", "unreadable_records"]);
 
 export const alertSchema = z.strictObject({
   kind: alertKindSchema,
   severity: z.enum(["error", "warning"]),
+  /** The severity class of the rollouts the alert names: its colour on every page. */
+  verdict: z.enum(["trained_with_warnings", "masked"]).nullable(),
   count: int,
   message: z.string(),
   rollout_ids: z.array(z.string()),
@@ -121,6 +161,12 @@ export const healthReportSchema = z.strictObject({
   from_store: int,
   masked: int,
   masked_fraction: z.number(),
+  /** Rollouts per severity class; `pending` counts rollouts the index has not summarised yet. */
+  severity: severityCountsSchema,
+  /** Reasons of trained-with-warnings and masked rollouts, by reason title. */
+  severity_reasons: z.array(countSchema),
+  /** The run's policy model (lib/severity runPolicyModel over the summaries' main_model). */
+  policy_model: z.string().nullable(),
   mask_reasons: z.array(countSchema),
   delivered_fraction: z.array(countSchema),
   chains_per_rollout: z.array(countSchema),
@@ -172,6 +218,8 @@ export const exportRowSchema = z.strictObject({
 
 export const exportRowsSchema = z.array(exportRowSchema);
 
+export type SeverityCounts = z.infer<typeof severityCountsSchema>;
+export type FailedCallFactWire = z.infer<typeof failedCallFactSchema>;
 export type IndexProgress = z.infer<typeof indexProgressSchema>;
 export type RolloutSummary = z.infer<typeof rolloutSummarySchema>;
 export type RolloutPage = z.infer<typeof rolloutPageSchema>;

@@ -1,8 +1,8 @@
 import { InvalidInputError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
+import { servedSnapshot } from "@/lib/health/run-health";
 import { getRun } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -17,7 +17,7 @@ export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/expor
     params.delete("format");
     params.delete("offset");
     params.delete("limit");
-    const rows = selectRollouts((await indexFor(run).snapshot({ waitMs: 60_000 })).summaries, parseRolloutQuery(params)).map(exportRow);
+    const rows = selectRollouts((await servedSnapshot(run, 60_000)).summaries, parseRolloutQuery(params)).map(exportRow);
     const body = format === "csv" ? toCsv(rows) : JSON.stringify(rows, null, 1);
     return new Response(body, {
       headers: {

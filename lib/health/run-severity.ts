@@ -1,0 +1,85 @@
+// The run-level part of the severity model: the run's policy model (the main-chain model most of
+// its rollouts train on) and the warnings only a run can give (another model than its policy as a
+// rollout's main chain, no token capture in a run that captures), added to summaries as they are
+// served. Pure: a summary's own severity is lib/runs' (summarize), the classes are lib/severity's.
+import type { RolloutSummary, RunManifest } from "@/lib/schema";
+import {
+  noCaptureReason,
+  otherModelReason,
+  runPolicyModel,
+  type Reason,
+  type WarningCode,
+} from "@/lib/severity";
+
+export interface RunSeverityFacts {
+  policy_model: string | null;
+  /** The manifest says capture is on (true), off (false) or does not say (null). */
+  capture_expected: boolean | null;
+}
+
+/** The order lib/severity's classifySeverity gives warnings in; mask reasons come before all. */
+const WARNING_ORDER: readonly WarningCode[] = [
+  "cut_short",
+  "other_model_main",
+  "branches_dropped",
+  "out_of_vocabulary",
+  "torn_tail",
+  "no_capture",
+];
+
+const rank = (code: string): number => WARNING_ORDER.indexOf(code as WarningCode);
+
+type WireReason = RolloutSummary["severity_reasons"][number];
+
+/** Inserts `r` where classifySeverity would have put it: before the first later warning. */
+function insertReason(reasons: readonly WireReason[], r: Reason): WireReason[] {
+  const own = rank(r.code);
+  const at = reasons.findIndex((x) => rank(x.code) > own);
+  const wire = { code: r.code, title: r.title };
+  return at < 0 ? [...reasons, wire] : [...reasons.slice(0, at), wire, ...reasons.slice(at)];
+}
+
+/** The manifest's capture setting as the severity model takes it. */
+export function captureExpected(manifest: Pick<RunManifest, "capture">): boolean | null {
+  return manifest.capture === undefined ? null : manifest.capture === "on";
+}
+
+/** The run's warnings for one rollout; a pending rollout stays pending (nothing is known yet). */
+export function runWarnings(s: RolloutSummary, facts: RunSeverityFacts): Reason[] {
+  if (s.severity === "pending") return [];
+  const out: Reason[] = [];
+  const policy = facts.policy_model;
+  if (s.main_model !== null && policy !== null && s.main_model !== policy) {
+    out.push(otherModelReason(s.main_model, policy));
+  }
+  if (!s.has_capture && facts.capture_expected !== false) {
+    out.push(noCaptureReason(facts.capture_expected));
+  }
+  return out;
+}
+
+/** The summary with the run's warnings: a trained rollout with any becomes trained with warnings. */
+export function applyRunFacts(s: RolloutSummary, facts: RunSeverityFacts): RolloutSummary {
+  const added = runWarnings(s, facts);
+  if (added.length === 0) return s;
+  let reasons = s.severity_reasons;
+  for (const r of added) reasons = insertReason(reasons, r);
+  const severity = s.severity === "trained" ? "trained_with_warnings" : s.severity;
+  return { ...s, severity, severity_reasons: reasons };
+}
+
+export interface RunSeverity {
+  policy_model: string | null;
+  /** Every summary with the run's warnings applied, in the order given. */
+  summaries: RolloutSummary[];
+}
+
+/** The run's policy model over all its summaries, and each summary with the run's warnings. */
+export function withRunSeverity(
+  summaries: readonly RolloutSummary[],
+  manifest: Pick<RunManifest, "capture">,
+): RunSeverity {
+  const policy_model = runPolicyModel(summaries.map((s) => s.main_model));
+  const facts = { policy_model, capture_expected: captureExpected(manifest) };
+  return { policy_model, summaries: summaries.map((s) => applyRunFacts(s, facts)) };
+}
