@@ -12,6 +12,7 @@ import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/stor
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { mainRule, otherProfileSummary } from "@/lib/view/inspector-words";
 import { describeCalls, describeChains, placeFailed } from "./describe-calls";
+import type { BuildProgressSink } from "./build-progress";
 import type { RolloutModel } from "./model";
 import { prefixBreaks } from "./prefix-breaks";
 import { countOutsideIds, danglingIntents, mainModelOf, storeFacts } from "./severity-facts";
@@ -23,6 +24,8 @@ export interface ModelRequest {
   /** The rollout's file stamp (rollout-model), so the view can say which files it was built from. */
   stamp: string;
   signal: AbortSignal;
+  /** Where the build reports the bytes it reads and when it starts decoding (the loading page's bar). */
+  progress?: BuildProgressSink;
 }
 
 /** The verdict facts the other-profile comparison looks at. */
@@ -55,10 +58,11 @@ function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): Ro
   };
 }
 
-export async function buildModel({ run, rolloutId, profile, stamp, signal }: ModelRequest): Promise<RolloutModel> {
+export async function buildModel({ run, rolloutId, profile, stamp, signal, progress }: ModelRequest): Promise<RolloutModel> {
   const patterns = run.manifest.side_call_patterns;
-  const built = await buildRollout(rolloutSourceOf(run), rolloutId, { profile, sideCallPatterns: patterns, signal, decideOther: true });
+  const built = await buildRollout(rolloutSourceOf(run), rolloutId, { profile, sideCallPatterns: patterns, signal, decideOther: true, onProgress: progress?.read });
   if (!built.found) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
+  progress?.decoding();
   const { verdict, capture, captureStore, record } = built;
   const other = built.other ?? verdict;
   const { decoder, error: tokenizerError } = await tokenizer(run);

@@ -48,6 +48,11 @@ export class SharedBuilds<T> {
     return this.wait(p, signal);
   }
 
+  /** The value for `key` is cached (a request would get it at once); counts no hit or miss. */
+  has(key: string): boolean {
+    return this.cache.keys().includes(key);
+  }
+
   clear(): void {
     this.cache.clear();
   }

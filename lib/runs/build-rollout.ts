@@ -5,7 +5,7 @@
 import "server-only";
 import { decideVerdict, otherProfile, resolveProfile, type Profile, type ProfileChoice, type Verdict } from "@/lib/builder";
 import type { RolloutRecord } from "@/lib/schema";
-import { assertRolloutId, readCaptureStore, readRolloutCapture, storePath, type CaptureRead, type FileKind, type RolloutCapture } from "@/lib/store";
+import { assertRolloutId, readCaptureStore, readRolloutCapture, storePath, type CaptureRead, type FileKind, type ReadProgress, type RolloutCapture } from "@/lib/store";
 import { fileVersion } from "@/lib/store/file-version";
 import { readRolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
@@ -29,6 +29,8 @@ export interface BuildRolloutOptions {
   signal?: AbortSignal;
   /** Also decide the other profile's verdict (the disagreement check of summaries and the inspector). */
   decideOther?: boolean;
+  /** Told the bytes of the token and capture files as they are read (lib/store ReadProgress). */
+  onProgress?: ReadProgress;
 }
 
 export interface BuiltRollout {
@@ -53,9 +55,9 @@ export function rolloutSourceOf(run: RunLayout): RolloutSource {
 export async function buildRollout(where: string | RolloutSource, rolloutId: string, options: BuildRolloutOptions): Promise<BuiltRollout> {
   assertRolloutId(rolloutId);
   const source: RolloutSource = typeof where === "string" ? { tokensDir: where } : where;
-  const { signal } = options;
-  const capture = source.tokensDir ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present) : emptyCapture(rolloutId);
-  const captureStore = source.modelCallsDir ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present) : null;
+  const { signal, onProgress } = options;
+  const capture = source.tokensDir ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present, onProgress) : emptyCapture(rolloutId);
+  const captureStore = source.modelCallsDir ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress) : null;
   const record = source.record !== undefined ? source.record : source.rolloutsFile ? ((await readRolloutRecords(source.rolloutsFile)).byId.get(rolloutId) ?? null) : null;
   signal?.throwIfAborted();
   const { snapshot } = capture;

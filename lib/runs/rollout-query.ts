@@ -1,11 +1,14 @@
-// Sorting, filtering and paging rollout summaries for the rollouts table and its exports. The
+// Sorting, filtering and paging rollout summaries for the rollouts table, its exports and the
+// inspector's previous / next (neighborsOf, the same order without sorting a copy). The
 // query is parsed from URL parameters once (zod); unknown sort keys or values are an
 // InvalidInputError. Export rows and their columns follow the contract (lib/schema/api-runs).
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
-import { exportRowSchema, type ExportRow, type RolloutSummary } from "@/lib/schema";
+import { exportRowSchema, severityStateSchema, type ExportRow, type RolloutSummary } from "@/lib/schema";
+import { SEVERITY_ORDER } from "@/lib/severity/palette";
+import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 
-export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes"] as const;
+export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes", "severity"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 const intParam = (max: number, fallback: number) => z.coerce.number().int().min(0).max(max).default(fallback);
@@ -13,7 +16,10 @@ const intParam = (max: number, fallback: number) => z.coerce.number().int().min(
 export const rolloutQuerySchema = z.object({
   sort: z.enum(SORT_KEYS).default("rollout_id"),
   dir: z.enum(["asc", "desc"]).default("asc"),
+  /** masked, or trained (with or without warnings), by the severity model. */
   verdict: z.enum(["all", "masked", "trained"]).default("all"),
+  /** One severity class (lib/severity). */
+  severity: severityStateSchema.optional(),
   reason: z.string().max(64).optional(),
   status: z.string().regex(/^\d{3}$|^none$/, "status must be an HTTP status code").optional(),
   step: z.coerce.number().int().optional(),
@@ -42,12 +48,13 @@ export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
 
 /** The query without its window: rows for the same key are the same list. */
 export function filterKey(q: RolloutQuery): string {
-  return JSON.stringify([q.sort, q.dir, q.verdict, q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
+  return JSON.stringify([q.sort, q.dir, q.verdict, q.severity ?? "", q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
 }
 
 function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
-  if (q.verdict === "masked" && !s.mask_sample) return false;
-  if (q.verdict === "trained" && s.mask_sample) return false;
+  if (q.verdict === "masked" && s.severity !== "masked") return false;
+  if (q.verdict === "trained" && s.severity !== "trained" && s.severity !== "trained_with_warnings") return false;
+  if (q.severity && s.severity !== q.severity) return false;
   if (q.reason && !s.mask_reasons.some((r) => r === q.reason)) return false;
   if (q.status && !(q.status in s.status_codes)) return false;
   if (q.step !== undefined && s.step !== q.step) return false;
@@ -58,20 +65,49 @@ function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boole
 
 function value(s: RolloutSummary, key: SortKey): number | string | null {
   if (key === "mask_sample") return s.mask_sample ? 1 : 0;
+  if (key === "severity") return SEVERITY_ORDER.indexOf(s.severity);
   return s[key];
+}
+
+/** The table's order under `q` (nulls last in either direction); ties keep rollout id order. */
+function orderOf(q: RolloutQuery): (a: RolloutSummary, b: RolloutSummary) => number {
+  const sign = q.dir === "asc" ? 1 : -1;
+  return (a, b) => {
+    const va = value(a, q.sort), vb = value(b, q.sort);
+    if (va === null || vb === null) return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
+    const c = typeof va === "string" ? compareIds(va, vb as string) : va - (vb as number);
+    return c !== 0 ? sign * c : compareIds(a.rollout_id, b.rollout_id);
+  };
 }
 
 /** Filtered and sorted (nulls last in either direction); ties keep rollout id order. */
 export function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery): RolloutSummary[] {
   const text = q.q ? q.q.toLowerCase() : null;
-  const rows = all.filter((s) => matches(s, q, text));
-  const sign = q.dir === "asc" ? 1 : -1;
-  return rows.sort((a, b) => {
-    const va = value(a, q.sort), vb = value(b, q.sort);
-    if (va === null || vb === null) return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
-    const c = typeof va === "string" ? compareIds(va, vb as string) : va - (vb as number);
-    return c !== 0 ? sign * c : compareIds(a.rollout_id, b.rollout_id);
-  });
+  return all.filter((s) => matches(s, q, text)).sort(orderOf(q));
+}
+
+/**
+ * The rollouts just before and after `rolloutId` in selectRollouts' order, in one pass with no
+ * sorted copy. A rollout outside the filters still has neighbours: those it would sit between.
+ * Without a summary for it (not indexed yet) it has none.
+ */
+export function neighborsOf(all: readonly RolloutSummary[], rolloutId: string, q: RolloutQuery): RolloutNeighbors {
+  const text = q.q ? q.q.toLowerCase() : null;
+  const order = orderOf(q);
+  const self = all.find((s) => s.rollout_id === rolloutId);
+  let prev: RolloutSummary | null = null, next: RolloutSummary | null = null;
+  let before = 0, total = 0;
+  for (const s of all) {
+    if (!matches(s, q, text)) continue;
+    total++;
+    if (!self || s === self) continue;
+    if (order(s, self) < 0) {
+      before++;
+      if (!prev || order(s, prev) > 0) prev = s;
+    } else if (!next || order(s, next) < 0) next = s;
+  }
+  const index = self && matches(self, q, text) ? before : null;
+  return { prev: prev?.rollout_id ?? null, next: next?.rollout_id ?? null, index, total };
 }
 
 /** One flat row per rollout, for CSV and JSON exports. */

@@ -30,7 +30,8 @@ function summary(over: Partial<RolloutSummary>): RolloutSummary {
     rollout_id: "0-0", source: "store", profile: "seed", mask_sample: false, mask_reasons: [], error: null, metrics: {}, n_calls: 2, chains: 1, roots: 1,
     delivered_fraction: 1, quarantined: 0, side_calls: 0, side_call_reasons: { pattern: 0, self_calibration: 0 }, fallbacks: {}, torn_tail: false,
     dangling_intents: 0, unreadable: false, newer_schema: false, other_profile_disagrees: false, status_codes: {}, error_categories: {}, failed_calls: 0,
-    cut_short: null, reward: 1, step: null, bytes: 10, ...over,
+    cut_short: null, reward: 1, step: null, bytes: 10,
+    cut_short_call: null, main_model: null, oov_tokens: null, has_capture: true, severity: "trained", severity_reasons: [], ...over,
   });
 }
 

@@ -20,7 +20,7 @@ import { summarizeSafely, type SummarizeInput } from "./summarize";
 import { summarizeInWorkers } from "./index-pool";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
-export const SUMMARY_VERSION = 3;
+export const SUMMARY_VERSION = 4;
 /**
  * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
  * an older builder computed; a restart of the same build re-opens the index instantly.
@@ -187,8 +187,17 @@ export class SummaryIndex {
 
   /** The summaries an earlier process left in the database (checked against file versions next). */
   private load(db: Database.Database): void {
+    // Rows another build wrote (or a damaged row) are not served: their rollouts are re-summarised.
+    const current = `${CODE_VERSION}|`;
     for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{ id: string; key: string; summary: string }>) {
-      this.memory.set(row.id, { key: row.key, summary: JSON.parse(row.summary) as RolloutSummary });
+      if (!row.key.startsWith(current)) continue;
+      let summary: RolloutSummary;
+      try {
+        summary = JSON.parse(row.summary) as RolloutSummary;
+      } catch {
+        continue;
+      }
+      this.memory.set(row.id, { key: row.key, summary });
       this.generation++;
     }
   }

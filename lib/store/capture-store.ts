@@ -5,7 +5,7 @@ import "server-only";
 import path from "node:path";
 import { access } from "node:fs/promises";
 import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/lib/schema";
-import { readJsonl } from "./jsonl";
+import { readJsonl, type ReadProgress } from "./jsonl";
 import { storePath, type FileKind } from "./files";
 import { confine } from "./confine";
 import { assertRolloutId } from "./rollout-id";
@@ -26,7 +26,8 @@ export interface CaptureRead {
   error: string | null;
 }
 
-export async function readCaptureStore(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>): Promise<CaptureRead> {
+/** `onProgress`: told the capture file's bytes as they are read (lib/store/jsonl ReadProgress). */
+export async function readCaptureStore(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>, onProgress?: ReadProgress): Promise<CaptureRead> {
   assertRolloutId(rolloutId);
   const out: CaptureRead = { exists: true, exchanges: [], unreadable: [], tornTail: false, incompleteMarker: false, error: null };
   const filePath = storePath(dir, rolloutId, "capture");
@@ -46,6 +47,7 @@ export async function readCaptureStore(dir: string, rolloutId: string, signal?: 
         else out.unreadable.push({ line: l.line, reason: describeZodError(parsed.error) });
       },
       signal,
+      onProgress,
     );
     out.tornTail = result.tornTail !== null;
   } catch (err) {

@@ -4,7 +4,8 @@ import "server-only";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FileStat } from "./file-version";
-import { isValidRolloutId } from "./rollout-id";
+import { confine } from "./confine";
+import { assertRolloutId, isValidRolloutId } from "./rollout-id";
 
 export type { FileStat };
 
@@ -40,6 +41,28 @@ export function classifyFileName(name: string): { id: string; kind: FileKind } |
 
 export function storePath(dir: string, rolloutId: string, kind: FileKind): string {
   return path.join(dir, rolloutId + SUFFIXES[kind]);
+}
+
+/**
+ * The bytes a build of the rollout reads in full: its token file and its model-call capture (the
+ * side files are a few bytes). A missing file counts 0. What a progress bar measures against.
+ */
+export async function rolloutReadBytes(tokensDir: string | null, modelCallsDir: string | null, rolloutId: string): Promise<number> {
+  assertRolloutId(rolloutId);
+  const files = [tokensDir && storePath(tokensDir, rolloutId, "tokens"), modelCallsDir && storePath(modelCallsDir, rolloutId, "capture")];
+  const sizes = await Promise.all(files.map((f) => (f ? sizeInside(f) : 0)));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** A store file's size; 0 when missing or a symlink out of its store (the read refuses it too). */
+async function sizeInside(file: string): Promise<number> {
+  try {
+    await confine(path.dirname(file), file);
+    const st = await stat(file);
+    return st.isFile() ? st.size : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Lists a directory; a missing directory is an empty store. */

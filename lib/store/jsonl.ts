@@ -6,6 +6,14 @@ import { isUtf8 } from "node:buffer";
 import { open, readFile } from "node:fs/promises";
 
 const SMALL_FILE = 8 << 20;
+/** Bytes between two progress reports: often enough for a bar, rare enough to cost nothing. */
+const PROGRESS_EVERY = 4 << 20;
+
+/**
+ * Told how many bytes were read since its previous call (an increment, so one sink can sum the
+ * several files of a rollout): at most every few MB while a large file streams, and once at the end.
+ */
+export type ReadProgress = (bytesRead: number) => void;
 
 export interface JsonlLine {
   /** 1-based line number in the file. */
@@ -37,9 +45,19 @@ function parseLine(buf: Buffer, line: number): JsonlLine | null {
 /**
  * Calls `onLine` for every non-blank line in order. A final unterminated line that does not parse
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
+ * `onProgress`, when given, is told the bytes read as they are (see ReadProgress).
  */
-export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal): Promise<JsonlReadResult> {
+export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal, onProgress?: ReadProgress): Promise<JsonlReadResult> {
   const stream = await openChunks(filePath, signal);
+  const progress = onProgress ? progressCounter(onProgress) : null;
+  try {
+    return await readLines(stream, onLine, progress);
+  } finally {
+    progress?.flush();
+  }
+}
+
+async function readLines(stream: Iterable<Buffer> | AsyncIterable<Buffer>, onLine: (l: JsonlLine) => void, progress: ProgressCounter | null): Promise<JsonlReadResult> {
   let pending: Buffer[] = [];
   let lineNo = 0;
   for await (const chunk of stream) {
@@ -54,6 +72,7 @@ export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void
       from = nl + 1;
     }
     if (from < chunk.length) pending.push(chunk.subarray(from));
+    progress?.add(chunk.length);
   }
   if (pending.length === 0) return { tornTail: null };
   lineNo++;
@@ -62,6 +81,29 @@ export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void
   if (last.problem) return { tornTail: { line: lineNo, bytes: last.bytes } };
   onLine(last);
   return { tornTail: null };
+}
+
+interface ProgressCounter {
+  add(bytes: number): void;
+  /** Reports what was read since the last report (the end of the file, or of a failed read). */
+  flush(): void;
+}
+
+function progressCounter(report: ReadProgress): ProgressCounter {
+  let unreported = 0;
+  const flush = () => {
+    if (unreported === 0) return;
+    const n = unreported;
+    unreported = 0;
+    report(n);
+  };
+  return {
+    add(bytes) {
+      unreported += bytes;
+      if (unreported >= PROGRESS_EVERY) flush();
+    },
+    flush,
+  };
 }
 
 /**

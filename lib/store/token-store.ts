@@ -6,7 +6,7 @@ import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState, type TokenEntry } from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
-import { readJsonl, readLinesIfExists, type JsonlLine } from "./jsonl";
+import { readJsonl, readLinesIfExists, type JsonlLine, type ReadProgress } from "./jsonl";
 import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
@@ -35,12 +35,13 @@ const MAX_ISSUES = 200;
 /**
  * `present`: the rollout's files as a directory listing found them; files not in it are not opened
  * (a cold index of thousands of rollouts would otherwise spend its time on missing-file errors).
+ * `onProgress`: told the token file's bytes as they are read (the side files are a few bytes).
  */
-export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>): Promise<RolloutCapture> {
+export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>, onProgress?: ReadProgress): Promise<RolloutCapture> {
   const has = (k: FileKind) => !present || present.has(k);
   assertRolloutId(rolloutId);
   const issues: StoreIssue[] = [];
-  const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal);
+  const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal, onProgress);
   // Side files go through the same confinement as the token file: a symlink out of the store is
   // refused, reported, and makes the read an error (the rollout's lifecycle is then unknown).
   const refused: string[] = [];
@@ -89,7 +90,7 @@ interface TokenLines {
   tornTail: boolean;
 }
 
-async function readTokenLines(filePath: string, rolloutId: string, issues: StoreIssue[], signal?: AbortSignal): Promise<TokenLines> {
+async function readTokenLines(filePath: string, rolloutId: string, issues: StoreIssue[], signal?: AbortSignal, onProgress?: ReadProgress): Promise<TokenLines> {
   const file = path.basename(filePath);
   const out: TokenLines = { exists: true, entries: [], lines: [], readError: null, logProbMismatches: [], conflicts: [], tornTail: false };
   const firstLineOf = new Map<string, number>();
@@ -124,7 +125,7 @@ async function readTokenLines(filePath: string, rolloutId: string, issues: Store
   };
   try {
     await confine(path.dirname(filePath), filePath);
-    const result = await readJsonl(filePath, onLine, signal);
+    const result = await readJsonl(filePath, onLine, signal, onProgress);
     if (result.tornTail) {
       out.tornTail = true;
       issues.push({ file, line: result.tornTail.line, severity: "warning", message: `torn final line (${result.tornTail.bytes} bytes, no newline): a write in progress, ignored` });

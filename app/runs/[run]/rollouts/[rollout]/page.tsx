@@ -7,10 +7,12 @@ import { firstWindow } from "@/lib/inspect/token-window";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { positionOf, tabOf } from "@/lib/view/inspector-url";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";
+import { tableHref } from "@/lib/view/rollout-nav";
 import { InvalidInputError, InvalidRolloutIdError, UnknownEntityError } from "@/lib/errors";
 import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
+import { RolloutNav } from "@/components/rollout/rollout-nav";
 import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
 
 export const dynamic = "force-dynamic";
@@ -45,9 +47,14 @@ export default async function RolloutPage({ params, searchParams }: { params: Pr
   const { run, view, seed } = loaded;
   return (
     <>
-      <p className="crumbs">
-        <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.manifest.name ?? run.id}</Link> / <span className="mono">{rollout}</span>
-      </p>
+      <div className="inspector-head">
+        <p className="crumbs">
+          <Link href="/">runs</Link> /{" "}
+          <Link href={tableHref(run.id, new URLSearchParams(strings))}>{run.manifest.name ?? run.id}</Link> /{" "}
+          <span className="mono">{rollout}</span>
+        </p>
+        <RolloutNav runId={run.id} rolloutId={rollout} />
+      </div>
       <VerdictBar view={view} severity={rolloutSeverity(view)} />
       <RolloutInspector view={view} seed={seed} />
     </>

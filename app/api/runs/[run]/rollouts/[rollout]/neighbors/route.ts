@@ -1,0 +1,27 @@
+import { servedSnapshot } from "@/lib/health/run-health";
+import { errorResponse } from "@/lib/http/errors";
+import { json } from "@/lib/http/params";
+import { neighborsOf, parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { getRun } from "@/lib/runs/runs-root";
+import type { RolloutNeighbors } from "@/lib/schema/api-progress";
+import { assertRolloutId } from "@/lib/store/rollout-id";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+// ?<the rollouts table's sort and filters>: the rollouts before and after this one in the table's
+// order, its place and the filtered count, for the inspector's previous / next.
+export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/neighbors">): Promise<Response> {
+  try {
+    const { run: runId, rollout } = await ctx.params;
+    assertRolloutId(rollout);
+    const query = parseRolloutQuery(new URL(req.url).searchParams);
+    const run = await getRun(runId);
+    // The summaries as the table is served them (the run's severity applied), so the order agrees.
+    const { summaries } = await servedSnapshot(run);
+    const body: RolloutNeighbors = neighborsOf(summaries, rollout, query);
+    return json(body);
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,84 @@
+"use client";
+// The inspector's frame while the rollout's page is on its way (app/…/[rollout]/loading.tsx): the
+// crumbs, a verdict area that says "Loading…" (never a verdict or a count it does not have yet) and
+// a bar of the build's progress, polled from the progress route: bytes read of the rollout's files
+// on a cold build, then the deciding and decoding phases.
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { useEffect, useState } from "react";
+import { buildProgressSchema, type BuildProgress } from "@/lib/schema/api-progress";
+import { fetchParsed } from "@/components/shared/url-state";
+
+const POLL_MS = 250;
+const asProgress = (v: unknown) => buildProgressSchema.parse(v);
+
+export function LoadingProgress() {
+  const { run, rollout } = useParams<{ run: string; rollout: string }>();
+  const progress = useBuildProgress(run, rollout);
+  return (
+    <div data-testid="rollout-loading" aria-busy="true">
+      <p className="crumbs">
+        <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run)}`}>{run}</Link> / <span className="mono">{rollout}</span>
+      </p>
+      <section className="card verdict-bar">
+        <div className="verdict-main">
+          <span className="badge big sev-pending" data-testid="loading-verdict">
+            Loading…
+          </span>
+        </div>
+        <ProgressBar progress={progress} />
+      </section>
+    </div>
+  );
+}
+
+/** The build's progress, polled until this frame goes away (the page has arrived) or the route fails. */
+function useBuildProgress(run: string, rollout: string): BuildProgress | { error: string } | null {
+  const [progress, setProgress] = useState<BuildProgress | { error: string } | null>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The profile decides which build the page waits for; the frame reads it once, as the page does.
+    const profile = new URLSearchParams(window.location.search).get("profile");
+    const url = `/api/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(rollout)}/progress${profile ? `?profile=${encodeURIComponent(profile)}` : ""}`;
+    const poll = () =>
+      fetchParsed(url, asProgress, ctl.signal).then(
+        (p) => {
+          setProgress(p);
+          timer = setTimeout(poll, POLL_MS);
+        },
+        (err: unknown) => !ctl.signal.aborted && setProgress({ error: err instanceof Error ? err.message : String(err) }),
+      );
+    void poll();
+    return () => {
+      ctl.abort();
+      clearTimeout(timer);
+    };
+  }, [run, rollout]);
+  return progress;
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: bytes < 10e6 ? 1 : 0 })} MB`;
+
+/** The bar and its words: determinate while the files are read, full afterwards. */
+function ProgressBar({ progress }: { progress: BuildProgress | { error: string } | null }) {
+  let words: string;
+  let bar: { value: number; max: number } | null = null;
+  if (progress === null) words = "Opening the rollout…";
+  else if ("error" in progress) words = `Progress unavailable: ${progress.error}`;
+  else if (progress.state === "ready") words = "Built; rendering…";
+  else if (progress.state === "queued") words = `Queued · ${mb(progress.total_bytes)} to read`;
+  else if (progress.phase === "reading") {
+    const pct = progress.total_bytes > 0 ? Math.floor((progress.bytes_read / progress.total_bytes) * 100) : 0;
+    words = `Reading ${mb(progress.bytes_read)} of ${mb(progress.total_bytes)} (${pct}%)`;
+    bar = { value: progress.bytes_read, max: Math.max(1, progress.total_bytes) };
+  } else {
+    words = progress.phase === "deciding" ? "Read; deciding the verdict…" : "Decoding tokens and laying out calls…";
+    bar = { value: 1, max: 1 };
+  }
+  return (
+    <p className="progress muted" role="status" data-testid="loading-progress" data-state={progress && !("error" in progress) ? progress.state : "pending"}>
+      {bar ? <progress max={bar.max} value={bar.value} data-testid="loading-bar" /> : <progress data-testid="loading-bar" />} <span data-testid="loading-words">{words}</span>
+    </p>
+  );
+}
