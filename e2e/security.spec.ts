@@ -6,6 +6,7 @@ import { fingerprintTree } from "../lib/testing/fingerprint";
 import { FIXTURE_RUNS, E2E_RUNS } from "./support/paths";
 import { byRolloutId, readEntries, readRecords, rolloutId, storedRollouts } from "./support/fixture-truth";
 import { startNext } from "./support/server";
+import { TOKEN_VIEW } from "./support/token-view";
 
 /** Exchanges of a capture store that failed (status ≥ 400), read from the file. */
 function failedExchanges(run: string, rollout: string): string[] {
@@ -35,7 +36,7 @@ test("model text is rendered escaped in every view", async ({ page }) => {
   const failed = failedExchanges("hostile-text", "0-0");
   expect(failed).toHaveLength(1);
   await page.goto(base);
-  await expect(page.locator(".tok").first()).toBeVisible();
+  await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible();
   await noScriptRan(page);
   for (const call of [...calls, ...failed]) {
     await page.goto(`${base}?tab=call&call=${call}`);
@@ -136,7 +137,7 @@ test.describe("with ROLLOUT_LENS_TOKEN", () => {
     await expect(page).toHaveURL(`${url}/runs/opencode-before-fix`);
     await expect(page.getByTestId("rollout-row").first()).toBeVisible();
     await page.goto(`${url}/runs/opencode-before-fix/rollouts/0-0`);
-    await expect(page.locator(".tok").first()).toBeVisible(); // the token windows' fetches carry the cookie
+    await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible(); // the token windows' fetches carry the cookie
     await page.close();
   });
 });
