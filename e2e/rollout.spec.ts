@@ -120,6 +120,7 @@ test("keyboard navigation moves through calls and tokens", async ({ page }) => {
   await page.keyboard.press("ArrowUp");
   await expect(page).toHaveURL(new RegExp(`call=${ids[1]}`));
   await page.getByTestId("tab-tokens").click();
+  await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible(); // keys before the first window are ignored
   await page.getByTestId("token-scroll").focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
   await expect(page).toHaveURL(/pos=2(&|$)/);
