@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_RUNS } from "./e2e/support/paths";
 
 const PORT = Number(process.env.E2E_PORT ?? 3123);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -24,13 +25,15 @@ export default defineConfig({
     },
   },
   webServer: {
-    // Needs a prior `next build`. Next's bin directly, so the server is a direct child and stops with the run.
-    command: `node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    // Needs a prior `next build`. First writes the e2e runs root (fixture copies + generated big
+    // rollouts, reused while unchanged); then `exec`s Next's bin, so the server is the direct child
+    // and stops with the run.
+    command: `node --import tsx e2e/support/prepare-runs.ts && exec node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/runs`,
     reuseExistingServer: false, // a stale server would serve an older build
-    timeout: 60_000,
+    timeout: 180_000, // a fresh clone generates the root first (~5 s here)
     stdout: "pipe",
     stderr: "pipe",
-    env: { NEXT_TELEMETRY_DISABLED: "1", ROLLOUT_LENS_RUNS: "fixtures/runs" },
+    env: { NEXT_TELEMETRY_DISABLED: "1", ROLLOUT_LENS_RUNS: E2E_RUNS },
   },
 });

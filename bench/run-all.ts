@@ -1,13 +1,28 @@
-// `npm run bench`: every benchmark; each prints its figure on its last line. Large stores are
-// generated once under bench/out/large (`npm run fixtures -- --large` writes the same files).
+// `npm run bench`: every benchmark in turn. Each prints its absolute times with the cache state
+// and PASS/FAIL per figure against its target; the run ends with a summary and exits non-zero when
+// any figure missed (or a benchmark crashed). Large stores are generated once under
+// bench/out/large (`npm run fixtures -- --large` writes the same files).
 import { benchBuilder } from "./builder.bench";
 import { benchInspector } from "./inspector.bench";
 import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
+import { crashed, summarise } from "./util";
 
-await benchBuilder();
-await benchInspector();
-await benchTokenView();
-await benchIndex();
-await benchLoad();
+const BENCHES: Array<[string, () => Promise<void>]> = [
+  ["builder", benchBuilder],
+  ["rollout route", benchInspector],
+  ["token view", benchTokenView],
+  ["index", benchIndex],
+  ["load", benchLoad],
+];
+
+for (const [name, bench] of BENCHES) {
+  console.log(`\n=== ${name}`);
+  try {
+    await bench();
+  } catch (e) {
+    crashed(`${name} bench`, e);
+  }
+}
+summarise();

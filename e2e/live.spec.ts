@@ -1,13 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { startNext } from "./support/server";
 
-// A run being written while the pages are open: its own server on a temp runs root.
+// A run being written while the pages are open: its own server on a temp runs root. The pages
+// poll on timers; the test drives the page's clock forward while it waits for each condition,
+// so it neither sleeps nor depends on how long those timers are.
 const PORT = 3126;
-const URL_ = `http://127.0.0.1:${PORT}`;
-let server: ChildProcess;
+let url: string;
+let server: ChildProcess | undefined;
 let tokens: string;
 
 const rec = (rollout: string, id: string, prompt: number[], gen: number[], t: number) =>
@@ -18,35 +21,43 @@ test.beforeAll(async () => {
   tokens = path.join(root, "live", "tokens");
   mkdirSync(tokens, { recursive: true });
   writeFileSync(path.join(tokens, "0-0.tokens.jsonl"), rec("0-0", "call-a", [1, 2, 3], [4, 5], 1));
-  server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    env: { ...process.env, ROLLOUT_LENS_RUNS: root, ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-live-cache-${process.pid}`), NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(`${URL_}/api/runs`).then(() => true, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the live server did not start");
+  const started = await startNext(PORT, { ROLLOUT_LENS_RUNS: root, ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-live-cache-${process.pid}`) });
+  [url, server] = [started.url, started.child];
 });
 test.afterAll(() => void server?.kill());
 
+/** Waits until `condition` holds, advancing the page's clock a second per check so its polling timers fire. */
+async function until(page: Page, condition: () => Promise<boolean>, message: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.clock.fastForward(1_000);
+        return condition();
+      },
+      { message, timeout: 20_000 },
+    )
+    .toBe(true);
+}
+const count = (l: Locator, n: number) => async () => (await l.count()) === n;
+const text = (l: Locator, t: string) => async () => ((await l.count()) > 0 ? (await l.first().innerText()).includes(t) : false);
+
 test("new calls and rollouts appear without a restart; a half-written line is never shown", async ({ page }) => {
-  test.setTimeout(60_000);
-  await page.goto(`${URL_}/runs/live/rollouts/0-0`);
+  await page.clock.install();
+  await page.goto(`${url}/runs/live/rollouts/0-0`);
   await expect(page.getByTestId("tree-row")).toHaveCount(1);
   // The writer appends half a line: it stays invisible (a torn tail), and the writer is never blocked.
   const next = rec("0-0", "call-b", [1, 2, 3, 4, 5, 6], [7, 8], 2);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(0, 40));
-  await expect(page.getByTestId("read-issues")).toContainText("torn line", { timeout: 15_000 });
+  await until(page, text(page.getByTestId("read-issues"), "torn line"), "the torn line is reported");
   await expect(page.getByTestId("tree-row")).toHaveCount(1);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(40));
-  await expect(page.locator('[data-testid="tree-row"][data-call-id="call-b"]')).toBeVisible({ timeout: 15_000 });
+  await until(page, count(page.locator('[data-testid="tree-row"][data-call-id="call-b"]'), 1), "the completed call appears");
   await expect(page.getByTestId("read-issues")).toHaveCount(0);
   await expect(page.getByTestId("token-counts")).toContainText("8 tokens");
 
-  await page.goto(`${URL_}/runs/live`);
+  await page.goto(`${url}/runs/live`);
   await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollouts");
   writeFileSync(path.join(tokens, "1-0.tokens.jsonl"), rec("1-0", "x", [9], [10], 3));
-  await expect(page.getByTestId("rollouts-count")).toHaveText("2 of 2 rollouts", { timeout: 20_000 });
+  await until(page, text(page.getByTestId("rollouts-count"), "2 of 2 rollouts"), "the new rollout is counted");
   await expect(page.locator('[data-rollout-id="1-0"]')).toBeVisible();
 });
