@@ -28,7 +28,7 @@ export default defineConfig({
     // Needs a prior `next build`. First writes the e2e runs root (fixture copies + generated big
     // rollouts, reused while unchanged); then `exec`s Next's bin, so the server is the direct child
     // and stops with the run.
-    command: `node --import tsx e2e/support/prepare-runs.ts && exec node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    command: `node --conditions=react-server --import tsx e2e/support/prepare-runs.ts && exec node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/runs`,
     reuseExistingServer: false, // a stale server would serve an older build
     timeout: 180_000, // a fresh clone generates the root first (~5 s here)
