@@ -5,16 +5,31 @@ import nextTs from "eslint-config-next/typescript";
 // The layers (README "Architecture"): app → components → lib. lib never imports React, Next or
 // lib/http (which only maps lib's errors to statuses); components never import app.
 const reactAndNext = [
-  { group: ["react", "react/*", "react-dom", "react-dom/*"], message: "lib is free of React: views live in components/." },
+  {
+    group: ["react", "react/*", "react-dom", "react-dom/*"],
+    message: "lib is free of React: views live in components/.",
+  },
   { group: ["next", "next/*"], message: "lib is free of Next: routes and pages live in app/." },
   { group: ["@tanstack/react-*", "recharts"], message: "lib is free of UI libraries." },
 ];
-const noApp = { group: ["@/app", "@/app/*"], message: "Nothing imports app/: app → components → lib." };
-const noComponents = { group: ["@/components", "@/components/*"], message: "lib never imports components/." };
-const noHttp = { group: ["@/lib/http", "@/lib/http/*"], message: "lib/http only maps lib's errors to statuses; throw errors from @/lib/errors instead." };
+const noApp = {
+  group: ["@/app", "@/app/*"],
+  message: "Nothing imports app/: app → components → lib.",
+};
+const noComponents = {
+  group: ["@/components", "@/components/*"],
+  message: "lib never imports components/.",
+};
+const noHttp = {
+  group: ["@/lib/http", "@/lib/http/*"],
+  message: "lib/http only maps lib's errors to statuses; throw errors from @/lib/errors instead.",
+};
 // The core layers below lib/inspect must not reach up into the modules built on them.
 const noUpper = (...names) =>
-  names.map((n) => ({ group: [`@/lib/${n}`, `@/lib/${n}/*`], message: `this layer sits below lib/${n}; move the shared code down instead.` }));
+  names.map((n) => ({
+    group: [`@/lib/${n}`, `@/lib/${n}/*`],
+    message: `this layer sits below lib/${n}; move the shared code down instead.`,
+  }));
 
 export default defineConfig([
   ...nextVitals,
@@ -28,37 +43,112 @@ export default defineConfig([
   {
     files: ["lib/**/*.{ts,tsx,mts,mjs}"],
     ignores: ["lib/http/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...reactAndNext, noApp, noComponents, noHttp] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...reactAndNext, noApp, noComponents, noHttp] },
+      ],
+    },
   },
   {
     files: ["lib/http/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...reactAndNext.slice(0, 1), noApp, noComponents] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...reactAndNext.slice(0, 1), noApp, noComponents] },
+      ],
+    },
   },
   {
     files: ["lib/{schema,builder}/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper("store", "runs", "inspect", "health", "compare", "view", "tokens", "cache", "severity")] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...reactAndNext,
+            noApp,
+            noComponents,
+            noHttp,
+            ...noUpper(
+              "store",
+              "runs",
+              "inspect",
+              "health",
+              "compare",
+              "view",
+              "tokens",
+              "cache",
+              "severity",
+            ),
+          ],
+        },
+      ],
     },
   },
   {
     files: ["lib/{store,tokens,cache,view,severity}/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper("runs", "inspect", "health", "compare")] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...reactAndNext,
+            noApp,
+            noComponents,
+            noHttp,
+            ...noUpper("runs", "inspect", "health", "compare"),
+          ],
+        },
+      ],
     },
   },
   {
     files: ["lib/runs/**/*.{ts,tsx,mjs}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper("inspect", "health", "compare")] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...reactAndNext,
+            noApp,
+            noComponents,
+            noHttp,
+            ...noUpper("inspect", "health", "compare"),
+          ],
+        },
+      ],
     },
   },
   {
     files: ["lib/health/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper("inspect", "compare")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...reactAndNext,
+            noApp,
+            noComponents,
+            noHttp,
+            ...noUpper("inspect", "compare"),
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["components/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, noHttp] }] },
   },
-  globalIgnores([".next/**", "out/**", "dist/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "reports/**", "bench/out/**"]),
+  globalIgnores([
+    ".next/**",
+    "out/**",
+    "dist/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+    "reports/**",
+    "bench/out/**",
+  ]),
 ]);

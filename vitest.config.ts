@@ -10,7 +10,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.{ts,tsx}", "cli/**/*.test.ts", "fixtures/**/*.test.ts", "components/**/*.test.{ts,tsx}", "app/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.{ts,tsx}",
+      "cli/**/*.test.ts",
+      "fixtures/**/*.test.ts",
+      "components/**/*.test.{ts,tsx}",
+      "app/**/*.test.ts",
+    ],
     environment: "node",
     pool: "threads",
     testTimeout: 30_000,

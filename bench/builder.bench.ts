@@ -9,7 +9,12 @@ import path from "node:path";
 import { decideVerdict, type Profile, type Verdict } from "@/lib/builder";
 import { tokenEntrySchema } from "@/lib/schema";
 import { ADVERSARIAL_SIDE_PATTERNS } from "@/fixtures/generator/adversarial-rollout";
-import { BIG_ROLLOUT_ID, LARGE_DEFAULTS, writeAdversarialRollout, writeLargeRollout } from "@/fixtures/generator/large";
+import {
+  BIG_ROLLOUT_ID,
+  LARGE_DEFAULTS,
+  writeAdversarialRollout,
+  writeLargeRollout,
+} from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
 import { snapshotOf } from "@/lib/testing/snapshot";
 import { dropPageCache } from "./cache";
@@ -33,7 +38,8 @@ const WORKLOADS: Workload[] = [
     run: "large-rollout",
     patterns: [],
     check: (v, p) => {
-      if (v.mask_sample || v.build?.chains.length !== 1) throw new Error(`best case (${p}): expected one unmasked chain`);
+      if (v.mask_sample || v.build?.chains.length !== 1)
+        throw new Error(`best case (${p}): expected one unmasked chain`);
     },
   },
   {
@@ -44,22 +50,39 @@ const WORKLOADS: Workload[] = [
       const b = v.build;
       const ambiguous = b?.nodes.filter((n) => n.link === "ambiguous").length ?? 0;
       const retries = b?.retryGroups.filter((g) => g.members.length > 1).length ?? 0;
-      const ok = !!b && b.chains.length > 1 && b.quarantined.length > 0 && ambiguous > 0 && retries > 0 && (p !== "seed" || new Set(v.side_calls.map((s) => s.reason.kind)).size === 2);
-      if (!ok) throw new Error(`adversarial (${p}): the build did not exercise branches, retries, ambiguous parents and both side-call reasons`);
-      console.log(`  ${p}: ${b.nodes.length} kept calls, ${b.chains.length} chains, ${retries} retry groups, ${ambiguous} ambiguous parents, ${b.quarantined.length} quarantined, ${v.side_calls.length} side calls`);
+      const ok =
+        !!b &&
+        b.chains.length > 1 &&
+        b.quarantined.length > 0 &&
+        ambiguous > 0 &&
+        retries > 0 &&
+        (p !== "seed" || new Set(v.side_calls.map((s) => s.reason.kind)).size === 2);
+      if (!ok)
+        throw new Error(
+          `adversarial (${p}): the build did not exercise branches, retries, ambiguous parents and both side-call reasons`,
+        );
+      console.log(
+        `  ${p}: ${b.nodes.length} kept calls, ${b.chains.length} chains, ${retries} retry groups, ${ambiguous} ambiguous parents, ${b.quarantined.length} quarantined, ${v.side_calls.length} side calls`,
+      );
     },
   },
 ];
 
 async function warm(w: Workload, file: string): Promise<number> {
-  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0);
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown));
   const entries = lines.map((l) => tokenEntrySchema.parse(JSON.parse(l)));
-  console.log(`${w.name}: ${entries.length} calls, ${mb(statSync(file).size)}; warm (this process, page cache warm) JSON.parse of every line: ${fmt(parseMs)}`);
+  console.log(
+    `${w.name}: ${entries.length} calls, ${mb(statSync(file).size)}; warm (this process, page cache warm) JSON.parse of every line: ${fmt(parseMs)}`,
+  );
   let worst = 0;
   for (const profile of PROFILES) {
     w.check(decideVerdict(snapshotOf(entries), { profile, sideCallPatterns: w.patterns }), profile);
-    const ms = await time(() => decideVerdict(snapshotOf(entries), { profile, sideCallPatterns: w.patterns }));
+    const ms = await time(() =>
+      decideVerdict(snapshotOf(entries), { profile, sideCallPatterns: w.patterns }),
+    );
     console.log(`  builder (${profile}), warm: ${fmt(ms)}, ratio ${(ms / parseMs).toFixed(3)}`);
     worst = Math.max(worst, ms / parseMs);
   }
@@ -69,11 +92,20 @@ async function warm(w: Workload, file: string): Promise<number> {
 async function cold(w: Workload, file: string): Promise<number> {
   console.log(`  cold: ${dropPageCache([file])}`);
   const base = await runFresh<{ readMs: number; parseMs: number }>({ task: "read-parse", file });
-  console.log(`  fresh process: read ${fmt(base.readMs)} from a cold cache, first JSON.parse of every line ${fmt(base.parseMs)}`);
+  console.log(
+    `  fresh process: read ${fmt(base.readMs)} from a cold cache, first JSON.parse of every line ${fmt(base.parseMs)}`,
+  );
   let worst = 0;
   for (const profile of PROFILES) {
-    const r = await runFresh<{ ms: number }>({ task: "build", file, profile, patterns: w.patterns });
-    console.log(`  builder (${profile}), first build in a fresh process: ${fmt(r.ms)}, ratio ${(r.ms / base.parseMs).toFixed(3)}`);
+    const r = await runFresh<{ ms: number }>({
+      task: "build",
+      file,
+      profile,
+      patterns: w.patterns,
+    });
+    console.log(
+      `  builder (${profile}), first build in a fresh process: ${fmt(r.ms)}, ratio ${(r.ms / base.parseMs).toFixed(3)}`,
+    );
     worst = Math.max(worst, r.ms / base.parseMs);
   }
   return worst;

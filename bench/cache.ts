@@ -9,7 +9,11 @@ import { mb } from "./util";
 function residentBytes(files: string[]): number {
   let sum = 0;
   for (let i = 0; i < files.length; i += 500) {
-    const out = execFileSync("fincore", ["--bytes", "--noheadings", "--raw", "--output", "RES", ...files.slice(i, i + 500)], { encoding: "utf8" });
+    const out = execFileSync(
+      "fincore",
+      ["--bytes", "--noheadings", "--raw", "--output", "RES", ...files.slice(i, i + 500)],
+      { encoding: "utf8" },
+    );
     for (const l of out.split("\n")) if (l.trim()) sum += Number(l.trim());
   }
   return sum;
@@ -35,7 +39,8 @@ export function dropPageCache(files: string[]): string {
   } catch (e) {
     const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
     try {
-      for (const f of files) execFileSync("dd", [`if=${f}`, "iflag=nocache", "count=0", "status=none"]);
+      for (const f of files)
+        execFileSync("dd", [`if=${f}`, "iflag=nocache", "count=0", "status=none"]);
       how = `drop_caches refused (${why}); files evicted with posix_fadvise(DONTNEED) (dd iflag=nocache)`;
     } catch (e2) {
       how = `could not drop the page cache (${why}; dd: ${e2 instanceof Error ? e2.message.split("\n")[0] : String(e2)})`;

@@ -18,10 +18,20 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
     const { decideVerdict } = await import("@/lib/builder");
     const { tokenEntrySchema } = await import("@/lib/schema");
     const { snapshotOf } = await import("@/lib/testing/snapshot");
-    const entries = readFileSync(t.file, "utf8").split("\n").filter((l) => l.length > 0).map((l) => tokenEntrySchema.parse(JSON.parse(l)));
+    const entries = readFileSync(t.file, "utf8")
+      .split("\n")
+      .filter((l) => l.length > 0)
+      .map((l) => tokenEntrySchema.parse(JSON.parse(l)));
     const t0 = performance.now();
-    const v = decideVerdict(snapshotOf(entries), { profile: t.profile, sideCallPatterns: t.patterns });
-    return { ms: performance.now() - t0, chains: v.build?.chains.length ?? 0, masked: v.mask_sample };
+    const v = decideVerdict(snapshotOf(entries), {
+      profile: t.profile,
+      sideCallPatterns: t.patterns,
+    });
+    return {
+      ms: performance.now() - t0,
+      chains: v.build?.chains.length ?? 0,
+      masked: v.mask_sample,
+    };
   }
   if (t.task === "plain-read-dir") {
     const t0 = performance.now();

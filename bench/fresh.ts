@@ -11,13 +11,18 @@ export type FreshTask =
 
 export function runFresh<T>(t: FreshTask): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=8192", "--import", "tsx", "bench/fresh-child.ts", JSON.stringify(t)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      ["--max-old-space-size=8192", "--import", "tsx", "bench/fresh-child.ts", JSON.stringify(t)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
       const last = out.trim().split("\n").pop() ?? "";
-      if (code !== 0) return reject(new Error(`fresh ${t.task} exited ${code}: ${out.slice(-500)}`));
+      if (code !== 0)
+        return reject(new Error(`fresh ${t.task} exited ${code}: ${out.slice(-500)}`));
       try {
         resolve(JSON.parse(last) as T);
       } catch {

@@ -17,13 +17,17 @@ import { figure, fmt, runAlone, time } from "./util";
 
 async function indexed(server: BenchServer, run: string): Promise<void> {
   for (;;) {
-    const h = (await (await fetch(`${server.url}/api/runs/${run}/health`)).json()) as { progress: { running: boolean } };
+    const h = (await (await fetch(`${server.url}/api/runs/${run}/health`)).json()) as {
+      progress: { running: boolean };
+    };
     if (!h.progress.running) return;
     await new Promise((r) => setTimeout(r, 500));
   }
 }
 
-async function tableRows(server: BenchServer): Promise<{ maxRows: number; jumpMs: number; total: string }> {
+async function tableRows(
+  server: BenchServer,
+): Promise<{ maxRows: number; jumpMs: number; total: string }> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -34,8 +38,17 @@ async function tableRows(server: BenchServer): Promise<{ maxRows: number; jumpMs
     const steps = 40;
     const t0 = performance.now();
     for (let i = 0; i <= steps; i++) {
-      await page.getByTestId("rollouts-table").evaluate((el, f) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * f), i / steps);
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="rollout-row"]')].every((r) => r.getAttribute("data-rollout-id")), undefined, { timeout: 30_000 });
+      await page
+        .getByTestId("rollouts-table")
+        .evaluate((el, f) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * f), i / steps);
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('[data-testid="rollout-row"]')].every((r) =>
+            r.getAttribute("data-rollout-id"),
+          ),
+        undefined,
+        { timeout: 30_000 },
+      );
       maxRows = Math.max(maxRows, await page.getByTestId("rollout-row").count());
     }
     return { maxRows, jumpMs: (performance.now() - t0) / (steps + 1), total };
@@ -48,14 +61,28 @@ export async function benchIndex(): Promise<void> {
   await writeLargeRun(LARGE_DIR, LARGE_DEFAULTS.rollouts, true);
   await writeLargeRecords(LARGE_DIR, 50_000, true);
   const run = await getRun("large-run", LARGE_DIR);
-  const files = readdirSync(run.tokensDir!).filter((f) => f.endsWith(".tokens.jsonl")).map((f) => path.join(run.tokensDir!, f));
+  const files = readdirSync(run.tokensDir!)
+    .filter((f) => f.endsWith(".tokens.jsonl"))
+    .map((f) => path.join(run.tokensDir!, f));
   console.log(`baseline cold: ${dropPageCache(files)}`);
-  const plain = await runFresh<{ ms: number; files: number }>({ task: "plain-read-dir", dir: run.tokensDir! });
-  console.log(`one plain read + JSON.parse of every file (fresh process, cold cache): ${fmt(plain.ms)} for ${plain.files} files`);
+  const plain = await runFresh<{ ms: number; files: number }>({
+    task: "plain-read-dir",
+    dir: run.tokensDir!,
+  });
+  console.log(
+    `one plain read + JSON.parse of every file (fresh process, cold cache): ${fmt(plain.ms)} for ${plain.files} files`,
+  );
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "index.sqlite");
   console.log(`index cold: ${dropPageCache(files)}`);
-  const cold = await runFresh<{ ms: number; workers: number; summaries: number }>({ task: "index", runsRoot: LARGE_DIR, run: "large-run", db });
-  console.log(`cold index (fresh process, cold cache): ${fmt(cold.ms)} on ${cold.workers} worker threads (${cold.summaries} summaries)`);
+  const cold = await runFresh<{ ms: number; workers: number; summaries: number }>({
+    task: "index",
+    runsRoot: LARGE_DIR,
+    run: "large-run",
+    db,
+  });
+  console.log(
+    `cold index (fresh process, cold cache): ${fmt(cold.ms)} on ${cold.workers} worker threads (${cold.summaries} summaries)`,
+  );
   const warmMs = await time(async () => {
     const warm = new SummaryIndex(run, db);
     await warm.snapshot({ minIntervalMs: 0 });
@@ -66,11 +93,20 @@ export async function benchIndex(): Promise<void> {
   const server = await startServer(LARGE_DIR, 3192);
   try {
     for (const id of ["large-run", "large-records"]) await indexed(server, id);
-    const healthMs = await time(() => fetch(`${server.url}/api/runs/large-run/health`).then((r) => r.json()), 5);
+    const healthMs = await time(
+      () => fetch(`${server.url}/api/runs/large-run/health`).then((r) => r.json()),
+      5,
+    );
     const table = await tableRows(server);
     console.log(`warm health route for 10,000 rollouts: ${fmt(healthMs)}`);
-    console.log(`table (${table.total}): ${fmt(table.jumpMs)} per scroll jump incl. page fetch; at most ${table.maxRows} rows in the DOM`);
-    figure("cold index / plain read + JSON.parse, 10,000 rollouts, both cold", cold.ms / plain.ms, 1.5);
+    console.log(
+      `table (${table.total}): ${fmt(table.jumpMs)} per scroll jump incl. page fetch; at most ${table.maxRows} rows in the DOM`,
+    );
+    figure(
+      "cold index / plain read + JSON.parse, 10,000 rollouts, both cold",
+      cold.ms / plain.ms,
+      1.5,
+    );
     figure("warm health route, 10,000 rollouts (ms)", healthMs, 300, (v) => v.toFixed(0));
     figure("rows in the DOM while scrolling 50,000 rows", table.maxRows, 100, (v) => String(v));
   } finally {

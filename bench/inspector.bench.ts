@@ -30,7 +30,9 @@ async function get(urls: string[]): Promise<{ bytes: number; last: unknown }> {
 export async function benchInspector(): Promise<void> {
   await writeLargeRollout(LARGE_DIR, LARGE_DEFAULTS, true);
   const file = path.join(LARGE_DIR, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
-  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0);
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown), 2);
   lines.length = 0;
   console.log(`JSON.parse of every line (this process, warm, median of 2): ${fmt(parseMs)}`);
@@ -44,9 +46,16 @@ export async function benchInspector(): Promise<void> {
     const coldMs = performance.now() - t0;
     const total = (cold.last as { total: number }).total;
     const warmMs = await time(() => get(first), 3);
-    const deepMs = await time(() => get([`${base}/tokens?chain=main&offset=${Math.floor(total * 0.75)}&limit=2000`]), 5);
-    console.log(`route, cold (read + builds + view + first window): ${fmt(coldMs)}, ${(cold.bytes / 1e3).toFixed(0)} kB sent for a ${total}-token chain`);
-    console.log(`route, warm (build cached): ${fmt(warmMs)}; a warm 2,000-token window at 75%: ${fmt(deepMs)}`);
+    const deepMs = await time(
+      () => get([`${base}/tokens?chain=main&offset=${Math.floor(total * 0.75)}&limit=2000`]),
+      5,
+    );
+    console.log(
+      `route, cold (read + builds + view + first window): ${fmt(coldMs)}, ${(cold.bytes / 1e3).toFixed(0)} kB sent for a ${total}-token chain`,
+    );
+    console.log(
+      `route, warm (build cached): ${fmt(warmMs)}; a warm 2,000-token window at 75%: ${fmt(deepMs)}`,
+    );
     figure("rollout route/JSON.parse, cold", coldMs / parseMs, TARGET);
   } finally {
     await server.stop();

@@ -6,7 +6,12 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BIG_ROLLOUT_ID, LARGE_DEFAULTS, writeLargeRollout, writeLargeRun } from "@/fixtures/generator/large";
+import {
+  BIG_ROLLOUT_ID,
+  LARGE_DEFAULTS,
+  writeLargeRollout,
+  writeLargeRun,
+} from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
 import { dropPageCache } from "./cache";
 import { startServer } from "./server";
@@ -44,22 +49,40 @@ export async function benchLoad(): Promise<void> {
   await writeLargeRun(LARGE_DIR, LARGE_DEFAULTS.rollouts, true);
   const file = path.join(LARGE_DIR, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
   const fileMb = statSync(file).size / 1e6;
-  const server = await startServer(LARGE_DIR, 3193, { ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-load-")) });
+  const server = await startServer(LARGE_DIR, 3193, {
+    ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-load-")),
+  });
   try {
     const idle = memory(server.pid);
-    console.log(`cold: fresh server process (idle RSS ${idle.rss.toFixed(0)} MB); ${dropPageCache([file])}`);
+    console.log(
+      `cold: fresh server process (idle RSS ${idle.rss.toFixed(0)} MB); ${dropPageCache([file])}`,
+    );
     const big = `${server.url}/api/runs/large-rollout/rollouts/${BIG_ROLLOUT_ID}`;
     const chain = 199_000; // offsets stay inside the 199,748-token chain; every client arrives while it is cold
-    const bigMs = await clients(50, (i) => [big, ...[0, 1, 2].map((k) => `${big}/tokens?chain=main&offset=${(i * 7919 + k * 104_729) % chain}&limit=2000`)]);
+    const bigMs = await clients(50, (i) => [
+      big,
+      ...[0, 1, 2].map(
+        (k) => `${big}/tokens?chain=main&offset=${(i * 7919 + k * 104_729) % chain}&limit=2000`,
+      ),
+    ]);
     const manyMs = await clients(50, (i) => {
       const id = `${Math.floor((i * 37) / 4)}-${(i * 37) % 4}`;
       const base = `${server.url}/api/runs/large-run/rollouts/${id}`;
       return [base, `${base}/tokens?chain=main&limit=2000`];
     });
     const end = memory(server.pid);
-    console.log(`50 clients on one ${fileMb.toFixed(0)} MB rollout: ${fmt(bigMs)} until all answered (the first request built it); 50 clients on 50 rollouts: ${fmt(manyMs)}`);
-    console.log(`server memory: VmHWM ${end.hwm.toFixed(0)} MB (peak since start), VmRSS now ${end.rss.toFixed(0)} MB, idle ${idle.rss.toFixed(0)} MB`);
-    figure("server peak RSS (VmHWM) / rollout file, 50 + 50 clients", end.hwm / fileMb, TARGET, (v) => `${v.toFixed(2)}×`);
+    console.log(
+      `50 clients on one ${fileMb.toFixed(0)} MB rollout: ${fmt(bigMs)} until all answered (the first request built it); 50 clients on 50 rollouts: ${fmt(manyMs)}`,
+    );
+    console.log(
+      `server memory: VmHWM ${end.hwm.toFixed(0)} MB (peak since start), VmRSS now ${end.rss.toFixed(0)} MB, idle ${idle.rss.toFixed(0)} MB`,
+    );
+    figure(
+      "server peak RSS (VmHWM) / rollout file, 50 + 50 clients",
+      end.hwm / fileMb,
+      TARGET,
+      (v) => `${v.toFixed(2)}×`,
+    );
   } finally {
     await server.stop();
   }

@@ -50,17 +50,34 @@ interface FirstPaint {
 async function firstPaint(browser: Browser, url: string): Promise<FirstPaint> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const prefetches = new Set<string>();
-  page.on("request", (r) => void (r.headers()["next-router-prefetch"] === "1" && prefetches.add(r.url())));
+  page.on(
+    "request",
+    (r) => void (r.headers()["next-router-prefetch"] === "1" && prefetches.add(r.url())),
+  );
   try {
     await page.addInitScript(watchFirstToken, PAINTED);
     await page.goto(url, { timeout: 180_000, waitUntil: "commit" });
-    await page.waitForFunction(() => window.__firstTokenAt !== undefined, undefined, { timeout: 180_000, polling: 100 });
+    await page.waitForFunction(() => window.__firstTokenAt !== undefined, undefined, {
+      timeout: 180_000,
+      polling: 100,
+    });
     const seen = await page.evaluate(() => {
       const at = window.__firstTokenAt ?? Infinity;
-      const before = performance.getEntriesByType("resource").filter((e) => e.startTime < at) as PerformanceResourceTiming[];
-      return { at, data: before.filter((e) => e.initiatorType === "fetch" || e.initiatorType === "xmlhttprequest").map((e) => e.name), statics: before.filter((e) => e.initiatorType !== "fetch" && e.initiatorType !== "xmlhttprequest").length };
+      const before = performance
+        .getEntriesByType("resource")
+        .filter((e) => e.startTime < at) as PerformanceResourceTiming[];
+      return {
+        at,
+        data: before
+          .filter((e) => e.initiatorType === "fetch" || e.initiatorType === "xmlhttprequest")
+          .map((e) => e.name),
+        statics: before.filter(
+          (e) => e.initiatorType !== "fetch" && e.initiatorType !== "xmlhttprequest",
+        ).length,
+      };
     });
-    const short = (u: string) => new URL(u).pathname.replace(/\/runs\/[^/]+\/rollouts\/[^/]+/, "/runs/…/rollouts/…");
+    const short = (u: string) =>
+      new URL(u).pathname.replace(/\/runs\/[^/]+\/rollouts\/[^/]+/, "/runs/…/rollouts/…");
     const counted = seen.data.filter((u) => !prefetches.has(u));
     const skipped = seen.data.length - counted.length;
     const detail = `document${counted.map((u) => ` + ${short(u)}`).join("")}; not counted: ${skipped} link prefetches, ${seen.statics} scripts/styles`;
@@ -70,18 +87,29 @@ async function firstPaint(browser: Browser, url: string): Promise<FirstPaint> {
   }
 }
 
-async function scrollEndToEnd(browser: Browser, url: string): Promise<{ maxSpans: number; maxNodes: number; jumpMs: number }> {
+async function scrollEndToEnd(
+  browser: Browser,
+  url: string,
+): Promise<{ maxSpans: number; maxNodes: number; jumpMs: number }> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   try {
     await page.goto(url, { timeout: 180_000 });
     await page.locator(PAINTED).first().waitFor({ timeout: 180_000 });
-    let maxSpans = 0, maxNodes = 0;
+    let maxSpans = 0,
+      maxNodes = 0;
     const steps = 40;
     const t0 = performance.now();
     for (let i = 0; i <= steps; i++) {
-      await page.locator(SCROLL).evaluate((el, f) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * f), i / steps);
-      await page.waitForFunction((p) => document.querySelectorAll(p).length === 0, PENDING, { timeout: 30_000 });
-      const [nodes, spans] = await page.evaluate((t) => [document.getElementsByTagName("*").length, document.querySelectorAll(t).length], TOKEN);
+      await page
+        .locator(SCROLL)
+        .evaluate((el, f) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) * f), i / steps);
+      await page.waitForFunction((p) => document.querySelectorAll(p).length === 0, PENDING, {
+        timeout: 30_000,
+      });
+      const [nodes, spans] = await page.evaluate(
+        (t) => [document.getElementsByTagName("*").length, document.querySelectorAll(t).length],
+        TOKEN,
+      );
       [maxNodes, maxSpans] = [Math.max(maxNodes, nodes), Math.max(maxSpans, spans)];
     }
     return { maxSpans, maxNodes, jumpMs: (performance.now() - t0) / (steps + 1) };
@@ -93,7 +121,9 @@ async function scrollEndToEnd(browser: Browser, url: string): Promise<{ maxSpans
 export async function benchTokenView(): Promise<void> {
   await writeLargeRollout(LARGE_DIR, LARGE_DEFAULTS, true);
   const file = path.join(LARGE_DIR, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
-  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0);
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown), 2);
   lines.length = 0;
   console.log(`JSON.parse of every line (this process, warm, median of 2): ${fmt(parseMs)}`);
@@ -104,14 +134,27 @@ export async function benchTokenView(): Promise<void> {
     console.log(`cold: fresh server process; ${dropPageCache([file])}`);
     const cold = await firstPaint(browser, url);
     const warm = await firstPaint(browser, url);
-    console.log(`first token painted: cold ${fmt(cold.ms)} (builds the rollout), warm ${fmt(warm.ms)}`);
-    console.log(`requests before the first token: cold ${cold.requests}: ${cold.detail}; warm ${warm.requests}: ${warm.detail}`);
+    console.log(
+      `first token painted: cold ${fmt(cold.ms)} (builds the rollout), warm ${fmt(warm.ms)}`,
+    );
+    console.log(
+      `requests before the first token: cold ${cold.requests}: ${cold.detail}; warm ${warm.requests}: ${warm.detail}`,
+    );
     const s = await scrollEndToEnd(browser, url);
-    console.log(`41 jumps end to end: ${fmt(s.jumpMs)} per jump incl. window fetch; at most ${s.maxSpans} token spans, ${s.maxNodes} DOM nodes`);
+    console.log(
+      `41 jumps end to end: ${fmt(s.jumpMs)} per jump incl. window fetch; at most ${s.maxSpans} token spans, ${s.maxNodes} DOM nodes`,
+    );
     figure("first token painted, warm (s)", warm.ms / 1000, 0.5);
     figure("first token painted, cold / JSON.parse", cold.ms / parseMs, 2.0);
-    figure("HTTP requests after navigation before the first token", Math.max(cold.requests, warm.requests), 1, (v) => String(v));
-    figure("token spans in the DOM while scrolling 200k tokens", s.maxSpans, 2_000, (v) => v.toLocaleString("en-US"));
+    figure(
+      "HTTP requests after navigation before the first token",
+      Math.max(cold.requests, warm.requests),
+      1,
+      (v) => String(v),
+    );
+    figure("token spans in the DOM while scrolling 200k tokens", s.maxSpans, 2_000, (v) =>
+      v.toLocaleString("en-US"),
+    );
   } finally {
     await browser.close();
     await server.stop();

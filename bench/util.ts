@@ -32,7 +32,12 @@ export interface Figure {
 const figures: Figure[] = [];
 
 /** Records a figure with its target and prints it as `PASS|FAIL name: value (target ≤ max)`. */
-export function figure(name: string, value: number, max: number, show: (v: number) => string = (v) => v.toFixed(3)): Figure {
+export function figure(
+  name: string,
+  value: number,
+  max: number,
+  show: (v: number) => string = (v) => v.toFixed(3),
+): Figure {
   const pass = Number.isFinite(value) && value <= max;
   const f = { name, value, max, text: `${name}: ${show(value)} (target ≤ ${show(max)})`, pass };
   figures.push(f);
@@ -50,7 +55,9 @@ export function crashed(bench: string, e: unknown): void {
 /** Prints every figure once more and sets the exit code: 1 when any missed its target. */
 export function summarise(): void {
   const failed = figures.filter((f) => !f.pass);
-  console.log(`\n=== bench summary: ${figures.length - failed.length} of ${figures.length} figures met their targets`);
+  console.log(
+    `\n=== bench summary: ${figures.length - failed.length} of ${figures.length} figures met their targets`,
+  );
   for (const f of figures) console.log(`${f.pass ? "PASS" : "FAIL"}  ${f.text}`);
   process.exitCode = failed.length > 0 ? 1 : 0;
 }

@@ -13,7 +13,14 @@ serve   serves the dashboard (needs a prior \`npm run build\`) on a runs root
         (default: $ROLLOUT_LENS_RUNS, else the bundled fixtures/runs).`;
 
 export type Command =
-  | { command: "build"; storeDir: string; jsonl: boolean; profile: z.infer<typeof builderProfileSchema>; sideCallPatterns: string[]; rollouts: string[] }
+  | {
+      command: "build";
+      storeDir: string;
+      jsonl: boolean;
+      profile: z.infer<typeof builderProfileSchema>;
+      sideCallPatterns: string[];
+      rollouts: string[];
+    }
   | { command: "serve"; runsRoot: string | null; port: number; host: string }
   | { command: "help" };
 
@@ -21,7 +28,8 @@ export class UsageError extends Error {}
 
 export function parseCommand(argv: string[]): Command {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") return { command: "help" };
+  if (command === undefined || command === "help" || command === "--help" || command === "-h")
+    return { command: "help" };
   let parsed;
   try {
     parsed = parseArgs({
@@ -43,7 +51,10 @@ export function parseCommand(argv: string[]): Command {
   if (command === "build") {
     if (positionals.length !== 1) throw new UsageError("build takes exactly one <store-dir>");
     const profile = builderProfileSchema.safeParse(values.profile);
-    if (!profile.success) throw new UsageError(`--profile must be seed, gym-v1 or auto, not ${JSON.stringify(values.profile)}`);
+    if (!profile.success)
+      throw new UsageError(
+        `--profile must be seed, gym-v1 or auto, not ${JSON.stringify(values.profile)}`,
+      );
     return {
       command: "build",
       storeDir: positionals[0] as string,
@@ -55,7 +66,8 @@ export function parseCommand(argv: string[]): Command {
   }
   if (command === "serve") {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be 1-65535, not ${values.port}`);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new UsageError(`--port must be 1-65535, not ${values.port}`);
     if (positionals.length > 1) throw new UsageError("serve takes at most one <runs-root>");
     return { command: "serve", runsRoot: positionals[0] ?? null, port, host: values.host };
   }

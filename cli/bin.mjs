@@ -10,7 +10,9 @@ if (!existsSync(cli)) {
     const { buildNode } = await import("../scripts/build-node.mjs");
     await buildNode();
   } catch (err) {
-    process.stderr.write(`rollout-lens: dist/cli.mjs is missing and could not be built (${err instanceof Error ? err.message : err}); run \`npm run build\` first\n`);
+    process.stderr.write(
+      `rollout-lens: dist/cli.mjs is missing and could not be built (${err instanceof Error ? err.message : err}); run \`npm run build\` first\n`,
+    );
     process.exit(1);
   }
 }

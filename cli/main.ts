@@ -19,18 +19,23 @@ async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<nu
     return 1;
   }
   const listing = await listStore(cmd.storeDir);
-  for (const name of listing.skipped) process.stderr.write(`rollout-lens: skipped ${name}: not a valid rollout id\n`);
+  for (const name of listing.skipped)
+    process.stderr.write(`rollout-lens: skipped ${name}: not a valid rollout id\n`);
   let ids = [...listing.rollouts.keys()].sort();
   if (cmd.rollouts.length > 0) {
     const missing = cmd.rollouts.filter((id) => !isValidRolloutId(id) || !listing.rollouts.has(id));
-    for (const id of missing) process.stderr.write(`rollout-lens: no rollout ${JSON.stringify(id)} in ${cmd.storeDir}\n`);
+    for (const id of missing)
+      process.stderr.write(`rollout-lens: no rollout ${JSON.stringify(id)} in ${cmd.storeDir}\n`);
     if (missing.length > 0) return 1;
     const wanted = new Set(cmd.rollouts);
     ids = ids.filter((id) => wanted.has(id));
   }
   if (!cmd.jsonl) process.stdout.write(TABLE_HEADER + "\n");
   for (const id of ids) {
-    const { verdict } = await buildRollout(cmd.storeDir, id, { profile: cmd.profile, sideCallPatterns: cmd.sideCallPatterns });
+    const { verdict } = await buildRollout(cmd.storeDir, id, {
+      profile: cmd.profile,
+      sideCallPatterns: cmd.sideCallPatterns,
+    });
     const row = toVerdictRow(verdict);
     process.stdout.write((cmd.jsonl ? JSON.stringify(row) : formatTableRow(row)) + "\n");
   }
@@ -40,7 +45,9 @@ async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<nu
 function runServe(cmd: Extract<Command, { command: "serve" }>): Promise<number> {
   const loopback = cmd.host === "127.0.0.1" || cmd.host === "localhost" || cmd.host === "::1";
   if (!loopback && !process.env.ROLLOUT_LENS_TOKEN) {
-    process.stderr.write(`rollout-lens: binding to ${cmd.host} needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n`);
+    process.stderr.write(
+      `rollout-lens: binding to ${cmd.host} needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n`,
+    );
     return Promise.resolve(2);
   }
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
@@ -50,7 +57,11 @@ function runServe(cmd: Extract<Command, { command: "serve" }>): Promise<number> 
   const env = { ...process.env };
   if (cmd.runsRoot) env.ROLLOUT_LENS_RUNS = path.resolve(cmd.runsRoot);
   const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], { cwd: ROOT, env, stdio: "inherit" });
+  const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], {
+    cwd: ROOT,
+    env,
+    stdio: "inherit",
+  });
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 

@@ -2,7 +2,15 @@
 import type { VerdictRow } from "@/lib/builder";
 import { verdictLabel } from "@/lib/view/verdict-label";
 
-const COLUMNS = ["rollout", "profile", "verdict", "calls", "chains", "delivered", "reasons / error"] as const;
+const COLUMNS = [
+  "rollout",
+  "profile",
+  "verdict",
+  "calls",
+  "chains",
+  "delivered",
+  "reasons / error",
+] as const;
 const WIDTHS = [24, 8, 8, 6, 7, 10];
 
 function pad(cells: string[]): string {
@@ -25,4 +33,3 @@ export function formatTableRow(row: VerdictRow): string {
     why,
   ]);
 }
-

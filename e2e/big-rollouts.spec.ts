@@ -1,8 +1,21 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { chainFacts, fmtInt, heaviestChain, linkByPrefix, readEntries, readLastEntry } from "./support/fixture-truth";
+import {
+  chainFacts,
+  fmtInt,
+  heaviestChain,
+  linkByPrefix,
+  readEntries,
+  readLastEntry,
+} from "./support/fixture-truth";
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN, LONG_RUN } from "./support/paths";
-import { settledDom, scrollStep, expectBounded, TOKEN_VIEW, type DomState } from "./support/token-view";
+import {
+  settledDom,
+  scrollStep,
+  expectBounded,
+  TOKEN_VIEW,
+  type DomState,
+} from "./support/token-view";
 
 // Generated rollouts in the e2e runs root (e2e/support/prepare-runs.ts), checked against their files.
 //
@@ -14,15 +27,24 @@ import { settledDom, scrollStep, expectBounded, TOKEN_VIEW, type DomState } from
 const MAX_TOKEN_SPANS = 2_000;
 test.use({ viewport: { width: 1280, height: 800 } });
 
-test("the long session's token view stays virtualised while every token is scrolled past", async ({ page }) => {
+test("the long session's token view stays virtualised while every token is scrolled past", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const entries = readEntries(LONG_RUN, GENERATED_ROLLOUT, E2E_RUNS);
   const chain = chainFacts(heaviestChain(linkByPrefix(entries, [])));
-  expect(chain.length, "the generated chain is long enough to prove virtualisation").toBeGreaterThanOrEqual(50_000);
-  expect(chain.length).toBe(entries.at(-1)!.prompt_token_ids.length + entries.at(-1)!.generation_token_ids.length); // one linear chain
+  expect(
+    chain.length,
+    "the generated chain is long enough to prove virtualisation",
+  ).toBeGreaterThanOrEqual(50_000);
+  expect(chain.length).toBe(
+    entries.at(-1)!.prompt_token_ids.length + entries.at(-1)!.generation_token_ids.length,
+  ); // one linear chain
 
   await page.goto(`/runs/${LONG_RUN}/rollouts/${GENERATED_ROLLOUT}`);
-  await expect(page.locator(TOKEN_VIEW.counts)).toContainText(`${fmtInt(chain.length)} tokens · ${fmtInt(chain.generated)} generated`);
+  await expect(page.locator(TOKEN_VIEW.counts)).toContainText(
+    `${fmtInt(chain.length)} tokens · ${fmtInt(chain.generated)} generated`,
+  );
   const states: DomState[] = [];
   for (let step = 0; ; step++) {
     expect(step, "scroll steps before the end").toBeLessThan(5_000);
@@ -44,14 +66,20 @@ test("the long session's token view stays virtualised while every token is scrol
   await expect(page.locator(TOKEN_VIEW.at(chain.length - 1))).toHaveAttribute("data-mask", "1"); // the final <|im_end|> is generated
 });
 
-test("the 500-call, 200k-token rollout: jumps end to end with the DOM bounded and the last token reached", async ({ page }) => {
+test("the 500-call, 200k-token rollout: jumps end to end with the DOM bounded and the last token reached", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
-  const last = readLastEntry(path.join(E2E_RUNS, LARGE_RUN, "tokens", `${GENERATED_ROLLOUT}.tokens.jsonl`));
+  const last = readLastEntry(
+    path.join(E2E_RUNS, LARGE_RUN, "tokens", `${GENERATED_ROLLOUT}.tokens.jsonl`),
+  );
   const total = last.prompt_token_ids.length + last.generation_token_ids.length; // append-only: the last call ends the one chain
   expect(total, "about 200k tokens").toBeGreaterThan(190_000);
 
   await page.goto(`/runs/${LARGE_RUN}/rollouts/${GENERATED_ROLLOUT}`, { timeout: 120_000 });
-  await expect(page.locator(TOKEN_VIEW.counts)).toContainText(`${fmtInt(total)} tokens`, { timeout: 120_000 });
+  await expect(page.locator(TOKEN_VIEW.counts)).toContainText(`${fmtInt(total)} tokens`, {
+    timeout: 120_000,
+  });
   const states: DomState[] = [];
   const jumps = 24;
   for (let i = 0; i <= jumps; i++) {

@@ -4,38 +4,67 @@ import { expect, test } from "@playwright/test";
 
 // Independent of lib/compare: a two-pass Pearson on the fixture files themselves.
 function rewards(run: string): number[] {
-  return readFileSync(path.join("fixtures/runs", run, "metrics.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).reward as number);
+  return readFileSync(path.join("fixtures/runs", run, "metrics.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).reward as number);
 }
 function pearson(a: number[], b: number[]): number {
   const m = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const [ma, mb] = [m(a), m(b)];
-  let sab = 0, saa = 0, sbb = 0;
-  a.forEach((x, i) => ((sab += (x - ma) * (b[i]! - mb)), (saa += (x - ma) ** 2), (sbb += (b[i]! - mb) ** 2)));
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
+  a.forEach(
+    (x, i) => (
+      (sab += (x - ma) * (b[i]! - mb)),
+      (saa += (x - ma) ** 2),
+      (sbb += (b[i]! - mb) ** 2)
+    ),
+  );
   return sab / Math.sqrt(saa * sbb);
 }
 
-test("capture on vs off: correlation, floor and verdict match an independent computation", async ({ page }) => {
-  const on = rewards("grpo-capture-on"), off = rewards("grpo-capture-off"), off2 = rewards("grpo-capture-off-seed2");
+test("capture on vs off: correlation, floor and verdict match an independent computation", async ({
+  page,
+}) => {
+  const on = rewards("grpo-capture-on"),
+    off = rewards("grpo-capture-off"),
+    off2 = rewards("grpo-capture-off-seed2");
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
   await expect(page.getByTestId("correlation")).toHaveText(pearson(on, off).toFixed(3));
-  await expect(page.getByTestId("floor")).toHaveText(`${pearson(off2, off).toFixed(3)} (grpo-capture-off-seed2 vs grpo-capture-off, 100 steps)`);
+  await expect(page.getByTestId("floor")).toHaveText(
+    `${pearson(off2, off).toFixed(3)} (grpo-capture-off-seed2 vs grpo-capture-off, 100 steps)`,
+  );
   await expect(page.getByTestId("compare-verdict")).toContainText("Within run-to-run noise");
   // 95% bootstrap intervals from lib/compare/reference.py (numpy).
   await expect(page.getByTestId("mean-a")).toHaveText("0.552 [0.543, 0.562]");
   await expect(page.getByTestId("mean-diff")).toHaveText("+0.006 [−0.007, +0.019]");
   await expect(page.getByTestId("baseline")).toContainText("marked as a seed repeat in run.json");
   await expect(page.getByTestId("chart-reward").locator(".recharts-line")).toHaveCount(4);
-  await expect(page.getByTestId("capture-logged")).toContainText("staging_failures 0, invalid_rows 0");
+  await expect(page.getByTestId("capture-logged")).toContainText(
+    "staging_failures 0, invalid_rows 0",
+  );
   await page.screenshot({ path: "test-results/compare-grpo.png", fullPage: true });
 });
 
-test("opencode after vs before the fix: reward jump, calls per rollout shift and the 422s", async ({ page }) => {
+test("opencode after vs before the fix: reward jump, calls per rollout shift and the 422s", async ({
+  page,
+}) => {
   await page.goto("/compare?a=opencode-after-fix&b=opencode-before-fix");
-  await expect(page.getByTestId("eval-means")).toHaveText("0.917 (opencode-after-fix) vs 0.000 (opencode-before-fix)");
+  await expect(page.getByTestId("eval-means")).toHaveText(
+    "0.917 (opencode-after-fix) vs 0.000 (opencode-before-fix)",
+  );
   await expect(page.getByTestId("eval-diff")).toHaveText("+0.917 [+0.750, +1.000]");
   await expect(page.getByTestId("sign-test")).toHaveText("11 up, 0 down, 1 tied; p = 0.000977");
-  await expect(page.getByTestId("mean-calls")).toHaveText("2.00 (opencode-after-fix) vs 1.00 (opencode-before-fix)");
-  await expect(page.getByTestId("chart-calls").locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]')).toHaveText(["1", "2"]);
+  await expect(page.getByTestId("mean-calls")).toHaveText(
+    "2.00 (opencode-after-fix) vs 1.00 (opencode-before-fix)",
+  );
+  await expect(
+    page
+      .getByTestId("chart-calls")
+      .locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]'),
+  ).toHaveText(["1", "2"]);
   await expect(page.getByTestId("capture-status")).toContainText("200×12 422×12");
   await expect(page.getByTestId("capture-cut-short")).toHaveText(/0\s*12$/);
   await page.getByTestId("changed-row").first().getByRole("link", { name: "0-0" }).first().click();
@@ -46,7 +75,9 @@ test("swap sides and deep links", async ({ page }) => {
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off&baseline=grpo-capture-off-seed2");
   await expect(page.getByTestId("baseline")).toContainText("(chosen)");
   await page.getByTestId("swap").click();
-  await expect(page).toHaveURL(/a=grpo-capture-off&b=grpo-capture-on&baseline=grpo-capture-off-seed2/);
+  await expect(page).toHaveURL(
+    /a=grpo-capture-off&b=grpo-capture-on&baseline=grpo-capture-off-seed2/,
+  );
   await expect(page.getByTestId("mean-a")).toHaveText(/^0\.546 /);
   await expect(page.getByTestId("mean-diff")).toHaveText(/^−0\.006 /);
   await expect(page.getByTestId("correlation")).toHaveText("0.943");

@@ -13,7 +13,9 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   await expect(rows).toHaveCount(5);
   await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("masked");
   await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("capture_incomplete");
-  await expect(page.locator('[data-rollout-id="2-0"]')).toContainText("capture contains no token records");
+  await expect(page.locator('[data-rollout-id="2-0"]')).toContainText(
+    "capture contains no token records",
+  );
   await expect(page.locator('[data-rollout-id="0-0"]')).toContainText("trained");
   await page.screenshot({ path: "test-results/run-page.png", fullPage: true });
 });
@@ -27,5 +29,12 @@ test("an unknown run is a 404 page, not a crash", async ({ page }) => {
 test("GET /api/runs describes every run", async ({ request }) => {
   const body = await (await request.get("/api/runs")).json();
   const run = body.runs.find((r: { id: string }) => r.id === "gym-main-example");
-  expect(run).toMatchObject({ capture: "on", builderProfile: "gym-v1", storeRollouts: 5, rollouts: 5, masked: 2, manifestError: null });
+  expect(run).toMatchObject({
+    capture: "on",
+    builderProfile: "gym-v1",
+    storeRollouts: 5,
+    rollouts: 5,
+    masked: 2,
+    manifestError: null,
+  });
 });

@@ -45,9 +45,15 @@ test.describe("opencode-before-fix: every rollout is cut short by a 422", () => 
   for (const id of rolloutIds(run)) {
     test(`${id} warns with the status, the error type and where it points`, async ({ page }) => {
       const exchanges = jsonl(path.join(RUNS, run, "model-calls", `${id}.capture.jsonl`));
-      const failed = exchanges.filter((x) => typeof x.status_code === "number" && x.status_code >= 400);
+      const failed = exchanges.filter(
+        (x) => typeof x.status_code === "number" && x.status_code >= 400,
+      );
       expect(failed).toHaveLength(1);
-      const x = failed[0] as { status_code: number; model_call_id: string; response: { detail: Array<{ type: string; loc: unknown[] }> } };
+      const x = failed[0] as {
+        status_code: number;
+        model_call_id: string;
+        response: { detail: Array<{ type: string; loc: unknown[] }> };
+      };
       const detail = x.response.detail[0] as { type: string; loc: unknown[] };
       const entries = jsonl(path.join(RUNS, run, "tokens", `${id}.tokens.jsonl`));
       const callNumber = entries.length + 1; // the failed call came after every captured one
@@ -80,17 +86,30 @@ test.describe("opencode-after-fix: no warning", () => {
   }
 });
 
-test("the side-model rollout warns that another model is the main chain", async ({ page, request }) => {
+test("the side-model rollout warns that another model is the main chain", async ({
+  page,
+  request,
+}) => {
   // fixtures/generator/claude-code.ts: rollout 6 is `side_model_heavier`; the policy is
   // claude-opus-4-1 and a claude-sonnet-4-5 running log out-generates it.
   const [policy, side] = ["claude-opus-4-1", "claude-sonnet-4-5"];
   const run = "claude-code-capture-on";
   const entries = jsonl(path.join(RUNS, run, "tokens", "6-0.tokens.jsonl"));
-  const policyCalls = entries.filter((e) => e.requested_model === policy).map((e) => String(e.model_call_id));
+  const policyCalls = entries
+    .filter((e) => e.requested_model === policy)
+    .map((e) => String(e.model_call_id));
   expect(policyCalls.length).toBeGreaterThan(0);
   // The run's policy is a vote over the whole run: let the summary index finish first.
   await expect
-    .poll(async () => ((await (await request.get(`/api/runs/${run}/rollouts`)).json()) as { progress: { running: boolean } }).progress.running, { timeout: 20_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/runs/${run}/rollouts`)).json()) as {
+            progress: { running: boolean };
+          }
+        ).progress.running,
+      { timeout: 20_000 },
+    )
     .toBe(false);
   await page.goto(inspector(run, "6-0"));
   await expect(banner(page)).toHaveAttribute("data-severity", "trained_with_warnings");
@@ -100,18 +119,26 @@ test("the side-model rollout warns that another model is the main chain", async 
   // The policy's own calls are the side calls of this rollout, each with the self-calibration reason.
   const sideRows = page.locator('[data-testid="timeline-row"][data-role="side_call"]');
   await expect(sideRows).toHaveCount(policyCalls.length);
-  await expect(page.locator(`[data-testid="timeline-row"][data-call-id="${policyCalls[0]}"]`)).toHaveAttribute("data-role", "side_call");
+  await expect(
+    page.locator(`[data-testid="timeline-row"][data-call-id="${policyCalls[0]}"]`),
+  ).toHaveAttribute("data-role", "side_call");
 });
 
-test("the dangling-intent rollout is masked and shows the intent as a timeline row", async ({ page }) => {
+test("the dangling-intent rollout is masked and shows the intent as a timeline row", async ({
+  page,
+}) => {
   const dir = path.join(RUNS, "gym-main-v1", "tokens");
-  const intents = readFileSync(path.join(dir, "3-0.tokens.intents"), "utf8").split("\n").filter(Boolean);
+  const intents = readFileSync(path.join(dir, "3-0.tokens.intents"), "utf8")
+    .split("\n")
+    .filter(Boolean);
   const recorded = new Set(jsonl(path.join(dir, "3-0.tokens.jsonl")).map((e) => e.model_call_id));
   const dangling = intents.filter((id) => !recorded.has(id));
   expect(dangling).toHaveLength(1);
   await page.goto(inspector("gym-main-v1", "3-0"));
   await expect(banner(page)).toHaveAttribute("data-severity", "masked");
-  await expect(page.getByTestId("verdict-sentences")).toContainText(`${dangling[0]} never got a token entry`);
+  await expect(page.getByTestId("verdict-sentences")).toContainText(
+    `${dangling[0]} never got a token entry`,
+  );
   const row = page.locator(`[data-testid="timeline-row"][data-call-id="${dangling[0]}"]`);
   await expect(row).toHaveAttribute("data-role", "intent");
   await row.click();
@@ -120,7 +147,10 @@ test("the dangling-intent rollout is masked and shows the intent as a timeline r
 });
 
 const MASKED: Array<[run: string, rollout: string]> = [
-  ...maskedRecords("claude-code-capture-on").map((id): [string, string] => ["claude-code-capture-on", id]),
+  ...maskedRecords("claude-code-capture-on").map((id): [string, string] => [
+    "claude-code-capture-on",
+    id,
+  ]),
   ...maskedRecords("gym-main-v1").map((id): [string, string] => ["gym-main-v1", id]),
 ];
 
@@ -159,14 +189,20 @@ test("timeline rows never overflow the panel", async ({ page }) => {
   }
 });
 
-test("the conversation tab shows the chain as messages, and the state stays in the URL", async ({ page }) => {
+test("the conversation tab shows the chain as messages, and the state stays in the URL", async ({
+  page,
+}) => {
   // fixtures/generator/opencode.ts: task 0 asks this question and the agent runs one bash command.
   const question = "How many Python files are under src/?";
   await page.goto(inspector("opencode-after-fix", "0-0", "tab=conversation"));
   const messages = page.getByTestId("conversation-message");
   await expect(messages.first()).toBeVisible();
-  await expect(page.locator('[data-testid="conversation-message"][data-role="user"]').first()).toContainText(question);
-  await expect(page.locator('[data-testid="conversation-message"][data-role="assistant"]').first()).toBeVisible();
+  await expect(
+    page.locator('[data-testid="conversation-message"][data-role="user"]').first(),
+  ).toContainText(question);
+  await expect(
+    page.locator('[data-testid="conversation-message"][data-role="assistant"]').first(),
+  ).toBeVisible();
   await messages.nth(1).click();
   await expect(page).toHaveURL(/message=1/);
   await page.getByTestId("conversation-shade-toggle").check();

@@ -14,20 +14,35 @@ let server: ChildProcess | undefined;
 let tokens: string;
 
 const rec = (rollout: string, id: string, prompt: number[], gen: number[], t: number) =>
-  JSON.stringify({ rollout_id: rollout, model_call_id: id, model: "policy", prompt_token_ids: prompt, generation_token_ids: gen, generation_log_probs: gen.map(() => -0.1), created_at: t }) + "\n";
+  JSON.stringify({
+    rollout_id: rollout,
+    model_call_id: id,
+    model: "policy",
+    prompt_token_ids: prompt,
+    generation_token_ids: gen,
+    generation_log_probs: gen.map(() => -0.1),
+    created_at: t,
+  }) + "\n";
 
 test.beforeAll(async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-live-"));
   tokens = path.join(root, "live", "tokens");
   mkdirSync(tokens, { recursive: true });
   writeFileSync(path.join(tokens, "0-0.tokens.jsonl"), rec("0-0", "call-a", [1, 2, 3], [4, 5], 1));
-  const started = await startNext(PORT, { ROLLOUT_LENS_RUNS: root, ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-live-cache-${process.pid}`) });
+  const started = await startNext(PORT, {
+    ROLLOUT_LENS_RUNS: root,
+    ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-live-cache-${process.pid}`),
+  });
   [url, server] = [started.url, started.child];
 });
 test.afterAll(() => void server?.kill());
 
 /** Waits until `condition` holds, advancing the page's clock a second per check so its polling timers fire. */
-async function until(page: Page, condition: () => Promise<boolean>, message: string): Promise<void> {
+async function until(
+  page: Page,
+  condition: () => Promise<boolean>,
+  message: string,
+): Promise<void> {
   await expect
     .poll(
       async () => {
@@ -39,25 +54,40 @@ async function until(page: Page, condition: () => Promise<boolean>, message: str
     .toBe(true);
 }
 const count = (l: Locator, n: number) => async () => (await l.count()) === n;
-const text = (l: Locator, t: string) => async () => ((await l.count()) > 0 ? (await l.first().innerText()).includes(t) : false);
+const text = (l: Locator, t: string) => async () =>
+  (await l.count()) > 0 ? (await l.first().innerText()).includes(t) : false;
 
-test("new calls and rollouts appear without a restart; a half-written line is never shown", async ({ page }) => {
+test("new calls and rollouts appear without a restart; a half-written line is never shown", async ({
+  page,
+}) => {
   await page.clock.install();
   await page.goto(`${url}/runs/live/rollouts/0-0`);
   await expect(page.getByTestId("tree-row")).toHaveCount(1);
   // The writer appends half a line: it stays invisible (a torn tail), and the writer is never blocked.
   const next = rec("0-0", "call-b", [1, 2, 3, 4, 5, 6], [7, 8], 2);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(0, 40));
-  await until(page, text(page.getByTestId("read-issues"), "torn line"), "the torn line is reported");
+  await until(
+    page,
+    text(page.getByTestId("read-issues"), "torn line"),
+    "the torn line is reported",
+  );
   await expect(page.getByTestId("tree-row")).toHaveCount(1);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(40));
-  await until(page, count(page.locator('[data-testid="tree-row"][data-call-id="call-b"]'), 1), "the completed call appears");
+  await until(
+    page,
+    count(page.locator('[data-testid="tree-row"][data-call-id="call-b"]'), 1),
+    "the completed call appears",
+  );
   await expect(page.getByTestId("read-issues")).toHaveCount(0);
   await expect(page.getByTestId("token-counts")).toContainText("8 tokens");
 
   await page.goto(`${url}/runs/live`);
   await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollouts");
   writeFileSync(path.join(tokens, "1-0.tokens.jsonl"), rec("1-0", "x", [9], [10], 3));
-  await until(page, text(page.getByTestId("rollouts-count"), "2 of 2 rollouts"), "the new rollout is counted");
+  await until(
+    page,
+    text(page.getByTestId("rollouts-count"), "2 of 2 rollouts"),
+    "the new rollout is counted",
+  );
   await expect(page.locator('[data-rollout-id="1-0"]')).toBeVisible();
 });

@@ -33,31 +33,52 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
     // Reused when present: writing it takes a while and it never changes (fixed seed).
     const root = path.join(os.tmpdir(), "rollout-lens-e2e-large");
     await writeLargeRollout(root, { bigCalls: 500, bigTokens: 200_000 }, true);
-    server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-      env: { ...process.env, ROLLOUT_LENS_RUNS: root, ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-large-cache-")), NEXT_TELEMETRY_DISABLED: "1" },
-      stdio: "ignore",
-    });
+    server = spawn(
+      process.execPath,
+      ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"],
+      {
+        env: {
+          ...process.env,
+          ROLLOUT_LENS_RUNS: root,
+          ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-large-cache-")),
+          NEXT_TELEMETRY_DISABLED: "1",
+        },
+        stdio: "ignore",
+      },
+    );
     // The progress route answers without indexing or building anything.
     const ready = `${BASE}/api/runs/large-rollout/rollouts/${BIG_ROLLOUT_ID}/progress`;
     for (let i = 0; i < 150; i++) {
-      if (await fetch(ready).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(ready).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error("the large-rollout server did not start");
   });
   test.afterAll(() => void server?.kill());
 
-  test("the frame and a progress bar of bytes read show within 500 ms; the page replaces them", async ({ page }) => {
+  test("the frame and a progress bar of bytes read show within 500 ms; the page replaces them", async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     const t0 = Date.now();
-    await page.goto(`${BASE}/runs/large-rollout/rollouts/${BIG_ROLLOUT_ID}`, { waitUntil: "commit" });
+    await page.goto(`${BASE}/runs/large-rollout/rollouts/${BIG_ROLLOUT_ID}`, {
+      waitUntil: "commit",
+    });
     await expect(page.getByTestId("loading-progress")).toBeVisible({ timeout: 500 });
     expect(Date.now() - t0).toBeLessThan(500);
     await expect(page.locator(".crumbs")).toContainText(`large-rollout / ${BIG_ROLLOUT_ID}`);
     await expectHonestFrame(page);
     // A cold build: bytes read of the files' total, as they are read.
     const words = page.getByTestId("loading-words");
-    await expect(words).toContainText(/Reading [\d.,]+ MB of [\d.,]+ MB \(\d+%\)/, { timeout: 15_000 });
+    await expect(words).toContainText(/Reading [\d.,]+ MB of [\d.,]+ MB \(\d+%\)/, {
+      timeout: 15_000,
+    });
     await expect(page.getByTestId("loading-bar")).toHaveAttribute("max", /^\d+$/);
     // Then the inspector itself, and the frame is gone.
     await expect(page.getByTestId("verdict-bar")).toBeVisible({ timeout: 200_000 });
@@ -66,23 +87,30 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
 });
 
 test.describe("on the sample runs", () => {
-  test("a click in the table shows the loading frame or the inspector within 500 ms", async ({ page }) => {
+  test("a click in the table shows the loading frame or the inspector within 500 ms", async ({
+    page,
+  }) => {
     await page.goto(`/runs/${CC}?${TABLE_QUERY}`);
     const link = page.getByTestId("rollout-row").first().locator("a").first();
     await expect(link).toBeVisible();
     const t0 = Date.now();
     await link.click();
-    await expect(page.locator('[data-testid="rollout-loading"], [data-testid="verdict-bar"]').first()).toBeVisible({ timeout: 500 });
+    await expect(
+      page.locator('[data-testid="rollout-loading"], [data-testid="verdict-bar"]').first(),
+    ).toBeVisible({ timeout: 500 });
     expect(Date.now() - t0).toBeLessThan(500);
     await expect(page.getByTestId("verdict-bar")).toBeVisible();
   });
 
-  test("while the page is on its way the frame says Loading… and polls the build's progress", async ({ page }) => {
+  test("while the page is on its way the frame says Loading… and polls the build's progress", async ({
+    page,
+  }) => {
     // Hold the page's own server response (not its prefetch, which carries the loading frame) so
     // the frame stays up long enough to read; fixture builds are too quick to catch otherwise.
     await page.route(/\/runs\/claude-code-capture-on\/rollouts\/[^/?]+/, async (route) => {
       const h = route.request().headers();
-      if (h["rsc"] === "1" && !h["next-router-prefetch"]) await new Promise((r) => setTimeout(r, 2000));
+      if (h["rsc"] === "1" && !h["next-router-prefetch"])
+        await new Promise((r) => setTimeout(r, 2000));
       await route.continue();
     });
     await page.goto(`/runs/${CC}?${TABLE_QUERY}`);
@@ -95,13 +123,21 @@ test.describe("on the sample runs", () => {
     await expect(page.getByTestId("loading-progress")).toBeVisible({ timeout: 500 });
     await expect(page.locator(".crumbs")).toContainText(`${CC} / ${id}`);
     await expectHonestFrame(page);
-    await expect(page.getByTestId("loading-progress")).toHaveAttribute("data-state", /^(queued|building|ready)$/);
+    await expect(page.getByTestId("loading-progress")).toHaveAttribute(
+      "data-state",
+      /^(queued|building|ready)$/,
+    );
     await expect(page.getByTestId("verdict-bar")).toBeVisible({ timeout: 10_000 });
     await expect(page.getByTestId("rollout-loading")).toHaveCount(0);
   });
 
-  test("previous / next follow the table's sort and filters and keep the profile and tab", async ({ page, request }) => {
-    const body = (await (await request.get(`/api/runs/${CC}/rollouts?${TABLE_QUERY}&limit=5000`)).json()) as { rollouts: Array<{ rollout_id: string }> };
+  test("previous / next follow the table's sort and filters and keep the profile and tab", async ({
+    page,
+    request,
+  }) => {
+    const body = (await (
+      await request.get(`/api/runs/${CC}/rollouts?${TABLE_QUERY}&limit=5000`)
+    ).json()) as { rollouts: Array<{ rollout_id: string }> };
     const order = body.rollouts.map((r) => r.rollout_id);
     expect(order.length).toBeGreaterThan(3);
     const at = (i: number) => new RegExp(`/runs/${CC}/rollouts/${order[i]}\\?${TABLE_QUERY}(&|$)`);
@@ -136,15 +172,22 @@ test.describe("on the sample runs", () => {
     await expect(page).toHaveURL(at(1));
 
     // The profile and the tab go along; the rollout's own selection does not.
-    await page.goto(`/runs/${CC}/rollouts/${order[1]}?${TABLE_QUERY}&profile=gym-v1&tab=chains&pos=5`);
+    await page.goto(
+      `/runs/${CC}/rollouts/${order[1]}?${TABLE_QUERY}&profile=gym-v1&tab=chains&pos=5`,
+    );
     await page.getByTestId("nav-next").click();
-    await expect(page).toHaveURL(new RegExp(`/rollouts/${order[2]}\\?${TABLE_QUERY}&profile=gym-v1&tab=chains$`));
+    await expect(page).toHaveURL(
+      new RegExp(`/rollouts/${order[2]}\\?${TABLE_QUERY}&profile=gym-v1&tab=chains$`),
+    );
 
     // The last rollout has no next.
     const last = order.length - 1;
     await page.goto(`/runs/${CC}/rollouts/${order[last]}?${TABLE_QUERY}`);
     await expect(position).toHaveText(`${order.length} of ${order.length}`);
     await expect(page.getByTestId("nav-next")).toHaveCount(0);
-    await expect(page.getByTestId("nav-prev")).toHaveAttribute("href", new RegExp(`/rollouts/${order[last - 1]}\\?`));
+    await expect(page.getByTestId("nav-prev")).toHaveAttribute(
+      "href",
+      new RegExp(`/rollouts/${order[last - 1]}\\?`),
+    );
   });
 });

@@ -1,11 +1,22 @@
 import { expect, test, type Page } from "@playwright/test";
-import { chainFacts, commonPrefix, heaviestChain, linkByPrefix, readEntries, sideCallPatterns } from "./support/fixture-truth";
+import {
+  chainFacts,
+  commonPrefix,
+  heaviestChain,
+  linkByPrefix,
+  readEntries,
+  sideCallPatterns,
+} from "./support/fixture-truth";
 import { TOKEN_VIEW } from "./support/token-view";
 
 const CC = "/runs/claude-code-capture-on/rollouts";
 const api = (run: string, rollout: string) => `/api/runs/${run}/rollouts/${rollout}`;
 /** A claude-code rollout's calls linked from its token file (side calls by the run's patterns left out). */
-const linkedCalls = (rollout: string) => linkByPrefix(readEntries("claude-code-capture-on", rollout), sideCallPatterns("claude-code-capture-on"));
+const linkedCalls = (rollout: string) =>
+  linkByPrefix(
+    readEntries("claude-code-capture-on", rollout),
+    sideCallPatterns("claude-code-capture-on"),
+  );
 
 async function treeRow(page: Page, callId: string) {
   return page.locator(`[data-testid="tree-row"][data-call-id="${callId}"]`);
@@ -26,7 +37,9 @@ test("the unresolved final retry shows masked with that reason", async ({ page }
   await page.goto(`${CC}/3-0`);
   await expect(page.getByTestId("verdict-label")).toHaveText("masked");
   await expect(page.getByTestId("verdict-reasons")).toHaveText("unresolved final retry");
-  await expect(page.locator('[data-testid="tree-row"]').filter({ hasText: "retry unresolved" })).toHaveCount(2);
+  await expect(
+    page.locator('[data-testid="tree-row"]').filter({ hasText: "retry unresolved" }),
+  ).toHaveCount(2);
 });
 
 test("the compaction rollout shows two roots and a compaction prefix break", async ({ page }) => {
@@ -36,9 +49,12 @@ test("the compaction rollout shows two roots and a compaction prefix break", asy
   // The break: the main chain's root prompt against the other chain's calls, first difference.
   const main = heaviestChain(calls);
   const others = calls.filter((c) => !main.includes(c));
-  const shared = Math.max(...others.map((c) => commonPrefix(main[0]!.entry.prompt_token_ids, c.cum)));
+  const shared = Math.max(
+    ...others.map((c) => commonPrefix(main[0]!.entry.prompt_token_ids, c.cum)),
+  );
   await page.goto(`${CC}/0-0?tab=chains`);
-  for (const r of roots) await expect(await treeRow(page, r.entry.model_call_id)).toHaveAttribute("aria-level", "1");
+  for (const r of roots)
+    await expect(await treeRow(page, r.entry.model_call_id)).toHaveAttribute("aria-level", "1");
   await expect(page.getByTestId("chain-row")).toHaveCount(2);
   await expect(page.getByTestId("chain-row").first()).toContainText("main");
   const brk = page.getByTestId("prefix-break");
@@ -48,10 +64,14 @@ test("the compaction rollout shows two roots and a compaction prefix break", asy
   await expect(page.getByTestId("other-profile")).toContainText("gym-v1");
 });
 
-test("the token view colours generated and re-fed tokens differently and counts them", async ({ page }) => {
+test("the token view colours generated and re-fed tokens differently and counts them", async ({
+  page,
+}) => {
   const main = chainFacts(heaviestChain(linkedCalls("0-0")));
   await page.goto(`${CC}/0-0`);
-  await expect(page.getByTestId("token-counts")).toHaveText(`${main.length} tokens · ${main.generated} generated (mask 1) · ${main.length - main.generated} re-fed (mask 0)`);
+  await expect(page.getByTestId("token-counts")).toHaveText(
+    `${main.length} tokens · ${main.generated} generated (mask 1) · ${main.length - main.generated} re-fed (mask 0)`,
+  );
   const refed = page.locator(TOKEN_VIEW.at(0));
   await expect(refed).toHaveText("<|im_start|>");
   const bg = (l: typeof refed) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
@@ -89,11 +109,16 @@ test("the 422 after a tool call appears as a failed node", async ({ page }) => {
 test("deep links restore the same view", async ({ page }) => {
   const calls = linkedCalls("12-0");
   const linked = heaviestChain(calls)[1]!; // the main chain's second call inherits its parent's sequence
-  const call = { model_call_id: linked.entry.model_call_id, inherited_len: calls[linked.parent]!.cum.length };
+  const call = {
+    model_call_id: linked.entry.model_call_id,
+    inherited_len: calls[linked.parent]!.cum.length,
+  };
   const url = `${CC}/12-0?tab=call&call=${call.model_call_id}`;
   await page.goto(url);
   await expect(page.getByTestId("call-detail")).toContainText(call.model_call_id);
-  await expect(page.getByTestId("prompt-split")).toContainText(`${call.inherited_len} tokens inherited`);
+  await expect(page.getByTestId("prompt-split")).toContainText(
+    `${call.inherited_len} tokens inherited`,
+  );
   await expect(await treeRow(page, call.model_call_id)).toHaveAttribute("aria-selected", "true");
   await page.getByTestId("show-call-tokens").click();
   await expect(page).toHaveURL(new RegExp(`chain=call%3A${call.model_call_id}`));
@@ -129,13 +154,18 @@ test("keyboard navigation moves through calls and tokens", async ({ page }) => {
   await expect(page).toHaveURL(/pos=22(&|$)/);
 });
 
-test("unknown rollouts and path tricks are 404 pages; the API explains", async ({ page, request }) => {
+test("unknown rollouts and path tricks are 404 pages; the API explains", async ({
+  page,
+  request,
+}) => {
   expect((await page.goto(`${CC}/99-9`))?.status()).toBe(404);
   expect((await page.goto(`${CC}/..%2F..%2Fetc`))?.status()).toBe(404);
   const res = await request.get(api("claude-code-capture-on", "99-9"));
   expect(res.status()).toBe(404);
   expect((await res.json()).error).toBe("unknown rollout 99-9 in run claude-code-capture-on");
-  const bad = await request.get(`${api("claude-code-capture-on", "0-0")}/tokens?chain=main&offset=-5`);
+  const bad = await request.get(
+    `${api("claude-code-capture-on", "0-0")}/tokens?chain=main&offset=-5`,
+  );
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error).toMatch(/offset must be a non-negative integer/);
 });

@@ -18,7 +18,12 @@ function jsonl(file: string): Row[] {
 
 /** rollouts.jsonl by rollout id (`<task>-<rollout>`). */
 function records(run: string): Map<string, Row> {
-  return new Map(jsonl(path.join(RUNS, run, "rollouts.jsonl")).map((r) => [`${r._ng_task_index}-${r._ng_rollout_index}`, r]));
+  return new Map(
+    jsonl(path.join(RUNS, run, "rollouts.jsonl")).map((r) => [
+      `${r._ng_task_index}-${r._ng_rollout_index}`,
+      r,
+    ]),
+  );
 }
 
 /** Rollout ids whose last model call (by start time) failed: the agent stopped after it. */
@@ -36,7 +41,8 @@ function cutShortOnDisk(run: string): { ids: string[]; all: string[] } {
   return { ids, all };
 }
 
-const maskedOnDisk = (run: string) => [...records(run)].filter(([, r]) => r.mask_sample === true).map(([id]) => id);
+const maskedOnDisk = (run: string) =>
+  [...records(run)].filter(([, r]) => r.mask_sample === true).map(([id]) => id);
 
 /** The pill of one rollout in the run's table, found by a search so virtualisation cannot hide it. */
 async function pillOf(page: Page, run: string, id: string) {
@@ -61,7 +67,10 @@ test("opencode-before-fix: an amber pill for every cut-short rollout", async ({ 
     await expect(pill).toHaveAttribute("title", /cut short/);
   }
   // The same class in the alert and the verdict chart.
-  await expect(page.locator('[data-testid="alert"][data-kind="cut_short"]')).toHaveAttribute("data-verdict", "trained_with_warnings");
+  await expect(page.locator('[data-testid="alert"][data-kind="cut_short"]')).toHaveAttribute(
+    "data-verdict",
+    "trained_with_warnings",
+  );
   await expect(page.getByTestId("kpi-warnings")).toContainText("12");
 });
 
@@ -71,7 +80,9 @@ test("opencode-after-fix: no rollout is cut short and none shows a warning", asy
   await page.goto("/runs/opencode-after-fix");
   await expect(page.getByTestId("rollout-row")).toHaveCount(all.length);
   await expect(page.locator(".sev-warn")).toHaveCount(0);
-  await expect(page.locator('[data-testid="severity-pill"][data-severity="trained"]')).toHaveCount(all.length);
+  await expect(page.locator('[data-testid="severity-pill"][data-severity="trained"]')).toHaveCount(
+    all.length,
+  );
   await expect(page.locator('[data-testid="alert"][data-kind="cut_short"]')).toHaveCount(0);
 });
 
@@ -97,7 +108,9 @@ test("the home page counts rollouts per class as the fixture files do", async ({
   // gym-main-v1 has no model-call store (nothing cut short) and delivers every branch it builds.
   const gymWarned = [...gym.values()].filter((r) => {
     const m = (r._ng_token_capture ?? {}) as Row;
-    return r.mask_sample !== true && typeof m.delivered_fraction === "number" && m.delivered_fraction < 1;
+    return (
+      r.mask_sample !== true && typeof m.delivered_fraction === "number" && m.delivered_fraction < 1
+    );
   }).length;
   const expected: Record<string, [trained: number, warnings: number, masked: number]> = {
     "opencode-before-fix": [before.all.length - before.ids.length, before.ids.length, 0],
@@ -105,17 +118,32 @@ test("the home page counts rollouts per class as the fixture files do", async ({
     "gym-main-v1": [gym.size - gymMasked - gymWarned, gymWarned, gymMasked],
   };
   const claudeMasked = maskedOnDisk("claude-code-capture-on").length;
-  const count = (run: string, cls: string) => page.locator(`[data-testid="runs-row"][data-run-id="${run}"]`).getByTestId(`run-severity-${cls}`);
+  const count = (run: string, cls: string) =>
+    page
+      .locator(`[data-testid="runs-row"][data-run-id="${run}"]`)
+      .getByTestId(`run-severity-${cls}`);
   // The home page is rendered on the server once; a cold index may still be summarising (pending).
   await expect(async () => {
     await page.goto("/");
     for (const [run, [trained, warnings, masked]] of Object.entries(expected)) {
       await expect(count(run, "pending")).toHaveCount(0, { timeout: 100 });
-      await expect(count(run, "trained")).toHaveAttribute("data-count", String(trained), { timeout: 100 });
-      await expect(count(run, "trained_with_warnings")).toHaveAttribute("data-count", String(warnings), { timeout: 100 });
-      await expect(count(run, "masked")).toHaveAttribute("data-count", String(masked), { timeout: 100 });
+      await expect(count(run, "trained")).toHaveAttribute("data-count", String(trained), {
+        timeout: 100,
+      });
+      await expect(count(run, "trained_with_warnings")).toHaveAttribute(
+        "data-count",
+        String(warnings),
+        { timeout: 100 },
+      );
+      await expect(count(run, "masked")).toHaveAttribute("data-count", String(masked), {
+        timeout: 100,
+      });
     }
-    await expect(count("claude-code-capture-on", "masked")).toHaveAttribute("data-count", String(claudeMasked), { timeout: 100 });
+    await expect(count("claude-code-capture-on", "masked")).toHaveAttribute(
+      "data-count",
+      String(claudeMasked),
+      { timeout: 100 },
+    );
   }).toPass({ timeout: 20_000 });
   await expect(count("gym-main-v1", "masked")).toHaveClass(/\bsev-masked\b/);
   await expect(count("opencode-before-fix", "trained_with_warnings")).toHaveClass(/\bsev-warn\b/);

@@ -1,9 +1,23 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { byRolloutId, isPatternSideCall, readEntries, readRecords, rolloutId, sideCallPatterns, storedRollouts, type Entry } from "./support/fixture-truth";
+import {
+  byRolloutId,
+  isPatternSideCall,
+  readEntries,
+  readRecords,
+  rolloutId,
+  sideCallPatterns,
+  storedRollouts,
+  type Entry,
+} from "./support/fixture-truth";
 
 const CC = "claude-code-capture-on";
 /** The builder's mask reason for each masked scenario the generator writes (fixtures/fixtures.test.ts holds each). */
-const MASK_REASON_OF_SCENARIO: Record<string, string> = { final_retry_unresolved: "unresolved_retry", lost_call: "capture_incomplete", all_side_calls: "all_side_calls", logprob_mismatch: "build_error" };
+const MASK_REASON_OF_SCENARIO: Record<string, string> = {
+  final_retry_unresolved: "unresolved_retry",
+  lost_call: "capture_incomplete",
+  all_side_calls: "all_side_calls",
+  logprob_mismatch: "build_error",
+};
 
 /** Counts of each key, in key order (numeric keys numerically), as the charts list them. */
 function tally(keys: string[]): Array<[string, number]> {
@@ -16,10 +30,22 @@ function tally(keys: string[]): Array<[string, number]> {
 function sideCallReasons(entries: Entry[], patterns: string[]): string[] {
   const reasons = entries.filter((e) => isPatternSideCall(e, patterns)).map(() => "pattern");
   const mass = new Map<string, number>();
-  for (const e of entries) if (e.requested_model && !isPatternSideCall(e, patterns)) mass.set(e.requested_model, (mass.get(e.requested_model) ?? 0) + e.generation_token_ids.length);
+  for (const e of entries)
+    if (e.requested_model && !isPatternSideCall(e, patterns))
+      mass.set(
+        e.requested_model,
+        (mass.get(e.requested_model) ?? 0) + e.generation_token_ids.length,
+      );
   if (mass.size < 2) return reasons;
   const policy = [...mass].sort(([a, x], [b, y]) => y - x || (a < b ? 1 : -1))[0]![0];
-  return [...reasons, ...entries.filter((e) => e.requested_model && !isPatternSideCall(e, patterns) && e.requested_model !== policy).map(() => "self_calibration")];
+  return [
+    ...reasons,
+    ...entries
+      .filter(
+        (e) => e.requested_model && !isPatternSideCall(e, patterns) && e.requested_model !== policy,
+      )
+      .map(() => "self_calibration"),
+  ];
 }
 
 /** The numbers printed on a chart's bars, in order. */
@@ -27,15 +53,29 @@ async function barLabels(chart: Locator): Promise<string[]> {
   return chart.locator("text.recharts-label").allTextContents();
 }
 async function axisLabels(chart: Locator): Promise<string[]> {
-  return chart.locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]').allTextContents();
+  return chart
+    .locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]')
+    .allTextContents();
 }
 
-test("the 422 run: alert, status codes and verdict charts carry the real numbers", async ({ page, request }) => {
+test("the 422 run: alert, status codes and verdict charts carry the real numbers", async ({
+  page,
+  request,
+}) => {
   const health = await (await request.get("/api/runs/opencode-before-fix/health")).json();
-  expect(health).toMatchObject({ rollouts: 12, masked: 0, status_codes: [{ key: "200", count: 12 }, { key: "422", count: 12 }] });
+  expect(health).toMatchObject({
+    rollouts: 12,
+    masked: 0,
+    status_codes: [
+      { key: "200", count: 12 },
+      { key: "422", count: 12 },
+    ],
+  });
   await page.goto("/runs/opencode-before-fix");
   const alert = page.locator('[data-testid="alert"][data-kind="cut_short"]');
-  await expect(alert).toContainText("12 of 12 rollouts were cut short by a failed model call while their records look successful");
+  await expect(alert).toContainText(
+    "12 of 12 rollouts were cut short by a failed model call while their records look successful",
+  );
   await expect(alert).toContainText("HTTP 422 extra_forbidden at body.messages.2.reasoning");
   const status = page.getByTestId("chart-status");
   await expect(status.locator(".recharts-bar-rectangle")).toHaveCount(2);
@@ -53,7 +93,11 @@ test("the 422 run: alert, status codes and verdict charts carry the real numbers
 test("claude-code charts carry the numbers in the run's files", async ({ page }) => {
   const records = readRecords(CC);
   const masked = records.filter((r) => r.mask_sample);
-  const reasons = tally(masked.map((r) => MASK_REASON_OF_SCENARIO[r.scenario ?? ""] ?? `unexpected scenario ${r.scenario}`));
+  const reasons = tally(
+    masked.map(
+      (r) => MASK_REASON_OF_SCENARIO[r.scenario ?? ""] ?? `unexpected scenario ${r.scenario}`,
+    ),
+  );
   const stores = storedRollouts(CC).map((id) => readEntries(CC, id));
   const calls = tally(stores.map((entries) => String(entries.length)));
   const sides = tally(stores.flatMap((entries) => sideCallReasons(entries, sideCallPatterns(CC))));
@@ -64,14 +108,27 @@ test("claude-code charts carry the numbers in the run's files", async ({ page })
   expect(await axisLabels(page.getByTestId("chart-calls"))).toEqual(calls.map(([k]) => k));
   expect(await barLabels(page.getByTestId("chart-calls"))).toEqual(calls.map(([, n]) => String(n)));
   expect(sides.map(([k]) => k)).toEqual(["pattern", "self_calibration"]);
-  expect(await barLabels(page.getByTestId("chart-side-calls"))).toEqual(sides.map(([, n]) => String(n)));
-  expect(await axisLabels(page.getByTestId("chart-fallbacks"))).toEqual(["parent call id missing", "parent digest mismatch"]);
-  await expect(page.getByTestId("kpi-masked")).toHaveText(`masked${masked.length} (${((masked.length / records.length) * 100).toFixed(1)}%)`);
+  expect(await barLabels(page.getByTestId("chart-side-calls"))).toEqual(
+    sides.map(([, n]) => String(n)),
+  );
+  expect(await axisLabels(page.getByTestId("chart-fallbacks"))).toEqual([
+    "parent call id missing",
+    "parent digest mismatch",
+  ]);
+  await expect(page.getByTestId("kpi-masked")).toHaveText(
+    `masked${masked.length} (${((masked.length / records.length) * 100).toFixed(1)}%)`,
+  );
   await page.screenshot({ path: "test-results/run-overview.png", fullPage: true });
 });
 
-test("sorting, filtering and searching the rollouts table; filters live in the URL", async ({ page }) => {
-  const all = readRecords(CC).map((r) => ({ n_calls: readEntries(CC, rolloutId(r)).length, mask_sample: r.mask_sample === true, error: r._ng_token_capture?.error ?? null }));
+test("sorting, filtering and searching the rollouts table; filters live in the URL", async ({
+  page,
+}) => {
+  const all = readRecords(CC).map((r) => ({
+    n_calls: readEntries(CC, rolloutId(r)).length,
+    mask_sample: r.mask_sample === true,
+    error: r._ng_token_capture?.error ?? null,
+  }));
   await page.goto("/runs/claude-code-capture-on");
   await expect(page.getByTestId("rollouts-count")).toHaveText("40 of 40 rollouts");
   const calls = page.getByRole("columnheader", { name: /Calls/ });
@@ -108,17 +165,26 @@ test("a row opens its rollout", async ({ page }) => {
 });
 
 test("CSV and JSON exports hold the filtered table", async ({ page, request }) => {
-  const maskedIds = readRecords(CC).filter((r) => r.mask_sample).map(rolloutId).sort(byRolloutId);
+  const maskedIds = readRecords(CC)
+    .filter((r) => r.mask_sample)
+    .map(rolloutId)
+    .sort(byRolloutId);
   await page.goto("/runs/claude-code-capture-on?verdict=masked&sort=rollout_id");
   const href = await page.getByTestId("export-csv").getAttribute("href");
   expect(href).toContain("verdict=masked");
   const res = await request.get(href!);
   expect(res.headers()["content-type"]).toContain("text/csv");
   const lines = (await res.text()).trim().split("\n");
-  expect(lines[0]).toBe("rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source");
+  expect(lines[0]).toBe(
+    "rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source",
+  );
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(maskedIds);
-  expect(lines.find((l) => l.startsWith("3-0,"))).toMatch(/^3-0,,1,true,unresolved_retry,,7,1,1,0\.856\d*,2,1,0,200:7,,\d+,store$/);
-  const json = await (await request.get((await page.getByTestId("export-json").getAttribute("href"))!)).json();
+  expect(lines.find((l) => l.startsWith("3-0,"))).toMatch(
+    /^3-0,,1,true,unresolved_retry,,7,1,1,0\.856\d*,2,1,0,200:7,,\d+,store$/,
+  );
+  const json = await (
+    await request.get((await page.getByTestId("export-json").getAttribute("href"))!)
+  ).json();
   expect(json.map((r: { rollout_id: string }) => r.rollout_id)).toEqual(maskedIds);
   expect(json.every((r: { mask_sample: boolean }) => r.mask_sample)).toBe(true);
 });

@@ -4,14 +4,28 @@ import type { ChildProcess } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { fingerprintTree } from "../lib/testing/fingerprint";
 import { FIXTURE_RUNS, E2E_RUNS } from "./support/paths";
-import { byRolloutId, readEntries, readRecords, rolloutId, storedRollouts } from "./support/fixture-truth";
+import {
+  byRolloutId,
+  readEntries,
+  readRecords,
+  rolloutId,
+  storedRollouts,
+} from "./support/fixture-truth";
 import { startNext } from "./support/server";
 import { TOKEN_VIEW } from "./support/token-view";
 
 /** Exchanges of a capture store that failed (status ≥ 400), read from the file. */
 function failedExchanges(run: string, rollout: string): string[] {
-  const lines = readFileSync(path.join(FIXTURE_RUNS, run, "model-calls", `${rollout}.capture.jsonl`), "utf8").trim().split("\n");
-  return lines.map((l) => JSON.parse(l) as { model_call_id: string; status_code: number }).filter((x) => x.status_code >= 400).map((x) => x.model_call_id);
+  const lines = readFileSync(
+    path.join(FIXTURE_RUNS, run, "model-calls", `${rollout}.capture.jsonl`),
+    "utf8",
+  )
+    .trim()
+    .split("\n");
+  return lines
+    .map((l) => JSON.parse(l) as { model_call_id: string; status_code: number })
+    .filter((x) => x.status_code >= 400)
+    .map((x) => x.model_call_id);
 }
 
 /** Up to `n` rollouts of a fixture run: those with a token store, else those its records name. */
@@ -26,7 +40,9 @@ function someRollouts(run: string, n: number): string[] {
 }
 
 async function noScriptRan(page: Page) {
-  expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
+  expect(
+    await page.evaluate(() => (window as unknown as { __xss?: string }).__xss),
+  ).toBeUndefined();
   expect(await page.locator('img[src="x"], svg[onload]').count()).toBe(0);
 }
 
@@ -44,9 +60,13 @@ test("model text is rendered escaped in every view", async ({ page }) => {
     await expect(page.getByTestId("exchange").first()).toBeVisible();
     await noScriptRan(page);
   }
-  await expect(page.getByTestId("error-body")).toContainText('<script>window.__xss = \\"script\\"</script>');
+  await expect(page.getByTestId("error-body")).toContainText(
+    '<script>window.__xss = \\"script\\"</script>',
+  );
   await page.goto(`${base}?tab=call&call=${calls[1]}`);
-  await expect(page.getByTestId("output-item")).toContainText("Done: <script>window.__xss = \"script\"</script>");
+  await expect(page.getByTestId("output-item")).toContainText(
+    'Done: <script>window.__xss = "script"</script>',
+  );
   await expect(page.getByTestId("interstitial-text")).toContainText("<img src=x onerror=");
   await noScriptRan(page);
   await page.goto("/runs/hostile-text");
@@ -58,7 +78,9 @@ test("security headers: a nonce CSP without inline scripts, nosniff", async ({ r
   const page = await request.get("/");
   const csp = page.headers()["content-security-policy"]!;
   expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
-  expect(csp.split(";").find((d) => d.trim().startsWith("script-src"))).not.toContain("unsafe-inline");
+  expect(csp.split(";").find((d) => d.trim().startsWith("script-src"))).not.toContain(
+    "unsafe-inline",
+  );
   expect(csp).toContain("frame-ancestors 'none'");
   expect(page.headers()["x-content-type-options"]).toBe("nosniff");
   expect((await request.get("/api/runs")).headers()["x-content-type-options"]).toBe("nosniff");
@@ -84,7 +106,10 @@ test("ids from URLs never leave the runs root", async ({ request }) => {
   }
 });
 
-test("read-only: every page and route leaves the runs root byte-identical", async ({ page, request }) => {
+test("read-only: every page and route leaves the runs root byte-identical", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   // The served root: the fixture copies and the generated runs (indexed in the background meanwhile).
   const before = fingerprintTree(E2E_RUNS);
@@ -94,14 +119,18 @@ test("read-only: every page and route leaves the runs root byte-identical", asyn
   for (const id of runs) {
     await page.goto(`/runs/${id}`);
     await expect(page.getByTestId("rollouts-section")).toBeVisible();
-    for (const f of ["csv", "json"]) expect((await request.get(`/api/runs/${id}/export?format=${f}`)).ok()).toBe(true);
+    for (const f of ["csv", "json"])
+      expect((await request.get(`/api/runs/${id}/export?format=${f}`)).ok()).toBe(true);
     for (const rollout_id of someRollouts(id, 3)) {
       const api = `/api/runs/${id}/rollouts/${rollout_id}`;
       expect((await request.get(api)).ok()).toBe(true);
-      for (const profile of ["seed", "gym-v1"]) expect((await request.get(`${api}?profile=${profile}`)).ok()).toBe(true);
+      for (const profile of ["seed", "gym-v1"])
+        expect((await request.get(`${api}?profile=${profile}`)).ok()).toBe(true);
       await request.get(`${api}/tokens?chain=main&offset=0&limit=100`);
       await request.get(`${api}/tokens?chain=main&lowprob=-1`);
-      const calls = storedRollouts(id).includes(rollout_id) ? readEntries(id, rollout_id).slice(0, 2) : [];
+      const calls = storedRollouts(id).includes(rollout_id)
+        ? readEntries(id, rollout_id).slice(0, 2)
+        : [];
       for (const c of calls) {
         await request.get(`${api}/calls/${c.model_call_id}`);
         await request.get(`${api}/tokens?chain=call:${c.model_call_id}&limit=50`);
@@ -119,19 +148,35 @@ test.describe("with ROLLOUT_LENS_TOKEN", () => {
   const PORT = 3125;
   let server: ChildProcess | undefined;
   test.beforeAll(async () => {
-    server = (await startNext(PORT, { ROLLOUT_LENS_RUNS: "fixtures/runs", ROLLOUT_LENS_TOKEN: "s3cret-token" })).child;
+    server = (
+      await startNext(PORT, {
+        ROLLOUT_LENS_RUNS: "fixtures/runs",
+        ROLLOUT_LENS_TOKEN: "s3cret-token",
+      })
+    ).child;
   });
   test.afterAll(() => void server?.kill());
 
   test("every route and page needs the token; ?token= sets a cookie once", async ({ browser }) => {
     const url = `http://127.0.0.1:${PORT}`;
-    for (const p of ["/", "/api/runs", "/runs/claude-code-capture-on", "/api/runs/claude-code-capture-on/rollouts/0-0/tokens", "/compare?a=grpo-capture-on&b=grpo-capture-off"]) {
+    for (const p of [
+      "/",
+      "/api/runs",
+      "/runs/claude-code-capture-on",
+      "/api/runs/claude-code-capture-on/rollouts/0-0/tokens",
+      "/compare?a=grpo-capture-on&b=grpo-capture-off",
+    ]) {
       const res = await fetch(url + p, { redirect: "manual" });
       expect(res.status, p).toBe(401);
       expect(await res.text()).toContain("needs an access token");
     }
-    expect((await fetch(`${url}/api/runs`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    expect((await fetch(`${url}/api/runs`, { headers: { authorization: "Bearer s3cret-token" } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/api/runs`, { headers: { authorization: "Bearer wrong" } })).status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${url}/api/runs`, { headers: { authorization: "Bearer s3cret-token" } }))
+        .status,
+    ).toBe(200);
     const page = await browser.newPage();
     await page.goto(`${url}/runs/opencode-before-fix?token=s3cret-token`);
     await expect(page).toHaveURL(`${url}/runs/opencode-before-fix`);

@@ -16,7 +16,9 @@ const ENTRIES = { "index-worker": "lib/runs/index-worker.ts", cli: "cli/main.ts"
 export async function buildNode() {
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)])),
+    entryPoints: Object.fromEntries(
+      Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)]),
+    ),
     outdir: OUT,
     outExtension: { ".js": ".mjs" },
     bundle: true,
@@ -27,7 +29,9 @@ export async function buildNode() {
     tsconfig: path.join(ROOT, "tsconfig.json"),
     external: ["better-sqlite3"],
     // Bundled CommonJS dependencies call require(); ESM output has none unless it is made.
-    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
     legalComments: "none",
     logLevel: "warning",
     write: false,

@@ -5,7 +5,9 @@ const [unitPath, e2ePath] = process.argv.slice(2);
 const read = (p) => (p && existsSync(p) ? JSON.parse(readFileSync(p, "utf8")) : null);
 const u = read(unitPath);
 const e = read(e2ePath)?.stats;
-const unit = u ? { p: u.numPassedTests, f: u.numFailedTests, s: u.numPendingTests + (u.numTodoTests ?? 0) } : { p: 0, f: 1, s: 0 };
+const unit = u
+  ? { p: u.numPassedTests, f: u.numFailedTests, s: u.numPendingTests + (u.numTodoTests ?? 0) }
+  : { p: 0, f: 1, s: 0 };
 const e2e = e ? { p: e.expected + e.flaky, f: e.unexpected, s: e.skipped } : { p: 0, f: 1, s: 0 };
 if (!u) console.log(`unit: no report at ${unitPath}`);
 if (!e) console.log(`e2e: no report at ${e2ePath}`);

@@ -14,21 +14,56 @@ export function TrainingSection({ c }: { c: Comparison }) {
   return (
     <section data-testid="training">
       <h2>Training: reward per step ({t.steps} shared steps)</h2>
-      <p className={`verdict-text ${t.within_noise === false ? "bad-text" : t.within_noise ? "ok-text" : "muted"}`} data-testid="compare-verdict">
+      <p
+        className={`verdict-text ${t.within_noise === false ? "bad-text" : t.within_noise ? "ok-text" : "muted"}`}
+        data-testid="compare-verdict"
+      >
         {t.verdict}
       </p>
       <table className="grid stats" data-testid="training-stats">
         <tbody>
-          <tr><th>mean reward, {c.a.id} (95% bootstrap CI)</th><td data-testid="mean-a">{ci(t.mean_a)}</td></tr>
-          <tr><th>mean reward, {c.b.id}</th><td data-testid="mean-b">{ci(t.mean_b)}</td></tr>
-          <tr><th>difference a − b</th><td data-testid="mean-diff">{signed(t.diff.estimate)} [{signed(t.diff.low)}, {signed(t.diff.high)}]</td></tr>
-          <tr><th>step-wise correlation (Pearson)</th><td data-testid="correlation">{t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}</td></tr>
+          <tr>
+            <th>mean reward, {c.a.id} (95% bootstrap CI)</th>
+            <td data-testid="mean-a">{ci(t.mean_a)}</td>
+          </tr>
+          <tr>
+            <th>mean reward, {c.b.id}</th>
+            <td data-testid="mean-b">{ci(t.mean_b)}</td>
+          </tr>
+          <tr>
+            <th>difference a − b</th>
+            <td data-testid="mean-diff">
+              {signed(t.diff.estimate)} [{signed(t.diff.low)}, {signed(t.diff.high)}]
+            </td>
+          </tr>
+          <tr>
+            <th>step-wise correlation (Pearson)</th>
+            <td data-testid="correlation">
+              {t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}
+            </td>
+          </tr>
           <tr>
             <th>repeatability floor</th>
-            <td data-testid="floor">{t.floor ? `${f(t.floor.correlation)} (${t.floor.run} vs ${t.floor.against}, ${t.floor.steps} steps)` : "none: no seed repeat"}</td>
+            <td data-testid="floor">
+              {t.floor
+                ? `${f(t.floor.correlation)} (${t.floor.run} vs ${t.floor.against}, ${t.floor.steps} steps)`
+                : "none: no seed repeat"}
+            </td>
           </tr>
-          {t.floor_test && <tr><th>correlation below the floor? (Fisher z, one-sided)</th><td data-testid="floor-test">z = {f(t.floor_test.z, 2)}, p = {f(t.floor_test.p)}</td></tr>}
-          {t.baseline_diff !== null && <tr><th>seed-to-seed difference of means</th><td>{signed(t.baseline_diff)}</td></tr>}
+          {t.floor_test && (
+            <tr>
+              <th>correlation below the floor? (Fisher z, one-sided)</th>
+              <td data-testid="floor-test">
+                z = {f(t.floor_test.z, 2)}, p = {f(t.floor_test.p)}
+              </td>
+            </tr>
+          )}
+          {t.baseline_diff !== null && (
+            <tr>
+              <th>seed-to-seed difference of means</th>
+              <td>{signed(t.baseline_diff)}</td>
+            </tr>
+          )}
         </tbody>
       </table>
       <RewardChart t={t} a={c.a.id} b={c.b.id} />
@@ -41,7 +76,11 @@ export function EvaluationSection({ c }: { c: Comparison }) {
   const e = c.evaluation;
   if (!e) return null;
   const link = (run: string, id: string) => (
-    <Link key={`${run}/${id}`} href={`/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(id)}`} className="mono">
+    <Link
+      key={`${run}/${id}`}
+      href={`/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(id)}`}
+      className="mono"
+    >
       {id}
     </Link>
   );
@@ -50,11 +89,38 @@ export function EvaluationSection({ c }: { c: Comparison }) {
       <h2>Evaluation: reward per task ({e.tasks} tasks in both)</h2>
       <table className="grid stats" data-testid="evaluation-stats">
         <tbody>
-          <tr><th>mean reward per task</th><td data-testid="eval-means">{f(e.mean_a)} ({c.a.id}) vs {f(e.mean_b)} ({c.b.id})</td></tr>
-          <tr><th>paired difference a − b (95% bootstrap CI)</th><td data-testid="eval-diff">{signed(e.diff.estimate)} [{signed(e.diff.low)}, {signed(e.diff.high)}]</td></tr>
-          <tr><th>sign test (exact, two-sided)</th><td data-testid="sign-test">{e.sign_test.positive} up, {e.sign_test.negative} down, {e.sign_test.ties} tied; p = {e.sign_test.p.toPrecision(3)}</td></tr>
-          <tr><th>permutation test (paired sign flips)</th><td data-testid="permutation">p = {e.permutation.p.toPrecision(3)} ({e.permutation.exact ? "exact" : `${e.permutation.iterations} draws`})</td></tr>
-          <tr><th>mean calls per rollout</th><td data-testid="mean-calls">{f(e.mean_calls_a, 2)} ({c.a.id}) vs {f(e.mean_calls_b, 2)} ({c.b.id})</td></tr>
+          <tr>
+            <th>mean reward per task</th>
+            <td data-testid="eval-means">
+              {f(e.mean_a)} ({c.a.id}) vs {f(e.mean_b)} ({c.b.id})
+            </td>
+          </tr>
+          <tr>
+            <th>paired difference a − b (95% bootstrap CI)</th>
+            <td data-testid="eval-diff">
+              {signed(e.diff.estimate)} [{signed(e.diff.low)}, {signed(e.diff.high)}]
+            </td>
+          </tr>
+          <tr>
+            <th>sign test (exact, two-sided)</th>
+            <td data-testid="sign-test">
+              {e.sign_test.positive} up, {e.sign_test.negative} down, {e.sign_test.ties} tied; p ={" "}
+              {e.sign_test.p.toPrecision(3)}
+            </td>
+          </tr>
+          <tr>
+            <th>permutation test (paired sign flips)</th>
+            <td data-testid="permutation">
+              p = {e.permutation.p.toPrecision(3)} (
+              {e.permutation.exact ? "exact" : `${e.permutation.iterations} draws`})
+            </td>
+          </tr>
+          <tr>
+            <th>mean calls per rollout</th>
+            <td data-testid="mean-calls">
+              {f(e.mean_calls_a, 2)} ({c.a.id}) vs {f(e.mean_calls_b, 2)} ({c.b.id})
+            </td>
+          </tr>
         </tbody>
       </table>
       <div className="charts">
@@ -62,12 +128,26 @@ export function EvaluationSection({ c }: { c: Comparison }) {
         <div className="card changed">
           <h3>Tasks that changed most</h3>
           <table className="grid" data-testid="changed-most">
-            <thead><tr><th>task</th><th>{c.a.id}</th><th>{c.b.id}</th><th>a − b</th><th>rollouts</th></tr></thead>
+            <thead>
+              <tr>
+                <th>task</th>
+                <th>{c.a.id}</th>
+                <th>{c.b.id}</th>
+                <th>a − b</th>
+                <th>rollouts</th>
+              </tr>
+            </thead>
             <tbody>
               {e.changed_most.map((t) => (
                 <tr key={t.task} data-testid="changed-row">
-                  <td>{t.task}</td><td>{f(t.a, 2)}</td><td>{f(t.b, 2)}</td><td>{signed(t.diff)}</td>
-                  <td className="ids">{t.a_rollouts.slice(0, 2).map((id) => link(c.a.id, id))} / {t.b_rollouts.slice(0, 2).map((id) => link(c.b.id, id))}</td>
+                  <td>{t.task}</td>
+                  <td>{f(t.a, 2)}</td>
+                  <td>{f(t.b, 2)}</td>
+                  <td>{signed(t.diff)}</td>
+                  <td className="ids">
+                    {t.a_rollouts.slice(0, 2).map((id) => link(c.a.id, id))} /{" "}
+                    {t.b_rollouts.slice(0, 2).map((id) => link(c.b.id, id))}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -86,23 +166,50 @@ export function CaptureSection({ c }: { c: Comparison }) {
   const rows: Array<[string, (s: CaptureSide) => string, string]> = [
     ["rollouts", (s) => String(s.rollouts), "rollouts"],
     ["masked", (s) => `${s.masked} (${(s.masked_fraction * 100).toFixed(1)}%)`, "masked"],
-    ["mask reasons", (s) => s.mask_reasons.map((r) => `${r.key} ${r.count}`).join(", ") || "—", "reasons"],
-    ["capture failures (lost calls, dangling intents)", (s) => String(s.capture_failures), "failures"],
+    [
+      "mask reasons",
+      (s) => s.mask_reasons.map((r) => `${r.key} ${r.count}`).join(", ") || "—",
+      "reasons",
+    ],
+    [
+      "capture failures (lost calls, dangling intents)",
+      (s) => String(s.capture_failures),
+      "failures",
+    ],
     ["invalid rows (unreadable or unbuildable)", (s) => String(s.invalid_rows), "invalid"],
     ["model-call status codes", codes, "status"],
     ["failed model calls", (s) => String(s.failed_calls), "failed"],
-    ["rollouts cut short by a failed call (the last call failed)", (s) => String(s.cut_short), "cut-short"],
-    ["logged by the trainer (token_capture/*, summed)", (s) => Object.entries(s.logged).map(([k, v]) => `${k.replace("token_capture/", "")} ${v}`).join(", ") || "—", "logged"],
+    [
+      "rollouts cut short by a failed call (the last call failed)",
+      (s) => String(s.cut_short),
+      "cut-short",
+    ],
+    [
+      "logged by the trainer (token_capture/*, summed)",
+      (s) =>
+        Object.entries(s.logged)
+          .map(([k, v]) => `${k.replace("token_capture/", "")} ${v}`)
+          .join(", ") || "—",
+      "logged",
+    ],
   ];
   return (
     <section data-testid="capture">
       <h2>Capture health side by side</h2>
       <table className="grid" data-testid="capture-table">
-        <thead><tr><th /><th>{c.a.id}</th><th>{c.b.id}</th></tr></thead>
+        <thead>
+          <tr>
+            <th />
+            <th>{c.a.id}</th>
+            <th>{c.b.id}</th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map(([label, get, id]) => (
             <tr key={id} data-testid={`capture-${id}`}>
-              <th>{label}</th><td>{get(c.capture.a)}</td><td>{get(c.capture.b)}</td>
+              <th>{label}</th>
+              <td>{get(c.capture.a)}</td>
+              <td>{get(c.capture.b)}</td>
             </tr>
           ))}
         </tbody>

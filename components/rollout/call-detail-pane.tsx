@@ -11,13 +11,27 @@ import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
 
 const asDetail = (v: unknown) => callDetailSchema.parse(v);
 
-export function CallDetailPane({ base, callId, call, onShowTokens }: { base: string; callId: string; call: CallView | null; onShowTokens: () => void }) {
-  const [state, setState] = useState<{ id: string; detail?: CallDetail; error?: string } | null>(null);
+export function CallDetailPane({
+  base,
+  callId,
+  call,
+  onShowTokens,
+}: {
+  base: string;
+  callId: string;
+  call: CallView | null;
+  onShowTokens: () => void;
+}) {
+  const [state, setState] = useState<{ id: string; detail?: CallDetail; error?: string } | null>(
+    null,
+  );
   useEffect(() => {
     const ctl = new AbortController();
     fetchParsed(`${base}/calls/${encodeURIComponent(callId)}`, asDetail, ctl.signal).then(
       (detail) => setState({ id: callId, detail }),
-      (err: unknown) => !ctl.signal.aborted && setState({ id: callId, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        !ctl.signal.aborted &&
+        setState({ id: callId, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
   }, [base, callId]);
@@ -34,7 +48,9 @@ export function CallDetailPane({ base, callId, call, onShowTokens }: { base: str
           {detail.exchanges.map((x) => (
             <Exchange key={x.line} x={x} />
           ))}
-          {detail.exchanges.length === 0 && <p className="muted">No model-call capture for this call.</p>}
+          {detail.exchanges.length === 0 && (
+            <p className="muted">No model-call capture for this call.</p>
+          )}
           {detail.output_items.length > 0 && <h4>Output items</h4>}
           {detail.output_items.map((item, k) => (
             <OutputItem key={k} item={item} />
@@ -44,13 +60,24 @@ export function CallDetailPane({ base, callId, call, onShowTokens }: { base: str
               <h4>Prompt</h4>
               <div className="split-bar" title="inherited prefix / interstitial">
                 <span className="inherited" style={{ flexGrow: detail.prompt.inherited_len }} />
-                <span className="interstitial" style={{ flexGrow: Math.max(detail.prompt.interstitial_len, 1) }} />
+                <span
+                  className="interstitial"
+                  style={{ flexGrow: Math.max(detail.prompt.interstitial_len, 1) }}
+                />
               </div>
               <p className="small" data-testid="prompt-split">
-                {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent, {fmtInt(detail.prompt.interstitial_len)} interstitial (re-fed, mask 0)
+                {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent,{" "}
+                {fmtInt(detail.prompt.interstitial_len)} interstitial (re-fed, mask 0)
               </p>
-              {detail.prompt.inherited_tail !== null && <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>}
-              {detail.prompt.interstitial !== null && <pre className="text-block" data-testid="interstitial-text">{detail.prompt.interstitial}{detail.prompt.interstitial_truncated ? "\n… (truncated)" : ""}</pre>}
+              {detail.prompt.inherited_tail !== null && (
+                <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>
+              )}
+              {detail.prompt.interstitial !== null && (
+                <pre className="text-block" data-testid="interstitial-text">
+                  {detail.prompt.interstitial}
+                  {detail.prompt.interstitial_truncated ? "\n… (truncated)" : ""}
+                </pre>
+              )}
             </>
           )}
         </>
@@ -65,7 +92,8 @@ function CallFacts({ c, onShowTokens }: { c: CallView; onShowTokens: () => void 
     <dl className="facts">
       <dt>role</dt>
       <dd>
-        <span className={`badge ${role.tone}`}>{role.text}</span> {sideReason(c) ?? c.excluded_reason ?? ""}
+        <span className={`badge ${role.tone}`}>{role.text}</span>{" "}
+        {sideReason(c) ?? c.excluded_reason ?? ""}
       </dd>
       <dt>parent</dt>
       <dd className="mono">
@@ -92,11 +120,16 @@ function Exchange({ x }: { x: CallExchange }) {
   const failed = x.status_code === null || x.status_code >= 400;
   return (
     <div className="card exchange" data-testid="exchange">
-      <span className={`badge ${failed ? "bad" : "ok"}`}>HTTP {x.status_code ?? "?"}</span> {x.error_category ?? ""}{" "}
+      <span className={`badge ${failed ? "bad" : "ok"}`}>HTTP {x.status_code ?? "?"}</span>{" "}
+      {x.error_category ?? ""}{" "}
       <span className="muted">
         {x.latency_ms !== null ? `${x.latency_ms} ms` : ""} · capture line {x.line}
       </span>
-      {x.error_body !== null && <pre className="text-block" data-testid="error-body">{JSON.stringify(x.error_body, null, 2)}</pre>}
+      {x.error_body !== null && (
+        <pre className="text-block" data-testid="error-body">
+          {JSON.stringify(x.error_body, null, 2)}
+        </pre>
+      )}
     </div>
   );
 }

@@ -3,7 +3,15 @@
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { fmtInt, short } from "./labels";
 
-export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutView; onOpenChain: (id: string) => void; onSelectCall: (id: string) => void }) {
+export function ChainPanel({
+  view,
+  onOpenChain,
+  onSelectCall,
+}: {
+  view: RolloutView;
+  onOpenChain: (id: string) => void;
+  onSelectCall: (id: string) => void;
+}) {
   const d = view.dropped;
   return (
     <div data-testid="chain-panel">
@@ -11,7 +19,9 @@ export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutV
         Main chain rule ({view.profile}): {view.main_rule.text}
       </p>
       {view.chains.length === 0 ? (
-        <div className="card empty">No chain was built{view.verdict.error ? `: ${view.verdict.error}` : "."}</div>
+        <div className="card empty">
+          No chain was built{view.verdict.error ? `: ${view.verdict.error}` : "."}
+        </div>
       ) : (
         <table className="grid" data-testid="chain-table">
           <thead>
@@ -27,7 +37,11 @@ export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutV
           </thead>
           <tbody>
             {view.chains.map((c) => (
-              <tr key={c.chain_id} data-testid="chain-row" className={c.chain_id === "main" ? "row-main" : ""}>
+              <tr
+                key={c.chain_id}
+                data-testid="chain-row"
+                className={c.chain_id === "main" ? "row-main" : ""}
+              >
                 <td className="mono">{c.chain_id}</td>
                 <td className="mono">
                   <button className="linkish" onClick={() => onSelectCall(c.root_call_id)}>
@@ -36,7 +50,9 @@ export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutV
                 </td>
                 <td>{c.call_ids.length}</td>
                 <td data-testid="chain-generated">{fmtInt(c.generated)}</td>
-                <td className="mono">{new Date(c.root_created_at * 1000).toISOString().replace(".000Z", "Z")}</td>
+                <td className="mono">
+                  {new Date(c.root_created_at * 1000).toISOString().replace(".000Z", "Z")}
+                </td>
                 <td>{fmtInt(c.length)}</td>
                 <td>
                   <button className="linkish" onClick={() => onOpenChain(c.chain_id)}>
@@ -49,9 +65,12 @@ export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutV
         </table>
       )}
       <p data-testid="dropped">
-        Dropped: {d.branch_chains} other chain{d.branch_chains === 1 ? "" : "s"}, {d.quarantined_calls} quarantined call{d.quarantined_calls === 1 ? "" : "s"}, {d.side_calls} side call
+        Dropped: {d.branch_chains} other chain{d.branch_chains === 1 ? "" : "s"},{" "}
+        {d.quarantined_calls} quarantined call{d.quarantined_calls === 1 ? "" : "s"}, {d.side_calls}{" "}
+        side call
         {d.side_calls === 1 ? "" : "s"}
-        {d.excluded_calls > 0 ? `, ${d.excluded_calls} excluded` : ""}; {fmtInt(d.generated_not_delivered)} generated tokens not delivered.
+        {d.excluded_calls > 0 ? `, ${d.excluded_calls} excluded` : ""};{" "}
+        {fmtInt(d.generated_not_delivered)} generated tokens not delivered.
       </p>
       <h3>Prefix breaks</h3>
       {view.prefix_breaks.length === 0 ? (
@@ -60,10 +79,21 @@ export function ChainPanel({ view, onOpenChain, onSelectCall }: { view: RolloutV
         view.prefix_breaks.map((b) => (
           <div className="card prefix-break" key={b.root_call_id} data-testid="prefix-break">
             <p>
-              Root <span className="mono">{short(b.root_call_id)}</span> shares {fmtInt(b.shared)} of {fmtInt(b.root_prompt_len)} prompt tokens with{" "}
-              {b.against_call_id ? <span className="mono">{short(b.against_call_id)}</span> : "no earlier call"}; first difference at position {fmtInt(b.shared)}.{" "}
-              <span className={`badge ${b.kind === "drift" ? "warn" : ""}`} data-testid="prefix-break-kind">
-                {b.kind === "drift" ? "re-rendering drift (realigns within a few tokens)" : "compaction (everything after differs)"}
+              Root <span className="mono">{short(b.root_call_id)}</span> shares {fmtInt(b.shared)}{" "}
+              of {fmtInt(b.root_prompt_len)} prompt tokens with{" "}
+              {b.against_call_id ? (
+                <span className="mono">{short(b.against_call_id)}</span>
+              ) : (
+                "no earlier call"
+              )}
+              ; first difference at position {fmtInt(b.shared)}.{" "}
+              <span
+                className={`badge ${b.kind === "drift" ? "warn" : ""}`}
+                data-testid="prefix-break-kind"
+              >
+                {b.kind === "drift"
+                  ? "re-rendering drift (realigns within a few tokens)"
+                  : "compaction (everything after differs)"}
               </span>
             </p>
             <div className="diff">

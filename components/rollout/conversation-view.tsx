@@ -152,9 +152,7 @@ function Legend({ shade, trained }: { shade: boolean; trained: boolean }) {
   return (
     <div className={styles.legend} data-testid="conversation-legend">
       <span className={styles.gen}>
-        {trained
-          ? "generated (mask 1, trained)"
-          : "generated (mask 1, excluded: see the verdict)"}
+        {trained ? "generated (mask 1, trained)" : "generated (mask 1, excluded: see the verdict)"}
       </span>
       <span className={styles.refed}>re-fed (mask 0, context only)</span>
       {shade &&

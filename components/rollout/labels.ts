@@ -10,7 +10,10 @@ export function roleLabel(c: CallView): { text: string; tone: "ok" | "bad" | "wa
     case "side_call":
       return { text: "side call", tone: "warn" };
     case "quarantined":
-      return { text: c.quarantine === "retry_dropped" ? "retry dropped" : "quarantined: ambiguous parent", tone: "bad" };
+      return {
+        text: c.quarantine === "retry_dropped" ? "retry dropped" : "quarantined: ambiguous parent",
+        tone: "bad",
+      };
     case "excluded":
       return { text: "excluded", tone: "warn" };
     default:
@@ -21,13 +24,22 @@ export function roleLabel(c: CallView): { text: string; tone: "ok" | "bad" | "wa
 export function sideReason(c: CallView): string | null {
   const r = c.side_call;
   if (!r) return null;
-  return r.kind === "pattern" ? `requested model matches "${r.pattern}"` : `self-calibration: ${r.policy_model} generated more (${r.policy_generated_tokens} tokens)`;
+  return r.kind === "pattern"
+    ? `requested model matches "${r.pattern}"`
+    : `self-calibration: ${r.policy_model} generated more (${r.policy_generated_tokens} tokens)`;
 }
 
 export function linkLabel(c: CallView): string | null {
   if (c.link === null) return null;
-  const base = { root: "root", recorded: "recorded parent", inferred: "prefix", ambiguous: "ambiguous prefix" }[c.link];
-  return c.fallback ? `${base} (${c.fallback === "parent_digest_mismatch" ? "stale digest" : "recorded parent missing"})` : base;
+  const base = {
+    root: "root",
+    recorded: "recorded parent",
+    inferred: "prefix",
+    ambiguous: "ambiguous prefix",
+  }[c.link];
+  return c.fallback
+    ? `${base} (${c.fallback === "parent_digest_mismatch" ? "stale digest" : "recorded parent missing"})`
+    : base;
 }
 
 export const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);

@@ -18,7 +18,8 @@ export function LoadingProgress() {
   return (
     <div data-testid="rollout-loading" aria-busy="true">
       <p className="crumbs">
-        <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run)}`}>{run}</Link> / <span className="mono">{rollout}</span>
+        <Link href="/">runs</Link> / <Link href={`/runs/${encodeURIComponent(run)}`}>{run}</Link> /{" "}
+        <span className="mono">{rollout}</span>
       </p>
       <section className="card verdict-bar">
         <div className="verdict-main">
@@ -47,7 +48,9 @@ function useBuildProgress(run: string, rollout: string): BuildProgress | { error
           setProgress(p);
           timer = setTimeout(poll, POLL_MS);
         },
-        (err: unknown) => !ctl.signal.aborted && setProgress({ error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) =>
+          !ctl.signal.aborted &&
+          setProgress({ error: err instanceof Error ? err.message : String(err) }),
       );
     void poll();
     return () => {
@@ -58,7 +61,8 @@ function useBuildProgress(run: string, rollout: string): BuildProgress | { error
   return progress;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: bytes < 10e6 ? 1 : 0 })} MB`;
+const mb = (bytes: number) =>
+  `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: bytes < 10e6 ? 1 : 0 })} MB`;
 
 /** The bar and its words: determinate while the files are read, full afterwards. */
 function ProgressBar({ progress }: { progress: BuildProgress | { error: string } | null }) {
@@ -69,16 +73,30 @@ function ProgressBar({ progress }: { progress: BuildProgress | { error: string }
   else if (progress.state === "ready") words = "Built; rendering…";
   else if (progress.state === "queued") words = `Queued · ${mb(progress.total_bytes)} to read`;
   else if (progress.phase === "reading") {
-    const pct = progress.total_bytes > 0 ? Math.floor((progress.bytes_read / progress.total_bytes) * 100) : 0;
+    const pct =
+      progress.total_bytes > 0 ? Math.floor((progress.bytes_read / progress.total_bytes) * 100) : 0;
     words = `Reading ${mb(progress.bytes_read)} of ${mb(progress.total_bytes)} (${pct}%)`;
     bar = { value: progress.bytes_read, max: Math.max(1, progress.total_bytes) };
   } else {
-    words = progress.phase === "deciding" ? "Read; deciding the verdict…" : "Decoding tokens and laying out calls…";
+    words =
+      progress.phase === "deciding"
+        ? "Read; deciding the verdict…"
+        : "Decoding tokens and laying out calls…";
     bar = { value: 1, max: 1 };
   }
   return (
-    <p className="progress muted" role="status" data-testid="loading-progress" data-state={progress && !("error" in progress) ? progress.state : "pending"}>
-      {bar ? <progress max={bar.max} value={bar.value} data-testid="loading-bar" /> : <progress data-testid="loading-bar" />} <span data-testid="loading-words">{words}</span>
+    <p
+      className="progress muted"
+      role="status"
+      data-testid="loading-progress"
+      data-state={progress && !("error" in progress) ? progress.state : "pending"}
+    >
+      {bar ? (
+        <progress max={bar.max} value={bar.value} data-testid="loading-bar" />
+      ) : (
+        <progress data-testid="loading-bar" />
+      )}{" "}
+      <span data-testid="loading-words">{words}</span>
     </p>
   );
 }

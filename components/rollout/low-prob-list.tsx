@@ -8,12 +8,16 @@ import { fmtInt, short } from "./labels";
 const asMatches = (v: unknown) => lowProbMatchesSchema.parse(v);
 
 export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number) => void }) {
-  const [state, setState] = useState<{ url: string; data?: LowProbMatches; error?: string } | null>(null);
+  const [state, setState] = useState<{ url: string; data?: LowProbMatches; error?: string } | null>(
+    null,
+  );
   useEffect(() => {
     const ctl = new AbortController();
     fetchParsed(url, asMatches, ctl.signal).then(
       (data) => setState({ url, data }),
-      (err: unknown) => !ctl.signal.aborted && setState({ url, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        !ctl.signal.aborted &&
+        setState({ url, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
   }, [url]);
@@ -28,8 +32,16 @@ export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number
       </div>
       <div className="low-items">
         {d.matches.map((m) => (
-          <button key={m.pos} className="low-item" onClick={() => onPick(m.pos)} data-testid="low-item">
-            <span className="mono">{m.text === null ? m.id : JSON.stringify(m.text)}</span> <span className="muted">{m.log_prob.toFixed(2)} @{m.pos} {short(m.call)}</span>
+          <button
+            key={m.pos}
+            className="low-item"
+            onClick={() => onPick(m.pos)}
+            data-testid="low-item"
+          >
+            <span className="mono">{m.text === null ? m.id : JSON.stringify(m.text)}</span>{" "}
+            <span className="muted">
+              {m.log_prob.toFixed(2)} @{m.pos} {short(m.call)}
+            </span>
           </button>
         ))}
       </div>

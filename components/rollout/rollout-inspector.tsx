@@ -33,7 +33,13 @@ const TAB_LABELS: Record<InspectorTab, string> = {
 
 const asStamp = (v: unknown) => rolloutStampSchema.parse(v);
 
-export function RolloutInspector({ view, seed }: { view: RolloutView; seed: TokenWindowSeed | null }) {
+export function RolloutInspector({
+  view,
+  seed,
+}: {
+  view: RolloutView;
+  seed: TokenWindowSeed | null;
+}) {
   const [params, set] = useUrlState();
   useLiveStamp(view);
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
@@ -43,12 +49,19 @@ export function RolloutInspector({ view, seed }: { view: RolloutView; seed: Toke
   const tab = tabOf(params.get("tab"));
   const sequence = sequenceOf(view, params.get("chain"));
   const severity = useMemo(() => rolloutSeverity(view).severity, [view]);
-  const callById = useMemo(() => new Map(view.calls.map((c) => [c.model_call_id, c])), [view.calls]);
+  const callById = useMemo(
+    () => new Map(view.calls.map((c) => [c.model_call_id, c])),
+    [view.calls],
+  );
   const sequences = useMemo(() => {
-    const out = view.chains.map((c) => ({ value: c.chain_id, label: `${c.chain_id} (${c.call_ids.length} calls)` }));
+    const out = view.chains.map((c) => ({
+      value: c.chain_id,
+      label: `${c.chain_id} (${c.call_ids.length} calls)`,
+    }));
     const alone = [selected, sequence.startsWith("call:") ? sequence.slice(5) : null];
     for (const id of new Set(alone)) {
-      if (id !== null && callById.has(id)) out.push({ value: `call:${id}`, label: `call ${short(id)} alone` });
+      if (id !== null && callById.has(id))
+        out.push({ value: `call:${id}`, label: `call ${short(id)} alone` });
     }
     return out;
   }, [view.chains, selected, sequence, callById]);
@@ -73,7 +86,14 @@ export function RolloutInspector({ view, seed }: { view: RolloutView; seed: Toke
       <div className="inspector-right">
         <nav className="tabs" role="tablist">
           {INSPECTOR_TABS.map((t) => (
-            <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? "on" : ""} onClick={() => set({ tab: t })} data-testid={`tab-${t}`}>
+            <button
+              key={t}
+              role="tab"
+              aria-selected={tab === t}
+              className={tab === t ? "on" : ""}
+              onClick={() => set({ tab: t })}
+              data-testid={`tab-${t}`}
+            >
               {TAB_LABELS[t]}
             </button>
           ))}
@@ -105,7 +125,13 @@ export function RolloutInspector({ view, seed }: { view: RolloutView; seed: Toke
           />
         )}
         {tab === "call" && <CallTab view={view} selected={selected} onShowTokens={openTokens} />}
-        {tab === "chains" && <ChainPanel view={view} onOpenChain={openTokens} onSelectCall={(id) => set({ call: id, tab: "call" })} />}
+        {tab === "chains" && (
+          <ChainPanel
+            view={view}
+            onOpenChain={openTokens}
+            onSelectCall={(id) => set({ call: id, tab: "call" })}
+          />
+        )}
       </div>
     </div>
   );
@@ -124,7 +150,15 @@ function CallsHeading({ view }: { view: RolloutView }) {
 }
 
 /** The selected call's detail; a dangling intent has no entry and no exchange to show. */
-function CallTab({ view, selected, onShowTokens }: { view: RolloutView; selected: string | null; onShowTokens: (chain: string) => void }) {
+function CallTab({
+  view,
+  selected,
+  onShowTokens,
+}: {
+  view: RolloutView;
+  selected: string | null;
+  onShowTokens: (chain: string) => void;
+}) {
   if (selected === null) return <p className="muted">Select a call in the timeline.</p>;
   const call = view.calls.find((c) => c.model_call_id === selected) ?? null;
   const failed = view.failed.some((f) => f.model_call_id === selected);
@@ -134,7 +168,8 @@ function CallTab({ view, selected, onShowTokens }: { view: RolloutView; selected
       <div className="card" data-testid="intent-detail">
         <h3 className="mono">{selected}</h3>
         <p>
-          Dangling intent: the call was dispatched (its id is in the intents file) but no token entry and no captured exchange exist
+          Dangling intent: the call was dispatched (its id is in the intents file) but no token
+          entry and no captured exchange exist
           {intent.after_call ? (
             <>
               ; it came after <span className="mono">{short(intent.after_call)}</span>
@@ -145,7 +180,15 @@ function CallTab({ view, selected, onShowTokens }: { view: RolloutView; selected
       </div>
     );
   }
-  return <CallDetailPane key={selected} base={`/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`} callId={selected} call={call} onShowTokens={() => onShowTokens(`call:${selected}`)} />;
+  return (
+    <CallDetailPane
+      key={selected}
+      base={`/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`}
+      callId={selected}
+      call={call}
+      onShowTokens={() => onShowTokens(`call:${selected}`)}
+    />
+  );
 }
 
 /** A rollout still being written: poll its file stamp every 5 s and re-render when it changes. */

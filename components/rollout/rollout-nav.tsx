@@ -15,12 +15,18 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
   const params = useSearchParams();
   const router = useRouter();
   const url = neighborsUrl(runId, rolloutId, params);
-  const [state, setState] = useState<{ url: string; value?: RolloutNeighbors; error?: string } | null>(null);
+  const [state, setState] = useState<{
+    url: string;
+    value?: RolloutNeighbors;
+    error?: string;
+  } | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
     fetchParsed(url, asNeighbors, ctl.signal).then(
       (value) => setState({ url, value }),
-      (err: unknown) => !ctl.signal.aborted && setState({ url, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        !ctl.signal.aborted &&
+        setState({ url, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
   }, [url]);
@@ -31,7 +37,15 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.key !== "[" && e.key !== "]") || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTyping(e.target)) return;
+      if (
+        (e.key !== "[" && e.key !== "]") ||
+        e.ctrlKey ||
+        e.metaKey ||
+        e.altKey ||
+        e.defaultPrevented ||
+        isTyping(e.target)
+      )
+        return;
       const href = e.key === "[" ? prevHref : nextHref;
       if (!href) return;
       e.preventDefault();
@@ -42,7 +56,11 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
   }, [prevHref, nextHref, router]);
 
   return (
-    <nav className="rollout-nav small" aria-label="Rollouts in the table's order" data-testid="rollout-nav">
+    <nav
+      className="rollout-nav small"
+      aria-label="Rollouts in the table's order"
+      data-testid="rollout-nav"
+    >
       {prevHref ? (
         <Link href={prevHref} data-testid="nav-prev" title="Previous rollout in the table ([)">
           ← prev
@@ -51,7 +69,13 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
         <span className="muted">← prev</span>
       )}
       {" · "}
-      <span data-testid="nav-position" title={current?.error ?? (n && n.index === null ? "This rollout does not pass the table's filters" : undefined)}>
+      <span
+        data-testid="nav-position"
+        title={
+          current?.error ??
+          (n && n.index === null ? "This rollout does not pass the table's filters" : undefined)
+        }
+      >
         {positionWords(n, current?.error)}
       </span>
       {" · "}
@@ -70,11 +94,18 @@ function positionWords(n: RolloutNeighbors | null, error: string | undefined): s
   if (error) return "order unavailable";
   if (!n) return "…";
   const total = n.total.toLocaleString("en-US");
-  return n.index === null ? `— of ${total}` : `${(n.index + 1).toLocaleString("en-US")} of ${total}`;
+  return n.index === null
+    ? `— of ${total}`
+    : `${(n.index + 1).toLocaleString("en-US")} of ${total}`;
 }
 
 /** Keys typed into a field are text, not shortcuts. */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  return (
+    target.isContentEditable ||
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  );
 }

@@ -1,7 +1,12 @@
 // One token sequence's windows, as the browser loads them: the opening window (segments and total)
 // shipped by the page or fetched once with `segments=1`, later windows with tokens only, each
 // fetched once and parsed with the route's schema. No React: the hook re-renders on `notify`.
-import { segmentedWindowSchema, tokenWindowSchema, type SegmentedWindow, type TokenWindow } from "@/lib/schema/api-tokens";
+import {
+  segmentedWindowSchema,
+  tokenWindowSchema,
+  type SegmentedWindow,
+  type TokenWindow,
+} from "@/lib/schema/api-tokens";
 import { TOKEN_WINDOW as WINDOW } from "@/lib/view/inspector-url";
 import { fetchParsed } from "@/components/shared/url-state";
 

@@ -33,7 +33,10 @@ export const TokenSeedContext = createContext<TokenWindowSeed | null>(null);
 function seedFor(url: string, seed: TokenWindowSeed | null): SegmentedWindow | null {
   if (!seed) return null;
   const q = new URL(url, "http://localhost").searchParams;
-  const same = q.get("chain") === seed.window.sequence && q.get("profile") === seed.profile && q.get("v") === seed.stamp;
+  const same =
+    q.get("chain") === seed.window.sequence &&
+    q.get("profile") === seed.profile &&
+    q.get("v") === seed.stamp;
   return same ? seed.window : null;
 }
 
@@ -68,5 +71,10 @@ export function useTokenWindows(url: string) {
     },
     [windows],
   );
-  return { first: windows.opening ?? undefined, error: windows.error ?? undefined, ensure, tokenAt };
+  return {
+    first: windows.opening ?? undefined,
+    error: windows.error ?? undefined,
+    ensure,
+    tokenAt,
+  };
 }

@@ -35,7 +35,11 @@ export function VerdictBar({ view, severity }: VerdictBarProps) {
       data-severity={severity.severity}
     >
       <div className="verdict-main">
-        <span className={`badge big ${cls}`} data-testid="verdict-label" title={severity.reasons.map((r) => r.title).join(" · ")}>
+        <span
+          className={`badge big ${cls}`}
+          data-testid="verdict-label"
+          title={severity.reasons.map((r) => r.title).join(" · ")}
+        >
           {SEVERITY_LABEL[severity.severity]}
         </span>
         <div className="verdict-sentences" data-testid="verdict-sentences">
@@ -48,7 +52,10 @@ export function VerdictBar({ view, severity }: VerdictBarProps) {
       </div>
       <Facts view={view} />
       {view.other_profile && (
-        <p className={view.other_profile.differs ? "warn-text" : "muted"} data-testid="other-profile">
+        <p
+          className={view.other_profile.differs ? "warn-text" : "muted"}
+          data-testid="other-profile"
+        >
           {view.other_profile.differs ? "Profiles disagree: " : ""}
           {view.other_profile.summary}.
         </p>
@@ -62,7 +69,9 @@ function Facts({ view }: { view: RolloutView }) {
   return (
     <dl className="facts">
       <dt>delivered</dt>
-      <dd data-testid="verdict-delivered">{view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}</dd>
+      <dd data-testid="verdict-delivered">
+        {view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}
+      </dd>
       <dt>profile</dt>
       <dd>
         <ProfileSwitch current={view.profile} />
@@ -80,9 +89,18 @@ function Facts({ view }: { view: RolloutView }) {
         </>
       )}
       <dt>main model</dt>
-      <dd className="mono" data-testid="verdict-main-model">{view.main_model ?? "—"}</dd>
+      <dd className="mono" data-testid="verdict-main-model">
+        {view.main_model ?? "—"}
+      </dd>
       <dt>tokens</dt>
-      <dd>{view.tokenizer ?? (view.tokenizer_error ? <span className="bad-text">{view.tokenizer_error}</span> : "ids only (no tokenizer in run.json)")}</dd>
+      <dd>
+        {view.tokenizer ??
+          (view.tokenizer_error ? (
+            <span className="bad-text">{view.tokenizer_error}</span>
+          ) : (
+            "ids only (no tokenizer in run.json)"
+          ))}
+      </dd>
     </dl>
   );
 }
@@ -99,7 +117,9 @@ function ReadIssues({ read }: { read: RolloutView["read"] }) {
           {i.line !== null ? `: line ${i.line}` : ""}: {i.message}
         </li>
       ))}
-      {store.unreadable > 0 && <li>{store.unreadable} unreadable lines in the model-call store.</li>}
+      {store.unreadable > 0 && (
+        <li>{store.unreadable} unreadable lines in the model-call store.</li>
+      )}
       {store.error && <li className="mono">{store.error}</li>}
     </ul>
   );

@@ -11,17 +11,33 @@ function Words({ text }: { text: string }) {
 }
 
 export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
-  if (alerts.length === 0) return <p className="ok-text" data-testid="alerts-none">No alerts: capture looks healthy.</p>;
+  if (alerts.length === 0)
+    return (
+      <p className="ok-text" data-testid="alerts-none">
+        No alerts: capture looks healthy.
+      </p>
+    );
   return (
     <ul className="alerts" data-testid="alerts">
       {alerts.map((a) => (
-        <li key={a.kind} className={`alert ${a.severity}`} data-testid="alert" data-kind={a.kind} data-verdict={a.verdict ?? undefined}>
-          <strong>{a.severity === "error" ? "⚠" : "△"}</strong> {a.verdict && <SeverityPill severity={a.verdict} />} <Words text={a.message} />
+        <li
+          key={a.kind}
+          className={`alert ${a.severity}`}
+          data-testid="alert"
+          data-kind={a.kind}
+          data-verdict={a.verdict ?? undefined}
+        >
+          <strong>{a.severity === "error" ? "⚠" : "△"}</strong>{" "}
+          {a.verdict && <SeverityPill severity={a.verdict} />} <Words text={a.message} />
           {a.rollout_ids.length > 0 && (
             <span className="alert-ids">
               {" "}
               {a.rollout_ids.slice(0, 8).map((id) => (
-                <Link key={id} href={`/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(id)}`} className="mono">
+                <Link
+                  key={id}
+                  href={`/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(id)}`}
+                  className="mono"
+                >
                   {id}
                 </Link>
               ))}

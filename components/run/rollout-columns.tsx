@@ -9,28 +9,133 @@ import { SeverityPill } from "./severity-pill";
 
 /** What a cell needs besides its row: the run, and the page's parameters (row links carry the table's query). */
 export type Ctx = { runId: string; params: URLSearchParams };
-export type Col = ColumnDef<RolloutSummary> & { meta: { render: (s: RolloutSummary, ctx: Ctx) => React.ReactNode; width: number } };
+export type Col = ColumnDef<RolloutSummary> & {
+  meta: { render: (s: RolloutSummary, ctx: Ctx) => React.ReactNode; width: number };
+};
 
 /** The severity reasons (a mask reason by its code, as filters name it), the error, the failed call. */
 function reasonsText(s: RolloutSummary): string {
-  const titles = s.severity_reasons.map((r) => (s.mask_reasons.some((m) => m === r.code) ? r.code : r.title)).join(", ");
-  return [titles, s.error, s.cut_short ? `cut short: ${s.cut_short}` : ""].filter(Boolean).join(" · ");
+  const titles = s.severity_reasons
+    .map((r) => (s.mask_reasons.some((m) => m === r.code) ? r.code : r.title))
+    .join(", ");
+  return [titles, s.error, s.cut_short ? `cut short: ${s.cut_short}` : ""]
+    .filter(Boolean)
+    .join(" · ");
 }
 
-const num = (v: number | null, digits = 0) => (v === null ? "—" : digits ? v.toFixed(digits) : v.toLocaleString("en-US"));
+const num = (v: number | null, digits = 0) =>
+  v === null ? "—" : digits ? v.toFixed(digits) : v.toLocaleString("en-US");
 
 export const COLUMNS: Col[] = [
-  { id: "rollout_id", accessorFn: (s) => s.rollout_id, header: "Rollout", meta: { width: 110, render: (s, c) => <Link href={inspectorHref(c.runId, s.rollout_id, c.params)} className="mono">{s.rollout_id}</Link> } },
-  { id: "step", accessorFn: (s) => s.step, header: "Step", meta: { width: 60, render: (s) => num(s.step) } },
-  { id: "reward", accessorFn: (s) => s.reward, header: "Reward", meta: { width: 70, render: (s) => num(s.reward, s.reward !== null && !Number.isInteger(s.reward) ? 3 : 0) } },
-  { id: "severity", accessorFn: (s) => s.severity, header: "Verdict", meta: { width: 120, render: (s) => <SeverityPill severity={s.severity} reasons={s.severity_reasons} /> } },
-  { id: "reasons", header: "Reasons / error", enableSorting: false, meta: { width: 320, render: (s) => <span className="cell-text" title={reasonsText(s)}>{reasonsText(s)}</span> } },
-  { id: "n_calls", accessorFn: (s) => s.n_calls, header: "Calls", meta: { width: 60, render: (s) => num(s.n_calls) } },
-  { id: "chains", accessorFn: (s) => s.chains, header: "Chains", meta: { width: 64, render: (s) => num(s.chains) } },
-  { id: "delivered_fraction", accessorFn: (s) => s.delivered_fraction, header: "Delivered", meta: { width: 80, render: (s) => (s.delivered_fraction === null ? "—" : `${(s.delivered_fraction * 100).toFixed(1)}%`) } },
-  { id: "side_calls", accessorFn: (s) => s.side_calls, header: "Side calls", meta: { width: 80, render: (s) => num(s.side_calls) } },
-  { id: "quarantined", accessorFn: (s) => s.quarantined, header: "Quarantined", meta: { width: 90, render: (s) => num(s.quarantined) } },
-  { id: "status", header: "Status codes", enableSorting: false, meta: { width: 130, render: (s) => <span className="mono small">{Object.entries(s.status_codes).map(([k, n]) => `${k}×${n}`).join(" ")}</span> } },
-  { id: "failed_calls", accessorFn: (s) => s.failed_calls, header: "Failed calls", meta: { width: 90, render: (s) => num(s.failed_calls) } },
-  { id: "bytes", accessorFn: (s) => s.bytes, header: "Size", meta: { width: 80, render: (s) => (s.bytes ? `${(s.bytes / 1024).toFixed(1)} kB` : "—") } },
+  {
+    id: "rollout_id",
+    accessorFn: (s) => s.rollout_id,
+    header: "Rollout",
+    meta: {
+      width: 110,
+      render: (s, c) => (
+        <Link href={inspectorHref(c.runId, s.rollout_id, c.params)} className="mono">
+          {s.rollout_id}
+        </Link>
+      ),
+    },
+  },
+  {
+    id: "step",
+    accessorFn: (s) => s.step,
+    header: "Step",
+    meta: { width: 60, render: (s) => num(s.step) },
+  },
+  {
+    id: "reward",
+    accessorFn: (s) => s.reward,
+    header: "Reward",
+    meta: {
+      width: 70,
+      render: (s) => num(s.reward, s.reward !== null && !Number.isInteger(s.reward) ? 3 : 0),
+    },
+  },
+  {
+    id: "severity",
+    accessorFn: (s) => s.severity,
+    header: "Verdict",
+    meta: {
+      width: 120,
+      render: (s) => <SeverityPill severity={s.severity} reasons={s.severity_reasons} />,
+    },
+  },
+  {
+    id: "reasons",
+    header: "Reasons / error",
+    enableSorting: false,
+    meta: {
+      width: 320,
+      render: (s) => (
+        <span className="cell-text" title={reasonsText(s)}>
+          {reasonsText(s)}
+        </span>
+      ),
+    },
+  },
+  {
+    id: "n_calls",
+    accessorFn: (s) => s.n_calls,
+    header: "Calls",
+    meta: { width: 60, render: (s) => num(s.n_calls) },
+  },
+  {
+    id: "chains",
+    accessorFn: (s) => s.chains,
+    header: "Chains",
+    meta: { width: 64, render: (s) => num(s.chains) },
+  },
+  {
+    id: "delivered_fraction",
+    accessorFn: (s) => s.delivered_fraction,
+    header: "Delivered",
+    meta: {
+      width: 80,
+      render: (s) =>
+        s.delivered_fraction === null ? "—" : `${(s.delivered_fraction * 100).toFixed(1)}%`,
+    },
+  },
+  {
+    id: "side_calls",
+    accessorFn: (s) => s.side_calls,
+    header: "Side calls",
+    meta: { width: 80, render: (s) => num(s.side_calls) },
+  },
+  {
+    id: "quarantined",
+    accessorFn: (s) => s.quarantined,
+    header: "Quarantined",
+    meta: { width: 90, render: (s) => num(s.quarantined) },
+  },
+  {
+    id: "status",
+    header: "Status codes",
+    enableSorting: false,
+    meta: {
+      width: 130,
+      render: (s) => (
+        <span className="mono small">
+          {Object.entries(s.status_codes)
+            .map(([k, n]) => `${k}×${n}`)
+            .join(" ")}
+        </span>
+      ),
+    },
+  },
+  {
+    id: "failed_calls",
+    accessorFn: (s) => s.failed_calls,
+    header: "Failed calls",
+    meta: { width: 90, render: (s) => num(s.failed_calls) },
+  },
+  {
+    id: "bytes",
+    accessorFn: (s) => s.bytes,
+    header: "Size",
+    meta: { width: 80, render: (s) => (s.bytes ? `${(s.bytes / 1024).toFixed(1)} kB` : "—") },
+  },
 ];

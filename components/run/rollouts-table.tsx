@@ -2,7 +2,12 @@
 // The rollouts table: @tanstack/react-table owns the columns (headers, sorting, column choice);
 // rows come in pages from the server (sorted and filtered there) and are virtualised, so 50,000
 // rows scroll with a small DOM. Filters and sorting live in the URL; exports use the same filters.
-import { getCoreRowModel, useReactTable, type SortingState, type VisibilityState } from "@tanstack/react-table";
+import {
+  getCoreRowModel,
+  useReactTable,
+  type SortingState,
+  type VisibilityState,
+} from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef } from "react";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
@@ -13,14 +18,26 @@ import { TableFilters, queryFrom } from "./table-filters";
 
 const ROW = 30;
 
-export function RolloutsTable({ runId, health, version }: { runId: string; health: RunHealth; version: number }) {
+export function RolloutsTable({
+  runId,
+  health,
+  version,
+}: {
+  runId: string;
+  health: RunHealth;
+  version: number;
+}) {
   const [params, set] = useUrlState();
   const query = queryFrom(params);
   const base = `/api/runs/${encodeURIComponent(runId)}/rollouts`;
   const { total, all, error, ensure, rowAt } = useRowPages(base, query, version);
-  const sorting: SortingState = [{ id: params.get("sort") ?? "rollout_id", desc: params.get("dir") === "desc" }];
+  const sorting: SortingState = [
+    { id: params.get("sort") ?? "rollout_id", desc: params.get("dir") === "desc" },
+  ];
   const hidden = new Set((params.get("hide") ?? "").split(",").filter(Boolean));
-  const visibility: VisibilityState = Object.fromEntries(COLUMNS.map((c) => [c.id as string, !hidden.has(c.id as string)]));
+  const visibility: VisibilityState = Object.fromEntries(
+    COLUMNS.map((c) => [c.id as string, !hidden.has(c.id as string)]),
+  );
   const table = useReactTable<RolloutSummary>({
     data: useMemo(() => [], []),
     columns: COLUMNS,
@@ -34,28 +51,43 @@ export function RolloutsTable({ runId, health, version }: { runId: string; healt
     },
     onColumnVisibilityChange: (up) => {
       const next = typeof up === "function" ? up(visibility) : up;
-      set({ hide: Object.entries(next).filter(([, v]) => !v).map(([k]) => k).join(",") || null });
+      set({
+        hide:
+          Object.entries(next)
+            .filter(([, v]) => !v)
+            .map(([k]) => k)
+            .join(",") || null,
+      });
     },
     getCoreRowModel: getCoreRowModel(),
   });
   const columns = table.getVisibleLeafColumns();
   const width = columns.reduce((a, c) => a + (c.columnDef as Col).meta.width, 0);
   const scroller = useRef<HTMLDivElement>(null);
-  const virt = useVirtualizer({ count: total ?? 0, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 15 });
+  const virt = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 15,
+  });
   const items = virt.getVirtualItems();
-  const firstRow = items[0]?.index ?? 0, lastRow = items[items.length - 1]?.index ?? 0;
+  const firstRow = items[0]?.index ?? 0,
+    lastRow = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
     if (total) ensure(firstRow, lastRow + 1);
   }, [firstRow, lastRow, total, ensure]);
   const ctx: Ctx = { runId, params };
-  const exportHref = (format: string) => `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
+  const exportHref = (format: string) =>
+    `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
 
   return (
     <section data-testid="rollouts-section">
       <TableFilters health={health} params={params} set={set} table={table} />
       <div className="table-meta">
         <span className="muted" data-testid="rollouts-count">
-          {total === null ? "loading…" : `${total.toLocaleString("en-US")} of ${(all ?? 0).toLocaleString("en-US")} rollouts`}
+          {total === null
+            ? "loading…"
+            : `${total.toLocaleString("en-US")} of ${(all ?? 0).toLocaleString("en-US")} rollouts`}
         </span>
         <a href={exportHref("csv")} data-testid="export-csv" download>
           export CSV
@@ -70,10 +102,21 @@ export function RolloutsTable({ runId, health, version }: { runId: string; healt
           {table.getHeaderGroups()[0]!.headers.map((h) => {
             const sorted = h.column.getIsSorted();
             return (
-              <div key={h.id} className="vcell" style={{ width: (h.column.columnDef as Col).meta.width }} role="columnheader" aria-sort={sorted ? (sorted === "desc" ? "descending" : "ascending") : "none"}>
+              <div
+                key={h.id}
+                className="vcell"
+                style={{ width: (h.column.columnDef as Col).meta.width }}
+                role="columnheader"
+                aria-sort={sorted ? (sorted === "desc" ? "descending" : "ascending") : "none"}
+              >
                 {h.column.getCanSort() ? (
-                  <button className="linkish sort" onClick={h.column.getToggleSortingHandler()} data-testid={`sort-${h.id}`}>
-                    {String(h.column.columnDef.header)} {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : ""}
+                  <button
+                    className="linkish sort"
+                    onClick={h.column.getToggleSortingHandler()}
+                    data-testid={`sort-${h.id}`}
+                  >
+                    {String(h.column.columnDef.header)}{" "}
+                    {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : ""}
                   </button>
                 ) : (
                   String(h.column.columnDef.header)
@@ -86,10 +129,30 @@ export function RolloutsTable({ runId, health, version }: { runId: string; healt
           {items.map((item) => {
             const s = rowAt(item.index);
             return (
-              <div key={item.key} className={`vrow ${s?.severity === "masked" ? "masked" : ""}`} style={{ position: "absolute", top: 0, transform: `translateY(${item.start}px)`, height: ROW, width }} data-testid="rollout-row" data-rollout-id={s?.rollout_id}>
+              <div
+                key={item.key}
+                className={`vrow ${s?.severity === "masked" ? "masked" : ""}`}
+                style={{
+                  position: "absolute",
+                  top: 0,
+                  transform: `translateY(${item.start}px)`,
+                  height: ROW,
+                  width,
+                }}
+                data-testid="rollout-row"
+                data-rollout-id={s?.rollout_id}
+              >
                 {columns.map((c) => (
-                  <div key={c.id} className="vcell" style={{ width: (c.columnDef as Col).meta.width }}>
-                    {s ? (c.columnDef as Col).meta.render(s, ctx) : <span className="muted">…</span>}
+                  <div
+                    key={c.id}
+                    className="vcell"
+                    style={{ width: (c.columnDef as Col).meta.width }}
+                  >
+                    {s ? (
+                      (c.columnDef as Col).meta.render(s, ctx)
+                    ) : (
+                      <span className="muted">…</span>
+                    )}
                   </div>
                 ))}
               </div>

@@ -19,10 +19,20 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
     const ctl = new AbortController();
     const t = setTimeout(
       () =>
-        fetchParsed(`/api/runs/${encodeURIComponent(initial.run_id)}/health`, asHealth, ctl.signal).then(
+        fetchParsed(
+          `/api/runs/${encodeURIComponent(initial.run_id)}/health`,
+          asHealth,
+          ctl.signal,
+        ).then(
           (h) => {
             setHealth(h);
-            if (h.rollouts !== health.rollouts || h.progress.done !== health.progress.done || h.masked !== health.masked || h.policy_model !== health.policy_model) setVersion((v) => v + 1);
+            if (
+              h.rollouts !== health.rollouts ||
+              h.progress.done !== health.progress.done ||
+              h.masked !== health.masked ||
+              h.policy_model !== health.policy_model
+            )
+              setVersion((v) => v + 1);
           },
           () => undefined,
         ),
@@ -38,7 +48,8 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
     <>
       {running && (
         <div className="card progress" data-testid="index-progress">
-          Indexing rollouts: {p.done.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")} <progress max={p.total} value={p.done} /> — what is done is shown below.
+          Indexing rollouts: {p.done.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")}{" "}
+          <progress max={p.total} value={p.done} /> — what is done is shown below.
         </div>
       )}
       {p.error && <div className="error-box">Index error: {p.error}</div>}

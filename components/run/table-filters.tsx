@@ -8,7 +8,17 @@ import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
 import type { UrlPatch } from "@/components/shared/url-state";
 
-const QUERY_KEYS = ["sort", "dir", "verdict", "severity", "reason", "status", "step", "cut_short", "q"] as const;
+const QUERY_KEYS = [
+  "sort",
+  "dir",
+  "verdict",
+  "severity",
+  "reason",
+  "status",
+  "step",
+  "cut_short",
+  "q",
+] as const;
 
 /** The table's server query from the page URL (only the keys the rollouts route understands). */
 export function queryFrom(params: URLSearchParams): string {
@@ -20,7 +30,17 @@ export function queryFrom(params: URLSearchParams): string {
   return q.toString();
 }
 
-export function TableFilters({ health, params, set, table }: { health: RunHealth; params: URLSearchParams; set: (p: UrlPatch) => void; table: Table<RolloutSummary> }) {
+export function TableFilters({
+  health,
+  params,
+  set,
+  table,
+}: {
+  health: RunHealth;
+  params: URLSearchParams;
+  set: (p: UrlPatch) => void;
+  table: Table<RolloutSummary>;
+}) {
   const [text, setText] = useState(params.get("q") ?? "");
   const current = params.get("q") ?? "";
   useEffect(() => {
@@ -31,7 +51,11 @@ export function TableFilters({ health, params, set, table }: { health: RunHealth
   const select = (key: string, label: string, options: Array<[string, string]>) => (
     <label>
       {label}{" "}
-      <select value={params.get(key) ?? ""} onChange={(e) => set({ [key]: e.target.value || null })} data-testid={`filter-${key}`}>
+      <select
+        value={params.get(key) ?? ""}
+        onChange={(e) => set({ [key]: e.target.value || null })}
+        data-testid={`filter-${key}`}
+      >
         <option value="">all</option>
         {options.map(([v, l]) => (
           <option key={v} value={v}>
@@ -43,20 +67,62 @@ export function TableFilters({ health, params, set, table }: { health: RunHealth
   );
   return (
     <div className="toolbar" data-testid="table-filters">
-      {select("verdict", "verdict", [["masked", "masked"], ["trained", "trained (with or without warnings)"]])}
-      {select("severity", "severity", SEVERITY_ORDER.filter((s) => s !== "pending").map((s) => [s, `${SEVERITY_LABEL[s]} (${health.severity[s]})`]))}
-      {select("reason", "reason", health.mask_reasons.map((r) => [r.key, `${r.key} (${r.count})`]))}
-      {select("status", "status", health.status_codes.map((r) => [r.key, `${r.key} (${r.count})`]))}
-      {health.per_step.length > 0 && select("step", "step", health.per_step.map((p) => [String(p.step), String(p.step)]))}
+      {select("verdict", "verdict", [
+        ["masked", "masked"],
+        ["trained", "trained (with or without warnings)"],
+      ])}
+      {select(
+        "severity",
+        "severity",
+        SEVERITY_ORDER.filter((s) => s !== "pending").map((s) => [
+          s,
+          `${SEVERITY_LABEL[s]} (${health.severity[s]})`,
+        ]),
+      )}
+      {select(
+        "reason",
+        "reason",
+        health.mask_reasons.map((r) => [r.key, `${r.key} (${r.count})`]),
+      )}
+      {select(
+        "status",
+        "status",
+        health.status_codes.map((r) => [r.key, `${r.key} (${r.count})`]),
+      )}
+      {health.per_step.length > 0 &&
+        select(
+          "step",
+          "step",
+          health.per_step.map((p) => [String(p.step), String(p.step)]),
+        )}
       <label>
-        <input type="checkbox" checked={params.get("cut_short") === "1"} onChange={(e) => set({ cut_short: e.target.checked ? "1" : null })} data-testid="filter-cut-short" /> cut short
+        <input
+          type="checkbox"
+          checked={params.get("cut_short") === "1"}
+          onChange={(e) => set({ cut_short: e.target.checked ? "1" : null })}
+          data-testid="filter-cut-short"
+        />{" "}
+        cut short
       </label>
-      <input className="search" type="search" placeholder="search ids and errors" value={text} onChange={(e) => setText(e.target.value)} data-testid="filter-q" />
+      <input
+        className="search"
+        type="search"
+        placeholder="search ids and errors"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        data-testid="filter-q"
+      />
       <details className="columns">
         <summary>columns</summary>
         {table.getAllLeafColumns().map((c) => (
           <label key={c.id} className="col-choice">
-            <input type="checkbox" checked={c.getIsVisible()} onChange={c.getToggleVisibilityHandler()} data-testid={`col-${c.id}`} /> {String(c.columnDef.header)}
+            <input
+              type="checkbox"
+              checked={c.getIsVisible()}
+              onChange={c.getToggleVisibilityHandler()}
+              data-testid={`col-${c.id}`}
+            />{" "}
+            {String(c.columnDef.header)}
           </label>
         ))}
       </details>

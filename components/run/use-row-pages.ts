@@ -10,7 +10,14 @@ export const PAGE = 200;
 const asPage = (v: unknown): RolloutPage => rolloutPageSchema.parse(v);
 
 export function useRowPages(base: string, query: string, version: number) {
-  const { first, error, ensure, pageOf } = usePages(`${base}?${query}${query ? "&" : ""}v=${version}`, PAGE, asPage);
-  const rowAt = useCallback((i: number): RolloutSummary | null => pageOf(i)?.rollouts[i % PAGE] ?? null, [pageOf]);
+  const { first, error, ensure, pageOf } = usePages(
+    `${base}?${query}${query ? "&" : ""}v=${version}`,
+    PAGE,
+    asPage,
+  );
+  const rowAt = useCallback(
+    (i: number): RolloutSummary | null => pageOf(i)?.rollouts[i % PAGE] ?? null,
+    [pageOf],
+  );
   return { total: first?.total ?? null, all: first?.all ?? null, error, ensure, rowAt };
 }

@@ -12,7 +12,13 @@ function SeverityCounts({ run }: { run: RunOverview }) {
   return (
     <div className="severity-counts" style={{ display: "flex", gap: 4, flexWrap: "wrap" }}>
       {shown.map((s) => (
-        <span key={s} className={`badge ${SEVERITY_CLASS[s]}`} title={SEVERITY_LABEL[s]} data-testid={`run-severity-${s}`} data-count={run.severity[s]}>
+        <span
+          key={s}
+          className={`badge ${SEVERITY_CLASS[s]}`}
+          title={SEVERITY_LABEL[s]}
+          data-testid={`run-severity-${s}`}
+          data-count={run.severity[s]}
+        >
           {SEVERITY_LABEL[s]} {run.severity[s]}
         </span>
       ))}
@@ -25,19 +31,25 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
   if (runs.length === 0) {
     return (
       <div className="card empty" data-testid="runs-empty">
-        No runs under <span className="mono">{root}</span>. Point <span className="mono">ROLLOUT_LENS_RUNS</span> at a directory of runs
-        or at a capture directory.
+        No runs under <span className="mono">{root}</span>. Point{" "}
+        <span className="mono">ROLLOUT_LENS_RUNS</span> at a directory of runs or at a capture
+        directory.
       </div>
     );
   }
-  const toggle = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const toggle = (id: string) =>
+    setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   const [a, b] = picked;
   return (
     <>
       <div className="toolbar">
         <span className="muted">Pick two runs to compare them.</span>
         {a && b ? (
-          <Link className="button" href={`/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`} data-testid="compare-link">
+          <Link
+            className="button"
+            href={`/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`}
+            data-testid="compare-link"
+          >
             Compare {a} with {b}
           </Link>
         ) : (
@@ -63,22 +75,52 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
           {runs.map((r) => (
             <tr key={r.id} data-testid="runs-row" data-run-id={r.id}>
               <td>
-                <input type="checkbox" aria-label={`pick ${r.id}`} checked={picked.includes(r.id)} onChange={() => toggle(r.id)} data-testid="pick-run" />
+                <input
+                  type="checkbox"
+                  aria-label={`pick ${r.id}`}
+                  checked={picked.includes(r.id)}
+                  onChange={() => toggle(r.id)}
+                  data-testid="pick-run"
+                />
               </td>
               <td>
                 <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.name}</Link>
                 <div className="muted mono">{r.id}</div>
               </td>
-              <td>{r.capture ? <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span> : <span className="muted">—</span>}</td>
+              <td>
+                {r.capture ? (
+                  <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
               <td data-testid="run-rollouts">
                 {r.rollouts}
                 {r.steps > 0 && <div className="muted small">{r.steps} training steps</div>}
-                {r.indexing.running && <div className="muted small">indexing {r.indexing.done}/{r.indexing.total}</div>}
+                {r.indexing.running && (
+                  <div className="muted small">
+                    indexing {r.indexing.done}/{r.indexing.total}
+                  </div>
+                )}
               </td>
-              <td data-testid="run-masked">{r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}</td>
-              <td data-testid="run-severity">{r.rollouts || r.severity.pending ? <SeverityCounts run={r} /> : <span className="muted">—</span>}</td>
+              <td data-testid="run-masked">
+                {r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}
+              </td>
+              <td data-testid="run-severity">
+                {r.rollouts || r.severity.pending ? (
+                  <SeverityCounts run={r} />
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
               <td>{r.reward_mean === null ? "—" : r.reward_mean.toFixed(3)}</td>
-              <td>{r.alerts ? <span className="badge warn">{r.alerts}</span> : <span className="muted">0</span>}</td>
+              <td>
+                {r.alerts ? (
+                  <span className="badge warn">{r.alerts}</span>
+                ) : (
+                  <span className="muted">0</span>
+                )}
+              </td>
               <td className="mono">{r.builder_profile}</td>
               <td>
                 {r.description}

@@ -18,13 +18,21 @@ export function useUrlState(): [URLSearchParams, (patch: UrlPatch) => void] {
       else next.set(k, v);
     }
     const qs = next.toString();
-    window.history.replaceState(null, "", qs ? `${window.location.pathname}?${qs}` : window.location.pathname);
+    window.history.replaceState(
+      null,
+      "",
+      qs ? `${window.location.pathname}?${qs}` : window.location.pathname,
+    );
   }, []);
   return [new URLSearchParams(params.toString()), set];
 }
 
 /** Fetches JSON from our routes and parses it with the route's schema; errors carry the server's message. */
-export async function fetchParsed<T>(url: string, parse: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
+export async function fetchParsed<T>(
+  url: string,
+  parse: (v: unknown) => T,
+  signal?: AbortSignal,
+): Promise<T> {
   const res = await fetch(url, { signal });
   const body: unknown = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
   if (!res.ok) {

@@ -11,7 +11,10 @@ export function usePages<P>(url: string, size: number, parse: (v: unknown) => P)
   const inflight = useRef(new Set<number>());
   const ctl = useRef<AbortController | null>(null);
   const [, setTick] = useState(0);
-  const pageUrl = useCallback((p: number) => `${url}${url.includes("?") ? "&" : "?"}offset=${p * size}&limit=${size}`, [url, size]);
+  const pageUrl = useCallback(
+    (p: number) => `${url}${url.includes("?") ? "&" : "?"}offset=${p * size}&limit=${size}`,
+    [url, size],
+  );
 
   useEffect(() => {
     const c = new AbortController();
@@ -50,7 +53,10 @@ export function usePages<P>(url: string, size: number, parse: (v: unknown) => P)
   );
 
   /** The loaded page holding item `i`, if any. */
-  const pageOf = useCallback((i: number): P | undefined => pages.current.get(Math.floor(i / size)), [size]);
+  const pageOf = useCallback(
+    (i: number): P | undefined => pages.current.get(Math.floor(i / size)),
+    [size],
+  );
   const current = first?.url === url ? first : null;
   return { first: current?.page, error: current?.error, ensure, pageOf };
 }

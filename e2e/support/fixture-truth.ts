@@ -26,7 +26,10 @@ export const byRolloutId = (a: string, b: string) => a.localeCompare(b, "en", { 
 
 /** Every parsable line of a token store; a torn last line (a write in progress) is skipped. */
 export function readEntries(run: string, rollout: string, root = FIXTURE_RUNS): Entry[] {
-  const lines = readFileSync(path.join(root, run, "tokens", `${rollout}.tokens.jsonl`), "utf8").split("\n");
+  const lines = readFileSync(
+    path.join(root, run, "tokens", `${rollout}.tokens.jsonl`),
+    "utf8",
+  ).split("\n");
   const out: Entry[] = [];
   lines.forEach((l, i) => {
     if (l.trim() === "") return;
@@ -58,11 +61,16 @@ export function readLastEntry(file: string): Entry {
 }
 
 export function readRecords(run: string, root = FIXTURE_RUNS): RolloutRecord[] {
-  return readFileSync(path.join(root, run, "rollouts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as RolloutRecord);
+  return readFileSync(path.join(root, run, "rollouts.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as RolloutRecord);
 }
 
 export function sideCallPatterns(run: string, root = FIXTURE_RUNS): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(root, run, "run.json"), "utf8")) as { side_call_patterns?: string[] };
+  const manifest = JSON.parse(readFileSync(path.join(root, run, "run.json"), "utf8")) as {
+    side_call_patterns?: string[];
+  };
   return (manifest.side_call_patterns ?? []).map((p) => p.toLowerCase());
 }
 
@@ -75,7 +83,10 @@ export function storedRollouts(run: string, root = FIXTURE_RUNS): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith(".tokens.jsonl")).map((n) => n.slice(0, -".tokens.jsonl".length)).sort(byRolloutId);
+  return names
+    .filter((n) => n.endsWith(".tokens.jsonl"))
+    .map((n) => n.slice(0, -".tokens.jsonl".length))
+    .sort(byRolloutId);
 }
 
 export function isPatternSideCall(e: Entry, patterns: string[]): boolean {
@@ -98,12 +109,18 @@ export interface Linked {
 /** Calls that are not pattern side calls, each linked to the earlier call with the longest cumulative prefix of its prompt. */
 export function linkByPrefix(entries: Entry[], patterns: string[]): Linked[] {
   const kept = entries.filter((e) => !isPatternSideCall(e, patterns));
-  kept.sort((a, b) => a.prompt_token_ids.length - b.prompt_token_ids.length || (a.model_call_id < b.model_call_id ? -1 : 1));
+  kept.sort(
+    (a, b) =>
+      a.prompt_token_ids.length - b.prompt_token_ids.length ||
+      (a.model_call_id < b.model_call_id ? -1 : 1),
+  );
   const linked: Linked[] = [];
   for (const entry of kept) {
     let parent = -1;
     linked.forEach((c, i) => {
-      const fits = c.cum.length <= entry.prompt_token_ids.length && commonPrefix(c.cum, entry.prompt_token_ids) === c.cum.length;
+      const fits =
+        c.cum.length <= entry.prompt_token_ids.length &&
+        commonPrefix(c.cum, entry.prompt_token_ids) === c.cum.length;
       if (fits && (parent < 0 || c.cum.length > linked[parent]!.cum.length)) parent = i;
     });
     linked.push({ entry, cum: [...entry.prompt_token_ids, ...entry.generation_token_ids], parent });
@@ -129,7 +146,11 @@ export function heaviestChain(linked: Linked[]): Linked[] {
 export function chainFacts(chain: Linked[]) {
   const leaf = chain[chain.length - 1]!;
   const generated = chain.reduce((n, c) => n + c.entry.generation_token_ids.length, 0);
-  return { length: leaf.cum.length, generated, rootPromptLength: chain[0]!.entry.prompt_token_ids.length };
+  return {
+    length: leaf.cum.length,
+    generated,
+    rootPromptLength: chain[0]!.entry.prompt_token_ids.length,
+  };
 }
 
 /** en-US thousands separators, as the views print counts. */

@@ -3,10 +3,23 @@
 // links that leave its root) plus the long session and the 500-call rollout. Reused while the
 // stamp beside the root matches the fixture bytes and the generators' options.
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { LARGE_DEFAULTS, writeLargeRollout } from "@/fixtures/generator/large";
-import { LONG_SESSION_DEFAULTS, LONG_SESSION_RUN, writeLongSession } from "@/fixtures/generator/long-session";
+import {
+  LONG_SESSION_DEFAULTS,
+  LONG_SESSION_RUN,
+  writeLongSession,
+} from "@/fixtures/generator/long-session";
 import { E2E_RUNS, E2E_STAMP, FIXTURE_RUNS, LARGE_RUN, LONG_RUN } from "./paths";
 
 /** Bump when a generator's output changes without a change to its options. */
@@ -18,7 +31,10 @@ function treeDigest(dir: string): string {
     for (const name of readdirSync(d).sort()) {
       const p = path.join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else h.update(`${path.relative(dir, p)}\0`).update(readFileSync(p)).update("\0");
+      else
+        h.update(`${path.relative(dir, p)}\0`)
+          .update(readFileSync(p))
+          .update("\0");
     }
   };
   walk(dir);
@@ -27,7 +43,12 @@ function treeDigest(dir: string): string {
 
 async function prepare(): Promise<void> {
   const t0 = performance.now();
-  const stamp = JSON.stringify({ version: GENERATOR_VERSION, fixtures: treeDigest(FIXTURE_RUNS), long: LONG_SESSION_DEFAULTS, large: { calls: LARGE_DEFAULTS.bigCalls, tokens: LARGE_DEFAULTS.bigTokens } });
+  const stamp = JSON.stringify({
+    version: GENERATOR_VERSION,
+    fixtures: treeDigest(FIXTURE_RUNS),
+    long: LONG_SESSION_DEFAULTS,
+    large: { calls: LARGE_DEFAULTS.bigCalls, tokens: LARGE_DEFAULTS.bigTokens },
+  });
   if (existsSync(E2E_RUNS) && existsSync(E2E_STAMP) && readFileSync(E2E_STAMP, "utf8") === stamp) {
     process.stdout.write(`e2e runs root reused: ${E2E_RUNS}\n`);
     return;
@@ -35,15 +56,22 @@ async function prepare(): Promise<void> {
   rmSync(E2E_STAMP, { force: true });
   rmSync(E2E_RUNS, { recursive: true, force: true });
   mkdirSync(E2E_RUNS, { recursive: true });
-  for (const run of readdirSync(FIXTURE_RUNS)) cpSync(path.join(FIXTURE_RUNS, run), path.join(E2E_RUNS, run), { recursive: true });
-  if (LONG_SESSION_RUN !== LONG_RUN) throw new Error(`the long session run is ${LONG_SESSION_RUN}, e2e expects ${LONG_RUN}`);
+  for (const run of readdirSync(FIXTURE_RUNS))
+    cpSync(path.join(FIXTURE_RUNS, run), path.join(E2E_RUNS, run), { recursive: true });
+  if (LONG_SESSION_RUN !== LONG_RUN)
+    throw new Error(`the long session run is ${LONG_SESSION_RUN}, e2e expects ${LONG_RUN}`);
   await writeLongSession(E2E_RUNS, LONG_SESSION_DEFAULTS);
-  if ((await writeLargeRollout(E2E_RUNS, LARGE_DEFAULTS)) !== LARGE_RUN) throw new Error(`the large rollout run is not ${LARGE_RUN}`);
+  if ((await writeLargeRollout(E2E_RUNS, LARGE_DEFAULTS)) !== LARGE_RUN)
+    throw new Error(`the large rollout run is not ${LARGE_RUN}`);
   writeFileSync(E2E_STAMP, stamp);
-  process.stdout.write(`e2e runs root written in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${E2E_RUNS}\n`);
+  process.stdout.write(
+    `e2e runs root written in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${E2E_RUNS}\n`,
+  );
 }
 
 prepare().catch((e: unknown) => {
-  process.stderr.write(`preparing the e2e runs root failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(
+    `preparing the e2e runs root failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
   process.exit(1);
 });

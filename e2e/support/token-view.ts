@@ -11,7 +11,10 @@ const SELECTORS = {
   painted: '[data-testid="token-scroll"] .tok[data-pos]',
   pending: '[data-testid="token-scroll"] .tok.loading',
 };
-export const TOKEN_VIEW = { ...SELECTORS, at: (pos: number) => `${SELECTORS.painted.slice(0, -"[data-pos]".length)}[data-pos="${pos}"]` };
+export const TOKEN_VIEW = {
+  ...SELECTORS,
+  at: (pos: number) => `${SELECTORS.painted.slice(0, -"[data-pos]".length)}[data-pos="${pos}"]`,
+};
 
 export interface DomState {
   spans: number;
@@ -30,12 +33,19 @@ function readDom([sel, total]: [typeof SELECTORS, number]): DomState {
   const scroll = document.querySelector(sel.scroll) as HTMLElement;
   const painted = [...document.querySelectorAll<HTMLElement>(sel.painted)];
   const pos = painted.map((el) => Number(el.dataset.pos));
-  const min = Math.min(...pos), max = Math.max(...pos);
+  const min = Math.min(...pos),
+    max = Math.max(...pos);
   const box = scroll.getBoundingClientRect();
-  const top = box.top + scroll.clientTop, bottom = top + scroll.clientHeight;
+  const top = box.top + scroll.clientTop,
+    bottom = top + scroll.clientHeight;
   const first = painted[pos.indexOf(min)]?.getBoundingClientRect();
   const last = painted[pos.indexOf(max)]?.getBoundingClientRect();
-  const covers = painted.length > 0 && !!first && !!last && (min === 0 || first.top <= top + 1) && (max === total - 1 || last.bottom >= bottom - 1);
+  const covers =
+    painted.length > 0 &&
+    !!first &&
+    !!last &&
+    (min === 0 || first.top <= top + 1) &&
+    (max === total - 1 || last.bottom >= bottom - 1);
   return {
     spans: document.querySelectorAll(sel.span).length,
     pending: document.querySelectorAll(sel.pending).length,
@@ -54,12 +64,21 @@ export async function settledDom(page: Page, total: number): Promise<DomState> {
     state = await page.evaluate(readDom, [SELECTORS, total] as [typeof SELECTORS, number]);
     return state.pending === 0 && state.covers;
   };
-  await expect.poll(settled, { message: "the visible tokens are painted", intervals: [10, 20, 50], timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(settled, {
+      message: "the visible tokens are painted",
+      intervals: [10, 20, 50],
+      timeout: 30_000,
+    })
+    .toBe(true);
   return state!;
 }
 
 /** Scrolls down by `page` times the scroll area's height, or jumps `to` a fraction of the whole. */
-export async function scrollStep(page: Page, how: { page: number } | { to: number }): Promise<void> {
+export async function scrollStep(
+  page: Page,
+  how: { page: number } | { to: number },
+): Promise<void> {
   await page.locator(TOKEN_VIEW.scroll).evaluate((el, h) => {
     if ("page" in h) el.scrollTop += el.clientHeight * h.page;
     else el.scrollTop = (el.scrollHeight - el.clientHeight) * h.to;
@@ -69,6 +88,14 @@ export async function scrollStep(page: Page, how: { page: number } | { to: numbe
 /** Asserts the spans in the DOM never pass `maxSpans` at any state read. */
 export function expectBounded(states: DomState[], maxSpans: number): void {
   const worst = Math.max(...states.map((s) => s.spans));
-  test.info().annotations.push({ type: "token spans", description: `at most ${worst} in the DOM over ${states.length} scroll positions (bound ${maxSpans})` });
-  expect(worst, `token spans in the DOM at the worst of ${states.length} scroll positions`).toBeLessThanOrEqual(maxSpans);
+  test
+    .info()
+    .annotations.push({
+      type: "token spans",
+      description: `at most ${worst} in the DOM over ${states.length} scroll positions (bound ${maxSpans})`,
+    });
+  expect(
+    worst,
+    `token spans in the DOM at the worst of ${states.length} scroll positions`,
+  ).toBeLessThanOrEqual(maxSpans);
 }

@@ -17,7 +17,8 @@ function depthFirstPaths(nodes: readonly CallNode[]): number[][] {
   const path: number[] = [];
   const quarantinedOnPath: number[] = [];
   const stack: Array<[node: number, depth: number]> = [];
-  for (let r = nodes.length - 1; r >= 0; r--) if ((nodes[r] as CallNode).parent < 0) stack.push([r, 0]);
+  for (let r = nodes.length - 1; r >= 0; r--)
+    if ((nodes[r] as CallNode).parent < 0) stack.push([r, 0]);
   while (stack.length > 0) {
     const [i, depth] = stack.pop() as [number, number];
     const node = nodes[i] as CallNode;
@@ -30,7 +31,8 @@ function depthFirstPaths(nodes: readonly CallNode[]): number[][] {
       if (quarantinedOnPath[depth] === 0) paths.push([...path]);
       continue;
     }
-    for (let c = node.children.length - 1; c >= 0; c--) stack.push([node.children[c] as number, depth + 1]);
+    for (let c = node.children.length - 1; c >= 0; c--)
+      stack.push([node.children[c] as number, depth + 1]);
   }
   return paths;
 }
@@ -55,7 +57,11 @@ function leafPaths(nodes: readonly CallNode[]): number[][] {
 }
 
 /** Names the chains (main, branch-0, ...) in place and returns main's index, -1 if none. */
-export function selectMain(nodes: readonly CallNode[], chains: Chain[], rule: BuilderOptions["mainRule"]): number {
+export function selectMain(
+  nodes: readonly CallNode[],
+  chains: Chain[],
+  rule: BuilderOptions["mainRule"],
+): number {
   let best = -1;
   for (let c = 0; c < chains.length; c++) {
     if (best < 0 || beats(nodes, chains[c] as Chain, chains[best] as Chain, rule)) best = c;
@@ -67,7 +73,12 @@ export function selectMain(nodes: readonly CallNode[], chains: Chain[], rule: Bu
   return best;
 }
 
-function beats(nodes: readonly CallNode[], a: Chain, b: Chain, rule: BuilderOptions["mainRule"]): boolean {
+function beats(
+  nodes: readonly CallNode[],
+  a: Chain,
+  b: Chain,
+  rule: BuilderOptions["mainRule"],
+): boolean {
   const rootA = (nodes[a.nodes[0] as number] as CallNode).entry;
   const rootB = (nodes[b.nodes[0] as number] as CallNode).entry;
   if (rule === "generated_mass") {

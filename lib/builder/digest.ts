@@ -15,7 +15,8 @@ export function tokenDigest(tokens: readonly number[], start = 0, end = tokens.l
   const count = end - start;
   if (count <= 0) return hash.digest("hex");
   const bytes = 9 + 8 * count;
-  if (scratch.byteLength < bytes) scratch = new ArrayBuffer(Math.max(bytes, scratch.byteLength * 2));
+  if (scratch.byteLength < bytes)
+    scratch = new ArrayBuffer(Math.max(bytes, scratch.byteLength * 2));
   const view = new DataView(scratch);
   view.setUint8(0, DIGEST_VERSION);
   view.setUint32(1, Math.floor(count / TWO_32));
@@ -23,7 +24,8 @@ export function tokenDigest(tokens: readonly number[], start = 0, end = tokens.l
   let off = 9;
   for (let i = start; i < end; i++) {
     const t = tokens[i] as number;
-    if (!Number.isSafeInteger(t) || t < 0) throw new RangeError(`token id ${t} at index ${i} cannot be digested`);
+    if (!Number.isSafeInteger(t) || t < 0)
+      throw new RangeError(`token id ${t} at index ${i} cannot be digested`);
     view.setUint32(off, Math.floor(t / TWO_32));
     view.setUint32(off + 4, t >>> 0);
     off += 8;

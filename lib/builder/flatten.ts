@@ -25,7 +25,10 @@ export interface FlatChain {
 
 export class FlattenError extends Error {}
 
-export function chainSegments(nodes: readonly CallNode[], chain: Chain): { segments: Segment[]; length: number } {
+export function chainSegments(
+  nodes: readonly CallNode[],
+  chain: Chain,
+): { segments: Segment[]; length: number } {
   const segments: Segment[] = [];
   let length = 0;
   let prevCumLen = -1;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { decideVerdict, materializeItems, flattenChain, tokenDigest, type Profile } from "@/lib/builder";
+import {
+  decideVerdict,
+  materializeItems,
+  flattenChain,
+  tokenDigest,
+  type Profile,
+} from "@/lib/builder";
 import { golden, type GoldenExpectation } from "@/lib/testing/golden";
 import { describeChains, parseEntries, snapshotOf } from "@/lib/testing/snapshot";
 
@@ -43,7 +49,8 @@ for (const profile of ["seed", "gym-v1"] as const) {
         expect(v.mask_sample).toBe(want.consumer.mask_sample);
         expect(v.error ?? undefined).toBe(want.consumer.error);
         expect(v.metrics).toEqual(want.consumer.metrics);
-        if (want.consumer.unresolved_retries) expect(build.notes.unresolved_retries).toEqual(want.consumer.unresolved_retries);
+        if (want.consumer.unresolved_retries)
+          expect(build.notes.unresolved_retries).toEqual(want.consumer.unresolved_retries);
         if (want.projection === null) {
           expect(v.projection).toBeNull();
           return;

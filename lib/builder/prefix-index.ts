@@ -31,7 +31,11 @@ export function hashKey(length: number, h1: number, h2: number): string {
 }
 
 /** True when `seq` (its first `length` tokens) equals `tokens[0:length]`. */
-export function cumulativeEquals(seq: CumulativeSeq, tokens: readonly number[], length: number): boolean {
+export function cumulativeEquals(
+  seq: CumulativeSeq,
+  tokens: readonly number[],
+  length: number,
+): boolean {
   const p = seq.prompt;
   const g = seq.generation;
   if (p.length + g.length !== length || tokens.length < length) return false;
@@ -80,9 +84,13 @@ export class PrefixIndex {
     }
     for (let k = hits - 1; k >= 0; k--) {
       const len = this.hitLen[k] as number;
-      const bucket = this.buckets.get(hashKey(len, this.hitH1[k] as number, this.hitH2[k] as number));
+      const bucket = this.buckets.get(
+        hashKey(len, this.hitH1[k] as number, this.hitH2[k] as number),
+      );
       if (!bucket) continue;
-      const matches = bucket.filter((id) => cumulativeEquals(this.seqs[id] as CumulativeSeq, prompt, len));
+      const matches = bucket.filter((id) =>
+        cumulativeEquals(this.seqs[id] as CumulativeSeq, prompt, len),
+      );
       if (matches.length > 0) return { matches, h1, h2 };
     }
     return { matches: [], h1, h2 };

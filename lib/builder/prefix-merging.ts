@@ -28,7 +28,12 @@ export function buildPrefixMerging(entries: readonly TokenEntry[], options: Buil
   kept.sort(compareProcessingOrder);
 
   const { nodes, scans, quarantined, fallbacks } = attachParents(kept, options.recordedParents);
-  const { groups, unresolvedRetries } = resolveRetries(nodes, scans, options.retryKeep, quarantined);
+  const { groups, unresolvedRetries } = resolveRetries(
+    nodes,
+    scans,
+    options.retryKeep,
+    quarantined,
+  );
   const chains = walkChains(nodes, options.walk);
   const mainIndex = selectMain(nodes, chains, options.mainRule);
 
@@ -124,6 +129,9 @@ function verifiesAsParent(parent: CallNode, childPrompt: readonly number[]): boo
   const L = parent.entry.cum_len ?? parent.cumLen;
   if (L > childPrompt.length) return false;
   if (parent.entry.digest !== null) return tokenDigest(childPrompt, 0, L) === parent.entry.digest;
-  const seq = { prompt: parent.entry.prompt_token_ids, generation: parent.entry.generation_token_ids };
+  const seq = {
+    prompt: parent.entry.prompt_token_ids,
+    generation: parent.entry.generation_token_ids,
+  };
   return cumulativeEquals(seq, childPrompt, L);
 }

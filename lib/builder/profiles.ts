@@ -28,7 +28,11 @@ export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
  * `auto`: gym-v1 when any record carries schema_version or the store keeps files only Gym main's
  * store writes (`.tokens.state.json`, `.tokens.intents`); otherwise seed.
  */
-export function resolveProfile(choice: ProfileChoice, entries: readonly TokenEntry[], gymStoreFiles = false): Profile {
+export function resolveProfile(
+  choice: ProfileChoice,
+  entries: readonly TokenEntry[],
+  gymStoreFiles = false,
+): Profile {
   if (choice !== "auto") return choice;
   return gymStoreFiles || entries.some((e) => e.schema_version !== undefined) ? "gym-v1" : "seed";
 }

@@ -25,13 +25,23 @@ export class ProjectionError extends Error {
   }
 }
 
-const TOKEN_FIELDS = ["prompt_token_ids", "generation_token_ids", "generation_log_probs", "routed_experts"];
+const TOKEN_FIELDS = [
+  "prompt_token_ids",
+  "generation_token_ids",
+  "generation_log_probs",
+  "routed_experts",
+];
 
-function carrierIndices(items: ReadonlyArray<Record<string, unknown>>, tokenItemIndex: number | null): number[] {
-  if (tokenItemIndex !== null && tokenItemIndex >= 0 && tokenItemIndex < items.length) return [tokenItemIndex];
+function carrierIndices(
+  items: ReadonlyArray<Record<string, unknown>>,
+  tokenItemIndex: number | null,
+): number[] {
+  if (tokenItemIndex !== null && tokenItemIndex >= 0 && tokenItemIndex < items.length)
+    return [tokenItemIndex];
   const inline: number[] = [];
   items.forEach((item, i) => {
-    if (item.generation_token_ids !== undefined && item.generation_token_ids !== null) inline.push(i);
+    if (item.generation_token_ids !== undefined && item.generation_token_ids !== null)
+      inline.push(i);
   });
   return inline.length > 0 ? inline : [items.length - 1];
 }
@@ -49,7 +59,9 @@ export function projectChain(build: Build, chain: Chain): Projection {
     running += prevCumLen < 0 ? promptLen : Math.max(0, promptLen - prevCumLen);
     prevCumLen = node.cumLen;
     const source = e.output_items.length > 0 ? e.output_items : [{ type: "message" }];
-    const carriers = new Set(carrierIndices(source, e.output_items.length > 0 ? e.token_item_index : 0));
+    const carriers = new Set(
+      carrierIndices(source, e.output_items.length > 0 ? e.token_item_index : 0),
+    );
     source.forEach((raw, k) => {
       const carrier = carriers.has(k);
       const item: Record<string, unknown> = { ...raw };
@@ -68,20 +80,34 @@ export function projectChain(build: Build, chain: Chain): Projection {
 }
 
 /** Throws ProjectionError when an item's prompt does not start with everything seen before it. */
-export function checkContiguity(build: Build, projection: Projection, wording: "seed" | "gym-v1"): void {
+export function checkContiguity(
+  build: Build,
+  projection: Projection,
+  wording: "seed" | "gym-v1",
+): void {
   let seen = 0;
   projection.items.forEach((p, k) => {
     if (p.promptLen === null) return;
     if (p.promptLen < seen) {
-      const what = wording === "seed" ? "projection violates NeMo-RL prefix contiguity" : "projection is not prefix-contiguous";
-      throw new ProjectionError("AssertionError", `${what}: output item ${k} does not extend the ${seen} tokens before it`);
+      const what =
+        wording === "seed"
+          ? "projection violates NeMo-RL prefix contiguity"
+          : "projection is not prefix-contiguous";
+      throw new ProjectionError(
+        "AssertionError",
+        `${what}: output item ${k} does not extend the ${seen} tokens before it`,
+      );
     }
     seen = p.promptLen + (build.nodes[p.node] as CallNode).entry.generation_token_ids.length;
   });
 }
 
 /** The projected items with their token arrays, as they would land in `response.output`. */
-export function materializeItems(build: Build, projection: Projection, flatTokens: readonly number[]): Array<Record<string, unknown>> {
+export function materializeItems(
+  build: Build,
+  projection: Projection,
+  flatTokens: readonly number[],
+): Array<Record<string, unknown>> {
   return projection.items.map((p) => {
     if (p.promptLen === null) return p.item;
     const e = (build.nodes[p.node] as CallNode).entry;

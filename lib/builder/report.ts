@@ -16,18 +16,29 @@ export interface VerdictRow {
   unresolved_retries: string[];
   roots: number;
   torn_tail: boolean;
-  main: null | { call_ids: string[]; token_ids: number[]; loss_mask: number[]; log_probs: Array<number | null> };
+  main: null | {
+    call_ids: string[];
+    token_ids: number[];
+    loss_mask: number[];
+    log_probs: Array<number | null>;
+  };
 }
 
 /** `includeMain: false` skips flattening the main chain (summaries that never show tokens). */
 export function toVerdictRow(v: Verdict, options: { includeMain?: boolean } = {}): VerdictRow {
   const build = v.build;
   const wantMain = options.includeMain ?? true;
-  const mainChain = build && wantMain && v.error === null ? build.chains[build.mainIndex] : undefined;
+  const mainChain =
+    build && wantMain && v.error === null ? build.chains[build.mainIndex] : undefined;
   let main: VerdictRow["main"] = null;
   if (build && mainChain) {
     const flat = flattenChain(build, mainChain);
-    main = { call_ids: flat.call_ids, token_ids: flat.token_ids, loss_mask: flat.loss_mask, log_probs: flat.log_probs };
+    main = {
+      call_ids: flat.call_ids,
+      token_ids: flat.token_ids,
+      loss_mask: flat.loss_mask,
+      log_probs: flat.log_probs,
+    };
   }
   return {
     rollout_id: v.rollout_id,

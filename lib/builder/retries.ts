@@ -46,7 +46,11 @@ export function resolveRetries(
   return { groups, unresolvedRetries };
 }
 
-function samePromptGroups(nodes: readonly CallNode[], scans: readonly PromptScan[], siblings: number[]): number[][] {
+function samePromptGroups(
+  nodes: readonly CallNode[],
+  scans: readonly PromptScan[],
+  siblings: number[],
+): number[][] {
   const groups: number[][] = [];
   const byHash = new Map<string, number[][]>();
   for (const s of siblings) {
@@ -54,7 +58,9 @@ function samePromptGroups(nodes: readonly CallNode[], scans: readonly PromptScan
     const scan = scans[s] as PromptScan;
     const key = hashKey(prompt.length, scan.h1, scan.h2);
     const candidates = byHash.get(key) ?? [];
-    const same = candidates.find((g) => samePrompt((nodes[g[0] as number] as CallNode).entry.prompt_token_ids, prompt));
+    const same = candidates.find((g) =>
+      samePrompt((nodes[g[0] as number] as CallNode).entry.prompt_token_ids, prompt),
+    );
     if (same) {
       same.push(s);
       continue;
@@ -73,7 +79,11 @@ function samePrompt(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-function isExtended(nodes: readonly CallNode[], m: number, rule: BuilderOptions["retryKeep"]): boolean {
+function isExtended(
+  nodes: readonly CallNode[],
+  m: number,
+  rule: BuilderOptions["retryKeep"],
+): boolean {
   const children = (nodes[m] as CallNode).children;
   if (rule === "any_child") return children.length > 0;
   return children.some((c) => (nodes[c] as CallNode).quarantine === null);
@@ -82,7 +92,8 @@ function isExtended(nodes: readonly CallNode[], m: number, rule: BuilderOptions[
 function smallestId(nodes: readonly CallNode[], members: number[]): number {
   let best = members[0] as number;
   for (const m of members) {
-    if ((nodes[m] as CallNode).entry.model_call_id < (nodes[best] as CallNode).entry.model_call_id) best = m;
+    if ((nodes[m] as CallNode).entry.model_call_id < (nodes[best] as CallNode).entry.model_call_id)
+      best = m;
   }
   return best;
 }

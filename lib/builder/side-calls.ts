@@ -23,7 +23,10 @@ export interface SideCallClassification {
   policyModel: string | null;
 }
 
-export function classifySideCalls(entries: readonly TokenEntry[], patterns: readonly string[]): SideCallClassification {
+export function classifySideCalls(
+  entries: readonly TokenEntry[],
+  patterns: readonly string[],
+): SideCallClassification {
   const needles = patterns.map((p) => p.toLowerCase()).filter((p) => p.length > 0);
   const sideCalls: SideCall[] = [];
   const remaining: TokenEntry[] = [];
@@ -40,7 +43,8 @@ export function classifySideCalls(entries: readonly TokenEntry[], patterns: read
     mass.set(e.requested_model, (mass.get(e.requested_model) ?? 0) + e.generation_token_ids.length);
   }
   const massByRequestedModel = Object.fromEntries(mass);
-  if (mass.size <= 1) return { kept: remaining, sideCalls, massByRequestedModel, policyModel: null };
+  if (mass.size <= 1)
+    return { kept: remaining, sideCalls, massByRequestedModel, policyModel: null };
 
   let policy = "";
   let policyMass = -1;
@@ -51,7 +55,11 @@ export function classifySideCalls(entries: readonly TokenEntry[], patterns: read
     }
   }
   const kept: TokenEntry[] = [];
-  const reason: SideCallReason = { kind: "self_calibration", policy_model: policy, policy_generated_tokens: policyMass };
+  const reason: SideCallReason = {
+    kind: "self_calibration",
+    policy_model: policy,
+    policy_generated_tokens: policyMass,
+  };
   for (const e of remaining) {
     if (e.requested_model && e.requested_model !== policy) sideCalls.push(sideCall(e, reason));
     else kept.push(e);

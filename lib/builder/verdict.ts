@@ -25,7 +25,13 @@ export interface CaptureSnapshot {
   /** The store could not be read (corrupt line, newer schema, invalid record). */
   readError: string | null;
   /** Records whose log-prob count differs from their token count (read errors in gym-v1). */
-  logProbMismatches: Array<{ file: string; line: number; model_call_id: string; log_probs: number; tokens: number }>;
+  logProbMismatches: Array<{
+    file: string;
+    line: number;
+    model_call_id: string;
+    log_probs: number;
+    tokens: number;
+  }>;
   /** Call ids recorded twice with different payloads (gym-v1's store refuses to read these). */
   conflictingPayloads: string[];
   /** A torn final line was ignored (a write in progress). */
@@ -69,7 +75,8 @@ export function decideVerdict(snapshot: CaptureSnapshot, options: VerdictOptions
     v.error = `RuntimeError: Token capture for rollout ${snapshot.rollout_id} is retired`;
     return v; // retirement only follows an unmasked delivery
   }
-  if (snapshot.readError !== null) return fail(v, snapshot.readError, { n_calls: 0 }, isIncomplete(snapshot, options.profile));
+  if (snapshot.readError !== null)
+    return fail(v, snapshot.readError, { n_calls: 0 }, isIncomplete(snapshot, options.profile));
   return options.profile === "seed" ? seedVerdict(v, snapshot, options) : gymV1Verdict(v, snapshot);
 }
 
@@ -109,7 +116,12 @@ function seedVerdict(v: Verdict, snapshot: CaptureSnapshot, options: VerdictOpti
   v.build = build;
   const failure = checkBuild(v, build, "seed");
   if (failure) {
-    return fail(v, failure, { n_calls: sides.kept.length, side_calls_excluded: excluded }, isIncomplete(snapshot, "seed"));
+    return fail(
+      v,
+      failure,
+      { n_calls: sides.kept.length, side_calls_excluded: excluded },
+      isIncomplete(snapshot, "seed"),
+    );
   }
   v.metrics = {
     ...successMetrics(build, sides.kept.length),
@@ -167,7 +179,8 @@ function checkBuild(v: Verdict, build: Build, profile: Profile): string | null {
   try {
     const main = build.chains[build.mainIndex];
     if (!main) {
-      if (profile === "gym-v1") throw new ProjectionError("ValueError", "capture produced no safe trainable chain");
+      if (profile === "gym-v1")
+        throw new ProjectionError("ValueError", "capture produced no safe trainable chain");
       v.projection = { items: [], usage: { input_tokens: 0, output_tokens: 0 } };
     } else {
       const projection = projectChain(build, main);
@@ -198,7 +211,12 @@ function successMetrics(build: Build, nCalls: number) {
   };
 }
 
-function fail(v: Verdict, error: string, metrics: Record<string, unknown>, incomplete: boolean): Verdict {
+function fail(
+  v: Verdict,
+  error: string,
+  metrics: Record<string, unknown>,
+  incomplete: boolean,
+): Verdict {
   mask(v, "build_error");
   v.error = error;
   v.metrics = metrics;

@@ -3,8 +3,24 @@
 // words), evaluation records paired by task, and capture health side by side. The numbers come
 // from ./stats; this module only assembles them from summaries and metrics.
 import type { MetricsRow } from "@/lib/runs/metrics";
-import type { CaptureSide, EvaluationComparison, HealthReport, Interval, RolloutSummary, TrainingComparison } from "@/lib/schema";
-import { bootstrapMean, bootstrapMeanDifference, compareCorrelations, mean, pairedPermutationTest, pearson, rollingMean, signTest } from "./stats";
+import type {
+  CaptureSide,
+  EvaluationComparison,
+  HealthReport,
+  Interval,
+  RolloutSummary,
+  TrainingComparison,
+} from "@/lib/schema";
+import {
+  bootstrapMean,
+  bootstrapMeanDifference,
+  compareCorrelations,
+  mean,
+  pairedPermutationTest,
+  pearson,
+  rollingMean,
+  signTest,
+} from "./stats";
 
 export const ROLLING_WINDOW = 10;
 
@@ -17,36 +33,65 @@ export interface RunInput {
   unreadableRecords: number;
 }
 
-export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | null, baselineAgainst: RunInput | null): TrainingComparison | null {
-  const byStepB = new Map(b.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]));
+export function compareTraining(
+  a: RunInput,
+  b: RunInput,
+  baseline: RunInput | null,
+  baselineAgainst: RunInput | null,
+): TrainingComparison | null {
+  const byStepB = new Map(
+    b.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]),
+  );
   const shared = a.metrics.filter((r) => r.reward !== null && byStepB.has(r.step));
   if (shared.length < 3) return null;
   const ra = shared.map((r) => r.reward as number);
   const rb = shared.map((r) => byStepB.get(r.step) as number);
-  const rollA = rollingMean(ra, ROLLING_WINDOW), rollB = rollingMean(rb, ROLLING_WINDOW);
+  const rollA = rollingMean(ra, ROLLING_WINDOW),
+    rollB = rollingMean(rb, ROLLING_WINDOW);
   const diffs = ra.map((x, i) => x - (rb[i] as number)); // per step, for the difference chart
   const correlation = finite(pearson(ra, rb));
   let floor: TrainingComparison["floor"] = null;
   let baseline_diff: number | null = null;
   if (baseline && baselineAgainst) {
-    const other = new Map(baselineAgainst.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]));
+    const other = new Map(
+      baselineAgainst.metrics
+        .filter((r) => r.reward !== null)
+        .map((r) => [r.step, r.reward as number]),
+    );
     const pairs = baseline.metrics.filter((r) => r.reward !== null && other.has(r.step));
     if (pairs.length >= 3) {
-      const x = pairs.map((r) => r.reward as number), y = pairs.map((r) => other.get(r.step) as number);
+      const x = pairs.map((r) => r.reward as number),
+        y = pairs.map((r) => other.get(r.step) as number);
       const r = finite(pearson(x, y));
-      if (r !== null) floor = { run: baseline.id, against: baselineAgainst.id, steps: pairs.length, correlation: r };
+      if (r !== null)
+        floor = {
+          run: baseline.id,
+          against: baselineAgainst.id,
+          steps: pairs.length,
+          correlation: r,
+        };
       baseline_diff = mean(x) - mean(y);
     }
   }
   const diff = bootstrapMeanDifference(ra, rb);
-  const test = floor && correlation !== null ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps) : null;
+  const test =
+    floor && correlation !== null
+      ? compareCorrelations(correlation, shared.length, floor.correlation, floor.steps)
+      : null;
   // A perfect or undefined correlation has no finite Fisher z: no test rather than a NaN on the wire.
   const floor_test = test && Number.isFinite(test.z) && Number.isFinite(test.p) ? test : null;
   const diffCovers0 = diff.low <= 0 && diff.high >= 0;
   const within_noise = floor_test ? diffCovers0 && floor_test.p >= 0.05 : null;
   return {
     steps: shared.length,
-    series: shared.map((r, i) => ({ step: r.step, a: ra[i] as number, b: rb[i] as number, a_rolling: rollA[i] as number, b_rolling: rollB[i] as number, diff: diffs[i] as number })),
+    series: shared.map((r, i) => ({
+      step: r.step,
+      a: ra[i] as number,
+      b: rb[i] as number,
+      a_rolling: rollA[i] as number,
+      b_rolling: rollB[i] as number,
+      diff: diffs[i] as number,
+    })),
     mean_a: bootstrapMean(ra),
     mean_b: bootstrapMean(rb),
     diff,
@@ -55,7 +100,16 @@ export function compareTraining(a: RunInput, b: RunInput, baseline: RunInput | n
     floor,
     floor_test,
     within_noise,
-    verdict: trainingVerdict(a.id, b.id, diff, correlation, floor, floor_test, within_noise, baseline_diff),
+    verdict: trainingVerdict(
+      a.id,
+      b.id,
+      diff,
+      correlation,
+      floor,
+      floor_test,
+      within_noise,
+      baseline_diff,
+    ),
   };
 }
 
@@ -64,12 +118,29 @@ const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 const f3 = (x: number | null) => (x === null ? "undefined (a constant series)" : x.toFixed(3));
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 
-function trainingVerdict(a: string, b: string, diff: Interval, r: number | null, floor: TrainingComparison["floor"], test: TrainingComparison["floor_test"], within: boolean | null, baselineDiff: number | null): string {
+function trainingVerdict(
+  a: string,
+  b: string,
+  diff: Interval,
+  r: number | null,
+  floor: TrainingComparison["floor"],
+  test: TrainingComparison["floor_test"],
+  within: boolean | null,
+  baselineDiff: number | null,
+): string {
   const ci = `95% CI ${signed(diff.low)} to ${signed(diff.high)}`;
-  const meanPart = diff.low <= 0 && diff.high >= 0 ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)` : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
-  if (!floor || !test) return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;
-  const corrPart = test.p >= 0.05 ? `the step-wise correlation ${f3(r)} is within the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(2)})` : `the step-wise correlation ${f3(r)} is below the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(3)})`;
-  const seedShift = baselineDiff === null ? "" : ` Two seeds alone differ by ${signed(baselineDiff)}.`;
+  const meanPart =
+    diff.low <= 0 && diff.high >= 0
+      ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)`
+      : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
+  if (!floor || !test)
+    return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;
+  const corrPart =
+    test.p >= 0.05
+      ? `the step-wise correlation ${f3(r)} is within the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(2)})`
+      : `the step-wise correlation ${f3(r)} is below the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(3)})`;
+  const seedShift =
+    baselineDiff === null ? "" : ` Two seeds alone differ by ${signed(baselineDiff)}.`;
   return `${within ? "Within run-to-run noise" : "Not within run-to-run noise"}: ${meanPart}, and ${corrPart}.${seedShift}`;
 }
 
@@ -78,7 +149,9 @@ function taskIndex(id: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function perTask(summaries: readonly RolloutSummary[]): Map<number, { rewards: number[]; ids: string[] }> {
+function perTask(
+  summaries: readonly RolloutSummary[],
+): Map<number, { rewards: number[]; ids: string[] }> {
   const out = new Map<number, { rewards: number[]; ids: string[] }>();
   for (const s of summaries) {
     const t = taskIndex(s.rollout_id);
@@ -91,19 +164,24 @@ function perTask(summaries: readonly RolloutSummary[]): Map<number, { rewards: n
   return out;
 }
 
-function callsHistogram(summaries: readonly RolloutSummary[]): Array<{ calls: number; count: number }> {
+function callsHistogram(
+  summaries: readonly RolloutSummary[],
+): Array<{ calls: number; count: number }> {
   const m = new Map<number, number>();
   for (const s of summaries) m.set(s.n_calls, (m.get(s.n_calls) ?? 0) + 1);
   return [...m].sort((x, y) => x[0] - y[0]).map(([calls, count]) => ({ calls, count }));
 }
 
 export function compareEvaluation(a: RunInput, b: RunInput): EvaluationComparison | null {
-  const ta = perTask(a.summaries), tb = perTask(b.summaries);
+  const ta = perTask(a.summaries),
+    tb = perTask(b.summaries);
   const tasks = [...ta.keys()].filter((t) => tb.has(t)).sort((x, y) => x - y);
   if (tasks.length === 0) return null;
   const per_task = tasks.map((task) => {
-    const x = ta.get(task)!, y = tb.get(task)!;
-    const am = mean(x.rewards), bm = mean(y.rewards);
+    const x = ta.get(task)!,
+      y = tb.get(task)!;
+    const am = mean(x.rewards),
+      bm = mean(y.rewards);
     return { task, a: am, b: bm, diff: am - bm, a_rollouts: x.ids, b_rollouts: y.ids };
   });
   const diffs = per_task.map((p) => p.diff);
@@ -115,7 +193,10 @@ export function compareEvaluation(a: RunInput, b: RunInput): EvaluationCompariso
     diff: bootstrapMean(diffs),
     sign_test: signTest(diffs),
     permutation: pairedPermutationTest(diffs),
-    changed_most: [...per_task].filter((p) => p.diff !== 0).sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff) || x.task - y.task).slice(0, 10),
+    changed_most: [...per_task]
+      .filter((p) => p.diff !== 0)
+      .sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff) || x.task - y.task)
+      .slice(0, 10),
     calls_a: callsHistogram(a.summaries),
     calls_b: callsHistogram(b.summaries),
     mean_calls_a: a.summaries.length ? mean(a.summaries.map((s) => s.n_calls)) : 0,
@@ -126,7 +207,9 @@ export function compareEvaluation(a: RunInput, b: RunInput): EvaluationCompariso
 export function captureSide(run: RunInput): CaptureSide {
   const h = run.health;
   const logged: Record<string, number> = {};
-  for (const row of run.metrics) for (const [k, v] of Object.entries(row.scalars)) if (k.startsWith("token_capture/")) logged[k] = (logged[k] ?? 0) + v;
+  for (const row of run.metrics)
+    for (const [k, v] of Object.entries(row.scalars))
+      if (k.startsWith("token_capture/")) logged[k] = (logged[k] ?? 0) + v;
   const incomplete = h.mask_reasons.find((r) => r.key === "capture_incomplete")?.count ?? 0;
   const unreadable = run.summaries.filter((s) => s.unreadable || s.newer_schema).length;
   return {
@@ -134,8 +217,17 @@ export function captureSide(run: RunInput): CaptureSide {
     masked: h.masked,
     masked_fraction: h.masked_fraction,
     mask_reasons: h.mask_reasons,
-    capture_failures: incomplete + run.summaries.filter((s) => s.dangling_intents > 0 && !s.mask_reasons.includes("capture_incomplete")).length,
-    invalid_rows: unreadable + run.unreadableRecords + run.summaries.filter((s) => s.mask_reasons.includes("build_error") && !s.unreadable && !s.newer_schema).length,
+    capture_failures:
+      incomplete +
+      run.summaries.filter(
+        (s) => s.dangling_intents > 0 && !s.mask_reasons.includes("capture_incomplete"),
+      ).length,
+    invalid_rows:
+      unreadable +
+      run.unreadableRecords +
+      run.summaries.filter(
+        (s) => s.mask_reasons.includes("build_error") && !s.unreadable && !s.newer_schema,
+      ).length,
     status_codes: h.status_codes,
     failed_calls: run.summaries.reduce((n, s) => n + s.failed_calls, 0),
     cut_short: run.summaries.filter((s) => s.cut_short).length,

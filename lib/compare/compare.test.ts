@@ -16,24 +16,54 @@ afterAll(() => {
 describe("capture on versus off (GRPO training runs)", () => {
   it("correlation, floor from the seed repeat, intervals and the verdict", async () => {
     const c = await compareRuns("grpo-capture-on", "grpo-capture-off", null);
-    expect(c.baseline).toMatchObject({ run: { id: "grpo-capture-off-seed2" }, against: { id: "grpo-capture-off" }, chosen: "seed_repeat_of" });
+    expect(c.baseline).toMatchObject({
+      run: { id: "grpo-capture-off-seed2" },
+      against: { id: "grpo-capture-off" },
+      chosen: "seed_repeat_of",
+    });
     const t = c.training!;
     expect(t.steps).toBe(100);
     expect(t.correlation).toBeCloseTo(0.9429565048811746, 12);
     expect(t.floor!.correlation).toBeCloseTo(0.9520194659589888, 12);
     expect(t.floor_test!.p).toBeCloseTo(0.26806612301856736, 6);
-    expect([t.mean_a.estimate, t.mean_a.low, t.mean_a.high]).toEqual([expect.closeTo(0.552003, 10), expect.closeTo(0.5427996749999999, 10), expect.closeTo(0.5615171250000002, 10)]);
-    expect([t.diff.estimate, t.diff.low, t.diff.high]).toEqual([expect.closeTo(0.005999, 10), expect.closeTo(-0.006891499999999588, 10), expect.closeTo(0.019067025000000064, 10)]);
+    expect([t.mean_a.estimate, t.mean_a.low, t.mean_a.high]).toEqual([
+      expect.closeTo(0.552003, 10),
+      expect.closeTo(0.5427996749999999, 10),
+      expect.closeTo(0.5615171250000002, 10),
+    ]);
+    expect([t.diff.estimate, t.diff.low, t.diff.high]).toEqual([
+      expect.closeTo(0.005999, 10),
+      expect.closeTo(-0.006891499999999588, 10),
+      expect.closeTo(0.019067025000000064, 10),
+    ]);
     expect(t.within_noise).toBe(true);
-    expect(t.verdict).toMatch(/^Within run-to-run noise: the mean reward differs by \+0\.006 \(95% CI −0\.007 to \+0\.019, which includes 0\), and the step-wise correlation 0\.943 is within the repeatability floor 0\.952/);
+    expect(t.verdict).toMatch(
+      /^Within run-to-run noise: the mean reward differs by \+0\.006 \(95% CI −0\.007 to \+0\.019, which includes 0\), and the step-wise correlation 0\.943 is within the repeatability floor 0\.952/,
+    );
     expect(t.series[10]).toMatchObject({ step: 10 });
-    expect(t.series[10]!.a_rolling).toBeCloseTo(t.series.slice(1, 11).reduce((s, p) => s + p.a, 0) / 10, 12);
-    expect(c.capture.a.logged).toEqual({ "token_capture/masked_fraction": 0, "token_capture/staging_failures": 0, "token_capture/invalid_rows": 0 });
-    expect(c.capture.a).toMatchObject({ rollouts: 24, masked: 0, capture_failures: 0, invalid_rows: 0 });
+    expect(t.series[10]!.a_rolling).toBeCloseTo(
+      t.series.slice(1, 11).reduce((s, p) => s + p.a, 0) / 10,
+      12,
+    );
+    expect(c.capture.a.logged).toEqual({
+      "token_capture/masked_fraction": 0,
+      "token_capture/staging_failures": 0,
+      "token_capture/invalid_rows": 0,
+    });
+    expect(c.capture.a).toMatchObject({
+      rollouts: 24,
+      masked: 0,
+      capture_failures: 0,
+      invalid_rows: 0,
+    });
   });
 
   it("an explicit baseline wins; without one there is no floor and the verdict says why", async () => {
-    const asked = await compareRuns("grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2");
+    const asked = await compareRuns(
+      "grpo-capture-on",
+      "grpo-capture-off",
+      "grpo-capture-off-seed2",
+    );
     expect(asked.baseline).toMatchObject({ chosen: "asked", against: { id: "grpo-capture-off" } });
     const none = await compareRuns("grpo-capture-on", "opencode-after-fix", null);
     expect(none.training).toBeNull();
@@ -52,14 +82,31 @@ describe("opencode after versus before the fix (evaluation runs)", () => {
     const e = c.evaluation!;
     expect(e.tasks).toBe(12);
     expect([e.mean_a, e.mean_b]).toEqual([expect.closeTo(11 / 12, 12), 0]);
-    expect([e.diff.estimate, e.diff.low, e.diff.high]).toEqual([expect.closeTo(0.9166666666666666, 12), 0.75, 1]);
-    expect(e.sign_test).toMatchObject({ positive: 11, negative: 0, ties: 1, p: expect.closeTo(0.0009765625, 12) });
+    expect([e.diff.estimate, e.diff.low, e.diff.high]).toEqual([
+      expect.closeTo(0.9166666666666666, 12),
+      0.75,
+      1,
+    ]);
+    expect(e.sign_test).toMatchObject({
+      positive: 11,
+      negative: 0,
+      ties: 1,
+      p: expect.closeTo(0.0009765625, 12),
+    });
     expect(e.permutation).toMatchObject({ p: expect.closeTo(0.0009765625, 12), exact: true });
     expect(e.calls_a).toEqual([{ calls: 2, count: 12 }]);
     expect(e.calls_b).toEqual([{ calls: 1, count: 12 }]);
     expect(e.changed_most).toHaveLength(10); // the top 10 of 11 changed tasks
-    expect(e.changed_most[0]).toMatchObject({ task: 0, diff: 1, a_rollouts: ["0-0"], b_rollouts: ["0-0"] });
-    expect(c.capture.b.status_codes).toEqual([{ key: "200", count: 12 }, { key: "422", count: 12 }]);
+    expect(e.changed_most[0]).toMatchObject({
+      task: 0,
+      diff: 1,
+      a_rollouts: ["0-0"],
+      b_rollouts: ["0-0"],
+    });
+    expect(c.capture.b.status_codes).toEqual([
+      { key: "200", count: 12 },
+      { key: "422", count: 12 },
+    ]);
     expect(c.capture.b.failed_calls).toBe(12);
     expect(c.capture.a.failed_calls).toBe(0);
   });
@@ -68,8 +115,19 @@ describe("opencode after versus before the fix (evaluation runs)", () => {
 describe("degenerate training series", () => {
   it("a constant series has no correlation: null (not NaN) and no floor test", () => {
     const rows = (xs: number[]) => xs.map((reward, step) => ({ step, reward, scalars: {} }));
-    const side = (id: string, xs: number[]) => ({ id, metrics: rows(xs), summaries: [], health: computeHealth([]), unreadableRecords: 0 });
-    const t = compareTraining(side("a", [0.5, 0.5, 0.5, 0.5]), side("b", [0.1, 0.4, 0.2, 0.3]), side("c", [0.2, 0.3, 0.1, 0.4]), side("d", [0.3, 0.1, 0.4, 0.2]))!;
+    const side = (id: string, xs: number[]) => ({
+      id,
+      metrics: rows(xs),
+      summaries: [],
+      health: computeHealth([]),
+      unreadableRecords: 0,
+    });
+    const t = compareTraining(
+      side("a", [0.5, 0.5, 0.5, 0.5]),
+      side("b", [0.1, 0.4, 0.2, 0.3]),
+      side("c", [0.2, 0.3, 0.1, 0.4]),
+      side("d", [0.3, 0.1, 0.4, 0.2]),
+    )!;
     expect(t.correlation).toBeNull();
     expect(t.floor_test).toBeNull();
     expect(trainingComparisonSchema.parse(JSON.parse(JSON.stringify(t))).correlation).toBeNull();

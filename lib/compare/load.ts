@@ -9,43 +9,79 @@ import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
 
-const ref = (r: RunLayout): RunRef => ({ id: r.id, name: r.manifest.name ?? r.id, capture: r.manifest.capture ?? (r.tokensDir ? "on" : null) });
+const ref = (r: RunLayout): RunRef => ({
+  id: r.id,
+  name: r.manifest.name ?? r.id,
+  capture: r.manifest.capture ?? (r.tokensDir ? "on" : null),
+});
 
 async function load(run: RunLayout): Promise<RunInput> {
-  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run, 60_000), readMetrics(run.metricsFile)]);
-  return { id: run.id, metrics: metrics.rows, summaries: snap.summaries, health, unreadableRecords: snap.unreadable_records.length };
+  const [{ snap, health }, metrics] = await Promise.all([
+    snapshotWithHealth(run, 60_000),
+    readMetrics(run.metricsFile),
+  ]);
+  return {
+    id: run.id,
+    metrics: metrics.rows,
+    summaries: snap.summaries,
+    health,
+    unreadableRecords: snap.unreadable_records.length,
+  };
 }
 
-function pickBaseline(all: RunLayout[], a: RunLayout, b: RunLayout): { run: RunLayout; against: RunLayout } | null {
-  const repeatOf = (target: RunLayout) => all.find((r) => r.manifest.seed_repeat_of === target.id && r.id !== a.id && r.id !== b.id);
+function pickBaseline(
+  all: RunLayout[],
+  a: RunLayout,
+  b: RunLayout,
+): { run: RunLayout; against: RunLayout } | null {
+  const repeatOf = (target: RunLayout) =>
+    all.find((r) => r.manifest.seed_repeat_of === target.id && r.id !== a.id && r.id !== b.id);
   const forB = repeatOf(b);
   if (forB) return { run: forB, against: b };
   const forA = repeatOf(a);
   if (forA) return { run: forA, against: a };
-  const bRepeats = b.manifest.seed_repeat_of ? all.find((r) => r.id === b.manifest.seed_repeat_of && r.id !== a.id) : undefined;
+  const bRepeats = b.manifest.seed_repeat_of
+    ? all.find((r) => r.id === b.manifest.seed_repeat_of && r.id !== a.id)
+    : undefined;
   return bRepeats ? { run: b, against: bRepeats } : null;
 }
 
-export async function compareRuns(aId: string | null, bId: string | null, baselineId: string | null): Promise<Comparison> {
+export async function compareRuns(
+  aId: string | null,
+  bId: string | null,
+  baselineId: string | null,
+): Promise<Comparison> {
   if (!aId || !bId) throw new InvalidInputError("compare needs two runs: ?a=<run>&b=<run>");
   const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
-  let base: { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" } | null = null;
+  let base: { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" } | null =
+    null;
   if (baselineId) {
     const run = await getRun(baselineId);
-    const against = run.manifest.seed_repeat_of && run.manifest.seed_repeat_of !== run.id ? await getRun(run.manifest.seed_repeat_of).catch(() => b) : b;
+    const against =
+      run.manifest.seed_repeat_of && run.manifest.seed_repeat_of !== run.id
+        ? await getRun(run.manifest.seed_repeat_of).catch(() => b)
+        : b;
     base = { run, against: against.id === run.id ? b : against, chosen: "asked" };
   } else {
     const picked = pickBaseline(all, a, b);
     if (picked) base = { ...picked, chosen: "seed_repeat_of" };
   }
   const [ia, ib] = await Promise.all([load(a), load(b)]);
-  const [ibase, iagainst] = base ? await Promise.all([load(base.run), load(base.against)]) : [null, null];
+  const [ibase, iagainst] = base
+    ? await Promise.all([load(base.run), load(base.against)])
+    : [null, null];
   const notes: string[] = [];
   if (a.id === b.id) notes.push("Both sides are the same run.");
   const training = compareTraining(ia, ib, ibase, iagainst);
-  if (!training) notes.push("No training comparison: the runs do not share at least 3 steps of metrics.jsonl with a reward.");
+  if (!training)
+    notes.push(
+      "No training comparison: the runs do not share at least 3 steps of metrics.jsonl with a reward.",
+    );
   const evaluation = compareEvaluation(ia, ib);
-  if (!evaluation) notes.push("No evaluation comparison: the runs share no task index with a reward in their rollout records.");
+  if (!evaluation)
+    notes.push(
+      "No evaluation comparison: the runs share no task index with a reward in their rollout records.",
+    );
   return {
     a: ref(a),
     b: ref(b),

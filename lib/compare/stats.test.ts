@@ -4,13 +4,27 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { bootstrapMean, bootstrapMeanDifference, compareCorrelations, pairedPermutationTest, pearson, rollingMean, signTest } from "./stats";
+import {
+  bootstrapMean,
+  bootstrapMeanDifference,
+  compareCorrelations,
+  pairedPermutationTest,
+  pearson,
+  rollingMean,
+  signTest,
+} from "./stats";
 
-const rewards = (run: string) => readFileSync(path.join(RUNS_DIR, run, "metrics.jsonl"), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { reward: number }).reward);
+const rewards = (run: string) =>
+  readFileSync(path.join(RUNS_DIR, run, "metrics.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => (JSON.parse(l) as { reward: number }).reward);
 const SMALL = [0.2, -0.1, 0.35, 0.0, 0.15, 0.4, -0.05, 0.3, 0.1, 0.25];
 
 describe("statistics against an independent reference", () => {
-  const on = rewards("grpo-capture-on"), off = rewards("grpo-capture-off"), off2 = rewards("grpo-capture-off-seed2");
+  const on = rewards("grpo-capture-on"),
+    off = rewards("grpo-capture-off"),
+    off2 = rewards("grpo-capture-off-seed2");
 
   it("Pearson correlation of the GRPO runs (scipy.stats.pearsonr)", () => {
     expect(pearson(on, off)).toBeCloseTo(0.9429565048811746, 12);
@@ -26,16 +40,36 @@ describe("statistics against an independent reference", () => {
   });
 
   it("seeded percentile bootstraps (numpy percentile, mulberry32 port)", () => {
-    expect(bootstrapMean(on)).toMatchObject({ estimate: expect.closeTo(0.552003, 10), low: expect.closeTo(0.5427996749999999, 10), high: expect.closeTo(0.5615171250000002, 10), level: 0.95 });
+    expect(bootstrapMean(on)).toMatchObject({
+      estimate: expect.closeTo(0.552003, 10),
+      low: expect.closeTo(0.5427996749999999, 10),
+      high: expect.closeTo(0.5615171250000002, 10),
+      level: 0.95,
+    });
     const d = bootstrapMeanDifference(on, off);
     expect(d.estimate).toBeCloseTo(0.005999, 10);
     expect(d.low).toBeCloseTo(-0.006891499999999588, 10);
     expect(d.high).toBeCloseTo(0.019067025000000064, 10);
     const paired = bootstrapMean(on.map((x, i) => x - off[i]!));
-    expect([paired.low, paired.high]).toEqual([expect.closeTo(0.0026786000000000054, 10), expect.closeTo(0.009326025000000002, 10)]);
-    expect(bootstrapMean(SMALL, { iterations: 500, seed: 7 })).toMatchObject({ estimate: expect.closeTo(0.16, 12), low: expect.closeTo(0.06, 12), high: expect.closeTo(0.255, 12) });
-    const sd = bootstrapMeanDifference(SMALL, SMALL.map((x) => x / 2), { iterations: 300, seed: 11 });
-    expect([sd.estimate, sd.low, sd.high]).toEqual([expect.closeTo(0.08, 12), expect.closeTo(-0.03131249999999998, 12), expect.closeTo(0.20131249999999998, 12)]);
+    expect([paired.low, paired.high]).toEqual([
+      expect.closeTo(0.0026786000000000054, 10),
+      expect.closeTo(0.009326025000000002, 10),
+    ]);
+    expect(bootstrapMean(SMALL, { iterations: 500, seed: 7 })).toMatchObject({
+      estimate: expect.closeTo(0.16, 12),
+      low: expect.closeTo(0.06, 12),
+      high: expect.closeTo(0.255, 12),
+    });
+    const sd = bootstrapMeanDifference(
+      SMALL,
+      SMALL.map((x) => x / 2),
+      { iterations: 300, seed: 11 },
+    );
+    expect([sd.estimate, sd.low, sd.high]).toEqual([
+      expect.closeTo(0.08, 12),
+      expect.closeTo(-0.03131249999999998, 12),
+      expect.closeTo(0.20131249999999998, 12),
+    ]);
   });
 
   it("the bootstrap is stable for a seed and moves with it", () => {
@@ -44,7 +78,12 @@ describe("statistics against an independent reference", () => {
   });
 
   it("exact sign test (scipy.stats.binomtest)", () => {
-    expect(signTest(SMALL)).toEqual({ positive: 7, negative: 2, ties: 1, p: expect.closeTo(0.1796875, 12) });
+    expect(signTest(SMALL)).toEqual({
+      positive: 7,
+      negative: 2,
+      ties: 1,
+      p: expect.closeTo(0.1796875, 12),
+    });
     const forty = [...Array(12).fill(1), ...Array(28).fill(-1)];
     expect(signTest(forty).p).toBeCloseTo(0.01658900337497471, 10);
     expect(signTest([0, 0])).toEqual({ positive: 0, negative: 0, ties: 2, p: 1 });
@@ -60,7 +99,10 @@ describe("statistics against an independent reference", () => {
   });
 
   it("trailing rolling mean (numpy mean over the window)", () => {
-    const ref = [0.2, 0.05, 0.15, 0.08333333333333333, 0.16666666666666666, 0.18333333333333335, 0.16666666666666666, 0.21666666666666667, 0.11666666666666665, 0.21666666666666667];
+    const ref = [
+      0.2, 0.05, 0.15, 0.08333333333333333, 0.16666666666666666, 0.18333333333333335,
+      0.16666666666666666, 0.21666666666666667, 0.11666666666666665, 0.21666666666666667,
+    ];
     rollingMean(SMALL, 3).forEach((v, i) => expect(v).toBeCloseTo(ref[i]!, 12));
   });
 });

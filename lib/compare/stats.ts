@@ -2,7 +2,13 @@
 // seeded percentile bootstraps (one sample, difference of two, paired), the exact sign test, the
 // paired sign-flip permutation test, and Fisher's z for comparing two correlations.
 // Building blocks come from simple-statistics; resampling uses our seeded PRNG so answers are stable.
-import { binomialDistribution, errorFunction, mean as ssMean, quantileSorted, sampleCorrelation } from "simple-statistics";
+import {
+  binomialDistribution,
+  errorFunction,
+  mean as ssMean,
+  quantileSorted,
+  sampleCorrelation,
+} from "simple-statistics";
 import type { Interval, PermutationTest, SignTest } from "@/lib/schema";
 import { SeededRandom } from "./prng";
 
@@ -47,7 +53,12 @@ function resampleMean(xs: readonly number[], rng: SeededRandom): number {
 function percentileInterval(estimate: number, stats: number[], level: number): Interval {
   stats.sort((a, b) => a - b);
   const alpha = (1 - level) / 2;
-  return { estimate, low: quantileSorted(stats, alpha), high: quantileSorted(stats, 1 - alpha), level };
+  return {
+    estimate,
+    low: quantileSorted(stats, alpha),
+    high: quantileSorted(stats, 1 - alpha),
+    level,
+  };
 }
 
 /** Percentile bootstrap interval of the mean. */
@@ -60,7 +71,11 @@ export function bootstrapMean(xs: readonly number[], options: BootstrapOptions =
 }
 
 /** Percentile bootstrap interval of mean(a) - mean(b), resampling each independently. */
-export function bootstrapMeanDifference(a: readonly number[], b: readonly number[], options: BootstrapOptions = {}): Interval {
+export function bootstrapMeanDifference(
+  a: readonly number[],
+  b: readonly number[],
+  options: BootstrapOptions = {},
+): Interval {
   const o = { ...DEFAULTS, ...options };
   const rng = new SeededRandom(o.seed);
   const stats: number[] = [];
@@ -84,7 +99,10 @@ export function signTest(diffs: readonly number[]): SignTest {
  * Paired sign-flip permutation test of mean difference = 0, two-sided. Exact (every sign pattern)
  * up to 16 pairs; otherwise Monte Carlo with the (count + 1) / (iterations + 1) estimate.
  */
-export function pairedPermutationTest(diffs: readonly number[], options: { iterations?: number; seed?: number } = {}): PermutationTest {
+export function pairedPermutationTest(
+  diffs: readonly number[],
+  options: { iterations?: number; seed?: number } = {},
+): PermutationTest {
   const n = diffs.length;
   if (n === 0) return { p: 1, exact: true, iterations: 0 };
   const observed = Math.abs(diffs.reduce((a, b) => a + b, 0));
@@ -94,7 +112,8 @@ export function pairedPermutationTest(diffs: readonly number[], options: { itera
     const total = 2 ** n;
     for (let mask = 0; mask < total; mask++) {
       let s = 0;
-      for (let i = 0; i < n; i++) s += mask & (1 << i) ? -(diffs[i] as number) : (diffs[i] as number);
+      for (let i = 0; i < n; i++)
+        s += mask & (1 << i) ? -(diffs[i] as number) : (diffs[i] as number);
       if (Math.abs(s) >= observed - eps) extreme++;
     }
     return { p: extreme / total, exact: true, iterations: total };
@@ -104,7 +123,8 @@ export function pairedPermutationTest(diffs: readonly number[], options: { itera
   let extreme = 0;
   for (let it = 0; it < iterations; it++) {
     let s = 0;
-    for (let i = 0; i < n; i++) s += rng.next() < 0.5 ? -(diffs[i] as number) : (diffs[i] as number);
+    for (let i = 0; i < n; i++)
+      s += rng.next() < 0.5 ? -(diffs[i] as number) : (diffs[i] as number);
     if (Math.abs(s) >= observed - eps) extreme++;
   }
   return { p: (extreme + 1) / (iterations + 1), exact: false, iterations };
@@ -118,7 +138,12 @@ export function normalCdf(z: number): number {
  * Is correlation r1 (n1 pairs) lower than r2 (n2 pairs)? Fisher's z: z = (atanh r2 - atanh r1) /
  * sqrt(1/(n1-3) + 1/(n2-3)), one-sided p = 1 - Φ(z).
  */
-export function compareCorrelations(r1: number, n1: number, r2: number, n2: number): { z: number; p: number } {
+export function compareCorrelations(
+  r1: number,
+  n1: number,
+  r2: number,
+  n2: number,
+): { z: number; p: number } {
   const z = (Math.atanh(r2) - Math.atanh(r1)) / Math.sqrt(1 / (n1 - 3) + 1 / (n2 - 3));
   return { z, p: 1 - normalCdf(z) };
 }

@@ -1,7 +1,14 @@
 // Per-run health from rollout summaries: masked fraction and reasons, distributions (delivered
 // fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
 // alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
-import type { Alert, AlertKind, Count, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
+import type {
+  Alert,
+  AlertKind,
+  Count,
+  HealthReport,
+  RolloutSummary,
+  StepPoint,
+} from "@/lib/schema";
 import { countBySeverity, describeFailedCall } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
 
@@ -14,7 +21,9 @@ function tally(into: Map<string, number>, key: string, n = 1): void {
 
 function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
   const out = [...m].map(([key, count]) => ({ key, count }));
-  return order === "count" ? out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)) : out.sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }));
+  return order === "count"
+    ? out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key))
+    : out.sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }));
 }
 
 /** Buckets of width 0.1, labelled by their lower edge ("0.9" holds 0.9 ≤ x < 1.0; "1.0" is exactly 1). */
@@ -36,19 +45,41 @@ export interface HealthExtra {
 }
 
 /** Summaries are served ones: the run's warnings (lib/health/run-severity) already applied. */
-export function computeHealth(summaries: readonly RolloutSummary[], extra: HealthExtra = {}): HealthReport {
-  const reasons = new Map<string, number>(), delivered = new Map<string, number>(), chains = new Map<string, number>();
-  const roots = new Map<string, number>(), calls = new Map<string, number>(), sides = new Map<string, number>();
-  const fallbacks = new Map<string, number>(), codes = new Map<string, number>(), categories = new Map<string, number>();
+export function computeHealth(
+  summaries: readonly RolloutSummary[],
+  extra: HealthExtra = {},
+): HealthReport {
+  const reasons = new Map<string, number>(),
+    delivered = new Map<string, number>(),
+    chains = new Map<string, number>();
+  const roots = new Map<string, number>(),
+    calls = new Map<string, number>(),
+    sides = new Map<string, number>();
+  const fallbacks = new Map<string, number>(),
+    codes = new Map<string, number>(),
+    categories = new Map<string, number>();
   const steps = new Map<number, RolloutSummary[]>();
   const severityReasons = new Map<string, number>();
-  const flagged: Record<AlertKind, string[]> = { cut_short: [], other_model_main: [], masked_fraction: [], dangling_intents: [], unreadable: [], newer_schema: [], profile_disagreement: [], unreadable_records: [] };
-  let masked = 0, quarantined = 0, withQuarantine = 0, fromStore = 0;
+  const flagged: Record<AlertKind, string[]> = {
+    cut_short: [],
+    other_model_main: [],
+    masked_fraction: [],
+    dangling_intents: [],
+    unreadable: [],
+    newer_schema: [],
+    profile_disagreement: [],
+    unreadable_records: [],
+  };
+  let masked = 0,
+    quarantined = 0,
+    withQuarantine = 0,
+    fromStore = 0;
   const rewards: number[] = [];
   for (const s of summaries) {
     if (s.source === "store") fromStore++;
     for (const r of s.severity_reasons) if (r.code !== "pending") tally(severityReasons, r.title);
-    if (s.severity_reasons.some((r) => r.code === "other_model_main")) flagged.other_model_main.push(s.rollout_id);
+    if (s.severity_reasons.some((r) => r.code === "other_model_main"))
+      flagged.other_model_main.push(s.rollout_id);
     if (isMasked(s)) {
       masked++;
       flagged.masked_fraction.push(s.rollout_id);
@@ -62,7 +93,8 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: Healt
     quarantined += s.quarantined;
     if (s.quarantined > 0) withQuarantine++;
     if (s.side_call_reasons.pattern) tally(sides, "pattern", s.side_call_reasons.pattern);
-    if (s.side_call_reasons.self_calibration) tally(sides, "self_calibration", s.side_call_reasons.self_calibration);
+    if (s.side_call_reasons.self_calibration)
+      tally(sides, "self_calibration", s.side_call_reasons.self_calibration);
     for (const [k, n] of Object.entries(s.fallbacks)) if (n) tally(fallbacks, k, n);
     for (const [k, n] of Object.entries(s.status_codes)) tally(codes, k, n);
     for (const [k, n] of Object.entries(s.error_categories)) tally(categories, k, n);
@@ -75,22 +107,24 @@ export function computeHealth(summaries: readonly RolloutSummary[], extra: Healt
     if (s.other_profile_disagrees) flagged.profile_disagreement.push(s.rollout_id);
   }
   const n = summaries.length;
-  const per_step: StepPoint[] = [...steps.keys()].sort((a, b) => a - b).map((step) => {
-    const xs = steps.get(step) as RolloutSummary[];
-    const delivered = xs.map((x) => x.delivered_fraction).filter((x): x is number => x !== null);
-    const rw = xs.map((x) => x.reward).filter((x): x is number => x !== null);
-    return {
-      step,
-      rollouts: xs.length,
-      masked_fraction: xs.filter(isMasked).length / xs.length,
-      reward_mean: mean(rw),
-      calls_mean: mean(xs.map((x) => x.n_calls)) ?? 0,
-      delivered_mean: mean(delivered),
-      side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
-      quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
-      failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
-    };
-  });
+  const per_step: StepPoint[] = [...steps.keys()]
+    .sort((a, b) => a - b)
+    .map((step) => {
+      const xs = steps.get(step) as RolloutSummary[];
+      const delivered = xs.map((x) => x.delivered_fraction).filter((x): x is number => x !== null);
+      const rw = xs.map((x) => x.reward).filter((x): x is number => x !== null);
+      return {
+        step,
+        rollouts: xs.length,
+        masked_fraction: xs.filter(isMasked).length / xs.length,
+        reward_mean: mean(rw),
+        calls_mean: mean(xs.map((x) => x.n_calls)) ?? 0,
+        delivered_mean: mean(delivered),
+        side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
+        quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
+        failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
+      };
+    });
   const byId = new Map(summaries.map((s) => [s.rollout_id, s]));
   const severity = countBySeverity(summaries.map((s) => s.severity));
   severity.pending += extra.pending ?? 0;
@@ -127,35 +161,100 @@ const VERDICT: Partial<Record<AlertKind, Alert["verdict"]>> = {
 };
 
 /** The cut-short alert in the severity model's words (lib/severity describeFailedCall). */
-function cutShortMessage(ids: readonly string[], n: number, byId: Map<string, RolloutSummary>): string {
+function cutShortMessage(
+  ids: readonly string[],
+  n: number,
+  byId: Map<string, RolloutSummary>,
+): string {
   const first = byId.get(ids[0] as string);
   const trained = ids.filter((id) => byId.get(id)?.severity === "trained_with_warnings").length;
-  const example = first?.cut_short_call ? ` (e.g. ${first.rollout_id}: ${describeFailedCall(first.cut_short_call)}, and the agent stopped)` : "";
-  const anyway = trained === ids.length ? "all trained on with a warning" : `${trained} of them trained on with a warning`;
+  const example = first?.cut_short_call
+    ? ` (e.g. ${first.rollout_id}: ${describeFailedCall(first.cut_short_call)}, and the agent stopped)`
+    : "";
+  const anyway =
+    trained === ids.length
+      ? "all trained on with a warning"
+      : `${trained} of them trained on with a warning`;
   return `${ids.length} of ${n} rollouts were cut short by a failed model call, ${anyway}${example}.`;
 }
 
-function otherModelMessage(ids: readonly string[], byId: Map<string, RolloutSummary>, policy: string | null): string {
+function otherModelMessage(
+  ids: readonly string[],
+  byId: Map<string, RolloutSummary>,
+  policy: string | null,
+): string {
   const model = byId.get(ids[0] as string)?.main_model ?? "";
   const them = ids.length === 1 ? "rollout trains" : "rollouts train";
   return `${ids.length} ${them} on another model than the run's policy \`${policy ?? "?"}\` as the main chain (e.g. ${ids[0]}: \`${model}\`); a side model may have out-generated the policy.`;
 }
 
-function alerts(flagged: Record<AlertKind, string[]>, n: number, byId: Map<string, RolloutSummary>, extra: HealthExtra): Alert[] {
+function alerts(
+  flagged: Record<AlertKind, string[]>,
+  n: number,
+  byId: Map<string, RolloutSummary>,
+  extra: HealthExtra,
+): Alert[] {
   const out: Alert[] = [];
   const add = (kind: AlertKind, severity: Alert["severity"], message: string) => {
     const ids = flagged[kind];
-    if (ids.length > 0) out.push({ kind, severity, verdict: VERDICT[kind] ?? null, count: ids.length, message, rollout_ids: ids.slice(0, SAMPLE) });
+    if (ids.length > 0)
+      out.push({
+        kind,
+        severity,
+        verdict: VERDICT[kind] ?? null,
+        count: ids.length,
+        message,
+        rollout_ids: ids.slice(0, SAMPLE),
+      });
   };
-  if (flagged.cut_short.length) add("cut_short", "error", cutShortMessage(flagged.cut_short, n, byId));
-  if (flagged.other_model_main.length) add("other_model_main", "warning", otherModelMessage(flagged.other_model_main, byId, extra.policyModel ?? null));
+  if (flagged.cut_short.length)
+    add("cut_short", "error", cutShortMessage(flagged.cut_short, n, byId));
+  if (flagged.other_model_main.length)
+    add(
+      "other_model_main",
+      "warning",
+      otherModelMessage(flagged.other_model_main, byId, extra.policyModel ?? null),
+    );
   const maskedFraction = n ? flagged.masked_fraction.length / n : 0;
-  if (maskedFraction > MASKED_ALERT_THRESHOLD) add("masked_fraction", "warning", `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked: excluded from training (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`);
-  if (flagged.dangling_intents.length) add("dangling_intents", "warning", `${flagged.dangling_intents.length} rollouts have dangling intents: a call started and never finished capture.`);
-  if (flagged.unreadable.length) add("unreadable", "error", `${flagged.unreadable.length} rollouts have unreadable token files (corrupt lines, invalid records).`);
-  if (flagged.newer_schema.length) add("newer_schema", "error", `${flagged.newer_schema.length} rollouts hold records of a schema this version does not support.`);
-  if (flagged.profile_disagreement.length) add("profile_disagreement", "warning", `${flagged.profile_disagreement.length} rollouts would be masked differently by the other builder profile.`);
+  if (maskedFraction > MASKED_ALERT_THRESHOLD)
+    add(
+      "masked_fraction",
+      "warning",
+      `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked: excluded from training (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`,
+    );
+  if (flagged.dangling_intents.length)
+    add(
+      "dangling_intents",
+      "warning",
+      `${flagged.dangling_intents.length} rollouts have dangling intents: a call started and never finished capture.`,
+    );
+  if (flagged.unreadable.length)
+    add(
+      "unreadable",
+      "error",
+      `${flagged.unreadable.length} rollouts have unreadable token files (corrupt lines, invalid records).`,
+    );
+  if (flagged.newer_schema.length)
+    add(
+      "newer_schema",
+      "error",
+      `${flagged.newer_schema.length} rollouts hold records of a schema this version does not support.`,
+    );
+  if (flagged.profile_disagreement.length)
+    add(
+      "profile_disagreement",
+      "warning",
+      `${flagged.profile_disagreement.length} rollouts would be masked differently by the other builder profile.`,
+    );
   const unreadableRecords = extra.unreadableRecords ?? 0;
-  if (unreadableRecords > 0) out.push({ kind: "unreadable_records", severity: "warning", verdict: null, count: unreadableRecords, message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`, rollout_ids: [] });
+  if (unreadableRecords > 0)
+    out.push({
+      kind: "unreadable_records",
+      severity: "warning",
+      verdict: null,
+      count: unreadableRecords,
+      message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`,
+      rollout_ids: [],
+    });
   return out;
 }

@@ -41,7 +41,10 @@ export async function servedSnapshot(run: RunLayout, waitMs?: number): Promise<S
 }
 
 /** The run's index snapshot and its health report, computed once per index generation for every caller. */
-export async function snapshotWithHealth(run: RunLayout, waitMs?: number): Promise<{ snap: IndexSnapshot; health: HealthReport }> {
+export async function snapshotWithHealth(
+  run: RunLayout,
+  waitMs?: number,
+): Promise<{ snap: IndexSnapshot; health: HealthReport }> {
   const index = indexFor(run);
   const snap = await index.snapshot({ waitMs });
   const unreadableRecords = snap.unreadable_records.length;
@@ -58,7 +61,9 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
   const index = indexFor(run);
   const snap = await index.snapshot();
   const sev = runSeverityOf(index, run);
-  const rows = index.memo(`served-rows:${filterKey(query)}`, () => selectRollouts(sev.summaries, query));
+  const rows = index.memo(`served-rows:${filterKey(query)}`, () =>
+    selectRollouts(sev.summaries, query),
+  );
   return {
     total: rows.length,
     all: snap.summaries.length,
@@ -70,13 +75,18 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
 }
 
 export async function runHealth(run: RunLayout): Promise<RunHealth> {
-  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run), readMetrics(run.metricsFile)]);
+  const [{ snap, health }, metrics] = await Promise.all([
+    snapshotWithHealth(run),
+    readMetrics(run.metricsFile),
+  ]);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   return {
     ...health,
     run_id: run.id,
     progress: snap.progress,
-    metrics: metrics.rows.filter((_, i) => i % stride === 0).map((r) => ({ step: r.step, reward: r.reward })),
+    metrics: metrics.rows
+      .filter((_, i) => i % stride === 0)
+      .map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,
   };

@@ -7,7 +7,10 @@ import type { RunLayout } from "@/lib/runs/runs-root";
 import { snapshotWithHealth } from "./run-health";
 
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
-  const [{ snap, health }, metrics] = await Promise.all([snapshotWithHealth(run), readMetrics(run.metricsFile)]);
+  const [{ snap, health }, metrics] = await Promise.all([
+    snapshotWithHealth(run),
+    readMetrics(run.metricsFile),
+  ]);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,

@@ -37,7 +37,10 @@ function exchanges(run: string): Map<string, Array<Record<string, unknown>>> {
 
 async function summariesOf(run: string): Promise<RolloutSummary[]> {
   const layout = await getRun(run, RUNS_DIR);
-  const { summaries } = await new SummaryIndex(layout, null).snapshot({ minIntervalMs: 0, waitMs: 60_000 });
+  const { summaries } = await new SummaryIndex(layout, null).snapshot({
+    minIntervalMs: 0,
+    waitMs: 60_000,
+  });
   return summaries.map((s) => rolloutSummarySchema.parse(s));
 }
 
@@ -48,12 +51,39 @@ async function served(run: string) {
 
 /** A clean trained rollout whose main chain is `p`; cases override what differs. */
 const BASE: RolloutSummary = rolloutSummarySchema.parse({
-  rollout_id: "0-0", source: "store", profile: "seed", mask_sample: false, mask_reasons: [], error: null, metrics: {},
-  n_calls: 2, chains: 1, roots: 1, delivered_fraction: 1, quarantined: 0, side_calls: 0,
-  side_call_reasons: { pattern: 0, self_calibration: 0 }, fallbacks: {}, torn_tail: false, dangling_intents: 0,
-  unreadable: false, newer_schema: false, other_profile_disagrees: false, status_codes: {}, error_categories: {},
-  failed_calls: 0, cut_short: null, cut_short_call: null, main_model: "p", oov_tokens: 0, has_capture: true,
-  severity: "trained", severity_reasons: [], reward: 1, step: null, bytes: 10,
+  rollout_id: "0-0",
+  source: "store",
+  profile: "seed",
+  mask_sample: false,
+  mask_reasons: [],
+  error: null,
+  metrics: {},
+  n_calls: 2,
+  chains: 1,
+  roots: 1,
+  delivered_fraction: 1,
+  quarantined: 0,
+  side_calls: 0,
+  side_call_reasons: { pattern: 0, self_calibration: 0 },
+  fallbacks: {},
+  torn_tail: false,
+  dangling_intents: 0,
+  unreadable: false,
+  newer_schema: false,
+  other_profile_disagrees: false,
+  status_codes: {},
+  error_categories: {},
+  failed_calls: 0,
+  cut_short: null,
+  cut_short_call: null,
+  main_model: "p",
+  oov_tokens: 0,
+  has_capture: true,
+  severity: "trained",
+  severity_reasons: [],
+  reward: 1,
+  step: null,
+  bytes: 10,
 });
 
 const codes = (s: RolloutSummary) => s.severity_reasons.map((r) => r.code);
@@ -70,7 +100,12 @@ describe("severity of the opencode runs (seed 000's 422)", () => {
       expect(s.severity).toBe("trained_with_warnings");
       expect(codes(s)).toEqual(["cut_short"]);
       // One captured call, then the failed one: the timeline's call 2.
-      expect(s.cut_short_call).toMatchObject({ position: xs.length, status_code: 422, error_type: "extra_forbidden", location: "messages[2].reasoning" });
+      expect(s.cut_short_call).toMatchObject({
+        position: xs.length,
+        status_code: 422,
+        error_type: "extra_forbidden",
+        location: "messages[2].reasoning",
+      });
     }
   });
 
@@ -104,7 +139,9 @@ describe("the run's policy model", () => {
     const recs = records("claude-code-capture-on");
     const sideModel = [...recs].find(([, r]) => r.scenario === "side_model_heavier")?.[0];
     expect(sideModel).toBeDefined();
-    const own = (await summariesOf("claude-code-capture-on")).find((s) => s.rollout_id === sideModel)!;
+    const own = (await summariesOf("claude-code-capture-on")).find(
+      (s) => s.rollout_id === sideModel,
+    )!;
     // Alone, a summary knows its main chain's model but not the run's policy.
     expect(own.main_model).toBe("claude-sonnet-4-5");
     expect(codes(own)).not.toContain("other_model_main");
@@ -118,12 +155,32 @@ describe("the run's policy model", () => {
   it("inserts the warning where classifySeverity orders it and keeps masked masked", () => {
     const base = BASE;
     const facts = { policy_model: "p", capture_expected: true };
-    const cut = { ...base, main_model: "q", severity: "trained_with_warnings" as const, severity_reasons: [{ code: "cut_short", title: "cut short" }, { code: "torn_tail", title: "torn tail" }] };
-    expect(codes(applyRunFacts(cut, facts))).toEqual(["cut_short", "other_model_main", "torn_tail"]);
-    const masked = { ...base, main_model: "q", severity: "masked" as const, severity_reasons: [{ code: "build_error", title: "build error" }] };
+    const cut = {
+      ...base,
+      main_model: "q",
+      severity: "trained_with_warnings" as const,
+      severity_reasons: [
+        { code: "cut_short", title: "cut short" },
+        { code: "torn_tail", title: "torn tail" },
+      ],
+    };
+    expect(codes(applyRunFacts(cut, facts))).toEqual([
+      "cut_short",
+      "other_model_main",
+      "torn_tail",
+    ]);
+    const masked = {
+      ...base,
+      main_model: "q",
+      severity: "masked" as const,
+      severity_reasons: [{ code: "build_error", title: "build error" }],
+    };
     expect(applyRunFacts(masked, facts)).toMatchObject({ severity: "masked" });
     const noCapture = { ...base, has_capture: false };
-    expect(applyRunFacts(noCapture, facts)).toMatchObject({ severity: "trained_with_warnings", severity_reasons: [{ code: "no_capture" }] });
+    expect(applyRunFacts(noCapture, facts)).toMatchObject({
+      severity: "trained_with_warnings",
+      severity_reasons: [{ code: "no_capture" }],
+    });
     expect(applyRunFacts(noCapture, { ...facts, capture_expected: false })).toBe(noCapture);
   });
 });
@@ -132,12 +189,16 @@ describe("health counts and alerts in the same classes", () => {
   it("claude-code: counts per class add up to the records; alerts name their class", async () => {
     const recs = records("claude-code-capture-on");
     const { summaries, policy_model } = await served("claude-code-capture-on");
-    const h = healthReportSchema.parse(computeHealth(summaries, { pending: 3, policyModel: policy_model }));
+    const h = healthReportSchema.parse(
+      computeHealth(summaries, { pending: 3, policyModel: policy_model }),
+    );
     const maskedOnDisk = [...recs.values()].filter((r) => r.mask_sample === true).length;
     expect(h.severity.masked).toBe(maskedOnDisk);
     expect(h.masked).toBe(maskedOnDisk);
     expect(h.severity.pending).toBe(3);
-    expect(h.severity.trained + h.severity.trained_with_warnings + h.severity.masked).toBe(recs.size);
+    expect(h.severity.trained + h.severity.trained_with_warnings + h.severity.masked).toBe(
+      recs.size,
+    );
     expect(h.policy_model).toBe("claude-opus-4-1");
     const other = h.alerts.find((a) => a.kind === "other_model_main");
     expect(other).toMatchObject({ verdict: "trained_with_warnings", count: 1 });
@@ -150,7 +211,11 @@ describe("health counts and alerts in the same classes", () => {
     expect(h.severity).toEqual({ trained: 0, trained_with_warnings: 12, masked: 0, pending: 0 });
     const cut = h.alerts.find((a) => a.kind === "cut_short");
     expect(cut).toMatchObject({ severity: "error", verdict: "trained_with_warnings", count: 12 });
-    expect(cut?.message).toContain("12 of 12 rollouts were cut short by a failed model call, all trained on with a warning");
-    expect(cut?.message).toContain("call 2 got HTTP 422 `extra_forbidden` at `messages[2].reasoning`, and the agent stopped");
+    expect(cut?.message).toContain(
+      "12 of 12 rollouts were cut short by a failed model call, all trained on with a warning",
+    );
+    expect(cut?.message).toContain(
+      "call 2 got HTTP 422 `extra_forbidden` at `messages[2].reasoning`, and the agent stopped",
+    );
   });
 });

@@ -6,14 +6,21 @@ import { timingSafeEqual } from "node:crypto";
 
 export const TOKEN_COOKIE = "rollout_lens_token";
 
-export type Access = { kind: "allow" } | { kind: "deny"; message: string } | { kind: "set-cookie"; location: string };
+export type Access =
+  { kind: "allow" } | { kind: "deny"; message: string } | { kind: "set-cookie"; location: string };
 
 function same(a: string, b: string): boolean {
-  const x = Buffer.from(a), y = Buffer.from(b);
+  const x = Buffer.from(a),
+    y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function checkAccess(url: URL, headers: Headers, cookie: string | undefined, token: string | undefined): Access {
+export function checkAccess(
+  url: URL,
+  headers: Headers,
+  cookie: string | undefined,
+  token: string | undefined,
+): Access {
   if (!token) return { kind: "allow" };
   const bearer = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "")?.[1];
   if ((bearer && same(bearer, token)) || (cookie && same(cookie, token))) return { kind: "allow" };
@@ -23,7 +30,11 @@ export function checkAccess(url: URL, headers: Headers, cookie: string | undefin
     clean.searchParams.delete("token");
     return { kind: "set-cookie", location: clean.pathname + clean.search };
   }
-  return { kind: "deny", message: "This Rollout Lens needs an access token: open it with ?token=<ROLLOUT_LENS_TOKEN> once, or send Authorization: Bearer <token>." };
+  return {
+    kind: "deny",
+    message:
+      "This Rollout Lens needs an access token: open it with ?token=<ROLLOUT_LENS_TOKEN> once, or send Authorization: Bearer <token>.",
+  };
 }
 
 /** A strict CSP: scripts only from this origin with the per-request nonce (Next applies it to its own scripts). */

@@ -5,7 +5,10 @@ import { InvalidInputError } from "@/lib/errors";
 export function profileParam(value: string | null | undefined): BuilderProfileChoice | undefined {
   if (value === null || value === undefined || value === "") return undefined;
   const parsed = builderProfileSchema.safeParse(value);
-  if (!parsed.success) throw new InvalidInputError(`profile must be one of seed, gym-v1, auto; got ${JSON.stringify(value)}`);
+  if (!parsed.success)
+    throw new InvalidInputError(
+      `profile must be one of seed, gym-v1, auto; got ${JSON.stringify(value)}`,
+    );
   return parsed.data;
 }
 

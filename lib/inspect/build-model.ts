@@ -41,7 +41,9 @@ function facts(v: Verdict): OtherProfileVerdict {
   };
 }
 
-async function tokenizer(run: RunLayout): Promise<{ decoder: TokenDecoder | null; error: string | null }> {
+async function tokenizer(
+  run: RunLayout,
+): Promise<{ decoder: TokenDecoder | null; error: string | null }> {
   try {
     return { decoder: await decoderFor(run.dir, run.manifest.tokenizer), error: null };
   } catch (err) {
@@ -54,13 +56,30 @@ function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): Ro
     issues: capture.issues,
     torn_tail: capture.snapshot.tornTail,
     token_file: capture.hasTokenFile,
-    capture_store: { exists: captureRead?.exists ?? false, unreadable: captureRead?.unreadable.length ?? 0, error: captureRead?.error ?? null },
+    capture_store: {
+      exists: captureRead?.exists ?? false,
+      unreadable: captureRead?.unreadable.length ?? 0,
+      error: captureRead?.error ?? null,
+    },
   };
 }
 
-export async function buildModel({ run, rolloutId, profile, stamp, signal, progress }: ModelRequest): Promise<RolloutModel> {
+export async function buildModel({
+  run,
+  rolloutId,
+  profile,
+  stamp,
+  signal,
+  progress,
+}: ModelRequest): Promise<RolloutModel> {
   const patterns = run.manifest.side_call_patterns;
-  const built = await buildRollout(rolloutSourceOf(run), rolloutId, { profile, sideCallPatterns: patterns, signal, decideOther: true, onProgress: progress?.read });
+  const built = await buildRollout(rolloutSourceOf(run), rolloutId, {
+    profile,
+    sideCallPatterns: patterns,
+    signal,
+    decideOther: true,
+    onProgress: progress?.read,
+  });
   if (!built.found) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
   progress?.decoding();
   const { verdict, capture, captureStore, record } = built;
@@ -69,7 +88,12 @@ export async function buildModel({ run, rolloutId, profile, stamp, signal, progr
 
   const entries = capture.snapshot.entries;
   const join = joinExchanges(entries, captureStore?.exchanges ?? []);
-  const { calls, tokens, callIndex } = describeCalls(verdict, entries, capture.entryLines, join.byCallId);
+  const { calls, tokens, callIndex } = describeCalls(
+    verdict,
+    entries,
+    capture.entryLines,
+    join.byCallId,
+  );
   const chains = describeChains(verdict.build, callIndex, tokens);
   const failed = placeFailed(join.withoutEntry, calls);
   const inherited = new Map(calls.map((c) => [c.model_call_id, c.inherited_len]));
@@ -82,7 +106,10 @@ export async function buildModel({ run, rolloutId, profile, stamp, signal, progr
     tokenizer: decoder?.name ?? null,
     tokenizer_error: tokenizerError,
     verdict: { ...toVerdictRow(verdict, { includeMain: false }), main: null },
-    delivered_fraction: typeof verdict.metrics.delivered_fraction === "number" ? verdict.metrics.delivered_fraction : null,
+    delivered_fraction:
+      typeof verdict.metrics.delivered_fraction === "number"
+        ? verdict.metrics.delivered_fraction
+        : null,
     other_profile: { ...otherProfileSummary(facts(verdict), facts(other)), verdict: facts(other) },
     calls,
     failed,
@@ -96,18 +123,39 @@ export async function buildModel({ run, rolloutId, profile, stamp, signal, progr
     main_rule: mainRule(verdict.profile),
     prefix_breaks: verdict.build ? prefixBreaks(verdict.build, decoder) : [],
     dropped: {
-      branch_chains: Math.max(0, chains.length - (verdict.build && verdict.build.mainIndex >= 0 ? 1 : 0)),
+      branch_chains: Math.max(
+        0,
+        chains.length - (verdict.build && verdict.build.mainIndex >= 0 ? 1 : 0),
+      ),
       quarantined_calls: verdict.build?.quarantined.length ?? 0,
       side_calls: verdict.side_calls.length,
       excluded_calls: calls.filter((c) => c.role === "excluded").length,
-      generated_not_delivered: notes ? notes.generated_tokens_captured - notes.generated_tokens_delivered : 0,
+      generated_not_delivered: notes
+        ? notes.generated_tokens_captured - notes.generated_tokens_delivered
+        : 0,
     },
     read: readFacts(capture, captureStore),
-    record: record && { reward: record.reward, step: record.step, mask_sample: record.mask_sample, token_capture: record._ng_token_capture },
+    record: record && {
+      reward: record.reward,
+      step: record.step,
+      mask_sample: record.mask_sample,
+      token_capture: record._ng_token_capture,
+    },
   };
   let weight = 0;
   for (const t of tokens) weight += t.own.length + t.gen.length;
-  const chainCalls = new Map(chains.map((c) => [c.chain_id, c.call_ids.map((id) => callIndex.get(id) ?? -1)]));
+  const chainCalls = new Map(
+    chains.map((c) => [c.chain_id, c.call_ids.map((id) => callIndex.get(id) ?? -1)]),
+  );
   const outputItems = new Map(entries.map((e) => [e.model_call_id, e.output_items]));
-  return { view, tokens, chainCalls, callIndex, decoder, weight, exchanges: join.byCallId, outputItems };
+  return {
+    view,
+    tokens,
+    chainCalls,
+    callIndex,
+    decoder,
+    weight,
+    exchanges: join.byCallId,
+    outputItems,
+  };
 }

@@ -21,19 +21,34 @@ const bytesOf: Record<string, number> = {};
 beforeAll(async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-progress-"));
   const dir = path.join(root, "big");
-  const tokens = path.join(dir, "tokens"), calls = path.join(dir, "model-calls");
-  await writeLines(path.join(tokens, "0-0.tokens.jsonl"), syntheticRolloutLines({ rolloutId: "0-0", calls: 160, lastPromptTokens: 50_000, recordedParents: true, seed: 3 }));
-  writeFileSync(path.join(tokens, "1-0.tokens.jsonl"), line(tokenRecord("1-0", "a", [1, 2, 3], [4, 5])));
+  const tokens = path.join(dir, "tokens"),
+    calls = path.join(dir, "model-calls");
+  await writeLines(
+    path.join(tokens, "0-0.tokens.jsonl"),
+    syntheticRolloutLines({
+      rolloutId: "0-0",
+      calls: 160,
+      lastPromptTokens: 50_000,
+      recordedParents: true,
+      seed: 3,
+    }),
+  );
+  writeFileSync(
+    path.join(tokens, "1-0.tokens.jsonl"),
+    line(tokenRecord("1-0", "a", [1, 2, 3], [4, 5])),
+  );
   mkdirSync(calls);
   writeFileSync(path.join(calls, "0-0.capture.jsonl"), line({ not: "an exchange" }).repeat(50));
   run = await getRun("big", root);
   const size = (f: string) => statSync(f).size;
-  bytesOf["0-0"] = size(path.join(tokens, "0-0.tokens.jsonl")) + size(path.join(calls, "0-0.capture.jsonl"));
+  bytesOf["0-0"] =
+    size(path.join(tokens, "0-0.tokens.jsonl")) + size(path.join(calls, "0-0.capture.jsonl"));
   bytesOf["1-0"] = size(path.join(tokens, "1-0.tokens.jsonl"));
 });
 
 const PHASES = ["reading", "deciding", "decoding"] as const;
-const trackedNow = () => cacheStats().find((c) => c.name === "inspect.build-progress")?.entries ?? 0;
+const trackedNow = () =>
+  cacheStats().find((c) => c.name === "inspect.build-progress")?.entries ?? 0;
 const cachedRollouts = () => cacheStats().find((c) => c.name === "inspect.rollouts")?.entries ?? 0;
 
 describe("build progress", () => {
@@ -62,19 +77,34 @@ describe("build progress", () => {
     expect(partial.size).toBeGreaterThanOrEqual(2);
     const phases = building.map((p) => PHASES.indexOf(p.phase));
     expect(phases).toEqual([...phases].sort((a, b) => a - b));
-    expect(building.filter((p) => p.phase === "reading").every((p) => p.bytes_read < total)).toBe(true);
+    expect(building.filter((p) => p.phase === "reading").every((p) => p.bytes_read < total)).toBe(
+      true,
+    );
     // Before the build: queued with what it will read; after: ready, and nothing tracked any more.
-    for (const p of seen.slice(0, seen.findIndex((q) => q.state !== "queued"))) expect(p).toEqual({ state: "queued", total_bytes: total });
+    for (const p of seen.slice(
+      0,
+      seen.findIndex((q) => q.state !== "queued"),
+    ))
+      expect(p).toEqual({ state: "queued", total_bytes: total });
     expect(await inspectProgress(run, "0-0")).toEqual({ state: "ready" });
     expect(trackedNow()).toBe(0);
   });
 
   it("asking for progress never starts a build", async () => {
     const before = cachedRollouts();
-    expect(await inspectProgress(run, "1-0")).toEqual({ state: "queued", total_bytes: bytesOf["1-0"] });
+    expect(await inspectProgress(run, "1-0")).toEqual({
+      state: "queued",
+      total_bytes: bytesOf["1-0"],
+    });
     await new Promise((r) => setTimeout(r, 50));
-    expect(await inspectProgress(run, "1-0")).toEqual({ state: "queued", total_bytes: bytesOf["1-0"] });
-    expect(await inspectProgress(run, "1-0", { profile: "gym-v1" })).toEqual({ state: "queued", total_bytes: bytesOf["1-0"] });
+    expect(await inspectProgress(run, "1-0")).toEqual({
+      state: "queued",
+      total_bytes: bytesOf["1-0"],
+    });
+    expect(await inspectProgress(run, "1-0", { profile: "gym-v1" })).toEqual({
+      state: "queued",
+      total_bytes: bytesOf["1-0"],
+    });
     expect(cachedRollouts()).toBe(before);
     expect(trackedNow()).toBe(0);
     await inspectRollout(run, "1-0");
@@ -91,14 +121,23 @@ describe("build progress", () => {
       throw new Error("boom");
     });
     await expect(failing).rejects.toThrow("boom");
-    expect(during).toMatchObject({ state: "building", phase: "reading", bytes_read: 40, total_bytes: 100 });
+    expect(during).toMatchObject({
+      state: "building",
+      phase: "reading",
+      bytes_read: 40,
+      total_bytes: 100,
+    });
     expect(trackedProgress("test-key")).toBeNull();
   });
 
   it("bytes past the total (a growing file) never pass the bar's end; decoding is its own phase", async () => {
     await trackBuild("grow-key", 10, async (sink) => {
       sink.read(25);
-      expect(trackedProgress("grow-key")).toMatchObject({ phase: "deciding", bytes_read: 10, total_bytes: 10 });
+      expect(trackedProgress("grow-key")).toMatchObject({
+        phase: "deciding",
+        bytes_read: 10,
+        total_bytes: 10,
+      });
       sink.decoding();
       expect(trackedProgress("grow-key")?.phase).toBe("decoding");
     });

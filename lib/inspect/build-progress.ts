@@ -29,7 +29,11 @@ export interface BuildProgressSink {
  * Runs `build` with a sink whose reports the progress route can see under `key`, until it settles.
  * `totalBytes`: what the build will read (lib/store rolloutReadBytes).
  */
-export async function trackBuild<T>(key: string, totalBytes: number, build: (sink: BuildProgressSink) => Promise<T>): Promise<T> {
+export async function trackBuild<T>(
+  key: string,
+  totalBytes: number,
+  build: (sink: BuildProgressSink) => Promise<T>,
+): Promise<T> {
   const entry: Tracked = { total: totalBytes, read: 0, decoding: false, started: Date.now() };
   const cache = tracked();
   cache.set(key, entry);
@@ -52,5 +56,11 @@ export function trackedProgress(key: string): Extract<BuildProgress, { state: "b
   // A file can grow while it is read: the bar never passes its end.
   const read = Math.min(t.read, t.total);
   const phase = t.decoding ? "decoding" : read < t.total ? "reading" : "deciding";
-  return { state: "building", phase, bytes_read: read, total_bytes: t.total, elapsed_ms: Math.max(0, Date.now() - t.started) };
+  return {
+    state: "building",
+    phase,
+    bytes_read: read,
+    total_bytes: t.total,
+    elapsed_ms: Math.max(0, Date.now() - t.started),
+  };
 }

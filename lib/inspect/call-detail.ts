@@ -33,8 +33,16 @@ export function callDetail(model: RolloutModel, callId: string): CallDetail {
   const call = idx === undefined ? undefined : model.view.calls[idx];
   const t = idx === undefined ? undefined : model.tokens[idx];
   if (!call || !t) {
-    if (exchanges.length === 0) throw new UnknownCallError(`no call ${callId} in rollout ${model.view.rollout_id}`);
-    return { model_call_id: callId, call: null, output_items: [], exchanges, prompt: null, generation: null };
+    if (exchanges.length === 0)
+      throw new UnknownCallError(`no call ${callId} in rollout ${model.view.rollout_id}`);
+    return {
+      model_call_id: callId,
+      call: null,
+      output_items: [],
+      exchanges,
+      prompt: null,
+      generation: null,
+    };
   }
   const dec = model.decoder;
   const text = (ids: ArrayLike<number>) => (dec ? dec.decode(Array.from(ids)) : null);

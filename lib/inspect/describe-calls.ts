@@ -4,7 +4,14 @@
 // placed in time. Reads the builder's output only; the words for these facts live in lib/view.
 import type { Build, CallNode, Verdict } from "@/lib/builder";
 import { finishReason, servedModel, type TokenEntry } from "@/lib/schema";
-import type { CallRole, CallView, ChainView, ExchangeSummary, FailedCall, RetryRole } from "@/lib/schema/api-rollout";
+import type {
+  CallRole,
+  CallView,
+  ChainView,
+  ExchangeSummary,
+  FailedCall,
+  RetryRole,
+} from "@/lib/schema/api-rollout";
 import type { ExchangeRecord } from "@/lib/store";
 import { pushTo } from "@/lib/view/group";
 import { excludedReason } from "@/lib/view/inspector-words";
@@ -14,7 +21,9 @@ import { timelinePositions } from "@/lib/view/timeline-positions";
 import type { CallTokens } from "./model";
 
 /** The last of a call's exchanges in brief, with how many there were. */
-export function summarizeExchanges(list: readonly ExchangeRecord[] | undefined): ExchangeSummary | null {
+export function summarizeExchanges(
+  list: readonly ExchangeRecord[] | undefined,
+): ExchangeSummary | null {
   const last = list?.[list.length - 1]?.exchange;
   if (!list || !last) return null;
   return {
@@ -48,7 +57,12 @@ function indexBuild(v: Verdict): BuildIndex {
   return { build, nodeOf, chainsOf, side, emptyGeneration, failed: v.error !== null };
 }
 
-function roleOf(id: string, node: CallNode | undefined, chains: readonly string[], side: ReadonlyMap<string, unknown>): CallRole {
+function roleOf(
+  id: string,
+  node: CallNode | undefined,
+  chains: readonly string[],
+  side: ReadonlyMap<string, unknown>,
+): CallRole {
   if (side.has(id)) return "side_call";
   if (!node) return "excluded";
   if (node.quarantine) return "quarantined";
@@ -56,7 +70,12 @@ function roleOf(id: string, node: CallNode | undefined, chains: readonly string[
   return chains.length > 0 ? "branch" : "unchained";
 }
 
-function describeCall(e: TokenEntry, line: number, ix: BuildIndex, exchanges: ReadonlyMap<string, ExchangeRecord[]>): CallView {
+function describeCall(
+  e: TokenEntry,
+  line: number,
+  ix: BuildIndex,
+  exchanges: ReadonlyMap<string, ExchangeRecord[]>,
+): CallView {
   const id = e.model_call_id;
   const node = ix.nodeOf.get(id);
   const nodes = ix.build?.nodes ?? [];
@@ -66,8 +85,13 @@ function describeCall(e: TokenEntry, line: number, ix: BuildIndex, exchanges: Re
   const chains = node ? (ix.chainsOf.get(node.index) ?? []) : [];
   const role = roleOf(id, node, chains, ix.side);
   let retry: RetryRole | null = null;
-  if (group && node) retry = group.unresolved ? "unresolved" : group.kept.includes(node.index) ? "kept" : "dropped";
-  const cause = ix.emptyGeneration.has(id) ? "empty_generation" : ix.failed ? "build_failed" : "not_built";
+  if (group && node)
+    retry = group.unresolved ? "unresolved" : group.kept.includes(node.index) ? "kept" : "dropped";
+  const cause = ix.emptyGeneration.has(id)
+    ? "empty_generation"
+    : ix.failed
+      ? "build_failed"
+      : "not_built";
   return {
     model_call_id: id,
     line,
@@ -98,9 +122,20 @@ function describeCall(e: TokenEntry, line: number, ix: BuildIndex, exchanges: Re
  * Calls in the builder's processing order (created_at, then line), each with its compact tokens.
  * `lines[k]` is the token-file line of `entries[k]`.
  */
-export function describeCalls(v: Verdict, entries: readonly TokenEntry[], lines: readonly number[], exchanges: ReadonlyMap<string, ExchangeRecord[]>) {
+export function describeCalls(
+  v: Verdict,
+  entries: readonly TokenEntry[],
+  lines: readonly number[],
+  exchanges: ReadonlyMap<string, ExchangeRecord[]>,
+) {
   const ix = indexBuild(v);
-  const order = entries.map((_, k) => k).sort((a, b) => (entries[a]?.created_at ?? 0) - (entries[b]?.created_at ?? 0) || (lines[a] ?? 0) - (lines[b] ?? 0));
+  const order = entries
+    .map((_, k) => k)
+    .sort(
+      (a, b) =>
+        (entries[a]?.created_at ?? 0) - (entries[b]?.created_at ?? 0) ||
+        (lines[a] ?? 0) - (lines[b] ?? 0),
+    );
   const callIndex = new Map<string, number>();
   const calls: CallView[] = [];
   const tokens: CallTokens[] = [];
@@ -115,7 +150,10 @@ export function describeCalls(v: Verdict, entries: readonly TokenEntry[], lines:
       inherited: call.inherited_len,
       own: Int32Array.from(e.prompt_token_ids.slice(call.inherited_len)),
       gen: Int32Array.from(gen),
-      logProbs: e.generation_log_probs.length === gen.length ? Float64Array.from(e.generation_log_probs) : null,
+      logProbs:
+        e.generation_log_probs.length === gen.length
+          ? Float64Array.from(e.generation_log_probs)
+          : null,
     });
   }
   calls.forEach((c, i) => {
@@ -126,9 +164,15 @@ export function describeCalls(v: Verdict, entries: readonly TokenEntry[], lines:
 }
 
 /** Chains with main first, each with its root and its flattened length in tokens. */
-export function describeChains(build: Build | null, callIndex: ReadonlyMap<string, number>, tokens: readonly CallTokens[]): ChainView[] {
+export function describeChains(
+  build: Build | null,
+  callIndex: ReadonlyMap<string, number>,
+  tokens: readonly CallTokens[],
+): ChainView[] {
   if (!build) return [];
-  const ordered = [...build.chains].sort((a, b) => (a.chain_id === "main" ? -1 : b.chain_id === "main" ? 1 : 0));
+  const ordered = [...build.chains].sort((a, b) =>
+    a.chain_id === "main" ? -1 : b.chain_id === "main" ? 1 : 0,
+  );
   return ordered.flatMap((c) => {
     const ids = c.nodes.map((i) => build.nodes[i]?.entry.model_call_id ?? "");
     const root = build.nodes[c.nodes[0] ?? -1]?.entry;
@@ -138,7 +182,17 @@ export function describeChains(build: Build | null, callIndex: ReadonlyMap<strin
       const t = tokens[callIndex.get(id) ?? -1];
       if (t) length += t.own.length + t.gen.length;
     }
-    return [{ chain_id: c.chain_id, call_ids: ids, root_call_id: root.model_call_id, generated: c.generated, root_created_at: root.created_at, root_prompt_len: root.prompt_token_ids.length, length }];
+    return [
+      {
+        chain_id: c.chain_id,
+        call_ids: ids,
+        root_call_id: root.model_call_id,
+        generated: c.generated,
+        root_created_at: root.created_at,
+        root_prompt_len: root.prompt_token_ids.length,
+        length,
+      },
+    ];
   });
 }
 
@@ -146,13 +200,17 @@ export function describeChains(build: Build | null, callIndex: ReadonlyMap<strin
  * Failed exchanges (no token entry) in start order, each after the call created last before it
  * started, numbered as the timeline shows it, with the error's type, location and message.
  */
-export function placeFailed(list: readonly ExchangeRecord[], calls: readonly CallView[]): FailedCall[] {
+export function placeFailed(
+  list: readonly ExchangeRecord[],
+  calls: readonly CallView[],
+): FailedCall[] {
   const byCreated = [...calls].sort((a, b) => a.created_at - b.created_at);
   const placed = list.map(({ exchange: x }) => {
     const started = x.started_at;
     let after: CallView | null = null;
     // Binary search: the last call with created_at <= started.
-    let lo = 0, hi = byCreated.length - 1;
+    let lo = 0,
+      hi = byCreated.length - 1;
     while (started !== null && lo <= hi) {
       const mid = (lo + hi) >> 1;
       const c = byCreated[mid] as CallView;

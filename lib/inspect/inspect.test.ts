@@ -9,7 +9,11 @@ import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
 import { InvalidInputError, UnknownEntityError } from "@/lib/errors";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { rolloutViewSchema } from "@/lib/schema/api-rollout";
-import { lowProbMatchesSchema, segmentedWindowSchema, tokenWindowSchema } from "@/lib/schema/api-tokens";
+import {
+  lowProbMatchesSchema,
+  segmentedWindowSchema,
+  tokenWindowSchema,
+} from "@/lib/schema/api-tokens";
 import { callDetailSchema } from "@/lib/schema/api-call-detail";
 import type { RolloutModel } from "./model";
 import { inspectRollout } from "./rollout-model";
@@ -26,7 +30,9 @@ async function open(runId: string, rollout: string, profile?: "seed" | "gym-v1" 
 /** The whole sequence, fetched window by window as the page does. */
 function readAll(model: RolloutModel, sequence: string, size = 997) {
   const first = segmentedWindowSchema.parse(segmentedWindow(model, sequence, "0", String(size)));
-  const ids = [...first.tokens.id], mask = [...first.tokens.mask], lps = [...first.tokens.log_prob];
+  const ids = [...first.tokens.id],
+    mask = [...first.tokens.mask],
+    lps = [...first.tokens.log_prob];
   for (let off = size; off < first.total; off += size) {
     const w = tokenWindowSchema.parse(tokenWindow(model, sequence, String(off), String(size)));
     ids.push(...w.tokens.id);
@@ -41,14 +47,18 @@ describe("rollout view on the claude-code run", () => {
     const { view } = await open("claude-code-capture-on", "12-0");
     const sides = view.calls.filter((c) => c.role === "side_call");
     expect(sides).toHaveLength(2);
-    expect(sides.every((c) => c.side_call?.kind === "pattern" && c.side_call.pattern === "haiku")).toBe(true);
+    expect(
+      sides.every((c) => c.side_call?.kind === "pattern" && c.side_call.pattern === "haiku"),
+    ).toBe(true);
     const main = view.calls.filter((c) => c.role === "main");
     expect(main.length).toBeGreaterThan(1);
     expect(main[0]).toMatchObject({ parent_call_id: null, link: "root", inherited_len: 0 });
     for (const c of main.slice(1)) expect(c.inherited_len + c.interstitial_len).toBe(c.prompt_len);
     expect(view.chains).toHaveLength(1);
     expect(view.verdict.mask_sample).toBe(false);
-    expect(main.every((c) => c.exchange?.status_code === 200 && c.exchange.latency_ms! > 0)).toBe(true);
+    expect(main.every((c) => c.exchange?.status_code === 200 && c.exchange.latency_ms! > 0)).toBe(
+      true,
+    );
   });
 
   it("a compaction shows two roots and a prefix break that is not a drift", async () => {
@@ -65,9 +75,13 @@ describe("rollout view on the claude-code run", () => {
   });
 
   it("a sub-agent is a branch, retries are kept, dropped or unresolved", async () => {
-    expect((await open("claude-code-capture-on", "1-0")).view.calls.some((c) => c.role === "branch")).toBe(true);
+    expect(
+      (await open("claude-code-capture-on", "1-0")).view.calls.some((c) => c.role === "branch"),
+    ).toBe(true);
     const resolved = (await open("claude-code-capture-on", "2-0")).view;
-    expect(resolved.calls.filter((c) => c.retry === "dropped").map((c) => c.role)).toEqual(["quarantined"]);
+    expect(resolved.calls.filter((c) => c.retry === "dropped").map((c) => c.role)).toEqual([
+      "quarantined",
+    ]);
     expect(resolved.calls.some((c) => c.retry === "kept" && c.role === "main")).toBe(true);
     const unresolved = (await open("claude-code-capture-on", "3-0")).view;
     expect(unresolved.verdict.mask_reasons).toEqual(["unresolved_retry"]);
@@ -89,14 +103,19 @@ describe("token windows", () => {
     const run = await getRun("claude-code-capture-on", RUNS_DIR);
     for (const id of ["0-0", "1-0", "12-0"]) {
       const model = await inspectRollout(run, id);
-      const { verdict } = await buildRollout(run.tokensDir!, id, { profile: "seed", sideCallPatterns: run.manifest.side_call_patterns });
+      const { verdict } = await buildRollout(run.tokensDir!, id, {
+        profile: "seed",
+        sideCallPatterns: run.manifest.side_call_patterns,
+      });
       const main = toVerdictRow(verdict).main!;
       const all = readAll(model, "main");
       expect(all.total).toBe(main.token_ids.length);
       expect(all.ids).toEqual(main.token_ids);
       expect(all.mask).toEqual(main.loss_mask);
       expect(all.lps).toEqual(main.log_probs);
-      expect(all.mask.filter((m) => m === 1).length).toBe(verdict.metrics.generated_tokens_delivered);
+      expect(all.mask.filter((m) => m === 1).length).toBe(
+        verdict.metrics.generated_tokens_delivered,
+      );
     }
   });
 
@@ -109,7 +128,8 @@ describe("token windows", () => {
     expect(w.tokens.text!.join("")).toContain("system\n");
     expect(w.segments[0]).toMatchObject({ kind: "prompt", start: 0 });
     expect(w.segments.map((s) => s.kind)).toContain("interstitial");
-    for (let k = 1; k < w.segments.length; k++) expect(w.segments[k]!.start).toBe(w.segments[k - 1]!.start + w.segments[k - 1]!.length);
+    for (let k = 1; k < w.segments.length; k++)
+      expect(w.segments[k]!.start).toBe(w.segments[k - 1]!.start + w.segments[k - 1]!.length);
   });
 
   it("sends segments only with the window that opens a sequence; the page's window holds the URL's position", async () => {
@@ -128,7 +148,12 @@ describe("token windows", () => {
     expect(tokenWindowSchema.safeParse(opening).success).toBe(false); // strict: a plain window has no segments
     expect(segmentedWindowSchema.safeParse(later).success).toBe(false);
     const page = segmentedWindowSchema.parse(firstWindow(model, null, 2345));
-    expect(page).toMatchObject({ sequence: "main", offset: 2000, total: 3505, segments: opening.segments });
+    expect(page).toMatchObject({
+      sequence: "main",
+      offset: 2000,
+      total: 3505,
+      segments: opening.segments,
+    });
     expect(page.segments.map((s) => [s.call, s.kind, s.start, s.length])).toEqual([
       ["a", "prompt", 0, 3000],
       ["a", "generated", 3000, 3],
@@ -136,7 +161,11 @@ describe("token windows", () => {
       ["b", "generated", 3503, 2],
     ]);
     expect(page.tokens.id).toEqual([...promptA, ...genA, ...inter, ...genB].slice(2000));
-    expect(firstWindow(model, "call:a", null)).toMatchObject({ sequence: "call:a", offset: 0, total: 3003 });
+    expect(firstWindow(model, "call:a", null)).toMatchObject({
+      sequence: "call:a",
+      offset: 0,
+      total: 3003,
+    });
     expect(firstWindow(model, "branch-9", null)).toBeNull(); // the client asks and shows the 404
   });
 
@@ -144,10 +173,15 @@ describe("token windows", () => {
     const model = await open("claude-code-capture-on", "12-0");
     const call = model.view.calls.filter((c) => c.role === "main")[2]!;
     const run = await getRun("claude-code-capture-on", RUNS_DIR);
-    const entry = (await readRolloutCapture(run.tokensDir!, "12-0")).snapshot.entries.find((e) => e.model_call_id === call.model_call_id)!;
+    const entry = (await readRolloutCapture(run.tokensDir!, "12-0")).snapshot.entries.find(
+      (e) => e.model_call_id === call.model_call_id,
+    )!;
     const all = readAll(model, `call:${call.model_call_id}`, 500);
     expect(all.ids).toEqual([...entry.prompt_token_ids, ...entry.generation_token_ids]);
-    expect(all.mask).toEqual([...entry.prompt_token_ids.map(() => 0), ...entry.generation_token_ids.map(() => 1)]);
+    expect(all.mask).toEqual([
+      ...entry.prompt_token_ids.map(() => 0),
+      ...entry.generation_token_ids.map(() => 1),
+    ]);
     expect(all.segments.at(-1)).toMatchObject({ kind: "generated", call: call.model_call_id });
     expect(all.segments.some((s) => s.kind === "inherited")).toBe(true);
   });
@@ -155,7 +189,10 @@ describe("token windows", () => {
   it("finds low-probability generated tokens", async () => {
     const model = await open("claude-code-capture-on", "12-0");
     const all = readAll(model, "main");
-    const expected = all.lps.map((lp, pos) => [lp, pos] as const).filter(([lp]) => lp !== null && lp < -2).map(([, pos]) => pos);
+    const expected = all.lps
+      .map((lp, pos) => [lp, pos] as const)
+      .filter(([lp]) => lp !== null && lp < -2)
+      .map(([, pos]) => pos);
     const low = lowProbMatchesSchema.parse(lowProbTokens(model, "main", "-2", "5000"));
     expect(low.total).toBe(expected.length);
     expect(low.matches.map((m) => m.pos)).toEqual(expected);
@@ -164,7 +201,9 @@ describe("token windows", () => {
 
   it("rejects bad windows and unknown sequences with a message", async () => {
     const model = await open("claude-code-capture-on", "12-0");
-    expect(() => tokenWindow(model, "main", "-1", null)).toThrow(/offset must be a non-negative integer/);
+    expect(() => tokenWindow(model, "main", "-1", null)).toThrow(
+      /offset must be a non-negative integer/,
+    );
     expect(() => tokenWindow(model, "branch-7", null, null)).toThrow(UnknownEntityError);
     expect(() => tokenWindow(model, "call:nope", null, null)).toThrow(/no call nope/);
     expect(tokenWindow(model, "main", "99999999", "10").tokens.id).toEqual([]);
@@ -177,19 +216,29 @@ describe("failed HTTP calls and call detail", () => {
     const { view } = model;
     expect(view.calls).toHaveLength(1);
     expect(view.failed).toHaveLength(1);
-    expect(view.failed[0]).toMatchObject({ status_code: 422, error_category: "client_error", after_call: view.calls[0]!.model_call_id });
-    expect(view.failed[0]!.error).toBe("extra_forbidden at body.messages.2.reasoning: Extra inputs are not permitted");
+    expect(view.failed[0]).toMatchObject({
+      status_code: 422,
+      error_category: "client_error",
+      after_call: view.calls[0]!.model_call_id,
+    });
+    expect(view.failed[0]!.error).toBe(
+      "extra_forbidden at body.messages.2.reasoning: Extra inputs are not permitted",
+    );
     const detail = callDetailSchema.parse(callDetail(model, view.failed[0]!.model_call_id));
     expect(detail.call).toBeNull();
     expect(detail.exchanges[0]).toMatchObject({ status_code: 422, error_category: "client_error" });
-    expect(detail.exchanges[0]!.error_body).toMatchObject({ detail: [{ type: "extra_forbidden" }] });
+    expect(detail.exchanges[0]!.error_body).toMatchObject({
+      detail: [{ type: "extra_forbidden" }],
+    });
   });
 
   it("splits a call's prompt into inherited prefix and interstitial text", async () => {
     const model = await open("opencode-after-fix", "0-0");
     const second = model.view.calls[1]!;
     const d = callDetailSchema.parse(callDetail(model, second.model_call_id));
-    expect(d.prompt!.inherited_len).toBe(model.view.calls[0]!.prompt_len + model.view.calls[0]!.generated_len);
+    expect(d.prompt!.inherited_len).toBe(
+      model.view.calls[0]!.prompt_len + model.view.calls[0]!.generated_len,
+    );
     expect(d.prompt!.interstitial).toContain("<tool_response>");
     expect(d.prompt!.inherited_tail).toContain("</tool_call>");
     expect(d.generation).toContain("The command printed");
@@ -201,7 +250,9 @@ describe("failed HTTP calls and call detail", () => {
 describe("bad input", () => {
   it("unknown and malformed rollout ids", async () => {
     await expect(open("claude-code-capture-on", "99-9")).rejects.toThrow(UnknownEntityError);
-    await expect(open("claude-code-capture-on", "../run.json")).rejects.toThrow(InvalidRolloutIdError);
+    await expect(open("claude-code-capture-on", "../run.json")).rejects.toThrow(
+      InvalidRolloutIdError,
+    );
     await expect(open("claude-code-capture-on", "a/b")).rejects.toThrow(InvalidRolloutIdError);
   });
 
@@ -210,11 +261,22 @@ describe("bad input", () => {
     const drifted = [1, 2, 3, 9, 9, ...Array.from({ length: 30 }, (_, i) => 100 + i)];
     const original = [1, 2, 3, 4, 5, ...Array.from({ length: 30 }, (_, i) => 100 + i)];
     const dir = tempStore({
-      "bad-0.tokens.jsonl": line(tokenRecord("bad-0", "a", root, [10])) + "{not json\n" + line(tokenRecord("bad-0", "b", root, [11])),
-      "long-0.tokens.jsonl": line(tokenRecord("long-0", "a", Array.from({ length: 6000 }, (_, i) => i), [1, 2])),
+      "bad-0.tokens.jsonl":
+        line(tokenRecord("bad-0", "a", root, [10])) +
+        "{not json\n" +
+        line(tokenRecord("bad-0", "b", root, [11])),
+      "long-0.tokens.jsonl": line(
+        tokenRecord(
+          "long-0",
+          "a",
+          Array.from({ length: 6000 }, (_, i) => i),
+          [1, 2],
+        ),
+      ),
       "drift-0.tokens.jsonl":
-        line(tokenRecord("drift-0", "a", original.slice(0, 20), original.slice(20), { created_at: 1 })) +
-        line(tokenRecord("drift-0", "b", drifted, [7, 7], { created_at: 2 })),
+        line(
+          tokenRecord("drift-0", "a", original.slice(0, 20), original.slice(20), { created_at: 1 }),
+        ) + line(tokenRecord("drift-0", "b", drifted, [7, 7], { created_at: 2 })),
     });
     const before = fingerprintDir(dir);
     const run = await getRun(path.basename(dir), path.dirname(dir));
@@ -223,12 +285,18 @@ describe("bad input", () => {
     expect(bad.view.verdict.mask_sample).toBe(true);
     expect(() => tokenWindow(bad, "main", null, null)).toThrow(/has no chain/);
     const drift = await inspectRollout(run, "drift-0");
-    expect(drift.view.prefix_breaks).toEqual([expect.objectContaining({ kind: "drift", shared: 3, against_call_id: "a" })]);
+    expect(drift.view.prefix_breaks).toEqual([
+      expect.objectContaining({ kind: "drift", shared: 3, against_call_id: "a" }),
+    ]);
     expect(drift.view.tokenizer).toBeNull();
     expect(tokenWindow(drift, "main", null, null).tokens.text).toBeNull();
     const long = await inspectRollout(run, "long-0");
     expect(tokenWindow(long, "main", "0", "999999").tokens.id.length).toBe(5000); // windows are capped
-    expect(tokenWindow(long, "main", "5000", "999999").tokens.mask).toEqual([...Array(1000).fill(0), 1, 1]);
+    expect(tokenWindow(long, "main", "5000", "999999").tokens.mask).toEqual([
+      ...Array(1000).fill(0),
+      1,
+      1,
+    ]);
     expect(fingerprintDir(dir)).toEqual(before);
   });
 });

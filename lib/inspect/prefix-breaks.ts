@@ -33,7 +33,9 @@ export function prefixBreaks(build: Build, decoder: TokenDecoder | null): Prefix
       budget -= shared + 1;
       if (shared > bestShared) [best, bestShared] = [other, shared];
     }
-    const againstSeq = best ? [...best.entry.prompt_token_ids, ...best.entry.generation_token_ids] : [];
+    const againstSeq = best
+      ? [...best.entry.prompt_token_ids, ...best.entry.generation_token_ids]
+      : [];
     const shared = Math.max(0, bestShared);
     out.push({
       root_call_id: node.entry.model_call_id,
@@ -51,7 +53,13 @@ export function prefixBreaks(build: Build, decoder: TokenDecoder | null): Prefix
 }
 
 /** After the first difference, do the two sequences line up again within `skew` tokens for `run` tokens? */
-function realigns(a: readonly number[], b: readonly number[], from: number, skew = 8, run = 16): boolean {
+function realigns(
+  a: readonly number[],
+  b: readonly number[],
+  from: number,
+  skew = 8,
+  run = 16,
+): boolean {
   for (let da = 0; da <= skew; da++) {
     for (let db = 0; db <= skew; db++) {
       if (da === 0 && db === 0) continue;

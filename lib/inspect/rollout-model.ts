@@ -19,7 +19,12 @@ import { sharedBuilds } from "./shared-builds";
 const CACHE_BOUND = 4_000_000;
 /** Builds at once: each holds a large rollout's entries (hundreds of MB for 200k-token rollouts). */
 const BUILD_CONCURRENCY = Math.max(1, Number(process.env.ROLLOUT_LENS_BUILD_CONCURRENCY ?? 2));
-const builds = sharedBuilds<RolloutModel>("inspect.rollouts", "tokens", CACHE_BOUND, BUILD_CONCURRENCY);
+const builds = sharedBuilds<RolloutModel>(
+  "inspect.rollouts",
+  "tokens",
+  CACHE_BOUND,
+  BUILD_CONCURRENCY,
+);
 
 export interface InspectOptions {
   profile?: ProfileChoice;
@@ -27,12 +32,18 @@ export interface InspectOptions {
 }
 
 /** The rollout's model, built once per file version and profile; shared by concurrent requests. */
-export async function inspectRollout(run: RunLayout, rolloutId: string, options: InspectOptions = {}): Promise<RolloutModel> {
+export async function inspectRollout(
+  run: RunLayout,
+  rolloutId: string,
+  options: InspectOptions = {},
+): Promise<RolloutModel> {
   const { key, profile, stamp } = await buildKeyOf(run, rolloutId, options.profile);
   // A running build reports its progress under its key (build-progress), for the loading page.
   const build = async (signal: AbortSignal) => {
     const total = await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId);
-    return trackBuild(key, total, (progress) => buildModel({ run, rolloutId, profile, stamp, signal, progress }));
+    return trackBuild(key, total, (progress) =>
+      buildModel({ run, rolloutId, profile, stamp, signal, progress }),
+    );
   };
   return builds.get(key, build, (m) => m.weight, options.signal);
 }
@@ -41,10 +52,19 @@ export async function inspectRollout(run: RunLayout, rolloutId: string, options:
  * How the build `inspectRollout` would use stands: cached (ready), running (bytes read, phase) or
  * not running yet (queued, with the bytes it will read). Never starts a build.
  */
-export async function inspectProgress(run: RunLayout, rolloutId: string, options: Pick<InspectOptions, "profile"> = {}): Promise<BuildProgress> {
+export async function inspectProgress(
+  run: RunLayout,
+  rolloutId: string,
+  options: Pick<InspectOptions, "profile"> = {},
+): Promise<BuildProgress> {
   const { key } = await buildKeyOf(run, rolloutId, options.profile);
   if (builds.has(key)) return { state: "ready" };
-  return trackedProgress(key) ?? { state: "queued", total_bytes: await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId) };
+  return (
+    trackedProgress(key) ?? {
+      state: "queued",
+      total_bytes: await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId),
+    }
+  );
 }
 
 /** The cache key of a rollout's build: the profile asked for, the files' versions and the manifest. */

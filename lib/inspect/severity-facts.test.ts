@@ -33,7 +33,10 @@ describe("opencode-before-fix: every rollout is cut short by a 422", () => {
     const entries = jsonl(path.join(dir, "tokens", `${id}.tokens.jsonl`));
     const failedOnDisk = exchanges.filter((x) => x.status_code === 422);
     expect(failedOnDisk).toHaveLength(1);
-    const x = failedOnDisk[0] as { model_call_id: string; response: { detail: Array<{ type: string; msg: string }> } };
+    const x = failedOnDisk[0] as {
+      model_call_id: string;
+      response: { detail: Array<{ type: string; msg: string }> };
+    };
     const view = await viewOf("opencode-before-fix", id);
     expect(view.failed).toHaveLength(1);
     expect(view.failed[0]).toMatchObject({
@@ -69,13 +72,17 @@ describe("opencode-after-fix: no warning", () => {
 describe("gym-main-v1 3-0: the dangling intent", () => {
   it("is placed after the last recorded intent and masks the rollout by name", async () => {
     const dir = path.join(RUNS_DIR, "gym-main-v1", "tokens");
-    const intents = readFileSync(path.join(dir, "3-0.tokens.intents"), "utf8").split("\n").filter(Boolean);
+    const intents = readFileSync(path.join(dir, "3-0.tokens.intents"), "utf8")
+      .split("\n")
+      .filter(Boolean);
     const recorded = new Set(jsonl(path.join(dir, "3-0.tokens.jsonl")).map((e) => e.model_call_id));
     const missing = intents.filter((id) => !recorded.has(id));
     expect(missing).toHaveLength(1);
     const at = intents.indexOf(missing[0] as string);
     const view = await viewOf("gym-main-v1", "3-0");
-    expect(view.dangling_intents).toEqual([{ model_call_id: missing[0], after_call: intents[at - 1] }]);
+    expect(view.dangling_intents).toEqual([
+      { model_call_id: missing[0], after_call: intents[at - 1] },
+    ]);
     const severity = rolloutSeverity(view);
     expect(severity.severity).toBe("masked");
     const sentence = severity.reasons.find((r) => r.code === "capture_incomplete")?.sentence ?? "";
@@ -104,17 +111,26 @@ describe("gym-main-v1 3-0: the dangling intent", () => {
 describe("gym-main-example 3-0: a retired tombstone", () => {
   it("carries what state.json recorded and is told in the banner", async () => {
     const state = JSON.parse(
-      readFileSync(path.join(RUNS_DIR, "gym-main-example", "tokens", "3-0.tokens.state.json"), "utf8"),
+      readFileSync(
+        path.join(RUNS_DIR, "gym-main-example", "tokens", "3-0.tokens.state.json"),
+        "utf8",
+      ),
     ) as { frozen: boolean; snapshot_id: string; version: number; retired: boolean };
     expect(state.retired).toBe(true);
     const view = await viewOf("gym-main-example", "3-0");
-    expect(view.tombstone).toEqual({ frozen: state.frozen, snapshot_id: state.snapshot_id, version: state.version });
+    expect(view.tombstone).toEqual({
+      frozen: state.frozen,
+      snapshot_id: state.snapshot_id,
+      version: state.version,
+    });
     const severity = rolloutSeverity(view);
     // The tombstone takes the consumer's verdict (gym-v1-store.md §1 says Gym masks it; the builder
     // decides that): never plain "trained", and the tombstone is told first.
     expect(severity.severity).toBe(view.verdict.mask_sample ? "masked" : "trained_with_warnings");
     expect(severity.reasons[0]?.code).toBe("retired");
-    expect(severity.reasons[0]?.sentence).toContain(`snapshot \`${state.snapshot_id}\`, version ${state.version}`);
+    expect(severity.reasons[0]?.sentence).toContain(
+      `snapshot \`${state.snapshot_id}\`, version ${state.version}`,
+    );
   });
 });
 
@@ -122,7 +138,9 @@ describe("claude-code-capture-on 6-0: a side model out-generated the policy", ()
   const POLICY = "claude-opus-4-1"; // fixtures/generator/claude-code.ts
 
   it("the main chain's model is the heavier side model, not the policy", async () => {
-    const entries = jsonl(path.join(RUNS_DIR, "claude-code-capture-on", "tokens", "6-0.tokens.jsonl"));
+    const entries = jsonl(
+      path.join(RUNS_DIR, "claude-code-capture-on", "tokens", "6-0.tokens.jsonl"),
+    );
     const mass = new Map<string, number>();
     for (const e of entries) {
       const m = String(e.requested_model);
@@ -144,7 +162,9 @@ describe("claude-code-capture-on 6-0: a side model out-generated the policy", ()
   it("the run's policy, voted over every rollout's main model, is the generator's policy", async () => {
     const run = await getRun("claude-code-capture-on", RUNS_DIR);
     const ids = Array.from({ length: 40 }, (_, i) => `${i}-0`);
-    const models = await Promise.all(ids.map(async (id) => (await inspectRollout(run, id)).view.main_model));
+    const models = await Promise.all(
+      ids.map(async (id) => (await inspectRollout(run, id)).view.main_model),
+    );
     expect(runPolicyModel(models)).toBe(POLICY);
   });
 });

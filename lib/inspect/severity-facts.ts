@@ -30,7 +30,11 @@ export function danglingIntents(
 export function mainModelOf(calls: readonly CallView[]): string | null {
   const main = calls.filter((c) => c.role === "main");
   return mainChainModel(
-    main.map((c) => ({ requested_model: c.requested_model, model: c.model, generated: c.generated_len })),
+    main.map((c) => ({
+      requested_model: c.requested_model,
+      model: c.model,
+      generated: c.generated_len,
+    })),
   );
 }
 

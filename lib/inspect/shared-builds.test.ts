@@ -4,7 +4,11 @@ import { SharedBuilds, sharedBuilds } from "./shared-builds";
 
 let made = 0;
 /** Shared builds over a fresh registry cache of `bound` (weight units), at most `concurrency` at once. */
-const fresh = (bound: number, concurrency: number) => new SharedBuilds<string>(processCache(`test.shared-builds.${made++}`, "tokens", bound), concurrency);
+const fresh = (bound: number, concurrency: number) =>
+  new SharedBuilds<string>(
+    processCache(`test.shared-builds.${made++}`, "tokens", bound),
+    concurrency,
+  );
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** A build that resolves when told to, and records whether it saw its abort signal. */
@@ -15,7 +19,10 @@ function controllable() {
     new Promise<string>((resolve, reject) => {
       seen.started++;
       release = resolve;
-      signal.addEventListener("abort", () => ((seen.aborted = true), reject(new DOMException("aborted", "AbortError"))));
+      signal.addEventListener(
+        "abort",
+        () => ((seen.aborted = true), reject(new DOMException("aborted", "AbortError"))),
+      );
     });
   return { seen, build, release: (v: string) => release(v) };
 }
@@ -36,7 +43,8 @@ describe("shared builds", () => {
   it("aborts the build when its last requester goes away, not before", async () => {
     const b = fresh(100, 2);
     const c = controllable();
-    const a1 = new AbortController(), a2 = new AbortController();
+    const a1 = new AbortController(),
+      a2 = new AbortController();
     const p1 = b.get("k", c.build, () => 1, a1.signal);
     const p2 = b.get("k", c.build, () => 1, a2.signal);
     await tick();
@@ -98,7 +106,11 @@ describe("shared builds", () => {
     const name = `test.shared-builds.${made++}`;
     const one = sharedBuilds<string>(name, "tokens", 5, 1);
     expect(sharedBuilds<string>(name, "tokens", 5, 1)).toBe(one);
-    await one.get("k", async () => "v", () => 3);
+    await one.get(
+      "k",
+      async () => "v",
+      () => 3,
+    );
     expect(processCache<string>(name, "tokens", 5).get("k")).toBe("v");
   });
 });

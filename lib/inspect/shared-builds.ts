@@ -29,7 +29,12 @@ export class SharedBuilds<T> {
   ) {}
 
   /** The cached value for `key`, or the one build of it (started here or already running). */
-  get(key: string, build: (signal: AbortSignal) => Promise<T>, weight: (value: T) => number, signal?: AbortSignal): Promise<T> {
+  get(
+    key: string,
+    build: (signal: AbortSignal) => Promise<T>,
+    weight: (value: T) => number,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const hit = this.cache.get(key);
     if (hit !== undefined) return Promise.resolve(hit);
     let p = this.pending.get(key);
@@ -110,7 +115,12 @@ type Holder = typeof globalThis & { [BUILDS]?: Map<string, SharedBuilds<unknown>
  * The process's shared builds called `name`, with its values in the registry's cache of that name.
  * One per process (held on globalThis), whichever of Next's bundles asks first.
  */
-export function sharedBuilds<T>(name: string, unit: CacheUnit, bound: number, concurrency: number): SharedBuilds<T> {
+export function sharedBuilds<T>(
+  name: string,
+  unit: CacheUnit,
+  bound: number,
+  concurrency: number,
+): SharedBuilds<T> {
   const all = ((globalThis as Holder)[BUILDS] ??= new Map());
   let b = all.get(name);
   if (!b) {

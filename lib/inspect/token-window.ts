@@ -2,8 +2,20 @@
 // re-fed with mask 0, generations with mask 1 and their log probs), or one call as the model saw it
 // (everything before its generation is input). Only the requested window is decoded and sent; the
 // segments (call boundaries) only with the window that opens a sequence. Also low-prob matches.
-import { InvalidInputError, UnknownCallError, UnknownChainError, UnknownEntityError } from "@/lib/errors";
-import type { LowProbMatches, PieceKind, SegmentKind, SegmentedWindow, TokenSegment, TokenWindow } from "@/lib/schema/api-tokens";
+import {
+  InvalidInputError,
+  UnknownCallError,
+  UnknownChainError,
+  UnknownEntityError,
+} from "@/lib/errors";
+import type {
+  LowProbMatches,
+  PieceKind,
+  SegmentKind,
+  SegmentedWindow,
+  TokenSegment,
+  TokenWindow,
+} from "@/lib/schema/api-tokens";
 import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view/inspector-url";
 import type { CallTokens, RolloutModel } from "./model";
 
@@ -22,14 +34,22 @@ const MAX_WINDOW = 5000;
 function sequenceParts(model: RolloutModel, sequence: string): Part[] {
   const parts: Part[] = [];
   let start = 0;
-  const push = (call: number, kind: SegmentKind, ids: Int32Array, logProbs: Float64Array | null) => {
+  const push = (
+    call: number,
+    kind: SegmentKind,
+    ids: Int32Array,
+    logProbs: Float64Array | null,
+  ) => {
     if (ids.length === 0) return;
     parts.push({ call, kind, ids, logProbs, start });
     start += ids.length;
   };
   if (sequence.startsWith("call:")) {
     const idx = model.callIndex.get(sequence.slice(5));
-    if (idx === undefined) throw new UnknownCallError(`no call ${sequence.slice(5)} in rollout ${model.view.rollout_id}`);
+    if (idx === undefined)
+      throw new UnknownCallError(
+        `no call ${sequence.slice(5)} in rollout ${model.view.rollout_id}`,
+      );
     const path: number[] = [];
     for (let i = idx; i >= 0; i = (model.tokens[i] as CallTokens).parent) path.push(i);
     path.reverse();
@@ -42,7 +62,10 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
     return parts;
   }
   const calls = model.chainCalls.get(sequence);
-  if (!calls) throw new UnknownChainError(`no chain ${sequence} in rollout ${model.view.rollout_id}${model.chainCalls.size === 0 ? " (the rollout has no chain)" : ""}`);
+  if (!calls)
+    throw new UnknownChainError(
+      `no chain ${sequence} in rollout ${model.view.rollout_id}${model.chainCalls.size === 0 ? " (the rollout has no chain)" : ""}`,
+    );
   calls.forEach((c, k) => {
     const t = model.tokens[c] as CallTokens;
     push(c, k === 0 ? "prompt" : "interstitial", t.own, null);
@@ -54,19 +77,37 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
 function parseCount(value: string | null, name: string, fallback: number, max: number): number {
   if (value === null || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidInputError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidInputError(
+      `${name} must be a non-negative integer, got ${JSON.stringify(value)}`,
+    );
   return Math.min(n, max);
 }
 
 /** A window of `sequence` (offset and limit as the query gave them), tokens only. */
-export function tokenWindow(model: RolloutModel, sequence: string, offsetParam: string | null, limitParam: string | null): TokenWindow {
+export function tokenWindow(
+  model: RolloutModel,
+  sequence: string,
+  offsetParam: string | null,
+  limitParam: string | null,
+): TokenWindow {
   return windowOf(model, sequence, sequenceParts(model, sequence), offsetParam, limitParam);
 }
 
 /** A window that opens a sequence: the tokens plus every segment of the whole sequence. */
-export function segmentedWindow(model: RolloutModel, sequence: string, offsetParam: string | null, limitParam: string | null): SegmentedWindow {
+export function segmentedWindow(
+  model: RolloutModel,
+  sequence: string,
+  offsetParam: string | null,
+  limitParam: string | null,
+): SegmentedWindow {
   const parts = sequenceParts(model, sequence);
-  const segments: TokenSegment[] = parts.map((p) => ({ call: callId(model, p.call), kind: p.kind, start: p.start, length: p.ids.length }));
+  const segments: TokenSegment[] = parts.map((p) => ({
+    call: callId(model, p.call),
+    kind: p.kind,
+    start: p.start,
+    length: p.ids.length,
+  }));
   return { ...windowOf(model, sequence, parts, offsetParam, limitParam), segments };
 }
 
@@ -75,9 +116,18 @@ export function segmentedWindow(model: RolloutModel, sequence: string, offsetPar
  * the URL's position. Null when the URL names no sequence of this rollout (the client then asks and
  * shows the route's error).
  */
-export function firstWindow(model: RolloutModel, chain: string | null, pos: number | null): SegmentedWindow | null {
+export function firstWindow(
+  model: RolloutModel,
+  chain: string | null,
+  pos: number | null,
+): SegmentedWindow | null {
   try {
-    return segmentedWindow(model, sequenceOf(model.view, chain), String(windowStart(pos)), String(TOKEN_WINDOW));
+    return segmentedWindow(
+      model,
+      sequenceOf(model.view, chain),
+      String(windowStart(pos)),
+      String(TOKEN_WINDOW),
+    );
   } catch (err) {
     if (err instanceof UnknownEntityError) return null;
     throw err;
@@ -86,7 +136,13 @@ export function firstWindow(model: RolloutModel, chain: string | null, pos: numb
 
 const callId = (model: RolloutModel, index: number) => model.view.calls[index]?.model_call_id ?? "";
 
-function windowOf(model: RolloutModel, sequence: string, parts: readonly Part[], offsetParam: string | null, limitParam: string | null): TokenWindow {
+function windowOf(
+  model: RolloutModel,
+  sequence: string,
+  parts: readonly Part[],
+  offsetParam: string | null,
+  limitParam: string | null,
+): TokenWindow {
   const last = parts[parts.length - 1];
   const total = last ? last.start + last.ids.length : 0;
   const offset = parseCount(offsetParam, "offset", 0, Number.MAX_SAFE_INTEGER);
@@ -94,7 +150,14 @@ function windowOf(model: RolloutModel, sequence: string, parts: readonly Part[],
   const dec = model.decoder;
   const text: string[] = [];
   const piece: PieceKind[] = [];
-  const out: TokenWindow["tokens"] = { id: [], text: dec ? text : null, piece: dec ? piece : null, mask: [], log_prob: [], call: [] };
+  const out: TokenWindow["tokens"] = {
+    id: [],
+    text: dec ? text : null,
+    piece: dec ? piece : null,
+    mask: [],
+    log_prob: [],
+    call: [],
+  };
   const callIds: string[] = [];
   const callSlot = new Map<number, number>();
   for (const p of parts) {
@@ -123,9 +186,17 @@ function windowOf(model: RolloutModel, sequence: string, parts: readonly Part[],
   return { sequence, total, offset, decoded: dec !== null, tokens: out, call_ids: callIds };
 }
 
-export function lowProbTokens(model: RolloutModel, sequence: string, thresholdParam: string, limitParam: string | null): LowProbMatches {
+export function lowProbTokens(
+  model: RolloutModel,
+  sequence: string,
+  thresholdParam: string,
+  limitParam: string | null,
+): LowProbMatches {
   const threshold = Number(thresholdParam);
-  if (!Number.isFinite(threshold) || threshold > 0) throw new InvalidInputError(`lowprob must be a log prob (a number ≤ 0), got ${JSON.stringify(thresholdParam)}`);
+  if (!Number.isFinite(threshold) || threshold > 0)
+    throw new InvalidInputError(
+      `lowprob must be a log prob (a number ≤ 0), got ${JSON.stringify(thresholdParam)}`,
+    );
   const limit = parseCount(limitParam, "limit", 500, MAX_WINDOW);
   const matches: LowProbMatches["matches"] = [];
   let total = 0;
@@ -137,7 +208,13 @@ export function lowProbTokens(model: RolloutModel, sequence: string, thresholdPa
       total++;
       if (matches.length < limit) {
         const id = p.ids[k] as number;
-        matches.push({ pos: p.start + k, id, text: model.decoder?.piece(id).text ?? null, log_prob: lp, call: callId(model, p.call) });
+        matches.push({
+          pos: p.start + k,
+          id,
+          text: model.decoder?.piece(id).text ?? null,
+          log_prob: lp,
+          call: callId(model, p.call),
+        });
       }
     }
   }

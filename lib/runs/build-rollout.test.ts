@@ -9,55 +9,102 @@ import { golden } from "@/lib/testing/golden";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { buildRollout, rolloutVersion } from "./build-rollout";
 
-const r = (id: string, prompt: number[], gen: number[], extra: Record<string, unknown> = {}) => line(tokenRecord("0-0", id, prompt, gen, extra));
+const r = (id: string, prompt: number[], gen: number[], extra: Record<string, unknown> = {}) =>
+  line(tokenRecord("0-0", id, prompt, gen, extra));
 
 describe("buildRollout", () => {
   it("reads Gym main's example store directory with the verdicts its consumer gives", async () => {
     const dir = tempStore(golden().example_token_store_directory_main_v1.files);
     const before = fingerprintDir(dir);
     const rows = [];
-    for (const id of ["0-0", "0-0-a1", "1-0", "2-0", "3-0"]) rows.push(toVerdictRow((await buildRollout(dir, id, { profile: "auto" })).verdict));
-    expect(rows.map((x) => [x.rollout_id, x.profile, x.mask_sample, x.mask_reasons, x.error])).toEqual([
+    for (const id of ["0-0", "0-0-a1", "1-0", "2-0", "3-0"])
+      rows.push(toVerdictRow((await buildRollout(dir, id, { profile: "auto" })).verdict));
+    expect(
+      rows.map((x) => [x.rollout_id, x.profile, x.mask_sample, x.mask_reasons, x.error]),
+    ).toEqual([
       ["0-0", "gym-v1", false, [], null],
       ["0-0-a1", "gym-v1", false, [], null],
       ["1-0", "gym-v1", true, ["capture_incomplete"], null],
-      ["2-0", "gym-v1", true, ["no_token_records", "capture_incomplete"], "capture contains no token records"],
+      [
+        "2-0",
+        "gym-v1",
+        true,
+        ["no_token_records", "capture_incomplete"],
+        "capture contains no token records",
+      ],
       ["3-0", "gym-v1", false, [], "RuntimeError: Token capture for rollout 3-0 is retired"],
     ]);
     expect(fingerprintDir(dir)).toEqual(before);
   });
 
   it("masks a corrupt line as a build error, and leaves log-prob mismatches to the profile", async () => {
-    const corrupt = tempStore({ "0-0.tokens.jsonl": r("c1", [1, 2], [3]) + "{not json\n" + r("c2", [1, 2, 3, 4], [5]) });
-    expect((await buildRollout(corrupt, "0-0", { profile: "seed" })).verdict).toMatchObject({ mask_sample: true, mask_reasons: ["build_error"] });
-    const mismatch = tempStore({ "0-0.tokens.jsonl": r("c1", [1, 2], [3]) + r("c2", [1, 2, 3, 4], [5, 6], { generation_log_probs: [-1] }) });
-    expect((await buildRollout(mismatch, "0-0", { profile: "seed" })).verdict.error).toBe("ValueError: log-prob/token length mismatch on c2: 1 vs 2");
-    expect((await buildRollout(mismatch, "0-0", { profile: "gym-v1" })).verdict.error).toMatch(/^ValidationError: 0-0\.tokens\.jsonl: line 2/);
+    const corrupt = tempStore({
+      "0-0.tokens.jsonl": r("c1", [1, 2], [3]) + "{not json\n" + r("c2", [1, 2, 3, 4], [5]),
+    });
+    expect((await buildRollout(corrupt, "0-0", { profile: "seed" })).verdict).toMatchObject({
+      mask_sample: true,
+      mask_reasons: ["build_error"],
+    });
+    const mismatch = tempStore({
+      "0-0.tokens.jsonl":
+        r("c1", [1, 2], [3]) + r("c2", [1, 2, 3, 4], [5, 6], { generation_log_probs: [-1] }),
+    });
+    expect((await buildRollout(mismatch, "0-0", { profile: "seed" })).verdict.error).toBe(
+      "ValueError: log-prob/token length mismatch on c2: 1 vs 2",
+    );
+    expect((await buildRollout(mismatch, "0-0", { profile: "gym-v1" })).verdict.error).toMatch(
+      /^ValidationError: 0-0\.tokens\.jsonl: line 2/,
+    );
   });
 
   it("reads the model-call store and the record when given, and decides the other profile on request", async () => {
     // Two roots: seed trains on the heavier chain, gym-v1 masks multiple roots (builder.md).
     const dir = tempStore({
-      "0-0.tokens.jsonl": r("c1", [1, 2], [3]) + r("c2", [7, 8], [9, 9], { created_at: 1786032155 }),
-      "0-0.capture.jsonl": line({ model_call_id: "c3", status_code: 422, error_category: "client_error" }),
+      "0-0.tokens.jsonl":
+        r("c1", [1, 2], [3]) + r("c2", [7, 8], [9, 9], { created_at: 1786032155 }),
+      "0-0.capture.jsonl": line({
+        model_call_id: "c3",
+        status_code: 422,
+        error_category: "client_error",
+      }),
       "rollouts.jsonl": line({ _ng_task_index: 0, _ng_rollout_index: 0, reward: 0.5 }),
     });
-    const source = { tokensDir: dir, modelCallsDir: dir, rolloutsFile: path.join(dir, "rollouts.jsonl") };
+    const source = {
+      tokensDir: dir,
+      modelCallsDir: dir,
+      rolloutsFile: path.join(dir, "rollouts.jsonl"),
+    };
     const built = await buildRollout(source, "0-0", { profile: "seed", decideOther: true });
     expect(built).toMatchObject({ found: true, profile: "seed", record: { reward: 0.5 } });
     expect(built.captureStore?.exchanges.map((x) => x.exchange.status_code)).toEqual([422]);
     expect(built.capture.entryLines).toEqual([1, 2]);
     expect(built.verdict.mask_sample).toBe(false);
-    expect(built.other).toMatchObject({ profile: "gym-v1", mask_sample: true, mask_reasons: expect.arrayContaining(["multiple_roots"]) });
+    expect(built.other).toMatchObject({
+      profile: "gym-v1",
+      mask_sample: true,
+      mask_reasons: expect.arrayContaining(["multiple_roots"]),
+    });
     expect((await buildRollout(dir, "0-0", { profile: "seed" })).other).toBeNull();
   });
 
   it("says when nothing of the rollout exists, and reads a record-only rollout", async () => {
-    const dir = tempStore({ "rollouts.jsonl": line({ _ng_task_index: 4, _ng_rollout_index: 0, reward: 1 }) });
-    const none = await buildRollout({ tokensDir: dir, modelCallsDir: dir }, "9-9", { profile: "seed" });
+    const dir = tempStore({
+      "rollouts.jsonl": line({ _ng_task_index: 4, _ng_rollout_index: 0, reward: 1 }),
+    });
+    const none = await buildRollout({ tokensDir: dir, modelCallsDir: dir }, "9-9", {
+      profile: "seed",
+    });
     expect(none.found).toBe(false);
-    const recordOnly = await buildRollout({ tokensDir: null, rolloutsFile: path.join(dir, "rollouts.jsonl") }, "4-0", { profile: "seed" });
-    expect(recordOnly).toMatchObject({ found: true, record: { reward: 1 }, capture: { hasTokenFile: false } });
+    const recordOnly = await buildRollout(
+      { tokensDir: null, rolloutsFile: path.join(dir, "rollouts.jsonl") },
+      "4-0",
+      { profile: "seed" },
+    );
+    expect(recordOnly).toMatchObject({
+      found: true,
+      record: { reward: 1 },
+      capture: { hasTokenFile: false },
+    });
   });
 
   it("versions the rollout by every one of its files", async () => {

@@ -3,9 +3,25 @@
 // Reads the token store and, when given, the model-call store and the rollout's record; keeps
 // nothing (callers cache what they derive) and builds no views.
 import "server-only";
-import { decideVerdict, otherProfile, resolveProfile, type Profile, type ProfileChoice, type Verdict } from "@/lib/builder";
+import {
+  decideVerdict,
+  otherProfile,
+  resolveProfile,
+  type Profile,
+  type ProfileChoice,
+  type Verdict,
+} from "@/lib/builder";
 import type { RolloutRecord } from "@/lib/schema";
-import { assertRolloutId, readCaptureStore, readRolloutCapture, storePath, type CaptureRead, type FileKind, type ReadProgress, type RolloutCapture } from "@/lib/store";
+import {
+  assertRolloutId,
+  readCaptureStore,
+  readRolloutCapture,
+  storePath,
+  type CaptureRead,
+  type FileKind,
+  type ReadProgress,
+  type RolloutCapture,
+} from "@/lib/store";
 import { fileVersion } from "@/lib/store/file-version";
 import { readRolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
@@ -49,24 +65,53 @@ export interface BuiltRollout {
 
 /** A run's files as a rollout source (token store, model-call store, rollouts.jsonl). */
 export function rolloutSourceOf(run: RunLayout): RolloutSource {
-  return { tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, rolloutsFile: run.rolloutsFile };
+  return {
+    tokensDir: run.tokensDir,
+    modelCallsDir: run.modelCallsDir,
+    rolloutsFile: run.rolloutsFile,
+  };
 }
 
-export async function buildRollout(where: string | RolloutSource, rolloutId: string, options: BuildRolloutOptions): Promise<BuiltRollout> {
+export async function buildRollout(
+  where: string | RolloutSource,
+  rolloutId: string,
+  options: BuildRolloutOptions,
+): Promise<BuiltRollout> {
   assertRolloutId(rolloutId);
   const source: RolloutSource = typeof where === "string" ? { tokensDir: where } : where;
   const { signal, onProgress } = options;
-  const capture = source.tokensDir ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present, onProgress) : emptyCapture(rolloutId);
-  const captureStore = source.modelCallsDir ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress) : null;
-  const record = source.record !== undefined ? source.record : source.rolloutsFile ? ((await readRolloutRecords(source.rolloutsFile)).byId.get(rolloutId) ?? null) : null;
+  const capture = source.tokensDir
+    ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present, onProgress)
+    : emptyCapture(rolloutId);
+  const captureStore = source.modelCallsDir
+    ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress)
+    : null;
+  const record =
+    source.record !== undefined
+      ? source.record
+      : source.rolloutsFile
+        ? ((await readRolloutRecords(source.rolloutsFile)).byId.get(rolloutId) ?? null)
+        : null;
   signal?.throwIfAborted();
   const { snapshot } = capture;
-  const found = capture.hasTokenFile || capture.intents !== null || capture.state !== null || snapshot.incompleteMarker !== null || (captureStore?.exists ?? false) || record !== null;
-  const profile = resolveProfile(options.profile, snapshot.entries, capture.state !== null || capture.intents !== null);
+  const found =
+    capture.hasTokenFile ||
+    capture.intents !== null ||
+    capture.state !== null ||
+    snapshot.incompleteMarker !== null ||
+    (captureStore?.exists ?? false) ||
+    record !== null;
+  const profile = resolveProfile(
+    options.profile,
+    snapshot.entries,
+    capture.state !== null || capture.intents !== null,
+  );
   const patterns = options.sideCallPatterns;
   const verdict = decideVerdict(snapshot, { profile, sideCallPatterns: patterns });
   signal?.throwIfAborted();
-  const other = options.decideOther ? decideVerdict(snapshot, { profile: otherProfile(profile), sideCallPatterns: patterns }) : null;
+  const other = options.decideOther
+    ? decideVerdict(snapshot, { profile: otherProfile(profile), sideCallPatterns: patterns })
+    : null;
   return { capture, captureStore, record, found, profile, verdict, other };
 }
 
@@ -92,7 +137,18 @@ export async function rolloutVersion(source: RolloutSource, rolloutId: string): 
 /** What a rollout with no token store reads as: no entries, no side files, no problems. */
 function emptyCapture(rolloutId: string): RolloutCapture {
   return {
-    snapshot: { rollout_id: rolloutId, entries: [], incompleteMarker: null, stateIncomplete: false, danglingIntents: [], retired: false, readError: null, logProbMismatches: [], conflictingPayloads: [], tornTail: false },
+    snapshot: {
+      rollout_id: rolloutId,
+      entries: [],
+      incompleteMarker: null,
+      stateIncomplete: false,
+      danglingIntents: [],
+      retired: false,
+      readError: null,
+      logProbMismatches: [],
+      conflictingPayloads: [],
+      tornTail: false,
+    },
     entryLines: [],
     state: null,
     intents: null,

@@ -25,47 +25,55 @@ export interface PoolStats {
   inline: number;
 }
 
-export async function summarizeInWorkers(inputs: SummarizeInput[], accept: (s: RolloutSummary) => void, fallback: (i: SummarizeInput) => Promise<RolloutSummary>): Promise<PoolStats> {
+export async function summarizeInWorkers(
+  inputs: SummarizeInput[],
+  accept: (s: RolloutSummary) => void,
+  fallback: (i: SummarizeInput) => Promise<RolloutSummary>,
+): Promise<PoolStats> {
   const stats: PoolStats = { workers: 0, inWorkers: 0, inline: 0 };
   const chunks: SummarizeInput[][] = [];
   for (let i = 0; i < inputs.length; i += CHUNK) chunks.push(inputs.slice(i, i + CHUNK));
   const script = workerScript();
-  const count = existsSync(script) ? Math.max(1, Math.min(os.availableParallelism(), chunks.length)) : 0;
+  const count = existsSync(script)
+    ? Math.max(1, Math.min(os.availableParallelism(), chunks.length))
+    : 0;
   const leftovers: SummarizeInput[] = [];
   await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise<void>((resolve) => {
-        let current: SummarizeInput[] | null = null;
-        let worker: Worker;
-        try {
-          worker = new Worker(script, { execArgv: [] }); // plain JavaScript: no loader flags of the parent (vitest, tsx)
-          stats.workers++;
-        } catch {
-          resolve();
-          return;
-        }
-        const next = () => {
-          current = chunks.shift() ?? null;
-          if (current) worker.postMessage(current);
-          else void worker.terminate();
-        };
-        worker.on("message", (m: Reply) => {
-          if ("summary" in m) {
-            stats.inWorkers++;
-            accept(m.summary);
-            if (current) current = current.filter((c) => c.rolloutId !== m.summary.rollout_id);
-          } else if ("chunkDone" in m) next();
-          else if ("fatal" in m) worker.emit("error", new Error(m.fatal));
-        });
-        worker.on("error", () => void worker.terminate());
-        // However a worker ends (done, failed, or crashed), what it had not summarised is left over.
-        worker.on("exit", () => {
-          if (current) leftovers.push(...current);
-          current = null;
-          resolve();
-        });
-        worker.on("online", next);
-      }),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve) => {
+          let current: SummarizeInput[] | null = null;
+          let worker: Worker;
+          try {
+            worker = new Worker(script, { execArgv: [] }); // plain JavaScript: no loader flags of the parent (vitest, tsx)
+            stats.workers++;
+          } catch {
+            resolve();
+            return;
+          }
+          const next = () => {
+            current = chunks.shift() ?? null;
+            if (current) worker.postMessage(current);
+            else void worker.terminate();
+          };
+          worker.on("message", (m: Reply) => {
+            if ("summary" in m) {
+              stats.inWorkers++;
+              accept(m.summary);
+              if (current) current = current.filter((c) => c.rolloutId !== m.summary.rollout_id);
+            } else if ("chunkDone" in m) next();
+            else if ("fatal" in m) worker.emit("error", new Error(m.fatal));
+          });
+          worker.on("error", () => void worker.terminate());
+          // However a worker ends (done, failed, or crashed), what it had not summarised is left over.
+          worker.on("exit", () => {
+            if (current) leftovers.push(...current);
+            current = null;
+            resolve();
+          });
+          worker.on("online", next);
+        }),
     ),
   );
   // Whatever a failed worker did not finish (or every chunk, if no worker started) is done here.

@@ -28,7 +28,8 @@ export async function readMetrics(file: string | null): Promise<RunMetrics> {
       const parsed = l.problem ? null : metricsRowSchema.safeParse(l.value);
       if (!parsed?.success) return void out.unreadable++;
       const scalars: Record<string, number> = {};
-      for (const [k, v] of Object.entries(parsed.data)) if (typeof v === "number" && k !== "step") scalars[k] = v;
+      for (const [k, v] of Object.entries(parsed.data))
+        if (typeof v === "number" && k !== "step") scalars[k] = v;
       out.rows.push({ step: parsed.data.step, reward: parsed.data.reward ?? null, scalars });
     });
     out.rows.sort((a, b) => a.step - b.step);

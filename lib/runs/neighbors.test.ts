@@ -10,7 +10,12 @@ import { rolloutNeighborsSchema } from "@/lib/schema/api-progress";
 import { getRun } from "./runs-root";
 import { indexFor } from "./summary-index";
 import { inspectorHref, TABLE_QUERY_KEYS } from "@/lib/view/rollout-nav";
-import { neighborsOf, parseRolloutQuery, rolloutQuerySchema, selectRollouts } from "./rollout-query";
+import {
+  neighborsOf,
+  parseRolloutQuery,
+  rolloutQuerySchema,
+  selectRollouts,
+} from "./rollout-query";
 
 const RUN = "grpo-capture-on";
 const natural = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
@@ -23,9 +28,19 @@ function onDisk(): Array<{ id: string; step: number; reward: number; bytes: numb
     .split("\n")
     .filter(Boolean)
     .map((l) => {
-      const r = JSON.parse(l) as { _ng_task_index: number; _ng_rollout_index: number; step: number; reward: number };
+      const r = JSON.parse(l) as {
+        _ng_task_index: number;
+        _ng_rollout_index: number;
+        step: number;
+        reward: number;
+      };
       const id = `${r._ng_task_index}-${r._ng_rollout_index}`;
-      return { id, step: r.step, reward: r.reward, bytes: statSync(path.join(dir, "tokens", `${id}.tokens.jsonl`)).size };
+      return {
+        id,
+        step: r.step,
+        reward: r.reward,
+        bytes: statSync(path.join(dir, "tokens", `${id}.tokens.jsonl`)).size,
+      };
     });
 }
 
@@ -34,14 +49,20 @@ function expectWalk(all: RolloutSummary[], order: string[], qs: string) {
   const q = query(qs);
   order.forEach((id, i) => {
     const n = rolloutNeighborsSchema.parse(neighborsOf(all, id, q));
-    expect(n).toEqual({ prev: order[i - 1] ?? null, next: order[i + 1] ?? null, index: i, total: order.length });
+    expect(n).toEqual({
+      prev: order[i - 1] ?? null,
+      next: order[i + 1] ?? null,
+      index: i,
+      total: order.length,
+    });
   });
 }
 
 let summaries: RolloutSummary[] = [];
 beforeAll(async () => {
   process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-neighbors-"));
-  summaries = (await indexFor(await getRun(RUN, RUNS_DIR), RUNS_DIR).snapshot({ waitMs: 60_000 })).summaries;
+  summaries = (await indexFor(await getRun(RUN, RUNS_DIR), RUNS_DIR).snapshot({ waitMs: 60_000 }))
+    .summaries;
 });
 
 describe("neighbours in the table's order", () => {
@@ -68,14 +89,27 @@ describe("neighbours in the table's order", () => {
     const outside = disk.find((r) => r.step === 0);
     if (!outside) throw new Error("fixture has no step-0 rollout");
     const inStep = disk.filter((r) => r.step === 1);
-    const bigger = inStep.filter((r) => r.bytes > outside.bytes || (r.bytes === outside.bytes && natural(r.id, outside.id) < 0));
+    const bigger = inStep.filter(
+      (r) =>
+        r.bytes > outside.bytes || (r.bytes === outside.bytes && natural(r.id, outside.id) < 0),
+    );
     const order = inStep.sort((a, b) => b.bytes - a.bytes || natural(a.id, b.id)).map((r) => r.id);
     const n = neighborsOf(summaries, outside.id, query("sort=bytes&dir=desc&step=1"));
-    expect(n).toEqual({ prev: order[bigger.length - 1] ?? null, next: order[bigger.length] ?? null, index: null, total: inStep.length });
+    expect(n).toEqual({
+      prev: order[bigger.length - 1] ?? null,
+      next: order[bigger.length] ?? null,
+      index: null,
+      total: inStep.length,
+    });
   });
 
   it("an unknown rollout has no neighbours but the count", () => {
-    expect(neighborsOf(summaries, "99-9", query("step=1"))).toEqual({ prev: null, next: null, index: null, total: onDisk().filter((r) => r.step === 1).length });
+    expect(neighborsOf(summaries, "99-9", query("step=1"))).toEqual({
+      prev: null,
+      next: null,
+      index: null,
+      total: onDisk().filter((r) => r.step === 1).length,
+    });
   });
 });
 
@@ -87,23 +121,35 @@ describe("neighbours with missing values", () => {
   };
 
   it("puts rollouts without a reward last in either direction, as the table does", () => {
-    const rows = [make("10-0", 0.5), make("2-0", null), make("3-0", 1), make("1-0", null), make("4-0", 0.5)];
+    const rows = [
+      make("10-0", 0.5),
+      make("2-0", null),
+      make("3-0", 1),
+      make("1-0", null),
+      make("4-0", 0.5),
+    ];
     // by hand: desc by reward, ties by natural id, nulls last (ties by id)
     const desc = ["3-0", "4-0", "10-0", "1-0", "2-0"];
     expectWalk(rows, desc, "sort=reward&dir=desc");
-    expect(selectRollouts(rows, query("sort=reward&dir=desc")).map((s) => s.rollout_id)).toEqual(desc);
+    expect(selectRollouts(rows, query("sort=reward&dir=desc")).map((s) => s.rollout_id)).toEqual(
+      desc,
+    );
     expectWalk(rows, ["4-0", "10-0", "3-0", "1-0", "2-0"], "sort=reward&dir=asc");
   });
 });
 
 describe("the inspector's URL carries the table query", () => {
   it("its keys are the table query's keys without the window", () => {
-    const keys = Object.keys(rolloutQuerySchema.shape).filter((k) => k !== "offset" && k !== "limit");
+    const keys = Object.keys(rolloutQuerySchema.shape).filter(
+      (k) => k !== "offset" && k !== "limit",
+    );
     expect([...TABLE_QUERY_KEYS].sort()).toEqual(keys.sort());
   });
 
   it("the table's parser reads a row link's query back as the table's", () => {
-    const page = new URLSearchParams("sort=reward&dir=desc&verdict=masked&severity=masked&reason=unresolved_retry&status=422&step=3&cut_short=1&q=a b&hide=bytes&offset=400");
+    const page = new URLSearchParams(
+      "sort=reward&dir=desc&verdict=masked&severity=masked&reason=unresolved_retry&status=422&step=3&cut_short=1&q=a b&hide=bytes&offset=400",
+    );
     const href = new URL(inspectorHref("r", "0-0", page), "http://x");
     const q = parseRolloutQuery(href.searchParams);
     expect(q).toEqual({ ...parseRolloutQuery(page), offset: 0 });

@@ -4,14 +4,33 @@
 // InvalidInputError. Export rows and their columns follow the contract (lib/schema/api-runs).
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
-import { exportRowSchema, severityStateSchema, type ExportRow, type RolloutSummary } from "@/lib/schema";
+import {
+  exportRowSchema,
+  severityStateSchema,
+  type ExportRow,
+  type RolloutSummary,
+} from "@/lib/schema";
 import { SEVERITY_ORDER } from "@/lib/severity/palette";
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 
-export const SORT_KEYS = ["rollout_id", "reward", "step", "mask_sample", "n_calls", "chains", "delivered_fraction", "side_calls", "quarantined", "failed_calls", "bytes", "severity"] as const;
+export const SORT_KEYS = [
+  "rollout_id",
+  "reward",
+  "step",
+  "mask_sample",
+  "n_calls",
+  "chains",
+  "delivered_fraction",
+  "side_calls",
+  "quarantined",
+  "failed_calls",
+  "bytes",
+  "severity",
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-const intParam = (max: number, fallback: number) => z.coerce.number().int().min(0).max(max).default(fallback);
+const intParam = (max: number, fallback: number) =>
+  z.coerce.number().int().min(0).max(max).default(fallback);
 
 export const rolloutQuerySchema = z.object({
   sort: z.enum(SORT_KEYS).default("rollout_id"),
@@ -21,7 +40,10 @@ export const rolloutQuerySchema = z.object({
   /** One severity class (lib/severity). */
   severity: severityStateSchema.optional(),
   reason: z.string().max(64).optional(),
-  status: z.string().regex(/^\d{3}$|^none$/, "status must be an HTTP status code").optional(),
+  status: z
+    .string()
+    .regex(/^\d{3}$|^none$/, "status must be an HTTP status code")
+    .optional(),
   step: z.coerce.number().int().optional(),
   cut_short: z.enum(["1"]).optional(),
   q: z.string().max(200).optional(),
@@ -41,25 +63,42 @@ export function parseRolloutQuery(params: URLSearchParams): RolloutQuery {
   const parsed = rolloutQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new InvalidInputError(`${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`);
+    throw new InvalidInputError(
+      `${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`,
+    );
   }
   return parsed.data;
 }
 
 /** The query without its window: rows for the same key are the same list. */
 export function filterKey(q: RolloutQuery): string {
-  return JSON.stringify([q.sort, q.dir, q.verdict, q.severity ?? "", q.reason ?? "", q.status ?? "", q.step ?? "", q.cut_short ?? "", q.q ?? ""]);
+  return JSON.stringify([
+    q.sort,
+    q.dir,
+    q.verdict,
+    q.severity ?? "",
+    q.reason ?? "",
+    q.status ?? "",
+    q.step ?? "",
+    q.cut_short ?? "",
+    q.q ?? "",
+  ]);
 }
 
 function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
   if (q.verdict === "masked" && s.severity !== "masked") return false;
-  if (q.verdict === "trained" && s.severity !== "trained" && s.severity !== "trained_with_warnings") return false;
+  if (q.verdict === "trained" && s.severity !== "trained" && s.severity !== "trained_with_warnings")
+    return false;
   if (q.severity && s.severity !== q.severity) return false;
   if (q.reason && !s.mask_reasons.some((r) => r === q.reason)) return false;
   if (q.status && !(q.status in s.status_codes)) return false;
   if (q.step !== undefined && s.step !== q.step) return false;
   if (q.cut_short && !s.cut_short) return false;
-  if (text && !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)) return false;
+  if (
+    text &&
+    !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)
+  )
+    return false;
   return true;
 }
 
@@ -73,8 +112,10 @@ function value(s: RolloutSummary, key: SortKey): number | string | null {
 function orderOf(q: RolloutQuery): (a: RolloutSummary, b: RolloutSummary) => number {
   const sign = q.dir === "asc" ? 1 : -1;
   return (a, b) => {
-    const va = value(a, q.sort), vb = value(b, q.sort);
-    if (va === null || vb === null) return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
+    const va = value(a, q.sort),
+      vb = value(b, q.sort);
+    if (va === null || vb === null)
+      return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
     const c = typeof va === "string" ? compareIds(va, vb as string) : va - (vb as number);
     return c !== 0 ? sign * c : compareIds(a.rollout_id, b.rollout_id);
   };
@@ -91,12 +132,18 @@ export function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery):
  * sorted copy. A rollout outside the filters still has neighbours: those it would sit between.
  * Without a summary for it (not indexed yet) it has none.
  */
-export function neighborsOf(all: readonly RolloutSummary[], rolloutId: string, q: RolloutQuery): RolloutNeighbors {
+export function neighborsOf(
+  all: readonly RolloutSummary[],
+  rolloutId: string,
+  q: RolloutQuery,
+): RolloutNeighbors {
   const text = q.q ? q.q.toLowerCase() : null;
   const order = orderOf(q);
   const self = all.find((s) => s.rollout_id === rolloutId);
-  let prev: RolloutSummary | null = null, next: RolloutSummary | null = null;
-  let before = 0, total = 0;
+  let prev: RolloutSummary | null = null,
+    next: RolloutSummary | null = null;
+  let before = 0,
+    total = 0;
   for (const s of all) {
     if (!matches(s, q, text)) continue;
     total++;
@@ -126,7 +173,9 @@ export function exportRow(s: RolloutSummary): ExportRow {
     side_calls: s.side_calls,
     quarantined: s.quarantined,
     failed_calls: s.failed_calls,
-    status_codes: Object.entries(s.status_codes).map(([k, n]) => `${k}:${n}`).join(" "),
+    status_codes: Object.entries(s.status_codes)
+      .map(([k, n]) => `${k}:${n}`)
+      .join(" "),
     cut_short: s.cut_short,
     bytes: s.bytes,
     source: s.source,
@@ -145,5 +194,7 @@ export function toCsv(rows: readonly ExportRow[]): string {
     if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
     return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
   };
-  return [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
+  return (
+    [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n"
+  );
 }

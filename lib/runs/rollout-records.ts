@@ -18,14 +18,25 @@ export interface RolloutRecords {
 }
 
 export async function readRolloutRecords(file: string | null): Promise<RolloutRecords> {
-  const empty: RolloutRecords = { byId: new Map(), unreadable: [], tornTail: false, hashes: new Map() };
+  const empty: RolloutRecords = {
+    byId: new Map(),
+    unreadable: [],
+    tornTail: false,
+    hashes: new Map(),
+  };
   if (!file) return empty;
   const records = await cachedByVersion("rollouts", file, async () => {
-    const out: RolloutRecords = { byId: new Map(), unreadable: [], tornTail: false, hashes: new Map() };
+    const out: RolloutRecords = {
+      byId: new Map(),
+      unreadable: [],
+      tornTail: false,
+      hashes: new Map(),
+    };
     const res = await readJsonl(file, (l) => {
       if (l.problem) return void out.unreadable.push({ line: l.line, reason: l.problem });
       const parsed = rolloutRecordSchema.safeParse(l.value);
-      if (!parsed.success) return void out.unreadable.push({ line: l.line, reason: describeZodError(parsed.error) });
+      if (!parsed.success)
+        return void out.unreadable.push({ line: l.line, reason: describeZodError(parsed.error) });
       const id = rolloutIdOf(parsed.data);
       if (id !== null) out.byId.set(id, parsed.data);
     });

@@ -31,12 +31,14 @@ export interface RunLayout {
 
 /** The runs root the server serves, read when asked (never baked in at build time). */
 export function runsRoot(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_RUNS ?? path.join(process.cwd(), "fixtures", "runs"));
+  return path.resolve(
+    /*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_RUNS ??
+      path.join(process.cwd(), "fixtures", "runs"),
+  );
 }
 
 /** Run ids become directory names: the same rule as rollout ids. */
 const isValidRunId = isValidRolloutId;
-
 
 async function readManifest(dir: string): Promise<{ manifest: RunManifest; error: string | null }> {
   let text: string;
@@ -53,18 +55,47 @@ async function readManifest(dir: string): Promise<{ manifest: RunManifest; error
     return { manifest: {}, error: `run.json: not valid JSON (${(err as Error).message})` };
   }
   const parsed = runManifestSchema.safeParse(raw);
-  return parsed.success ? { manifest: parsed.data, error: null } : { manifest: {}, error: `run.json: ${describeZodError(parsed.error)}` };
+  return parsed.success
+    ? { manifest: parsed.data, error: null }
+    : { manifest: {}, error: `run.json: ${describeZodError(parsed.error)}` };
 }
 
 export async function resolveRunLayout(id: string, dir: string): Promise<RunLayout> {
   const { manifest, error } = await readManifest(dir);
   const p = manifest.paths ?? {};
   const at = (rel: string) => path.resolve(dir, rel);
-  const tokensDir = p.tokens ? at(p.tokens) : (await isDirectory(at("tokens"))) ? at("tokens") : (await holdsTokenFiles(dir)) ? dir : null;
-  const modelCallsDir = p.model_calls ? at(p.model_calls) : (await isDirectory(at("model-calls"))) ? at("model-calls") : tokensDir;
-  const rolloutsFile = p.rollouts ? at(p.rollouts) : (await isRegularFile(at("rollouts.jsonl"))) ? at("rollouts.jsonl") : null;
-  const metricsFile = p.metrics ? at(p.metrics) : (await isRegularFile(at("metrics.jsonl"))) ? at("metrics.jsonl") : null;
-  return { id, dir, manifest, manifestError: error, tokensDir, modelCallsDir, rolloutsFile, metricsFile };
+  const tokensDir = p.tokens
+    ? at(p.tokens)
+    : (await isDirectory(at("tokens")))
+      ? at("tokens")
+      : (await holdsTokenFiles(dir))
+        ? dir
+        : null;
+  const modelCallsDir = p.model_calls
+    ? at(p.model_calls)
+    : (await isDirectory(at("model-calls")))
+      ? at("model-calls")
+      : tokensDir;
+  const rolloutsFile = p.rollouts
+    ? at(p.rollouts)
+    : (await isRegularFile(at("rollouts.jsonl")))
+      ? at("rollouts.jsonl")
+      : null;
+  const metricsFile = p.metrics
+    ? at(p.metrics)
+    : (await isRegularFile(at("metrics.jsonl")))
+      ? at("metrics.jsonl")
+      : null;
+  return {
+    id,
+    dir,
+    manifest,
+    manifestError: error,
+    tokensDir,
+    modelCallsDir,
+    rolloutsFile,
+    metricsFile,
+  };
 }
 
 /** Every run under the root, sorted by id. A root that holds token files itself is one run. */
@@ -72,7 +103,9 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root)];
   const names = await listSubdirectories(root);
   const ids = names.filter(isValidRunId).sort();
-  return Promise.all(ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id))));
+  return Promise.all(
+    ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id))),
+  );
 }
 
 export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> {

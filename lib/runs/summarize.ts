@@ -8,7 +8,14 @@ import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
 import type { RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRollout } from "./build-rollout";
-import { hasCapture, mainModelOf, outsideIds, severityOf, storeFacts, timelineFacts } from "./summary-severity";
+import {
+  hasCapture,
+  mainModelOf,
+  outsideIds,
+  severityOf,
+  storeFacts,
+  timelineFacts,
+} from "./summary-severity";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -27,10 +34,20 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   const record = input.record;
   if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
   const present = input.present ? new Set(input.present) : undefined;
-  const source = { tokensDir: input.tokensDir, modelCallsDir: input.modelCallsDir, record, present };
-  const built = await buildRollout(source, input.rolloutId, { profile: input.profile, sideCallPatterns: input.sideCallPatterns, decideOther: true });
+  const source = {
+    tokensDir: input.tokensDir,
+    modelCallsDir: input.modelCallsDir,
+    record,
+    present,
+  };
+  const built = await buildRollout(source, input.rolloutId, {
+    profile: input.profile,
+    sideCallPatterns: input.sideCallPatterns,
+    decideOther: true,
+  });
   const { capture, verdict: v, other } = built;
-  if (present?.has("tokens") && !capture.hasTokenFile) throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);
+  if (present?.has("tokens") && !capture.hasTokenFile)
+    throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);
   const snap = capture.snapshot;
   const exchanges = built.captureStore?.exchanges ?? [];
   const status_codes: Record<string, number> = {};
@@ -38,7 +55,8 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   for (const { exchange: x } of exchanges) {
     const code = String(x.status_code ?? "none");
     status_codes[code] = (status_codes[code] ?? 0) + 1;
-    if (x.error_category) error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
+    if (x.error_category)
+      error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
   const withoutEntry = joinExchanges(snap.entries, exchanges).withoutEntry;
   const failed = withoutEntry.filter((x) => isFailedExchange(x.exchange));
@@ -71,7 +89,9 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     status_codes,
     error_categories,
     failed_calls: failed.length,
-    cut_short: timeline.cut ? `HTTP ${timeline.cut.x.status_code ?? "?"} ${errorSummary(timeline.cut.x)}` : null,
+    cut_short: timeline.cut
+      ? `HTTP ${timeline.cut.x.status_code ?? "?"} ${errorSummary(timeline.cut.x)}`
+      : null,
     cut_short_call: timeline.cut?.fact ?? null,
     main_model: mainModelOf(v),
     oov_tokens: outsideIds(v, snap.entries),
@@ -99,7 +119,8 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
 /** The numeric entries of a record's value that should be a count map (it is not validated). */
 function numbersIn(value: unknown): Record<string, number> {
   const out: Record<string, number> = {};
-  if (value && typeof value === "object" && !Array.isArray(value)) for (const [k, n] of Object.entries(value)) if (typeof n === "number") out[k] = n;
+  if (value && typeof value === "object" && !Array.isArray(value))
+    for (const [k, n] of Object.entries(value)) if (typeof n === "number") out[k] = n;
   return out;
 }
 

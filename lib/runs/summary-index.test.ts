@@ -1,5 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +29,11 @@ function tempRun(rollouts: number): { root: string; tokens: string } {
   mkdirSync(tokens, { recursive: true });
   for (let i = 0; i < rollouts; i++) {
     const id = `${i}-0`;
-    writeFileSync(path.join(tokens, `${id}.tokens.jsonl`), line(tokenRecord(id, "a", [1, 2, 3], [4, 5])) + line(tokenRecord(id, "b", [1, 2, 3, 4, 5, 6], [7], { created_at: 1786032155 })));
+    writeFileSync(
+      path.join(tokens, `${id}.tokens.jsonl`),
+      line(tokenRecord(id, "a", [1, 2, 3], [4, 5])) +
+        line(tokenRecord(id, "b", [1, 2, 3, 4, 5, 6], [7], { created_at: 1786032155 })),
+    );
   }
   return { root, tokens };
 }
@@ -27,11 +41,40 @@ function tempRun(rollouts: number): { root: string; tokens: string } {
 /** A full summary row (the contract's every field), with the fields a test cares about. */
 function summary(over: Partial<RolloutSummary>): RolloutSummary {
   return rolloutSummarySchema.parse({
-    rollout_id: "0-0", source: "store", profile: "seed", mask_sample: false, mask_reasons: [], error: null, metrics: {}, n_calls: 2, chains: 1, roots: 1,
-    delivered_fraction: 1, quarantined: 0, side_calls: 0, side_call_reasons: { pattern: 0, self_calibration: 0 }, fallbacks: {}, torn_tail: false,
-    dangling_intents: 0, unreadable: false, newer_schema: false, other_profile_disagrees: false, status_codes: {}, error_categories: {}, failed_calls: 0,
-    cut_short: null, reward: 1, step: null, bytes: 10,
-    cut_short_call: null, main_model: null, oov_tokens: null, has_capture: true, severity: "trained", severity_reasons: [], ...over,
+    rollout_id: "0-0",
+    source: "store",
+    profile: "seed",
+    mask_sample: false,
+    mask_reasons: [],
+    error: null,
+    metrics: {},
+    n_calls: 2,
+    chains: 1,
+    roots: 1,
+    delivered_fraction: 1,
+    quarantined: 0,
+    side_calls: 0,
+    side_call_reasons: { pattern: 0, self_calibration: 0 },
+    fallbacks: {},
+    torn_tail: false,
+    dangling_intents: 0,
+    unreadable: false,
+    newer_schema: false,
+    other_profile_disagrees: false,
+    status_codes: {},
+    error_categories: {},
+    failed_calls: 0,
+    cut_short: null,
+    reward: 1,
+    step: null,
+    bytes: 10,
+    cut_short_call: null,
+    main_model: null,
+    oov_tokens: null,
+    has_capture: true,
+    severity: "trained",
+    severity_reasons: [],
+    ...over,
   });
 }
 
@@ -50,7 +93,8 @@ function descriptorsOn(file: string): number {
 // The worker test runs the built worker: build it from the current source first (esbuild, < 1 s).
 beforeAll(() => void execFileSync(process.execPath, ["scripts/build-node.mjs"]), 60_000);
 
-const dbIn = () => path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-")), "index.sqlite");
+const dbIn = () =>
+  path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-")), "index.sqlite");
 
 describe("summary index", () => {
   it("summarises every rollout once, re-summarises only what changed, and sees new and deleted rollouts", async () => {
@@ -62,12 +106,20 @@ describe("summary index", () => {
     let snap = await index.snapshot({ minIntervalMs: 0 });
     expect(snap.summaries.map((s) => s.rollout_id)).toEqual(["0-0", "1-0", "2-0", "3-0", "4-0"]);
     expect(snap.progress).toMatchObject({ done: 5, total: 5, running: false });
-    expect(snap.summaries[0]).toMatchObject({ source: "store", n_calls: 2, chains: 1, mask_sample: false });
+    expect(snap.summaries[0]).toMatchObject({
+      source: "store",
+      n_calls: 2,
+      chains: 1,
+      mask_sample: false,
+    });
     for (const s of snap.summaries) rolloutSummarySchema.parse(s); // the API contract, strictly
     expect(fingerprintTree(path.join(root, "run"))).toEqual(before); // the index never touches the store
 
     // A growing file is re-summarised; the others are not.
-    appendFileSync(path.join(tokens, "2-0.tokens.jsonl"), line(tokenRecord("2-0", "c", [1, 2, 3, 4, 5, 6, 7, 9], [10], { created_at: 1786032156 })));
+    appendFileSync(
+      path.join(tokens, "2-0.tokens.jsonl"),
+      line(tokenRecord("2-0", "c", [1, 2, 3, 4, 5, 6, 7, 9], [10], { created_at: 1786032156 })),
+    );
     utimesSync(path.join(tokens, "2-0.tokens.jsonl"), new Date(), new Date(Date.now() + 5000));
     snap = await index.snapshot({ minIntervalMs: 0 });
     expect(snap.progress).toMatchObject({ done: 1, total: 1 });
@@ -95,8 +147,20 @@ describe("summary index", () => {
     const index = new SummaryIndex(run, dbIn());
     const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
     expect(snap.summaries).toHaveLength(70);
-    expect(snap.progress).toMatchObject({ workers: Math.min(os.availableParallelism(), 3), in_workers: 70 });
-    const inline = await summarizeRollout({ rolloutId: "33-0", tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile: "seed", sideCallPatterns: [], record: null, bytes: snap.summaries.find((s) => s.rollout_id === "33-0")!.bytes, hasStoreFiles: true });
+    expect(snap.progress).toMatchObject({
+      workers: Math.min(os.availableParallelism(), 3),
+      in_workers: 70,
+    });
+    const inline = await summarizeRollout({
+      rolloutId: "33-0",
+      tokensDir: run.tokensDir,
+      modelCallsDir: run.modelCallsDir,
+      profile: "seed",
+      sideCallPatterns: [],
+      record: null,
+      bytes: snap.summaries.find((s) => s.rollout_id === "33-0")!.bytes,
+      hasStoreFiles: true,
+    });
     expect(snap.summaries.find((s) => s.rollout_id === "33-0")).toEqual(inline);
     index.close();
   }, 60_000);
@@ -106,17 +170,35 @@ describe("summary index", () => {
     mkdirSync(path.join(root, "run"));
     writeFileSync(
       path.join(root, "run", "rollouts.jsonl"),
-      line({ _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, _ng_token_capture: { n_calls: 3, chains: 1, delivered_fraction: 1 } }) +
-        line({ _ng_task_index: 1, _ng_rollout_index: 0, reward: 0, mask_sample: true, _ng_token_capture: { n_calls: 2, error: "ValueError: capture produced no safe trainable chain" } }) +
+      line({
+        _ng_task_index: 0,
+        _ng_rollout_index: 0,
+        reward: 1,
+        _ng_token_capture: { n_calls: 3, chains: 1, delivered_fraction: 1 },
+      }) +
+        line({
+          _ng_task_index: 1,
+          _ng_rollout_index: 0,
+          reward: 0,
+          mask_sample: true,
+          _ng_token_capture: {
+            n_calls: 2,
+            error: "ValueError: capture produced no safe trainable chain",
+          },
+        }) +
         "not json\n",
     );
     const index = new SummaryIndex(await getRun("run", root), null);
     const snap = await index.snapshot({ minIntervalMs: 0 });
-    expect(snap.summaries.map((s) => [s.rollout_id, s.source, s.mask_sample, s.n_calls, s.reward])).toEqual([
+    expect(
+      snap.summaries.map((s) => [s.rollout_id, s.source, s.mask_sample, s.n_calls, s.reward]),
+    ).toEqual([
       ["0-0", "record", false, 3, 1],
       ["1-0", "record", true, 2, 0],
     ]);
-    expect(snap.unreadable_records).toEqual([{ line: 3, reason: expect.stringMatching(/not valid JSON/) }]);
+    expect(snap.unreadable_records).toEqual([
+      { line: 3, reason: expect.stringMatching(/not valid JSON/) },
+    ]);
   });
 
   it("holds the database open only while a refresh runs", async () => {
@@ -136,8 +218,10 @@ describe("summary index", () => {
     const cache = processCache<SummaryIndex>("summary-indexes", "entries", 10);
     expect(cache.stats.bound).toBe(10);
     try {
-      const a = tempRun(5), b = tempRun(8);
-      const runA = await getRun("run", a.root), runB = await getRun("run", b.root);
+      const a = tempRun(5),
+        b = tempRun(8);
+      const runA = await getRun("run", a.root),
+        runB = await getRun("run", b.root);
       const first = indexFor(runA, a.root);
       await first.snapshot({ minIntervalMs: 0 });
       expect(indexFor(runA, a.root)).toBe(first);
@@ -170,9 +254,13 @@ describe("summary index", () => {
 
 describe("exports", () => {
   it("CSV export quotes and neutralises formulas", () => {
-    const csv = toCsv([{ ...exportRow(summary({ error: '=HYPERLINK("x"), "q"', status_codes: { "200": 2 } })) }]);
+    const csv = toCsv([
+      { ...exportRow(summary({ error: '=HYPERLINK("x"), "q"', status_codes: { "200": 2 } })) },
+    ]);
     const [head, row] = csv.trim().split("\n");
-    expect(head).toBe("rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source");
+    expect(head).toBe(
+      "rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source",
+    );
     expect(row).toBe(`0-0,,1,false,,"'=HYPERLINK(""x""), ""q""",2,1,1,1,0,0,0,200:2,,10,store`);
   });
 });

@@ -42,7 +42,8 @@ export const INDEX_ROLLOUTS_BOUND = 100_000;
 /** Views derived from an index generation (a query's sorted rows, a health report). */
 const VIEWS_BOUND = 64;
 
-const indexes = () => processCache<SummaryIndex>("summary-indexes", "entries", INDEX_ROLLOUTS_BOUND);
+const indexes = () =>
+  processCache<SummaryIndex>("summary-indexes", "entries", INDEX_ROLLOUTS_BOUND);
 const views = () => processCache<unknown>("summary-index-views", "entries", VIEWS_BOUND);
 
 export type { IndexProgress };
@@ -57,7 +58,10 @@ export interface IndexSnapshot {
 
 /** Where index databases live: ROLLOUT_LENS_CACHE, else .rollout-lens-cache in the app directory; never inside the runs root. */
 export function cacheDir(root = runsRoot()): string {
-  const wanted = path.resolve(/*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_CACHE ?? path.join(process.cwd(), ".rollout-lens-cache"));
+  const wanted = path.resolve(
+    /*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_CACHE ??
+      path.join(process.cwd(), ".rollout-lens-cache"),
+  );
   return isInside(root, wanted) ? path.join(os.tmpdir(), "rollout-lens-cache") : wanted;
 }
 
@@ -75,7 +79,15 @@ export class SummaryIndex {
   private lastRefresh = 0;
   private unreadableRecords: IndexSnapshot["unreadable_records"] = [];
   private skipped: string[] = [];
-  readonly progress: IndexProgress = { done: 0, total: 0, running: false, error: null, last_ms: null, workers: 0, in_workers: 0 };
+  readonly progress: IndexProgress = {
+    done: 0,
+    total: 0,
+    running: false,
+    error: null,
+    last_ms: null,
+    workers: 0,
+    in_workers: 0,
+  };
 
   constructor(
     readonly run: RunLayout,
@@ -83,7 +95,9 @@ export class SummaryIndex {
   ) {}
 
   /** Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it. */
-  async snapshot(options: { waitMs?: number; minIntervalMs?: number } = {}): Promise<IndexSnapshot> {
+  async snapshot(
+    options: { waitMs?: number; minIntervalMs?: number } = {},
+  ): Promise<IndexSnapshot> {
     const due = Date.now() - this.lastRefresh >= (options.minIntervalMs ?? 2000);
     if (!this.refreshing && due) {
       this.refreshing = this.refresh()
@@ -95,14 +109,28 @@ export class SummaryIndex {
           this.progress.running = false;
         });
     }
-    if (this.refreshing) await Promise.race([this.refreshing, new Promise((r) => setTimeout(r, options.waitMs ?? 1500))]);
-    return { summaries: this.summaries(), progress: { ...this.progress }, unreadable_records: this.unreadableRecords, skipped_files: this.skipped };
+    if (this.refreshing)
+      await Promise.race([
+        this.refreshing,
+        new Promise((r) => setTimeout(r, options.waitMs ?? 1500)),
+      ]);
+    return {
+      summaries: this.summaries(),
+      progress: { ...this.progress },
+      unreadable_records: this.unreadableRecords,
+      skipped_files: this.skipped,
+    };
   }
 
   /** Current summaries (what is done so far during a refresh), by rollout id. */
   summaries(): RolloutSummary[] {
     if (this.sorted?.generation !== this.generation) {
-      this.sorted = { generation: this.generation, list: [...this.memory.values()].map((v) => v.summary).sort((a, b) => compareIds(a.rollout_id, b.rollout_id)) };
+      this.sorted = {
+        generation: this.generation,
+        list: [...this.memory.values()]
+          .map((v) => v.summary)
+          .sort((a, b) => compareIds(a.rollout_id, b.rollout_id)),
+      };
     }
     return this.sorted.list;
   }
@@ -134,10 +162,14 @@ export class SummaryIndex {
       mkdirSync(path.dirname(this.dbFile), { recursive: true });
       const db = new Database(this.dbFile);
       db.pragma("journal_mode = WAL");
-      db.exec("CREATE TABLE IF NOT EXISTS rollouts (id TEXT PRIMARY KEY, key TEXT NOT NULL, summary TEXT NOT NULL)");
+      db.exec(
+        "CREATE TABLE IF NOT EXISTS rollouts (id TEXT PRIMARY KEY, key TEXT NOT NULL, summary TEXT NOT NULL)",
+      );
       this.db = db;
     } catch (err) {
-      console.error(`summary index ${this.dbFile}: ${(err as Error).message}; keeping summaries in memory only`);
+      console.error(
+        `summary index ${this.dbFile}: ${(err as Error).message}; keeping summaries in memory only`,
+      );
     }
     return this.db;
   }
@@ -150,23 +182,41 @@ export class SummaryIndex {
     this.loaded = true;
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
-      run.modelCallsDir && run.modelCallsDir !== run.tokensDir ? listStore(run.modelCallsDir, { stat: true }) : null,
+      run.modelCallsDir && run.modelCallsDir !== run.tokensDir
+        ? listStore(run.modelCallsDir, { stat: true })
+        : null,
       readRolloutRecords(run.rolloutsFile),
     ]);
     this.unreadableRecords = records.unreadable;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
     const inputs = this.inputs(tokens, calls, records);
     const stale: Array<{ input: SummarizeInput; key: string }> = [];
-    for (const [id, { input, key }] of inputs) if (this.memory.get(id)?.key !== key) stale.push({ input, key });
-    this.forget([...this.memory.keys()].filter((id) => !inputs.has(id)), db);
-    Object.assign(this.progress, { done: 0, total: stale.length, running: stale.length > 0, error: null, workers: 0, in_workers: 0 });
+    for (const [id, { input, key }] of inputs)
+      if (this.memory.get(id)?.key !== key) stale.push({ input, key });
+    this.forget(
+      [...this.memory.keys()].filter((id) => !inputs.has(id)),
+      db,
+    );
+    Object.assign(this.progress, {
+      done: 0,
+      total: stale.length,
+      running: stale.length > 0,
+      error: null,
+      workers: 0,
+      in_workers: 0,
+    });
     if (stale.length === 0) return;
 
     const keyOf = new Map(stale.map((s) => [s.input.rolloutId, s.key]));
     const pendingRows: Array<[string, string, string]> = [];
-    const upsert = db?.prepare("INSERT INTO rollouts (id, key, summary) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET key = excluded.key, summary = excluded.summary");
+    const upsert = db?.prepare(
+      "INSERT INTO rollouts (id, key, summary) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET key = excluded.key, summary = excluded.summary",
+    );
     const flush = () => {
-      if (upsert && db && pendingRows.length) db.transaction((rows: typeof pendingRows) => rows.forEach((r) => upsert.run(...r)))(pendingRows.splice(0));
+      if (upsert && db && pendingRows.length)
+        db.transaction((rows: typeof pendingRows) => rows.forEach((r) => upsert.run(...r)))(
+          pendingRows.splice(0),
+        );
     };
     const accept = (summary: RolloutSummary) => {
       const key = keyOf.get(summary.rollout_id) as string;
@@ -189,7 +239,11 @@ export class SummaryIndex {
   private load(db: Database.Database): void {
     // Rows another build wrote (or a damaged row) are not served: their rollouts are re-summarised.
     const current = `${CODE_VERSION}|`;
-    for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{ id: string; key: string; summary: string }>) {
+    for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{
+      id: string;
+      key: string;
+      summary: string;
+    }>) {
       if (!row.key.startsWith(current)) continue;
       let summary: RolloutSummary;
       try {
@@ -216,18 +270,43 @@ export class SummaryIndex {
   private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: RolloutRecords) {
     const run = this.run;
     const out = new Map<string, { input: SummarizeInput; key: string }>();
-    const ids = new Set<string>([...(tokens?.rollouts.keys() ?? []), ...(calls?.rollouts.keys() ?? []), ...records.byId.keys()]);
+    const ids = new Set<string>([
+      ...(tokens?.rollouts.keys() ?? []),
+      ...(calls?.rollouts.keys() ?? []),
+      ...records.byId.keys(),
+    ]);
     const patterns = run.manifest.side_call_patterns ?? [];
     const profile = run.manifest.builder_profile ?? "seed";
     for (const id of ids) {
       const f = { ...(calls?.rollouts.get(id) ?? {}), ...(tokens?.rollouts.get(id) ?? {}) };
       const record = records.byId.get(id) ?? null;
-      const hasStoreFiles = f.tokens !== undefined || f.incomplete !== undefined || f.intents !== undefined || f.state !== undefined || f.capture !== undefined;
+      const hasStoreFiles =
+        f.tokens !== undefined ||
+        f.incomplete !== undefined ||
+        f.intents !== undefined ||
+        f.state !== undefined ||
+        f.capture !== undefined;
       const files = [f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf);
-      const key = [CODE_VERSION, profile, patterns.join(","), ...files, recordHash(records, id)].join("|");
+      const key = [
+        CODE_VERSION,
+        profile,
+        patterns.join(","),
+        ...files,
+        recordHash(records, id),
+      ].join("|");
       out.set(id, {
         key,
-        input: { rolloutId: id, tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir, profile, sideCallPatterns: patterns, record, bytes: f.tokens?.size ?? 0, hasStoreFiles, present: Object.keys(f) as FileKind[] },
+        input: {
+          rolloutId: id,
+          tokensDir: run.tokensDir,
+          modelCallsDir: run.modelCallsDir,
+          profile,
+          sideCallPatterns: patterns,
+          record,
+          bytes: f.tokens?.size ?? 0,
+          hasStoreFiles,
+          present: Object.keys(f) as FileKind[],
+        },
       });
     }
     return out;
@@ -239,7 +318,10 @@ export class SummaryIndex {
  * process). Each use re-weighs it by the rollouts it holds and marks it most recently used.
  */
 export function indexFor(run: RunLayout, root = runsRoot()): SummaryIndex {
-  const id = createHash("sha1").update(`${run.dir}\n${JSON.stringify(run.manifest)}`).digest("hex").slice(0, 16);
+  const id = createHash("sha1")
+    .update(`${run.dir}\n${JSON.stringify(run.manifest)}`)
+    .digest("hex")
+    .slice(0, 16);
   const cache = indexes();
   const index = cache.get(id) ?? new SummaryIndex(run, path.join(cacheDir(root), `${id}.sqlite`));
   cache.set(id, index, Math.max(1, index.size));

@@ -17,7 +17,9 @@ import type { ExchangeRecord, RolloutCapture } from "@/lib/store";
 import { timelinePositions } from "@/lib/view/timeline-positions";
 
 /** The run-level facts (policy model, capture expected) are left out: lib/health adds them. */
-export function severityOf(input: SeverityInput): Pick<RolloutSummary, "severity" | "severity_reasons"> {
+export function severityOf(
+  input: SeverityInput,
+): Pick<RolloutSummary, "severity" | "severity_reasons"> {
   const result = classifySeverity(input);
   return {
     severity: result.severity,
@@ -30,8 +32,16 @@ export function severityOf(input: SeverityInput): Pick<RolloutSummary, "severity
  * calls by created_at then line, each exchange without a token entry after the call created last
  * before it started. `cut` is the timeline's last call when it failed: the agent stopped after it.
  */
-export function timelineFacts(entries: readonly TokenEntry[], lines: readonly number[], withoutEntry: readonly ExchangeRecord[]) {
-  const order = entries.map((e, k) => ({ model_call_id: e.model_call_id, created_at: e.created_at, line: lines[k] ?? k + 1 }));
+export function timelineFacts(
+  entries: readonly TokenEntry[],
+  lines: readonly number[],
+  withoutEntry: readonly ExchangeRecord[],
+) {
+  const order = entries.map((e, k) => ({
+    model_call_id: e.model_call_id,
+    created_at: e.created_at,
+    line: lines[k] ?? k + 1,
+  }));
   order.sort((a, b) => a.created_at - b.created_at || a.line - b.line);
   const placed = withoutEntry.map(({ exchange: x }) => {
     // Binary search: the last call with created_at <= started_at.
@@ -50,7 +60,8 @@ export function timelineFacts(entries: readonly TokenEntry[], lines: readonly nu
   let cut: { x: ExchangeRecord["exchange"]; fact: FailedCallFact } | null = null;
   for (const { x } of placed) {
     const position = positions.get(x.model_call_id) ?? 0;
-    if (position === total && isFailedExchange(x)) cut = { x, fact: failedCallFromExchange(x, position) };
+    if (position === total && isFailedExchange(x))
+      cut = { x, fact: failedCallFromExchange(x, position) };
   }
   return { total, cut };
 }
@@ -63,7 +74,13 @@ export function mainModelOf(v: Verdict): string | null {
   const calls = main.nodes.flatMap((i) => {
     const n = build.nodes[i];
     if (!n || n.quarantine) return [];
-    return [{ requested_model: n.entry.requested_model || null, model: n.entry.model, generated: n.entry.generation_token_ids.length }];
+    return [
+      {
+        requested_model: n.entry.requested_model || null,
+        model: n.entry.model,
+        generated: n.entry.generation_token_ids.length,
+      },
+    ];
   });
   return mainChainModel(calls);
 }
@@ -75,7 +92,8 @@ export function mainModelOf(v: Verdict): string | null {
 export function outsideIds(v: Verdict, entries: readonly TokenEntry[]): number {
   const nodes = v.build?.nodes ?? [];
   const inherited = new Map<string, number>();
-  for (const n of nodes) inherited.set(n.entry.model_call_id, n.parent >= 0 ? (nodes[n.parent]?.cumLen ?? 0) : 0);
+  for (const n of nodes)
+    inherited.set(n.entry.model_call_id, n.parent >= 0 ? (nodes[n.parent]?.cumLen ?? 0) : 0);
   let count = 0;
   for (const e of entries) {
     count += countOutsideVocabulary(e.prompt_token_ids.slice(inherited.get(e.model_call_id) ?? 0));
@@ -86,7 +104,11 @@ export function outsideIds(v: Verdict, entries: readonly TokenEntry[]): number {
 
 export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
   const store = capture.hasTokenFile || capture.state !== null || capture.intents !== null;
-  return store || capture.snapshot.incompleteMarker !== null || (record?._ng_token_capture ?? null) !== null;
+  return (
+    store ||
+    capture.snapshot.incompleteMarker !== null ||
+    (record?._ng_token_capture ?? null) !== null
+  );
 }
 
 /** What the store recorded beyond the verdict: a retired tombstone, incompleteness, token counts. */
@@ -94,12 +116,17 @@ export function storeFacts(capture: RolloutCapture, v: Verdict): Partial<Severit
   const { snapshot: snap, state } = capture;
   const notes = v.build?.notes;
   return {
-    tombstone: snap.retired && state ? { frozen: state.frozen, snapshot_id: state.snapshot_id, version: state.version } : null,
+    tombstone:
+      snap.retired && state
+        ? { frozen: state.frozen, snapshot_id: state.snapshot_id, version: state.version }
+        : null,
     incomplete: {
       dangling_intents: snap.danglingIntents,
       lost_calls: (snap.incompleteMarker ?? []).filter((l) => l.trim() !== ""),
       state_flag: snap.stateIncomplete,
     },
-    generated_tokens: notes ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered } : null,
+    generated_tokens: notes
+      ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered }
+      : null,
   };
 }

@@ -7,7 +7,12 @@ import { countSchema } from "./api-runs";
 const int = z.int();
 const nullableNumber = z.number().nullable();
 
-export const intervalSchema = z.strictObject({ estimate: z.number(), low: z.number(), high: z.number(), level: z.number() });
+export const intervalSchema = z.strictObject({
+  estimate: z.number(),
+  low: z.number(),
+  high: z.number(),
+  level: z.number(),
+});
 export const signTestSchema = z.strictObject({
   positive: int,
   negative: int,
@@ -15,11 +20,24 @@ export const signTestSchema = z.strictObject({
   /** Exact two-sided p value (ties dropped). */
   p: z.number(),
 });
-export const permutationTestSchema = z.strictObject({ p: z.number(), exact: z.boolean(), iterations: int });
+export const permutationTestSchema = z.strictObject({
+  p: z.number(),
+  exact: z.boolean(),
+  iterations: int,
+});
 
 export const trainingComparisonSchema = z.strictObject({
   steps: int,
-  series: z.array(z.strictObject({ step: int, a: z.number(), b: z.number(), a_rolling: z.number(), b_rolling: z.number(), diff: z.number() })),
+  series: z.array(
+    z.strictObject({
+      step: int,
+      a: z.number(),
+      b: z.number(),
+      a_rolling: z.number(),
+      b_rolling: z.number(),
+      diff: z.number(),
+    }),
+  ),
   mean_a: intervalSchema,
   mean_b: intervalSchema,
   /** mean(a) - mean(b) over the shared steps (steps resampled per run: run-level noise counts). */
@@ -28,14 +46,23 @@ export const trainingComparisonSchema = z.strictObject({
   baseline_diff: nullableNumber,
   /** Null when either series is constant (no correlation is defined). */
   correlation: nullableNumber,
-  floor: z.strictObject({ run: z.string(), against: z.string(), correlation: z.number(), steps: int }).nullable(),
+  floor: z
+    .strictObject({ run: z.string(), against: z.string(), correlation: z.number(), steps: int })
+    .nullable(),
   /** Fisher z test that the a-b correlation is below the floor. */
   floor_test: z.strictObject({ z: z.number(), p: z.number() }).nullable(),
   within_noise: z.boolean().nullable(),
   verdict: z.string(),
 });
 
-const taskRowSchema = z.strictObject({ task: int, a: z.number(), b: z.number(), diff: z.number(), a_rollouts: z.array(z.string()), b_rollouts: z.array(z.string()) });
+const taskRowSchema = z.strictObject({
+  task: int,
+  a: z.number(),
+  b: z.number(),
+  diff: z.number(),
+  a_rollouts: z.array(z.string()),
+  b_rollouts: z.array(z.string()),
+});
 const callsCountSchema = z.strictObject({ calls: z.number(), count: int });
 
 export const evaluationComparisonSchema = z.strictObject({
@@ -69,13 +96,23 @@ export const captureSideSchema = z.strictObject({
   logged: z.record(z.string(), z.number()),
 });
 
-export const runRefSchema = z.strictObject({ id: z.string(), name: z.string(), capture: z.enum(["on", "off"]).nullable() });
+export const runRefSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  capture: z.enum(["on", "off"]).nullable(),
+});
 
 /** GET /api/compare: everything the compare page shows. */
 export const comparisonSchema = z.strictObject({
   a: runRefSchema,
   b: runRefSchema,
-  baseline: z.strictObject({ run: runRefSchema, against: runRefSchema, chosen: z.enum(["asked", "seed_repeat_of"]) }).nullable(),
+  baseline: z
+    .strictObject({
+      run: runRefSchema,
+      against: runRefSchema,
+      chosen: z.enum(["asked", "seed_repeat_of"]),
+    })
+    .nullable(),
   runs: z.array(runRefSchema),
   training: trainingComparisonSchema.nullable(),
   evaluation: evaluationComparisonSchema.nullable(),

@@ -16,7 +16,13 @@ export const buildPhaseSchema = z.enum(["reading", "deciding", "decoding"]);
 export const buildProgressSchema = z.discriminatedUnion("state", [
   z.strictObject({ state: z.literal("ready") }),
   z.strictObject({ state: z.literal("queued"), total_bytes: count }),
-  z.strictObject({ state: z.literal("building"), phase: buildPhaseSchema, bytes_read: count, total_bytes: count, elapsed_ms: count }),
+  z.strictObject({
+    state: z.literal("building"),
+    phase: buildPhaseSchema,
+    bytes_read: count,
+    total_bytes: count,
+    elapsed_ms: count,
+  }),
 ]);
 
 /**

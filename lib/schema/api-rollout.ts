@@ -48,7 +48,14 @@ export const viewVerdictSchema = z.strictObject({
 
 // --- the rollout view ---------------------------------------------------------------------------
 
-export const callRoleSchema = z.enum(["main", "branch", "side_call", "quarantined", "excluded", "unchained"]);
+export const callRoleSchema = z.enum([
+  "main",
+  "branch",
+  "side_call",
+  "quarantined",
+  "excluded",
+  "unchained",
+]);
 export const retryRoleSchema = z.enum(["kept", "dropped", "unresolved"]);
 
 /** The last exchange recorded for a call, in brief. */
@@ -108,9 +115,16 @@ export const failedCallSchema = z.strictObject({
 });
 
 /** An intents-file id with no token entry, after the nearest earlier one that has an entry. */
-export const danglingIntentSchema = z.strictObject({ model_call_id: z.string(), after_call: nullableString });
+export const danglingIntentSchema = z.strictObject({
+  model_call_id: z.string(),
+  after_call: nullableString,
+});
 /** What a retired tombstone's `.tokens.state.json` still records (capture-format.md §3.1). */
-export const tombstoneSchema = z.strictObject({ frozen: z.boolean(), snapshot_id: z.string(), version: z.int() });
+export const tombstoneSchema = z.strictObject({
+  frozen: z.boolean(),
+  snapshot_id: z.string(),
+  version: z.int(),
+});
 
 export const chainViewSchema = z.strictObject({
   chain_id: z.string(),
@@ -179,7 +193,10 @@ export const rolloutViewSchema = z.strictObject({
   generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),
   capture_expected: z.boolean().nullable(),
   chains: z.array(chainViewSchema),
-  main_rule: z.strictObject({ rule: z.enum(["generated_mass", "earliest_root"]), text: z.string() }),
+  main_rule: z.strictObject({
+    rule: z.enum(["generated_mass", "earliest_root"]),
+    text: z.string(),
+  }),
   prefix_breaks: z.array(prefixBreakSchema),
   dropped: z.strictObject({
     branch_chains: z.int(),
@@ -192,7 +209,11 @@ export const rolloutViewSchema = z.strictObject({
     issues: z.array(readIssueSchema),
     torn_tail: z.boolean(),
     token_file: z.boolean(),
-    capture_store: z.strictObject({ exists: z.boolean(), unreadable: z.int(), error: nullableString }),
+    capture_store: z.strictObject({
+      exists: z.boolean(),
+      unreadable: z.int(),
+      error: nullableString,
+    }),
   }),
   /** The rollout's line in rollouts.jsonl, when the run has one. */
   record: z

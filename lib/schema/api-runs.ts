@@ -9,10 +9,23 @@ const nullableNumber = z.number().nullable();
 
 export const profileSchema = z.enum(["seed", "gym-v1"]);
 /** The builder's mask reasons (lib/builder/verdict.ts MaskReason); summaries fail to typecheck if one is missing. */
-export const maskReasonSchema = z.enum(["capture_incomplete", "unresolved_retry", "all_side_calls", "build_error", "no_token_records", "multiple_roots", "multiple_chains"]);
+export const maskReasonSchema = z.enum([
+  "capture_incomplete",
+  "unresolved_retry",
+  "all_side_calls",
+  "build_error",
+  "no_token_records",
+  "multiple_roots",
+  "multiple_chains",
+]);
 
 /** The severity model's classes (lib/severity): `pending` while a rollout's verdict is not known. */
-export const severityStateSchema = z.enum(["trained", "trained_with_warnings", "masked", "pending"]);
+export const severityStateSchema = z.enum([
+  "trained",
+  "trained_with_warnings",
+  "masked",
+  "pending",
+]);
 
 /** One reason of a rollout's severity: its code (lib/severity ReasonCode) and a few words. */
 export const severityReasonSchema = z.strictObject({ code: z.string(), title: z.string() });
@@ -28,7 +41,12 @@ export const failedCallFactSchema = z.strictObject({
 });
 
 /** Rollouts per severity class, every class present. */
-export const severityCountsSchema = z.strictObject({ trained: int, trained_with_warnings: int, masked: int, pending: int });
+export const severityCountsSchema = z.strictObject({
+  trained: int,
+  trained_with_warnings: int,
+  masked: int,
+  pending: int,
+});
 
 export const indexProgressSchema = z.strictObject({
   done: int,
@@ -143,7 +161,16 @@ export const stepPointSchema = z.strictObject({
   failed_calls: int,
 });
 
-export const alertKindSchema = z.enum(["cut_short", "other_model_main", "masked_fraction", "dangling_intents", "unreadable", "newer_schema", "profile_disagreement", "unreadable_records"]);
+export const alertKindSchema = z.enum([
+  "cut_short",
+  "other_model_main",
+  "masked_fraction",
+  "dangling_intents",
+  "unreadable",
+  "newer_schema",
+  "profile_disagreement",
+  "unreadable_records",
+]);
 
 export const alertSchema = z.strictObject({
   kind: alertKindSchema,

@@ -34,14 +34,22 @@ export const tokenWindowSchema = z.strictObject({
 });
 
 /** The window that opens a sequence (`segments=1`, or shipped in the page): with every segment. */
-export const segmentedWindowSchema = tokenWindowSchema.extend({ segments: z.array(tokenSegmentSchema) });
+export const segmentedWindowSchema = tokenWindowSchema.extend({
+  segments: z.array(tokenSegmentSchema),
+});
 
 export const lowProbMatchesSchema = z.strictObject({
   sequence: z.string(),
   threshold: z.number(),
   total: z.int(),
   matches: z.array(
-    z.strictObject({ pos: z.int(), id: z.int(), text: nullableString, log_prob: z.number(), call: z.string() }),
+    z.strictObject({
+      pos: z.int(),
+      id: z.int(),
+      text: nullableString,
+      log_prob: z.number(),
+      call: z.string(),
+    }),
   ),
 });
 

@@ -4,16 +4,46 @@ import { z } from "zod";
 
 export const captureExchangeSchema = z.looseObject({
   model_call_id: z.string().min(1),
-  dialect: z.string().nullish().transform((v) => v ?? null),
-  model_ref: z.looseObject({ type: z.string().optional(), name: z.string().optional() }).nullish().transform((v) => v ?? null),
-  started_at: z.number().nullish().transform((v) => v ?? null),
-  completed_at: z.number().nullish().transform((v) => v ?? null),
-  latency_ms: z.number().nullish().transform((v) => v ?? null),
-  latency_ttft_ms: z.number().nullish().transform((v) => v ?? null),
-  status_code: z.int().nullish().transform((v) => v ?? null),
-  error_category: z.string().nullish().transform((v) => v ?? null),
-  request: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? null),
-  response: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? null),
+  dialect: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  model_ref: z
+    .looseObject({ type: z.string().optional(), name: z.string().optional() })
+    .nullish()
+    .transform((v) => v ?? null),
+  started_at: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? null),
+  completed_at: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? null),
+  latency_ms: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? null),
+  latency_ttft_ms: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? null),
+  status_code: z
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
+  error_category: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  request: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? null),
+  response: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? null),
   request_raw: z.string().optional(),
   response_raw: z.string().optional(),
   client_session_id: z.string().optional(),
@@ -26,7 +56,9 @@ function str(v: unknown): string | null {
 }
 
 function rec(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : null;
 }
 
 /** finish_reason per §9.4: Anthropic stop_reason, Chat choices[0].finish_reason, Responses incomplete_details.reason. */

@@ -11,23 +11,54 @@ export const tokenEntrySchema = z.looseObject({
   schema_version: z.int().optional(),
   rollout_id: z.string(),
   model_call_id: z.string().min(1, "model_call_id is empty"),
-  model: z.string().nullish().transform((v) => v ?? ""),
+  model: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
   prompt_token_ids: tokenIdArray,
   generation_token_ids: tokenIdArray,
   generation_log_probs: logProbArray,
-  routed_experts: z.unknown().optional().transform((v) => v ?? null),
+  routed_experts: z
+    .unknown()
+    .optional()
+    .transform((v) => v ?? null),
   output_items: z
     .array(z.record(z.string(), z.unknown()))
     .nullish()
     .transform((v) => v ?? []),
-  token_item_index: z.int().nullish().transform((v) => v ?? null),
-  created_at: z.number().nullish().transform((v) => v ?? 0),
-  requested_model: z.string().nullish().transform((v) => v ?? ""),
-  has_tools: z.boolean().nullish().transform((v) => v ?? null),
-  parent_call_id: z.string().nullish().transform((v) => v ?? null),
-  cum_len: z.int().nonnegative().nullish().transform((v) => v ?? null),
-  digest: z.string().nullish().transform((v) => v ?? null),
-  response_id: z.string().nullish().transform((v) => v ?? null),
+  token_item_index: z
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
+  created_at: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
+  requested_model: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ""),
+  has_tools: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? null),
+  parent_call_id: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  cum_len: z
+    .int()
+    .nonnegative()
+    .nullish()
+    .transform((v) => v ?? null),
+  digest: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  response_id: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 export type TokenEntry = z.infer<typeof tokenEntrySchema>;

@@ -10,7 +10,10 @@ function checkArray(
   describe: (i: number, v: unknown) => string,
 ): unknown[] | typeof z.NEVER {
   if (!Array.isArray(value)) {
-    ctx.addIssue({ code: "custom", message: `expected an array, received ${value === null ? "null" : typeof value}` });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected an array, received ${value === null ? "null" : typeof value}`,
+    });
     return z.NEVER;
   }
   for (let i = 0; i < value.length; i++) {
@@ -26,9 +29,24 @@ const isTokenId = (t: unknown) => typeof t === "number" && Number.isSafeInteger(
 
 export const tokenIdArray = z
   .any()
-  .transform((v, ctx) => checkArray(v, ctx, isTokenId, (i, t) => `token id at index ${i} is ${JSON.stringify(t)}: ids must be non-negative integers`) as number[]);
+  .transform(
+    (v, ctx) =>
+      checkArray(
+        v,
+        ctx,
+        isTokenId,
+        (i, t) =>
+          `token id at index ${i} is ${JSON.stringify(t)}: ids must be non-negative integers`,
+      ) as number[],
+  );
 
 // Python's json writes NaN/Infinity, which JSON.parse already rejects; a null or string here is refused too.
-export const logProbArray = z
-  .any()
-  .transform((v, ctx) => checkArray(v, ctx, (x) => typeof x === "number", (i, x) => `log prob at index ${i} is ${JSON.stringify(x)}: expected a number`) as number[]);
+export const logProbArray = z.any().transform(
+  (v, ctx) =>
+    checkArray(
+      v,
+      ctx,
+      (x) => typeof x === "number",
+      (i, x) => `log prob at index ${i} is ${JSON.stringify(x)}: expected a number`,
+    ) as number[],
+);

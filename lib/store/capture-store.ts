@@ -27,9 +27,22 @@ export interface CaptureRead {
 }
 
 /** `onProgress`: told the capture file's bytes as they are read (lib/store/jsonl ReadProgress). */
-export async function readCaptureStore(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>, onProgress?: ReadProgress): Promise<CaptureRead> {
+export async function readCaptureStore(
+  dir: string,
+  rolloutId: string,
+  signal?: AbortSignal,
+  present?: ReadonlySet<FileKind>,
+  onProgress?: ReadProgress,
+): Promise<CaptureRead> {
   assertRolloutId(rolloutId);
-  const out: CaptureRead = { exists: true, exchanges: [], unreadable: [], tornTail: false, incompleteMarker: false, error: null };
+  const out: CaptureRead = {
+    exists: true,
+    exchanges: [],
+    unreadable: [],
+    tornTail: false,
+    incompleteMarker: false,
+    error: null,
+  };
   const filePath = storePath(dir, rolloutId, "capture");
   if (present && !present.has("capture")) {
     out.exists = false;
@@ -77,7 +90,10 @@ export interface CaptureJoin {
   entriesWithoutExchange: string[];
 }
 
-export function joinExchanges(entries: readonly TokenEntry[], exchanges: readonly ExchangeRecord[]): CaptureJoin {
+export function joinExchanges(
+  entries: readonly TokenEntry[],
+  exchanges: readonly ExchangeRecord[],
+): CaptureJoin {
   const ids = new Set(entries.map((e) => e.model_call_id));
   const byCallId = new Map<string, ExchangeRecord[]>();
   const withoutEntry: ExchangeRecord[] = [];
@@ -87,6 +103,8 @@ export function joinExchanges(entries: readonly TokenEntry[], exchanges: readonl
     else byCallId.set(x.exchange.model_call_id, [x]);
     if (!ids.has(x.exchange.model_call_id)) withoutEntry.push(x);
   }
-  const entriesWithoutExchange = entries.filter((e) => !byCallId.has(e.model_call_id)).map((e) => e.model_call_id);
+  const entriesWithoutExchange = entries
+    .filter((e) => !byCallId.has(e.model_call_id))
+    .map((e) => e.model_call_id);
   return { byCallId, withoutEntry, entriesWithoutExchange };
 }

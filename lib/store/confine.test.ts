@@ -18,12 +18,22 @@ function outsideFile(name: string, content: string): string {
 describe("store side files", () => {
   it("refuses a state file that is a symlink out of the store", async () => {
     const dir = tempStore({ "0-0.tokens.jsonl": entry });
-    symlinkSync(outsideFile("state.json", JSON.stringify({ retired: true, incomplete: true })), path.join(dir, "0-0.tokens.state.json"));
+    symlinkSync(
+      outsideFile("state.json", JSON.stringify({ retired: true, incomplete: true })),
+      path.join(dir, "0-0.tokens.state.json"),
+    );
     const c = await readRolloutCapture(dir, "0-0");
     expect(c.state).toBeNull();
     expect(c.snapshot.stateIncomplete).toBe(false);
-    expect(c.snapshot.readError).toBe("PermissionError: 0-0.tokens.state.json: a symlink that points outside the store; refused");
-    expect(c.issues).toContainEqual({ file: "0-0.tokens.state.json", line: null, severity: "error", message: "0-0.tokens.state.json: a symlink that points outside the store; refused" });
+    expect(c.snapshot.readError).toBe(
+      "PermissionError: 0-0.tokens.state.json: a symlink that points outside the store; refused",
+    );
+    expect(c.issues).toContainEqual({
+      file: "0-0.tokens.state.json",
+      line: null,
+      severity: "error",
+      message: "0-0.tokens.state.json: a symlink that points outside the store; refused",
+    });
   });
 
   it("refuses intents and lost-call markers that are symlinks out of the store", async () => {
@@ -34,12 +44,20 @@ describe("store side files", () => {
     expect(c.intents).toBeNull();
     expect(c.snapshot.danglingIntents).toEqual([]);
     expect(c.snapshot.incompleteMarker).toBeNull();
-    expect(c.snapshot.readError).toMatch(/^PermissionError: 0-0\.tokens\.(intents|incomplete): a symlink that points outside the store; refused$/);
-    expect(c.issues.filter((i) => /outside the store/.test(i.message)).map((i) => i.file)).toEqual(["0-0.tokens.incomplete", "0-0.tokens.intents"]);
+    expect(c.snapshot.readError).toMatch(
+      /^PermissionError: 0-0\.tokens\.(intents|incomplete): a symlink that points outside the store; refused$/,
+    );
+    expect(c.issues.filter((i) => /outside the store/.test(i.message)).map((i) => i.file)).toEqual([
+      "0-0.tokens.incomplete",
+      "0-0.tokens.intents",
+    ]);
   });
 
   it("still reads side files that are symlinks inside the store", async () => {
-    const dir = tempStore({ "0-0.tokens.jsonl": entry, "state-copy.json": JSON.stringify({ frozen: true }) });
+    const dir = tempStore({
+      "0-0.tokens.jsonl": entry,
+      "state-copy.json": JSON.stringify({ frozen: true }),
+    });
     symlinkSync(path.join(dir, "state-copy.json"), path.join(dir, "0-0.tokens.state.json"));
     const c = await readRolloutCapture(dir, "0-0");
     expect(c.state?.frozen).toBe(true);

@@ -19,7 +19,10 @@ export async function confine(dir: string, file: string): Promise<void> {
   const st = await lstat(file).catch(() => null);
   if (!st?.isSymbolicLink()) return;
   const [base, real] = await Promise.all([realpath(dir), realpath(file).catch(() => null)]);
-  if (real === null || !isInside(base, real)) throw new OutsideStoreError(`${path.basename(file)}: a symlink that points outside the store; refused`);
+  if (real === null || !isInside(base, real))
+    throw new OutsideStoreError(
+      `${path.basename(file)}: a symlink that points outside the store; refused`,
+    );
 }
 
 /**
@@ -29,8 +32,10 @@ export async function confine(dir: string, file: string): Promise<void> {
  */
 export async function resolveInside(dir: string, rel: string, what: string): Promise<string> {
   const file = path.resolve(dir, rel);
-  if (!isInside(path.resolve(dir), file)) throw new OutsideStoreError(`${rel}: outside ${what}; refused`);
+  if (!isInside(path.resolve(dir), file))
+    throw new OutsideStoreError(`${rel}: outside ${what}; refused`);
   const [base, real] = await Promise.all([realpath(dir), realpath(file).catch(() => null)]);
-  if (real !== null && !isInside(base, real)) throw new OutsideStoreError(`${rel}: a symlink that points outside ${what}; refused`);
+  if (real !== null && !isInside(base, real))
+    throw new OutsideStoreError(`${rel}: a symlink that points outside ${what}; refused`);
   return file;
 }

@@ -34,7 +34,8 @@ export interface StoreListing {
 
 export function classifyFileName(name: string): { id: string; kind: FileKind } | null {
   for (const [kind, suffix] of Object.entries(SUFFIXES) as Array<[FileKind, string]>) {
-    if (name.endsWith(suffix) && name.length > suffix.length) return { id: name.slice(0, -suffix.length), kind };
+    if (name.endsWith(suffix) && name.length > suffix.length)
+      return { id: name.slice(0, -suffix.length), kind };
   }
   return null;
 }
@@ -47,9 +48,16 @@ export function storePath(dir: string, rolloutId: string, kind: FileKind): strin
  * The bytes a build of the rollout reads in full: its token file and its model-call capture (the
  * side files are a few bytes). A missing file counts 0. What a progress bar measures against.
  */
-export async function rolloutReadBytes(tokensDir: string | null, modelCallsDir: string | null, rolloutId: string): Promise<number> {
+export async function rolloutReadBytes(
+  tokensDir: string | null,
+  modelCallsDir: string | null,
+  rolloutId: string,
+): Promise<number> {
   assertRolloutId(rolloutId);
-  const files = [tokensDir && storePath(tokensDir, rolloutId, "tokens"), modelCallsDir && storePath(modelCallsDir, rolloutId, "capture")];
+  const files = [
+    tokensDir && storePath(tokensDir, rolloutId, "tokens"),
+    modelCallsDir && storePath(modelCallsDir, rolloutId, "capture"),
+  ];
   const sizes = await Promise.all(files.map((f) => (f ? sizeInside(f) : 0)));
   return sizes.reduce((a, b) => a + b, 0);
 }
@@ -66,12 +74,17 @@ async function sizeInside(file: string): Promise<number> {
 }
 
 /** Lists a directory; a missing directory is an empty store. */
-export async function listStore(dir: string, options: { stat?: boolean } = {}): Promise<StoreListing> {
+export async function listStore(
+  dir: string,
+  options: { stat?: boolean } = {},
+): Promise<StoreListing> {
   const rollouts = new Map<string, RolloutFiles>();
   const skipped: string[] = [];
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((d) => d.isFile() || d.isSymbolicLink())
+      .map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { dir, rollouts, skipped };
     throw err;
@@ -96,7 +109,9 @@ export async function listStore(dir: string, options: { stat?: boolean } = {}): 
 
 async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {
   const jobs: Array<[RolloutFiles, FileKind, string]> = [];
-  for (const [id, files] of rollouts) for (const kind of Object.keys(files) as FileKind[]) jobs.push([files, kind, storePath(dir, id, kind)]);
+  for (const [id, files] of rollouts)
+    for (const kind of Object.keys(files) as FileKind[])
+      jobs.push([files, kind, storePath(dir, id, kind)]);
   const BATCH = 256;
   for (let i = 0; i < jobs.length; i += BATCH) {
     await Promise.all(

@@ -26,7 +26,11 @@ function descriptorsOn(file: string): number {
 afterEach(() => vi.restoreAllMocks());
 
 describe.skipIf(!existsSync(PROC_FD))("readJsonl file handles", () => {
-  const file = () => path.join(tempStore({ "0-0.tokens.jsonl": line({ a: 1 }) + line({ a: 2 }) }), "0-0.tokens.jsonl");
+  const file = () =>
+    path.join(
+      tempStore({ "0-0.tokens.jsonl": line({ a: 1 }) + line({ a: 2 }) }),
+      "0-0.tokens.jsonl",
+    );
 
   it("leaves no descriptor open after a normal read", async () => {
     const f = file();
@@ -47,7 +51,9 @@ describe.skipIf(!existsSync(PROC_FD))("readJsonl file handles", () => {
     const probe = await open(f, "r");
     const proto = Object.getPrototypeOf(probe) as { stat: () => Promise<unknown> };
     await probe.close();
-    vi.spyOn(proto, "stat").mockRejectedValueOnce(Object.assign(new Error("EIO: i/o error, fstat"), { code: "EIO" }));
+    vi.spyOn(proto, "stat").mockRejectedValueOnce(
+      Object.assign(new Error("EIO: i/o error, fstat"), { code: "EIO" }),
+    );
     await expect(readJsonl(f, () => undefined)).rejects.toThrow(/EIO/);
     expect(descriptorsOn(f)).toBe(0);
   });

@@ -31,14 +31,20 @@ export interface JsonlReadResult {
 }
 
 function parseLine(buf: Buffer, line: number): JsonlLine | null {
-  if (!isUtf8(buf)) return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
+  if (!isUtf8(buf))
+    return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
   let text = buf.toString("utf8");
   if (text.endsWith("\r")) text = text.slice(0, -1);
   if (text.trim() === "") return null;
   try {
     return { line, value: JSON.parse(text), bytes: buf.length };
   } catch (err) {
-    return { line, value: undefined, bytes: buf.length, problem: `not valid JSON (${(err as Error).message})` };
+    return {
+      line,
+      value: undefined,
+      bytes: buf.length,
+      problem: `not valid JSON (${(err as Error).message})`,
+    };
   }
 }
 
@@ -47,7 +53,12 @@ function parseLine(buf: Buffer, line: number): JsonlLine | null {
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
  * `onProgress`, when given, is told the bytes read as they are (see ReadProgress).
  */
-export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void, signal?: AbortSignal, onProgress?: ReadProgress): Promise<JsonlReadResult> {
+export async function readJsonl(
+  filePath: string,
+  onLine: (l: JsonlLine) => void,
+  signal?: AbortSignal,
+  onProgress?: ReadProgress,
+): Promise<JsonlReadResult> {
   const stream = await openChunks(filePath, signal);
   const progress = onProgress ? progressCounter(onProgress) : null;
   try {
@@ -57,7 +68,11 @@ export async function readJsonl(filePath: string, onLine: (l: JsonlLine) => void
   }
 }
 
-async function readLines(stream: Iterable<Buffer> | AsyncIterable<Buffer>, onLine: (l: JsonlLine) => void, progress: ProgressCounter | null): Promise<JsonlReadResult> {
+async function readLines(
+  stream: Iterable<Buffer> | AsyncIterable<Buffer>,
+  onLine: (l: JsonlLine) => void,
+  progress: ProgressCounter | null,
+): Promise<JsonlReadResult> {
   let pending: Buffer[] = [];
   let lineNo = 0;
   for await (const chunk of stream) {
@@ -111,7 +126,10 @@ function progressCounter(report: ReadProgress): ProgressCounter {
  * The handle is closed on every path: after the one read, by the stream when it ends or is
  * destroyed, and here when `stat` or the read throws (an abort, a file removed mid-read).
  */
-async function openChunks(filePath: string, signal?: AbortSignal): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
+async function openChunks(
+  filePath: string,
+  signal?: AbortSignal,
+): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
   const fh = await open(filePath, "r");
   let streaming = false;
   try {

@@ -16,8 +16,13 @@ function bigStore(mb: number): { dir: string; file: string; calls: number } {
   const prompt = Array.from({ length: 60_000 }, (_, i) => (i * 7919) % 200_000);
   const one = line(tokenRecord("0-0", "c0", prompt, [1, 2, 3]));
   const calls = Math.ceil((mb * MB) / one.length);
-  const text = Array.from({ length: calls }, (_, i) => line(tokenRecord("0-0", `c${i}`, prompt, [1, 2, 3]))).join("");
-  const dir = tempStore({ "0-0.tokens.jsonl": text, "0-0.capture.jsonl": line({ not: "an exchange" }) });
+  const text = Array.from({ length: calls }, (_, i) =>
+    line(tokenRecord("0-0", `c${i}`, prompt, [1, 2, 3])),
+  ).join("");
+  const dir = tempStore({
+    "0-0.tokens.jsonl": text,
+    "0-0.capture.jsonl": line({ not: "an exchange" }),
+  });
   return { dir, file: path.join(dir, "0-0.tokens.jsonl"), calls };
 }
 
@@ -28,7 +33,12 @@ describe("read progress", () => {
   it("a streamed file reports increments of at least 4 MB, then the rest, summing to its size", async () => {
     const reports: number[] = [];
     const lines: JsonlLine[] = [];
-    await readJsonl(big.file, (l) => lines.push(l), undefined, (n) => reports.push(n));
+    await readJsonl(
+      big.file,
+      (l) => lines.push(l),
+      undefined,
+      (n) => reports.push(n),
+    );
     expect(reports.reduce((a, b) => a + b, 0)).toBe(size);
     expect(reports.length).toBeGreaterThanOrEqual(Math.floor(size / (4 * MB)));
     expect(reports.length).toBeLessThanOrEqual(Math.ceil(size / (4 * MB)) + 1);
@@ -37,9 +47,15 @@ describe("read progress", () => {
   });
 
   it("reads the same lines with and without a progress sink", async () => {
-    const a: number[] = [], b: number[] = [];
+    const a: number[] = [],
+      b: number[] = [];
     await readJsonl(big.file, (l) => a.push(l.bytes));
-    await readJsonl(big.file, (l) => b.push(l.bytes), undefined, () => undefined);
+    await readJsonl(
+      big.file,
+      (l) => b.push(l.bytes),
+      undefined,
+      () => undefined,
+    );
     expect(b).toEqual(a);
   });
 
@@ -47,13 +63,24 @@ describe("read progress", () => {
     const dir = tempStore({ "a.jsonl": line({ a: 1 }) + line({ a: 2 }) });
     const file = path.join(dir, "a.jsonl");
     const reports: number[] = [];
-    await readJsonl(file, () => undefined, undefined, (n) => reports.push(n));
+    await readJsonl(
+      file,
+      () => undefined,
+      undefined,
+      (n) => reports.push(n),
+    );
     expect(reports).toEqual([statSync(file).size]);
   });
 
   it("the token and capture reads report their files' bytes; rolloutReadBytes is their sum", async () => {
     let read = 0;
-    const capture = await readRolloutCapture(big.dir, "0-0", undefined, undefined, (n) => (read += n));
+    const capture = await readRolloutCapture(
+      big.dir,
+      "0-0",
+      undefined,
+      undefined,
+      (n) => (read += n),
+    );
     expect(capture.snapshot.entries).toHaveLength(big.calls);
     expect(read).toBe(size);
     const store = await readCaptureStore(big.dir, "0-0", undefined, undefined, (n) => (read += n));

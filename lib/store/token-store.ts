@@ -4,7 +4,13 @@
 import "server-only";
 import path from "node:path";
 import { readFile } from "node:fs/promises";
-import { MAX_SCHEMA_VERSION, storeStateSchema, tokenEntrySchema, type StoreState, type TokenEntry } from "@/lib/schema";
+import {
+  MAX_SCHEMA_VERSION,
+  storeStateSchema,
+  tokenEntrySchema,
+  type StoreState,
+  type TokenEntry,
+} from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
 import { readJsonl, readLinesIfExists, type JsonlLine, type ReadProgress } from "./jsonl";
 import { storePath, type FileKind } from "./files";
@@ -37,15 +43,30 @@ const MAX_ISSUES = 200;
  * (a cold index of thousands of rollouts would otherwise spend its time on missing-file errors).
  * `onProgress`: told the token file's bytes as they are read (the side files are a few bytes).
  */
-export async function readRolloutCapture(dir: string, rolloutId: string, signal?: AbortSignal, present?: ReadonlySet<FileKind>, onProgress?: ReadProgress): Promise<RolloutCapture> {
+export async function readRolloutCapture(
+  dir: string,
+  rolloutId: string,
+  signal?: AbortSignal,
+  present?: ReadonlySet<FileKind>,
+  onProgress?: ReadProgress,
+): Promise<RolloutCapture> {
   const has = (k: FileKind) => !present || present.has(k);
   assertRolloutId(rolloutId);
   const issues: StoreIssue[] = [];
-  const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, signal, onProgress);
+  const tokens = await readTokenLines(
+    storePath(dir, rolloutId, "tokens"),
+    rolloutId,
+    issues,
+    signal,
+    onProgress,
+  );
   // Side files go through the same confinement as the token file: a symlink out of the store is
   // refused, reported, and makes the read an error (the rollout's lifecycle is then unknown).
   const refused: string[] = [];
-  const side = async <T>(kind: FileKind, read: (p: string) => Promise<T | null>): Promise<T | null> => {
+  const side = async <T>(
+    kind: FileKind,
+    read: (p: string) => Promise<T | null>,
+  ): Promise<T | null> => {
     if (!has(kind)) return null;
     const p = storePath(dir, rolloutId, kind);
     try {
@@ -77,7 +98,14 @@ export async function readRolloutCapture(dir: string, rolloutId: string, signal?
     conflictingPayloads: tokens.conflicts,
     tornTail: tokens.tornTail,
   };
-  return { snapshot, entryLines: tokens.lines, state, intents, issues: issues.slice(0, MAX_ISSUES), hasTokenFile: tokens.exists };
+  return {
+    snapshot,
+    entryLines: tokens.lines,
+    state,
+    intents,
+    issues: issues.slice(0, MAX_ISSUES),
+    hasTokenFile: tokens.exists,
+  };
 }
 
 interface TokenLines {
@@ -90,32 +118,78 @@ interface TokenLines {
   tornTail: boolean;
 }
 
-async function readTokenLines(filePath: string, rolloutId: string, issues: StoreIssue[], signal?: AbortSignal, onProgress?: ReadProgress): Promise<TokenLines> {
+async function readTokenLines(
+  filePath: string,
+  rolloutId: string,
+  issues: StoreIssue[],
+  signal?: AbortSignal,
+  onProgress?: ReadProgress,
+): Promise<TokenLines> {
   const file = path.basename(filePath);
-  const out: TokenLines = { exists: true, entries: [], lines: [], readError: null, logProbMismatches: [], conflicts: [], tornTail: false };
+  const out: TokenLines = {
+    exists: true,
+    entries: [],
+    lines: [],
+    readError: null,
+    logProbMismatches: [],
+    conflicts: [],
+    tornTail: false,
+  };
   const firstLineOf = new Map<string, number>();
   const problem = (line: number, type: string, message: string) => {
     if (issues.length < MAX_ISSUES) issues.push({ file, line, severity: "error", message });
     out.readError ??= `${type}: ${file}: line ${line}: ${message}`;
   };
   const onLine = (l: JsonlLine) => {
-    if (l.problem) return problem(l.line, l.problem.startsWith("not valid UTF-8") ? "UnicodeDecodeError" : "JSONDecodeError", l.problem);
+    if (l.problem)
+      return problem(
+        l.line,
+        l.problem.startsWith("not valid UTF-8") ? "UnicodeDecodeError" : "JSONDecodeError",
+        l.problem,
+      );
     const version = (l.value as { schema_version?: unknown } | null)?.schema_version;
     if (typeof version === "number" && version > MAX_SCHEMA_VERSION) {
-      return problem(l.line, "ValidationError", `schema_version ${version} is newer than this reader supports (${MAX_SCHEMA_VERSION})`);
+      return problem(
+        l.line,
+        "ValidationError",
+        `schema_version ${version} is newer than this reader supports (${MAX_SCHEMA_VERSION})`,
+      );
     }
     const parsed = tokenEntrySchema.safeParse(l.value);
     if (!parsed.success) return problem(l.line, "ValidationError", describeZodError(parsed.error));
     const e = parsed.data;
-    if (e.token_item_index !== null && (e.token_item_index < 0 || e.token_item_index >= e.output_items.length)) {
-      return problem(l.line, "ValidationError", `token_item_index ${e.token_item_index} is outside output_items (${e.output_items.length} items)`);
+    if (
+      e.token_item_index !== null &&
+      (e.token_item_index < 0 || e.token_item_index >= e.output_items.length)
+    ) {
+      return problem(
+        l.line,
+        "ValidationError",
+        `token_item_index ${e.token_item_index} is outside output_items (${e.output_items.length} items)`,
+      );
     }
     if (e.generation_log_probs.length !== e.generation_token_ids.length) {
-      out.logProbMismatches.push({ file, line: l.line, model_call_id: e.model_call_id, log_probs: e.generation_log_probs.length, tokens: e.generation_token_ids.length });
-      issues.push({ file, line: l.line, severity: "error", message: `${e.generation_log_probs.length} log probs for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})` });
+      out.logProbMismatches.push({
+        file,
+        line: l.line,
+        model_call_id: e.model_call_id,
+        log_probs: e.generation_log_probs.length,
+        tokens: e.generation_token_ids.length,
+      });
+      issues.push({
+        file,
+        line: l.line,
+        severity: "error",
+        message: `${e.generation_log_probs.length} log probs for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})`,
+      });
     }
     if (e.rollout_id !== rolloutId) {
-      issues.push({ file, line: l.line, severity: "warning", message: `record says rollout_id ${JSON.stringify(e.rollout_id)}, file is for ${rolloutId}` });
+      issues.push({
+        file,
+        line: l.line,
+        severity: "warning",
+        message: `record says rollout_id ${JSON.stringify(e.rollout_id)}, file is for ${rolloutId}`,
+      });
     }
     const earlier = firstLineOf.get(e.model_call_id);
     if (earlier !== undefined) recordDuplicate(out, issues, file, e, earlier, l.line);
@@ -128,7 +202,12 @@ async function readTokenLines(filePath: string, rolloutId: string, issues: Store
     const result = await readJsonl(filePath, onLine, signal, onProgress);
     if (result.tornTail) {
       out.tornTail = true;
-      issues.push({ file, line: result.tornTail.line, severity: "warning", message: `torn final line (${result.tornTail.bytes} bytes, no newline): a write in progress, ignored` });
+      issues.push({
+        file,
+        line: result.tornTail.line,
+        severity: "warning",
+        message: `torn final line (${result.tornTail.bytes} bytes, no newline): a write in progress, ignored`,
+      });
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -148,7 +227,14 @@ async function readTokenLines(filePath: string, rolloutId: string, issues: Store
   return out;
 }
 
-function recordDuplicate(out: TokenLines, issues: StoreIssue[], file: string, e: TokenEntry, earlierIndex: number, line: number): void {
+function recordDuplicate(
+  out: TokenLines,
+  issues: StoreIssue[],
+  file: string,
+  e: TokenEntry,
+  earlierIndex: number,
+  line: number,
+): void {
   const first = out.entries[earlierIndex] as TokenEntry;
   const same = JSON.stringify(first) === JSON.stringify(e);
   const firstLine = out.lines[earlierIndex] as number;
@@ -166,7 +252,9 @@ function recordDuplicate(out: TokenLines, issues: StoreIssue[], file: string, e:
 function parseIntents(lines: string[]): { ids: string[]; cancelled: string[] } {
   const cancelled = new Set<string>();
   for (const l of lines) if (l.startsWith("-")) cancelled.add(l.slice(1));
-  const ids = [...new Set(lines.filter((l) => l !== "" && !l.startsWith("-")))].filter((id) => !cancelled.has(id));
+  const ids = [...new Set(lines.filter((l) => l !== "" && !l.startsWith("-")))].filter(
+    (id) => !cancelled.has(id),
+  );
   return { ids, cancelled: [...cancelled] };
 }
 
@@ -182,9 +270,19 @@ async function readState(filePath: string, issues: StoreIssue[]): Promise<StoreS
   try {
     const parsed = storeStateSchema.safeParse(JSON.parse(text));
     if (parsed.success) return parsed.data;
-    issues.push({ file, line: null, severity: "warning", message: `state file ignored: ${describeZodError(parsed.error)}` });
+    issues.push({
+      file,
+      line: null,
+      severity: "warning",
+      message: `state file ignored: ${describeZodError(parsed.error)}`,
+    });
   } catch (err) {
-    issues.push({ file, line: null, severity: "warning", message: `state file ignored: not valid JSON (${(err as Error).message})` });
+    issues.push({
+      file,
+      line: null,
+      severity: "warning",
+      message: `state file ignored: not valid JSON (${(err as Error).message})`,
+    });
   }
   return null;
 }

@@ -29,7 +29,9 @@ describe("cachedByVersion", () => {
     const { cachedByVersion } = await import("./versioned-cache");
     const dir = tempStore({ "m.jsonl": "x\n" });
     expect(await cachedByVersion("t", path.join(dir, "none.jsonl"), async () => 1)).toBeNull();
-    await expect(cachedByVersion("t", path.join(dir, "m.jsonl"), () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(
+      cachedByVersion("t", path.join(dir, "m.jsonl"), () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
     await new Promise((r) => setTimeout(r, 0));
     expect(await cachedByVersion("t", path.join(dir, "m.jsonl"), async () => "ok")).toBe("ok");
   });

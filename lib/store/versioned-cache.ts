@@ -15,7 +15,11 @@ type Entry = { version: string; value: Promise<unknown> };
 const files = () => processCache<Entry>("files-by-version", "bytes", FILE_CACHE_BYTES);
 
 /** `load()`'s value for the current version of `file`; null when it is not a regular file. */
-export async function cachedByVersion<T>(scope: string, file: string, load: () => Promise<T>): Promise<T | null> {
+export async function cachedByVersion<T>(
+  scope: string,
+  file: string,
+  load: () => Promise<T>,
+): Promise<T | null> {
   const st = await stat(file).catch(() => null);
   if (!st?.isFile()) return null;
   const version = versionOf(st);

@@ -11,7 +11,9 @@ export function fingerprintTree(dir: string): Record<string, string> {
       const p = path.join(d, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = `${createHash("sha256").update(readFileSync(p)).digest("hex")}:${st.size}@${st.mtimeMs}`;
+      else
+        out[path.relative(dir, p)] =
+          `${createHash("sha256").update(readFileSync(p)).digest("hex")}:${st.size}@${st.mtimeMs}`;
     }
   };
   walk(dir);

@@ -6,11 +6,22 @@ import path from "node:path";
 const FILE = path.join(process.cwd(), "fixtures", "golden", "golden_vectors.json");
 
 export interface GoldenExpectation {
-  chains: Array<{ chain_id: string; links: Array<{ model_call_id: string; interstitial: number[] }> }>;
+  chains: Array<{
+    chain_id: string;
+    links: Array<{ model_call_id: string; interstitial: number[] }>;
+  }>;
   quarantined: string[];
   builder_notes: Record<string, unknown>;
-  consumer: { mask_sample: boolean; error?: string; metrics: Record<string, unknown>; unresolved_retries?: string[] };
-  projection: null | { usage: { input_tokens: number; output_tokens: number }; output: Array<Record<string, unknown>> };
+  consumer: {
+    mask_sample: boolean;
+    error?: string;
+    metrics: Record<string, unknown>;
+    unresolved_retries?: string[];
+  };
+  projection: null | {
+    usage: { input_tokens: number; output_tokens: number };
+    output: Array<Record<string, unknown>>;
+  };
 }
 
 export interface Golden {
@@ -22,7 +33,10 @@ export interface Golden {
   store_entry_digest_example: { line: string; sha256: string };
   example_token_store_directory_main_v1: { files: Record<string, string> };
   builder_fixture_inputs: Record<string, unknown[]>;
-  builder_expected: Record<"main_aug2026_v1" | "seed004_pr2179", Record<string, GoldenExpectation | string>>;
+  builder_expected: Record<
+    "main_aug2026_v1" | "seed004_pr2179",
+    Record<string, GoldenExpectation | string>
+  >;
 }
 
 let cached: Golden | null = null;

@@ -32,7 +32,9 @@ export function callView(fields: Partial<CallView> & Pick<CallView, "model_call_
 }
 
 /** A 422 with no token entry, placed after `after_call`. */
-export function failedCall(fields: Partial<FailedCall> & Pick<FailedCall, "model_call_id">): FailedCall {
+export function failedCall(
+  fields: Partial<FailedCall> & Pick<FailedCall, "model_call_id">,
+): FailedCall {
   return {
     started_at: 0,
     status_code: 422,

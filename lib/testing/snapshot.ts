@@ -4,7 +4,10 @@ import { tokenEntrySchema, type TokenEntry, type TokenEntryInput } from "@/lib/s
 import type { CaptureSnapshot } from "@/lib/builder";
 import { chainSegments, type Build } from "@/lib/builder";
 
-export function entry(fields: Partial<TokenEntryInput> & Pick<TokenEntryInput, "model_call_id" | "prompt_token_ids" | "generation_token_ids">): TokenEntry {
+export function entry(
+  fields: Partial<TokenEntryInput> &
+    Pick<TokenEntryInput, "model_call_id" | "prompt_token_ids" | "generation_token_ids">,
+): TokenEntry {
   return tokenEntrySchema.parse({
     rollout_id: "t0-r0",
     model: "m",
@@ -18,7 +21,10 @@ export function parseEntries(raw: readonly unknown[]): TokenEntry[] {
   return raw.map((r) => tokenEntrySchema.parse(r));
 }
 
-export function snapshotOf(entries: TokenEntry[], overrides: Partial<CaptureSnapshot> = {}): CaptureSnapshot {
+export function snapshotOf(
+  entries: TokenEntry[],
+  overrides: Partial<CaptureSnapshot> = {},
+): CaptureSnapshot {
   return {
     rollout_id: entries[0]?.rollout_id ?? "t0-r0",
     entries,
@@ -42,8 +48,12 @@ export function describeChains(build: Build) {
       chain_id: chain.chain_id,
       links: chain.nodes.map((i, k) => {
         const e = build.nodes[i]!.entry;
-        const inter = k === 0 ? undefined : segments.find((s) => s.node === i && s.kind === "interstitial");
-        return { model_call_id: e.model_call_id, interstitial: inter ? e.prompt_token_ids.slice(inter.from, inter.to) : [] };
+        const inter =
+          k === 0 ? undefined : segments.find((s) => s.node === i && s.kind === "interstitial");
+        return {
+          model_call_id: e.model_call_id,
+          interstitial: inter ? e.prompt_token_ids.slice(inter.from, inter.to) : [],
+        };
       }),
     };
   });

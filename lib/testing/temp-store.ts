@@ -18,7 +18,13 @@ export function line(record: Record<string, unknown>): string {
   return JSON.stringify(record) + "\n";
 }
 
-export function tokenRecord(rolloutId: string, id: string, prompt: number[], gen: number[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function tokenRecord(
+  rolloutId: string,
+  id: string,
+  prompt: number[],
+  gen: number[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     rollout_id: rolloutId,
     model_call_id: id,

@@ -22,12 +22,37 @@ function tinyByteLevel() {
   return {
     json: {
       version: "1.0",
-      added_tokens: [{ id: 500, content: "<|im_start|>", single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+      added_tokens: [
+        {
+          id: 500,
+          content: "<|im_start|>",
+          single_word: false,
+          lstrip: false,
+          rstrip: false,
+          normalized: false,
+          special: true,
+        },
+      ],
       normalizer: null,
-      pre_tokenizer: { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true },
+      pre_tokenizer: {
+        type: "ByteLevel",
+        add_prefix_space: false,
+        trim_offsets: true,
+        use_regex: true,
+      },
       post_processor: null,
       decoder: { type: "ByteLevel", add_prefix_space: true, trim_offsets: true, use_regex: true },
-      model: { type: "BPE", dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, vocab, merges: ["h e", "Ġ he", "ð Ł"] },
+      model: {
+        type: "BPE",
+        dropout: null,
+        unk_token: null,
+        continuing_subword_prefix: null,
+        end_of_word_suffix: null,
+        fuse_unk: false,
+        byte_fallback: false,
+        vocab,
+        merges: ["h e", "Ġ he", "ð Ł"],
+      },
     },
     vocab,
   };
@@ -82,11 +107,17 @@ describe("tokenizer confinement", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-tok-run-"));
     const escape = path.relative(dir, path.join(outside, "tokenizer.json"));
     await expect(decoderFor(dir, escape)).rejects.toThrow(/outside the run directory; refused/);
-    await expect(decoderFor(dir, path.join(outside, "tokenizer.json"))).rejects.toThrow(/outside the run directory; refused/);
+    await expect(decoderFor(dir, path.join(outside, "tokenizer.json"))).rejects.toThrow(
+      /outside the run directory; refused/,
+    );
     symlinkSync(path.join(outside, "tokenizer.json"), path.join(dir, "tokenizer.json"));
-    await expect(decoderFor(dir, "tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
+    await expect(decoderFor(dir, "tokenizer.json")).rejects.toThrow(
+      /a symlink that points outside the run directory; refused/,
+    );
     symlinkSync(outside, path.join(dir, "tok"));
-    await expect(decoderFor(dir, "tok/tokenizer.json")).rejects.toThrow(/a symlink that points outside the run directory; refused/);
+    await expect(decoderFor(dir, "tok/tokenizer.json")).rejects.toThrow(
+      /a symlink that points outside the run directory; refused/,
+    );
   });
 });
 

@@ -32,7 +32,13 @@ const lenient = new TextDecoder("utf-8");
 
 /** Printable ASCII stays, every other byte is written `\xNN`. */
 export function escapeBytes(bytes: readonly number[]): string {
-  return bytes.map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return bytes
+    .map((b) =>
+      b >= 0x20 && b < 0x7f
+        ? String.fromCharCode(b)
+        : `\\x${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 function bytesPiece(bytes: readonly number[]): TokenPiece {
@@ -58,7 +64,8 @@ function memoised(fn: (id: number) => TokenPiece): (id: number) => TokenPiece {
 }
 
 /** The bundled encodings' decoders: one per process, whichever bundle (route, page, bench) asks. */
-const bundled = () => processCache<Promise<TokenDecoder>>("bundled-decoders", "entries", BUNDLED_ENCODINGS.length);
+const bundled = () =>
+  processCache<Promise<TokenDecoder>>("bundled-decoders", "entries", BUNDLED_ENCODINGS.length);
 
 /** OpenAI's o200k_base from `gpt-tokenizer` (the bundled fixtures' encoding). */
 export function o200kDecoder(): Promise<TokenDecoder> {
@@ -67,7 +74,9 @@ export function o200kDecoder(): Promise<TokenDecoder> {
   if (hit) return hit;
   const decoder = (async (): Promise<TokenDecoder> => {
     const enc = await import("gpt-tokenizer/encoding/o200k_base");
-    const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<string | number[]>;
+    const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<
+      string | number[]
+    >;
     const special = (id: number): string | null => {
       try {
         return enc.decode([id]);
@@ -129,8 +138,12 @@ function byteLevelTable(): Map<string, number> {
 }
 
 function usesByteLevel(config: unknown): boolean {
-  const d = (config as { decoder?: { type?: string; decoders?: Array<{ type?: string }> } }).decoder;
-  return d?.type === "ByteLevel" || (d?.type === "Sequence" && (d.decoders ?? []).some((x) => x.type === "ByteLevel"));
+  const d = (config as { decoder?: { type?: string; decoders?: Array<{ type?: string }> } })
+    .decoder;
+  return (
+    d?.type === "ByteLevel" ||
+    (d?.type === "Sequence" && (d.decoders ?? []).some((x) => x.type === "ByteLevel"))
+  );
 }
 
 /** A Hugging Face `tokenizer.json`, read with `@huggingface/tokenizers`. */
@@ -147,12 +160,19 @@ export function hfDecoder(name: string, json: unknown, config: unknown = {}): To
       const bytes = [...token].map((c) => table.get(c));
       if (bytes.every((b) => b !== undefined)) return bytesPiece(bytes as number[]);
     }
-    return { text: tok.decode([id], { skip_special_tokens: false, clean_up_tokenization_spaces: false }), kind: "text" };
+    return {
+      text: tok.decode([id], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
+      kind: "text",
+    };
   });
   return {
     name,
     piece,
-    decode: (ids) => tok.decode(ids.filter((id) => tok.id_to_token(id) !== undefined || added.has(id)) as number[], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
+    decode: (ids) =>
+      tok.decode(
+        ids.filter((id) => tok.id_to_token(id) !== undefined || added.has(id)) as number[],
+        { skip_special_tokens: false, clean_up_tokenization_spaces: false },
+      ),
   };
 }
 
@@ -164,13 +184,20 @@ export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
  * run names none: views then show ids. Throws with a readable message when the file is unusable or
  * resolves outside the run directory (by `..`, an absolute path or a symlink).
  */
-export async function decoderFor(runDir: string, tokenizer: string | undefined): Promise<TokenDecoder | null> {
+export async function decoderFor(
+  runDir: string,
+  tokenizer: string | undefined,
+): Promise<TokenDecoder | null> {
   if (!tokenizer) return null;
   if (tokenizer === "o200k_base") return o200kDecoder();
   const file = await resolveInside(runDir, tokenizer, "the run directory");
   const decoder = await cachedByVersion("tokenizer", file, async () => {
     const json = JSON.parse(await readTextFile(file)) as unknown;
-    const configFile = await resolveInside(runDir, path.join(path.dirname(tokenizer), "tokenizer_config.json"), "the run directory");
+    const configFile = await resolveInside(
+      runDir,
+      path.join(path.dirname(tokenizer), "tokenizer_config.json"),
+      "the run directory",
+    );
     const configText = await readTextFile(configFile).catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
   });

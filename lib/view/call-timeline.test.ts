@@ -132,7 +132,15 @@ describe("call timeline rows for calls without a token entry", () => {
   it("numbers captured and failed calls as the rows show them; intents get no number", () => {
     const list = [failed("f0", null), failed("f1", "c1"), failed("f2", "c1"), failed("fx", "gone")];
     const numbers = timelinePositions(calls, list);
-    expect(Object.fromEntries(numbers)).toEqual({ f0: 1, fx: 2, c0: 3, c1: 4, f1: 5, f2: 6, c2: 7 });
+    expect(Object.fromEntries(numbers)).toEqual({
+      f0: 1,
+      fx: 2,
+      c0: 3,
+      c1: 4,
+      f1: 5,
+      f2: 6,
+      c2: 7,
+    });
     const intents = [{ model_call_id: "i1", after_call: "c0" }];
     const rows = buildTimeline(calls, list, intents).rows.filter((r) => r.role !== "intent");
     expect(rows.map((r) => numbers.get(r.call_id))).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -190,7 +198,10 @@ describe("call timeline time axis", () => {
   });
 
   it("spreads markers by order when nothing has a time", () => {
-    const { rows, axis } = buildTimeline(linear(3).map((c) => ({ ...c, created_at: 0 })), []);
+    const { rows, axis } = buildTimeline(
+      linear(3).map((c) => ({ ...c, created_at: 0 })),
+      [],
+    );
     expect(axis).toBeNull();
     expect(rows.map((r) => r.marker)).toEqual([0, 0.5, 1]);
   });

@@ -58,9 +58,9 @@ export function buildTimeline(
   };
   const intended = new Set(intents.map((i) => i.model_call_id));
   const seen = new Set([...lines.keys(), ...failed.map((f) => f.model_call_id)]);
-  for (const f of failed)
-    add(f.after_call, (l) => failedRow(f, l, intended.has(f.model_call_id)));
-  for (const i of intents) if (!seen.has(i.model_call_id)) add(i.after_call, (l) => intentRow(i, l));
+  for (const f of failed) add(f.after_call, (l) => failedRow(f, l, intended.has(f.model_call_id)));
+  for (const i of intents)
+    if (!seen.has(i.model_call_id)) add(i.after_call, (l) => intentRow(i, l));
   const rows: TimelineRow[] = [...(after.get(null) ?? [])];
   for (const c of calls) {
     rows.push(callRow(c, lines.get(c.model_call_id) ?? TOP));

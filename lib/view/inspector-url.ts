@@ -16,7 +16,10 @@ export function tabOf(param: string | null | undefined): InspectorTab {
 export const TOKEN_WINDOW = 2000;
 
 /** The `chain` URL parameter, else main, else the first call alone (a rollout with no chain). */
-export function sequenceOf(view: { chains: readonly unknown[]; calls: ReadonlyArray<Pick<CallView, "model_call_id">> }, chain: string | null): string {
+export function sequenceOf(
+  view: { chains: readonly unknown[]; calls: ReadonlyArray<Pick<CallView, "model_call_id">> },
+  chain: string | null,
+): string {
   if (chain) return chain;
   if (view.chains.length > 0) return "main";
   const first = view.calls[0];
@@ -25,7 +28,9 @@ export function sequenceOf(view: { chains: readonly unknown[]; calls: ReadonlyAr
 
 /** The start of the window holding position `pos` (the first window without one). */
 export function windowStart(pos: number | null): number {
-  return pos === null || !Number.isInteger(pos) || pos < 0 ? 0 : Math.floor(pos / TOKEN_WINDOW) * TOKEN_WINDOW;
+  return pos === null || !Number.isInteger(pos) || pos < 0
+    ? 0
+    : Math.floor(pos / TOKEN_WINDOW) * TOKEN_WINDOW;
 }
 
 /** The `pos` URL parameter as a position, or null when it is not a non-negative integer. */

@@ -24,32 +24,50 @@ export function otherProfileSummary(
   const reasons = (v: OtherProfileVerdict) => v.mask_reasons.map(maskReasonWords).join(", ");
   const diffs: string[] = [];
   if (current.mask_sample !== other.mask_sample) {
-    diffs.push(other.mask_sample ? `would mask (${reasons(other) || other.error})` : "would train on it");
+    diffs.push(
+      other.mask_sample ? `would mask (${reasons(other) || other.error})` : "would train on it",
+    );
   } else if (other.mask_reasons.join() !== current.mask_reasons.join()) {
     diffs.push(`gives other reasons: ${reasons(other) || "none"}`);
   }
   if (other.error && other.error !== current.error) diffs.push(`reports ${other.error}`);
   if (other.main_calls.join() !== current.main_calls.join()) {
     const n = other.main_calls.length;
-    diffs.push(n === 0 ? "would deliver no chain" : `would pick a different main chain (${n} call${n === 1 ? "" : "s"})`);
+    diffs.push(
+      n === 0
+        ? "would deliver no chain"
+        : `would pick a different main chain (${n} call${n === 1 ? "" : "s"})`,
+    );
   }
-  const summary = diffs.length > 0 ? `${other.profile} ${diffs.join("; ")}` : `${other.profile} decides the same`;
+  const summary =
+    diffs.length > 0 ? `${other.profile} ${diffs.join("; ")}` : `${other.profile} decides the same`;
   return { differs: diffs.length > 0, summary };
 }
 
 /** Why a call with a token entry is not a node of the build. */
 export function excludedReason(cause: "empty_generation" | "build_failed" | "not_built"): string {
   if (cause === "empty_generation") return "empty generation (excluded before chaining)";
-  return cause === "build_failed" ? "not built: the rollout failed to build" : "not part of the build";
+  return cause === "build_failed"
+    ? "not built: the rollout failed to build"
+    : "not part of the build";
 }
 
 const texts = (v: unknown): string =>
   Array.isArray(v)
-    ? v.map((s: unknown) => (s !== null && typeof s === "object" && "text" in s && typeof s.text === "string" ? s.text : "")).join("\n")
+    ? v
+        .map((s: unknown) =>
+          s !== null && typeof s === "object" && "text" in s && typeof s.text === "string"
+            ? s.text
+            : "",
+        )
+        .join("\n")
     : "";
 
 /** An output item as the detail pane shows it: reasoning and messages as text, a tool call as `name(args)`. */
-export function outputItemText(item: Readonly<Record<string, unknown>>): { type: string; text: string } {
+export function outputItemText(item: Readonly<Record<string, unknown>>): {
+  type: string;
+  text: string;
+} {
   const type = typeof item.type === "string" ? item.type : "item";
   if (type === "reasoning") return { type, text: texts(item.summary) };
   if (type === "message") return { type, text: texts(item.content) };

@@ -3,7 +3,17 @@
 // inspector's previous / next links. Pure; the order itself is lib/runs/rollout-query neighborsOf.
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
-export const TABLE_QUERY_KEYS = ["sort", "dir", "verdict", "severity", "reason", "status", "step", "cut_short", "q"] as const;
+export const TABLE_QUERY_KEYS = [
+  "sort",
+  "dir",
+  "verdict",
+  "severity",
+  "reason",
+  "status",
+  "step",
+  "cut_short",
+  "q",
+] as const;
 
 /** Inspector state that still means something on another rollout: the builder profile, the tab. */
 export const KEPT_ON_NAVIGATION = ["profile", "tab"] as const;
@@ -13,7 +23,11 @@ export interface ParamSource {
   get(key: string): string | null;
 }
 
-function pick(params: ParamSource, keys: readonly string[], into = new URLSearchParams()): URLSearchParams {
+function pick(
+  params: ParamSource,
+  keys: readonly string[],
+  into = new URLSearchParams(),
+): URLSearchParams {
   for (const k of keys) {
     const v = params.get(k);
     if (v) into.set(k, v);
@@ -45,12 +59,18 @@ export function inspectorHref(runId: string, rolloutId: string, tableParams: Par
 
 /** Another rollout of the inspector's order: the table query plus the profile and tab of `current`. */
 export function neighborHref(runId: string, rolloutId: string, current: ParamSource): string {
-  return withQuery(rolloutPath(runId, rolloutId), pick(current, KEPT_ON_NAVIGATION, tableQueryOf(current)));
+  return withQuery(
+    rolloutPath(runId, rolloutId),
+    pick(current, KEPT_ON_NAVIGATION, tableQueryOf(current)),
+  );
 }
 
 /** The neighbours route for the inspector's rollout under the table query in `current`. */
 export function neighborsUrl(runId: string, rolloutId: string, current: ParamSource): string {
-  return withQuery(`/api/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(rolloutId)}/neighbors`, tableQueryOf(current));
+  return withQuery(
+    `/api/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(rolloutId)}/neighbors`,
+    tableQueryOf(current),
+  );
 }
 
 /** Where the rollouts table of the run is, under the same sort and filters (the way back). */

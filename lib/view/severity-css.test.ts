@@ -15,7 +15,14 @@ describe("globals.css severity classes", () => {
   });
 
   it("keeps no rule of the removed call tree and token grid", () => {
-    for (const dead of [".tree-row", ".token-row", ".gutter", ".seg-header", ".token-scroll", ".tok."]) {
+    for (const dead of [
+      ".tree-row",
+      ".token-row",
+      ".gutter",
+      ".seg-header",
+      ".token-scroll",
+      ".tok.",
+    ]) {
       expect(css, dead).not.toContain(dead);
     }
   });

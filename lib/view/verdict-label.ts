@@ -4,7 +4,9 @@ import type { VerdictRow } from "@/lib/builder";
 
 export type VerdictLabel = "masked" | "trained" | "retired" | "no data";
 
-export function verdictLabel(row: Pick<VerdictRow, "mask_sample" | "error" | "metrics">): VerdictLabel {
+export function verdictLabel(
+  row: Pick<VerdictRow, "mask_sample" | "error" | "metrics">,
+): VerdictLabel {
   if (row.mask_sample) return "masked";
   if (row.error?.endsWith("is retired")) return "retired";
   return Object.keys(row.metrics).length === 0 ? "no data" : "trained";

@@ -14,7 +14,10 @@ beforeAll(() => {
   process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
 });
 afterAll(() => {
-  for (const [key, value] of [["ROLLOUT_LENS_RUNS", saved.runs], ["ROLLOUT_LENS_CACHE", saved.cache]] as const) {
+  for (const [key, value] of [
+    ["ROLLOUT_LENS_RUNS", saved.runs],
+    ["ROLLOUT_LENS_CACHE", saved.cache],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -27,13 +30,18 @@ describe("GET /api/compare", () => {
     const res = await get("a=grpo-capture-on&b=grpo-capture-off");
     expect(res.status).toBe(200);
     const c = comparisonSchema.parse(await res.json());
-    expect(c.baseline).toMatchObject({ run: { id: "grpo-capture-off-seed2" }, chosen: "seed_repeat_of" });
+    expect(c.baseline).toMatchObject({
+      run: { id: "grpo-capture-off-seed2" },
+      chosen: "seed_repeat_of",
+    });
     expect(c.training?.steps).toBe(100);
     expect(c.runs.map((r) => r.id)).toContain("gym-main-v1");
   });
 
   it("evaluation runs: per-task pairs and capture sides parse too", async () => {
-    const c = comparisonSchema.parse(await (await get("a=opencode-before-fix&b=opencode-after-fix")).json());
+    const c = comparisonSchema.parse(
+      await (await get("a=opencode-before-fix&b=opencode-after-fix")).json(),
+    );
     expect(c.training).toBeNull();
     expect(c.evaluation?.tasks).toBeGreaterThan(0);
     expect(c.capture.a.cut_short).toBe(12); // every rollout of the 422 run (fixtures/README: seed 000)

@@ -20,7 +20,8 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
         <Link href="/">runs</Link> / <span className="mono">{run.id}</span>
       </p>
       <h1>
-        {run.manifest.name ?? run.id} {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
+        {run.manifest.name ?? run.id}{" "}
+        {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
       </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}
       {run.manifestError && <div className="error-box">{run.manifestError}</div>}

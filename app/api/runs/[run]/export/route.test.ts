@@ -19,7 +19,10 @@ beforeAll(() => {
   process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
 });
 afterAll(() => {
-  for (const [key, value] of [["ROLLOUT_LENS_RUNS", saved.runs], ["ROLLOUT_LENS_CACHE", saved.cache]] as const) {
+  for (const [key, value] of [
+    ["ROLLOUT_LENS_RUNS", saved.runs],
+    ["ROLLOUT_LENS_CACHE", saved.cache],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -31,26 +34,45 @@ const ctx = (run: string) => ({ params: Promise.resolve({ run }) }) as never;
 describe("run routes on the fixture runs", () => {
   it("GET /api/runs lists every fixture run in the contract's shape", async () => {
     const { runs } = runListSchema.parse(await (await getRuns()).json());
-    expect(runs.find((r) => r.id === "gym-main-v1")).toMatchObject({ capture: "on", builder_profile: "auto", manifest_error: null, has_metrics: false });
+    expect(runs.find((r) => r.id === "gym-main-v1")).toMatchObject({
+      capture: "on",
+      builder_profile: "auto",
+      manifest_error: null,
+      has_metrics: false,
+    });
   });
 
   it("health and a rollouts page parse strictly", async () => {
-    const health = runHealthSchema.parse(await (await getHealth(req("/x"), ctx("claude-code-capture-on"))).json());
+    const health = runHealthSchema.parse(
+      await (await getHealth(req("/x"), ctx("claude-code-capture-on"))).json(),
+    );
     expect(health.run_id).toBe("claude-code-capture-on");
-    const page = rolloutPageSchema.parse(await (await getRollouts(req("/x?limit=5&sort=n_calls&dir=desc"), ctx("claude-code-capture-on"))).json());
+    const page = rolloutPageSchema.parse(
+      await (
+        await getRollouts(req("/x?limit=5&sort=n_calls&dir=desc"), ctx("claude-code-capture-on"))
+      ).json(),
+    );
     expect(page.rollouts).toHaveLength(5);
     expect(page.all).toBe(health.rollouts);
   });
 
   it("the JSON and CSV exports are the table's rows for the same filters", async () => {
     const filters = "verdict=masked&sort=n_calls&dir=desc";
-    const page = rolloutPageSchema.parse(await (await getRollouts(req(`/x?${filters}&limit=5000`), ctx("claude-code-capture-on"))).json());
+    const page = rolloutPageSchema.parse(
+      await (
+        await getRollouts(req(`/x?${filters}&limit=5000`), ctx("claude-code-capture-on"))
+      ).json(),
+    );
     const json = await getExport(req(`/x?format=json&${filters}`), ctx("claude-code-capture-on"));
-    expect(json.headers.get("content-disposition")).toBe('attachment; filename="claude-code-capture-on-rollouts.json"');
+    expect(json.headers.get("content-disposition")).toBe(
+      'attachment; filename="claude-code-capture-on-rollouts.json"',
+    );
     const rows = exportRowsSchema.parse(await json.json());
     expect(rows.map((r) => r.rollout_id)).toEqual(page.rollouts.map((r) => r.rollout_id));
     expect(rows.every((r) => r.mask_sample)).toBe(true);
-    const csv = await (await getExport(req(`/x?format=csv&${filters}`), ctx("claude-code-capture-on"))).text();
+    const csv = await (
+      await getExport(req(`/x?format=csv&${filters}`), ctx("claude-code-capture-on"))
+    ).text();
     const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(EXPORT_COLUMNS.join(","));
     expect(lines).toHaveLength(rows.length + 1);

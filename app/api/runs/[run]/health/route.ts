@@ -6,7 +6,10 @@ import { getRun } from "@/lib/runs/runs-root";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(_req: Request, ctx: RouteContext<"/api/runs/[run]/health">): Promise<Response> {
+export async function GET(
+  _req: Request,
+  ctx: RouteContext<"/api/runs/[run]/health">,
+): Promise<Response> {
   try {
     return json(await runHealth(await getRun((await ctx.params).run)));
   } catch (err) {

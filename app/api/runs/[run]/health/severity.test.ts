@@ -17,7 +17,10 @@ beforeAll(() => {
   process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
 });
 afterAll(() => {
-  for (const [key, value] of [["ROLLOUT_LENS_RUNS", saved.runs], ["ROLLOUT_LENS_CACHE", saved.cache]] as const) {
+  for (const [key, value] of [
+    ["ROLLOUT_LENS_RUNS", saved.runs],
+    ["ROLLOUT_LENS_CACHE", saved.cache],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -25,23 +28,38 @@ afterAll(() => {
 
 const req = (url: string) => new Request(`http://localhost${url}`);
 const ctx = (run: string) => ({ params: Promise.resolve({ run }) }) as never;
-const page = async (run: string, query: string) => rolloutPageSchema.parse(await (await getRollouts(req(`/x?${query}`), ctx(run))).json());
+const page = async (run: string, query: string) =>
+  rolloutPageSchema.parse(await (await getRollouts(req(`/x?${query}`), ctx(run))).json());
 
 /** Records of a run with `mask_sample: true`, by rollout id. */
 function maskedIds(run: string): string[] {
-  const lines = readFileSync(path.join(RUNS_DIR, run, "rollouts.jsonl"), "utf8").split("\n").filter((l) => l.trim() !== "");
-  return lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.mask_sample === true).map((r) => `${r._ng_task_index}-${r._ng_rollout_index}`);
+  const lines = readFileSync(path.join(RUNS_DIR, run, "rollouts.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  return lines
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => r.mask_sample === true)
+    .map((r) => `${r._ng_task_index}-${r._ng_rollout_index}`);
 }
 
 describe("severity through the run routes", () => {
   it("claude-code: the rollouts page names the policy, marks the side-model rollout and filters by class", async () => {
     const all = await page("claude-code-capture-on", "limit=5000");
     expect(all.policy_model).toBe("claude-opus-4-1");
-    const other = all.rollouts.filter((s) => s.severity_reasons.some((r) => r.code === "other_model_main"));
-    expect(other.map((s) => [s.rollout_id, s.main_model, s.severity])).toEqual([["6-0", "claude-sonnet-4-5", "trained_with_warnings"]]);
+    const other = all.rollouts.filter((s) =>
+      s.severity_reasons.some((r) => r.code === "other_model_main"),
+    );
+    expect(other.map((s) => [s.rollout_id, s.main_model, s.severity])).toEqual([
+      ["6-0", "claude-sonnet-4-5", "trained_with_warnings"],
+    ]);
     const masked = await page("claude-code-capture-on", "severity=masked&limit=5000");
-    expect(masked.rollouts.map((s) => s.rollout_id).sort()).toEqual(maskedIds("claude-code-capture-on").sort());
-    const warned = await page("claude-code-capture-on", "severity=trained_with_warnings&limit=5000");
+    expect(masked.rollouts.map((s) => s.rollout_id).sort()).toEqual(
+      maskedIds("claude-code-capture-on").sort(),
+    );
+    const warned = await page(
+      "claude-code-capture-on",
+      "severity=trained_with_warnings&limit=5000",
+    );
     expect(warned.rollouts.map((s) => s.rollout_id)).toContain("6-0");
     expect(warned.rollouts.every((s) => s.severity === "trained_with_warnings")).toBe(true);
     const bySeverity = await page("claude-code-capture-on", "sort=severity&dir=desc&limit=5000");
@@ -49,12 +67,19 @@ describe("severity through the run routes", () => {
   });
 
   it("health and the runs list count the classes; masked matches the records", async () => {
-    const h = runHealthSchema.parse(await (await getHealth(req("/x"), ctx("opencode-before-fix"))).json());
+    const h = runHealthSchema.parse(
+      await (await getHealth(req("/x"), ctx("opencode-before-fix"))).json(),
+    );
     expect(h.severity).toEqual({ trained: 0, trained_with_warnings: 12, masked: 0, pending: 0 });
     const { runs } = runListSchema.parse(await (await getRuns()).json());
     const gym = runs.find((r) => r.id === "gym-main-v1");
     expect(gym?.severity.masked).toBe(maskedIds("gym-main-v1").length);
     const after = runs.find((r) => r.id === "opencode-after-fix");
-    expect(after?.severity).toEqual({ trained: 12, trained_with_warnings: 0, masked: 0, pending: 0 });
+    expect(after?.severity).toEqual({
+      trained: 12,
+      trained_with_warnings: 0,
+      masked: 0,
+      pending: 0,
+    });
   });
 });

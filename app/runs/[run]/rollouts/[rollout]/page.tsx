@@ -22,14 +22,19 @@ type Loaded = { run: RunLayout; view: RolloutView; seed: TokenWindowSeed | null 
 
 // The view and, when the token tab shows, the token window the URL points at: the first token is
 // painted from the page itself, with no request before it.
-async function load(runId: string, rollout: string, q: Partial<Record<string, string>>): Promise<Loaded | { error: string }> {
+async function load(
+  runId: string,
+  rollout: string,
+  q: Partial<Record<string, string>>,
+): Promise<Loaded | { error: string }> {
   try {
     const run = await getRun(runId);
     const [model, policy_model] = await Promise.all([
       inspectRollout(run, rollout, { profile: profileParam(q.profile) }),
       runPolicyOf(run),
     ]);
-    const window = tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
+    const window =
+      tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
     const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
     return { run, view: { ...model.view, policy_model }, seed };
   } catch (err) {
@@ -39,9 +44,17 @@ async function load(runId: string, rollout: string, q: Partial<Record<string, st
   }
 }
 
-export default async function RolloutPage({ params, searchParams }: { params: Promise<{ run: string; rollout: string }>; searchParams: Promise<Search> }) {
+export default async function RolloutPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ run: string; rollout: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { run: runId, rollout } = await params;
-  const strings = Object.entries(await searchParams).filter((e): e is [string, string] => typeof e[1] === "string");
+  const strings = Object.entries(await searchParams).filter(
+    (e): e is [string, string] => typeof e[1] === "string",
+  );
   const loaded = await load(runId, rollout, Object.fromEntries(strings));
   if ("error" in loaded) return <div className="error-box">{loaded.error}</div>;
   const { run, view, seed } = loaded;
@@ -50,8 +63,10 @@ export default async function RolloutPage({ params, searchParams }: { params: Pr
       <div className="inspector-head">
         <p className="crumbs">
           <Link href="/">runs</Link> /{" "}
-          <Link href={tableHref(run.id, new URLSearchParams(strings))}>{run.manifest.name ?? run.id}</Link> /{" "}
-          <span className="mono">{rollout}</span>
+          <Link href={tableHref(run.id, new URLSearchParams(strings))}>
+            {run.manifest.name ?? run.id}
+          </Link>{" "}
+          / <span className="mono">{rollout}</span>
         </p>
         <RolloutNav runId={run.id} rolloutId={rollout} />
       </div>

@@ -13,7 +13,17 @@ import { SequenceWindows } from "@/components/rollout/sequence-windows";
 const promptA = Array.from({ length: 4000 }, (_, i) => i);
 const genA = [7, 7, 7];
 const genB = [8, 8];
-const all = [...promptA, ...genA, 9000, 9001, 9002, 9003, 9004, ...Array.from({ length: 995 }, (_, i) => 10_000 + i), ...genB];
+const all = [
+  ...promptA,
+  ...genA,
+  9000,
+  9001,
+  9002,
+  9003,
+  9004,
+  ...Array.from({ length: 995 }, (_, i) => 10_000 + i),
+  ...genB,
+];
 
 let root: string;
 const prev = process.env.ROLLOUT_LENS_RUNS;
@@ -25,12 +35,17 @@ beforeAll(() => {
   const dir = path.join(root, "run-w", "tokens");
   mkdirSync(dir, { recursive: true });
   const b = tokenRecord("w-0", "b", all.slice(0, all.length - 2), genB, { created_at: 2 });
-  writeFileSync(path.join(dir, "w-0.tokens.jsonl"), line(tokenRecord("w-0", "a", promptA, genA, { created_at: 1 })) + line(b));
+  writeFileSync(
+    path.join(dir, "w-0.tokens.jsonl"),
+    line(tokenRecord("w-0", "a", promptA, genA, { created_at: 1 })) + line(b),
+  );
   process.env.ROLLOUT_LENS_RUNS = root;
   // The browser's fetch, answered by the real route handler.
   vi.stubGlobal("fetch", (url: string) => {
     requests.push(url);
-    return getTokens(new Request(`http://localhost${url}`), { params: Promise.resolve({ run: "run-w", rollout: "w-0" }) } as never);
+    return getTokens(new Request(`http://localhost${url}`), {
+      params: Promise.resolve({ run: "run-w", rollout: "w-0" }),
+    } as never);
   });
 });
 afterAll(() => {
@@ -64,7 +79,10 @@ describe("a sequence's token windows in the browser", () => {
     w.ensure(0, all.length);
     w.ensure(0, all.length); // asked again while in flight: not fetched twice
     await loaded;
-    expect(requests.sort()).toEqual([`${base}&offset=0&limit=2000`, `${base}&offset=4000&limit=2000`]);
+    expect(requests.sort()).toEqual([
+      `${base}&offset=0&limit=2000`,
+      `${base}&offset=4000&limit=2000`,
+    ]);
     expect(idsOf(w, 0, all.length)).toEqual(all);
   });
 
@@ -73,7 +91,12 @@ describe("a sequence's token windows in the browser", () => {
     const w = new SequenceWindows(base, null);
     await opened(w);
     expect(requests).toEqual([`${base}&offset=0&limit=2000&segments=1`]);
-    expect(w.opening?.segments.map((s) => `${s.call}:${s.kind}:${s.length}`)).toEqual(["a:prompt:4000", "a:generated:3", "b:interstitial:1000", "b:generated:2"]);
+    expect(w.opening?.segments.map((s) => `${s.call}:${s.kind}:${s.length}`)).toEqual([
+      "a:prompt:4000",
+      "a:generated:3",
+      "b:interstitial:1000",
+      "b:generated:2",
+    ]);
     expect(idsOf(w, 0, 2000)).toEqual(all.slice(0, 2000));
     expect(w.error).toBeNull();
   });

@@ -11,7 +11,10 @@ export const runtime = "nodejs";
 
 // ?<the rollouts table's sort and filters>: the rollouts before and after this one in the table's
 // order, its place and the filtered count, for the inspector's previous / next.
-export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/neighbors">): Promise<Response> {
+export async function GET(
+  req: Request,
+  ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/neighbors">,
+): Promise<Response> {
   try {
     const { run: runId, rollout } = await ctx.params;
     assertRolloutId(rollout);

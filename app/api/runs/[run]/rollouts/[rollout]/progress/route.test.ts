@@ -19,16 +19,22 @@ import { GET as getRollouts } from "../../route";
 const env = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
 beforeAll(() => {
   process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
-  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-progress-routes-"));
+  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(
+    path.join(os.tmpdir(), "rollout-lens-progress-routes-"),
+  );
 });
 afterAll(() => {
-  for (const [k, v] of [["ROLLOUT_LENS_RUNS", env.runs], ["ROLLOUT_LENS_CACHE", env.cache]] as const) {
+  for (const [k, v] of [
+    ["ROLLOUT_LENS_RUNS", env.runs],
+    ["ROLLOUT_LENS_CACHE", env.cache],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
 });
 
-const ctx = <T extends Record<string, string>>(params: T) => ({ params: Promise.resolve(params) }) as never;
+const ctx = <T extends Record<string, string>>(params: T) =>
+  ({ params: Promise.resolve(params) }) as never;
 const req = (url: string) => new Request(`http://localhost${url}`);
 const RUN = "claude-code-capture-on";
 
@@ -44,16 +50,25 @@ async function error(res: Response, status: number): Promise<string> {
 }
 
 describe("progress route", () => {
-  const progress = (rollout: string, qs = "", run = RUN) => getProgress(req(`/api/runs/${run}/rollouts/${rollout}/progress${qs}`), ctx({ run, rollout }));
+  const progress = (rollout: string, qs = "", run = RUN) =>
+    getProgress(req(`/api/runs/${run}/rollouts/${rollout}/progress${qs}`), ctx({ run, rollout }));
 
   it("is queued with the token and capture files' bytes before a build, ready after one", async () => {
     const dir = path.join(RUNS_DIR, RUN);
-    const bytes = statSync(path.join(dir, "tokens", "7-0.tokens.jsonl")).size + statSync(path.join(dir, "model-calls", "7-0.capture.jsonl")).size;
-    expect(await ok(await progress("7-0"), buildProgressSchema)).toEqual({ state: "queued", total_bytes: bytes });
+    const bytes =
+      statSync(path.join(dir, "tokens", "7-0.tokens.jsonl")).size +
+      statSync(path.join(dir, "model-calls", "7-0.capture.jsonl")).size;
+    expect(await ok(await progress("7-0"), buildProgressSchema)).toEqual({
+      state: "queued",
+      total_bytes: bytes,
+    });
     await inspectRollout(await getRun(RUN), "7-0");
     expect(await ok(await progress("7-0"), buildProgressSchema)).toEqual({ state: "ready" });
     // the other profile's build is another one, not started
-    expect(await ok(await progress("7-0", "?profile=gym-v1"), buildProgressSchema)).toEqual({ state: "queued", total_bytes: bytes });
+    expect(await ok(await progress("7-0", "?profile=gym-v1"), buildProgressSchema)).toEqual({
+      state: "queued",
+      total_bytes: bytes,
+    });
   });
 
   it("answers 400 for a bad rollout id or profile and 404 for an unknown run", async () => {
@@ -64,23 +79,41 @@ describe("progress route", () => {
 });
 
 describe("neighbors route", () => {
-  const neighbors = (rollout: string, qs = "") => getNeighbors(req(`/api/runs/${RUN}/rollouts/${rollout}/neighbors${qs}`), ctx({ run: RUN, rollout }));
+  const neighbors = (rollout: string, qs = "") =>
+    getNeighbors(
+      req(`/api/runs/${RUN}/rollouts/${rollout}/neighbors${qs}`),
+      ctx({ run: RUN, rollout }),
+    );
 
   it("walks the rollouts route's order under the same sort and filters", async () => {
     await indexFor(await getRun(RUN)).snapshot({ waitMs: 60_000 }); // both routes see the whole run
     const qs = "?sort=n_calls&dir=desc&verdict=trained";
-    const page = await ok(await getRollouts(req(`/api/runs/${RUN}/rollouts${qs}&limit=5000`), ctx({ run: RUN })), rolloutPageSchema);
+    const page = await ok(
+      await getRollouts(req(`/api/runs/${RUN}/rollouts${qs}&limit=5000`), ctx({ run: RUN })),
+      rolloutPageSchema,
+    );
     const order = page.rollouts.map((s) => s.rollout_id);
     expect(order.length).toBeGreaterThan(3);
     for (const [i, id] of order.entries()) {
       const n = await ok(await neighbors(id, qs), rolloutNeighborsSchema);
-      expect(n).toEqual({ prev: order[i - 1] ?? null, next: order[i + 1] ?? null, index: i, total: order.length });
+      expect(n).toEqual({
+        prev: order[i - 1] ?? null,
+        next: order[i + 1] ?? null,
+        index: i,
+        total: order.length,
+      });
     }
   });
 
   it("answers 400 for a bad sort or rollout id and 404 for an unknown run", async () => {
     expect(await error(await neighbors("0-0", "?sort=nope"), 400)).toMatch(/sort/);
     await error(await neighbors("..%2Fx"), 400);
-    await error(await getNeighbors(req("/api/runs/no-such-run/rollouts/0-0/neighbors"), ctx({ run: "no-such-run", rollout: "0-0" })), 404);
+    await error(
+      await getNeighbors(
+        req("/api/runs/no-such-run/rollouts/0-0/neighbors"),
+        ctx({ run: "no-such-run", rollout: "0-0" }),
+      ),
+      404,
+    );
   });
 });

@@ -9,7 +9,10 @@ export const runtime = "nodejs";
 
 // [?profile=]: how the inspector's build of the rollout stands (ready, queued with the bytes it
 // will read, or building: phase and bytes read). The loading page polls it; it never starts a build.
-export async function GET(req: Request, ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/progress">): Promise<Response> {
+export async function GET(
+  req: Request,
+  ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/progress">,
+): Promise<Response> {
   try {
     const { run: runId, rollout } = await ctx.params;
     const profile = profileParam(new URL(req.url).searchParams.get("profile"));
