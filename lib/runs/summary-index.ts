@@ -1,37 +1,24 @@
-// The summary index: every rollout's summary, cached in SQLite (better-sqlite3) outside the runs
-// root and keyed by the version (lib/store/file-version) of each of the rollout's files plus a hash
-// of its record, so a re-open is instant and a growing run is updated incrementally. A cold index
-// is computed by worker threads while what is done stays readable. Never writes inside a store.
+// The summary index: every rollout's summary, held in memory and cached in SQLite (summary-rows)
+// outside the runs root, each row keyed by its files' versions and record hash (summary-keys), so a
+// re-open is instant and a growing run is updated incrementally. A cold index is computed by worker
+// threads while what is done stays readable. Never writes inside a store.
 import "server-only";
-import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
-import Database from "better-sqlite3";
 import { processCache } from "@/lib/cache/registry";
-import { listStore, type FileKind, type StoreListing } from "@/lib/store";
+import { listStore } from "@/lib/store";
 import { isInside } from "@/lib/store/confine";
-import { versionOf } from "@/lib/store/file-version";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { compareIds } from "./rollout-query";
-import { readRolloutRecords, recordHash, type RolloutRecords } from "./rollout-records";
+import { readRolloutRecords } from "./rollout-records";
 import { runsRoot, type RunLayout } from "./runs-root";
-import { summarizeSafely, type SummarizeInput } from "./summarize";
+import { summarizeSafely } from "./summarize";
 import { summarizeInWorkers } from "./index-pool";
+import { CURRENT_KEY_PREFIX, keyedInputs, type KeyedInput } from "./summary-keys";
+import { SummaryRows, type SummaryRow } from "./summary-rows";
 
-/** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
-export const SUMMARY_VERSION = 4;
-/**
- * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
- * an older builder computed; a restart of the same build re-opens the index instantly.
- */
-const CODE_VERSION = (() => {
-  try {
-    return `${SUMMARY_VERSION}:${readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), ".next", "BUILD_ID"), "utf8").trim()}`;
-  } catch {
-    return `${SUMMARY_VERSION}:dev`;
-  }
-})();
+export { SUMMARY_VERSION } from "./summary-keys";
 const WORKER_THRESHOLD = 48;
 
 /**
@@ -72,8 +59,8 @@ export class SummaryIndex {
   /** Tells this instance's views apart from those of another index of the same run (after eviction). */
   private readonly instance = randomUUID();
   private sorted: { generation: number; list: RolloutSummary[] } | null = null;
-  /** Open only while a refresh runs, so an idle or evicted index holds no file handle. */
-  private db: Database.Database | null = null;
+  /** The database is open only while a refresh runs, so an idle or evicted index holds no handle. */
+  private readonly rows: SummaryRows;
   private loaded = false;
   private refreshing: Promise<void> | null = null;
   private lastRefresh = 0;
@@ -91,8 +78,10 @@ export class SummaryIndex {
 
   constructor(
     readonly run: RunLayout,
-    private readonly dbFile: string | null,
-  ) {}
+    dbFile: string | null,
+  ) {
+    this.rows = new SummaryRows(dbFile);
+  }
 
   /** Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it. */
   async snapshot(
@@ -152,33 +141,14 @@ export class SummaryIndex {
   }
 
   close(): void {
-    this.db?.close();
-    this.db = null;
-  }
-
-  private open(): Database.Database | null {
-    if (this.db || !this.dbFile) return this.db;
-    try {
-      mkdirSync(path.dirname(this.dbFile), { recursive: true });
-      const db = new Database(this.dbFile);
-      db.pragma("journal_mode = WAL");
-      db.exec(
-        "CREATE TABLE IF NOT EXISTS rollouts (id TEXT PRIMARY KEY, key TEXT NOT NULL, summary TEXT NOT NULL)",
-      );
-      this.db = db;
-    } catch (err) {
-      console.error(
-        `summary index ${this.dbFile}: ${(err as Error).message}; keeping summaries in memory only`,
-      );
-    }
-    return this.db;
+    this.rows.close();
   }
 
   private async refresh(): Promise<void> {
     const t0 = performance.now();
     const run = this.run;
-    const db = this.open();
-    if (!this.loaded && db) this.load(db);
+    const stored = this.rows.open();
+    if (!this.loaded && stored) this.load();
     this.loaded = true;
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
@@ -189,14 +159,11 @@ export class SummaryIndex {
     ]);
     this.unreadableRecords = records.unreadable;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
-    const inputs = this.inputs(tokens, calls, records);
-    const stale: Array<{ input: SummarizeInput; key: string }> = [];
+    const inputs = keyedInputs(run, tokens, calls, records);
+    const stale: KeyedInput[] = [];
     for (const [id, { input, key }] of inputs)
       if (this.memory.get(id)?.key !== key) stale.push({ input, key });
-    this.forget(
-      [...this.memory.keys()].filter((id) => !inputs.has(id)),
-      db,
-    );
+    this.forget([...this.memory.keys()].filter((id) => !inputs.has(id)));
     Object.assign(this.progress, {
       done: 0,
       total: stale.length,
@@ -208,16 +175,8 @@ export class SummaryIndex {
     if (stale.length === 0) return;
 
     const keyOf = new Map(stale.map((s) => [s.input.rolloutId, s.key]));
-    const pendingRows: Array<[string, string, string]> = [];
-    const upsert = db?.prepare(
-      "INSERT INTO rollouts (id, key, summary) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET key = excluded.key, summary = excluded.summary",
-    );
-    const flush = () => {
-      if (upsert && db && pendingRows.length)
-        db.transaction((rows: typeof pendingRows) => rows.forEach((r) => upsert.run(...r)))(
-          pendingRows.splice(0),
-        );
-    };
+    const pendingRows: SummaryRow[] = [];
+    const flush = () => this.rows.write(pendingRows.splice(0));
     const accept = (summary: RolloutSummary) => {
       const key = keyOf.get(summary.rollout_id) as string;
       this.memory.set(summary.rollout_id, { key, summary });
@@ -236,80 +195,19 @@ export class SummaryIndex {
   }
 
   /** The summaries an earlier process left in the database (checked against file versions next). */
-  private load(db: Database.Database): void {
-    // Rows another build wrote (or a damaged row) are not served: their rollouts are re-summarised.
-    const current = `${CODE_VERSION}|`;
-    for (const row of db.prepare("SELECT id, key, summary FROM rollouts").iterate() as Iterable<{
-      id: string;
-      key: string;
-      summary: string;
-    }>) {
-      if (!row.key.startsWith(current)) continue;
-      let summary: RolloutSummary;
-      try {
-        summary = JSON.parse(row.summary) as RolloutSummary;
-      } catch {
-        continue;
-      }
-      this.memory.set(row.id, { key: row.key, summary });
+  private load(): void {
+    for (const { id, key, summary } of this.rows.load(CURRENT_KEY_PREFIX)) {
+      this.memory.set(id, { key, summary });
       this.generation++;
     }
   }
 
   /** Drops rollouts whose files and record are gone. */
-  private forget(gone: string[], db: Database.Database | null): void {
+  private forget(gone: string[]): void {
     if (gone.length === 0) return;
     for (const id of gone) this.memory.delete(id);
     this.generation++;
-    if (!db) return;
-    const del = db.prepare("DELETE FROM rollouts WHERE id = ?");
-    db.transaction((ids: string[]) => ids.forEach((id) => del.run(id)))(gone);
-  }
-
-  /** Every rollout of the run (store files or record) with its summariser input and row key. */
-  private inputs(tokens: StoreListing | null, calls: StoreListing | null, records: RolloutRecords) {
-    const run = this.run;
-    const out = new Map<string, { input: SummarizeInput; key: string }>();
-    const ids = new Set<string>([
-      ...(tokens?.rollouts.keys() ?? []),
-      ...(calls?.rollouts.keys() ?? []),
-      ...records.byId.keys(),
-    ]);
-    const patterns = run.manifest.side_call_patterns ?? [];
-    const profile = run.manifest.builder_profile ?? "seed";
-    for (const id of ids) {
-      const f = { ...(calls?.rollouts.get(id) ?? {}), ...(tokens?.rollouts.get(id) ?? {}) };
-      const record = records.byId.get(id) ?? null;
-      const hasStoreFiles =
-        f.tokens !== undefined ||
-        f.incomplete !== undefined ||
-        f.intents !== undefined ||
-        f.state !== undefined ||
-        f.capture !== undefined;
-      const files = [f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf);
-      const key = [
-        CODE_VERSION,
-        profile,
-        patterns.join(","),
-        ...files,
-        recordHash(records, id),
-      ].join("|");
-      out.set(id, {
-        key,
-        input: {
-          rolloutId: id,
-          tokensDir: run.tokensDir,
-          modelCallsDir: run.modelCallsDir,
-          profile,
-          sideCallPatterns: patterns,
-          record,
-          bytes: f.tokens?.size ?? 0,
-          hasStoreFiles,
-          present: Object.keys(f) as FileKind[],
-        },
-      });
-    }
-    return out;
+    this.rows.delete(gone);
   }
 }
 

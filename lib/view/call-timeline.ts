@@ -148,7 +148,9 @@ function describeRole(c: CallView): { label: string; reason: string | null; tone
   if (c.side_call?.kind === "pattern") reason = `requested model matches "${c.side_call.pattern}"`;
   else if (c.side_call)
     reason = `self-calibration: ${c.side_call.policy_model} generated more (${c.side_call.policy_generated_tokens} tokens)`;
-  if (c.quarantine === "retry_dropped") label = "retry dropped";
+  // In an unresolved group the builder only set this one aside; it does not know it was dropped.
+  if (c.quarantine === "retry_dropped")
+    label = c.retry === "unresolved" ? "retry unresolved" : "retry dropped";
   else if (c.quarantine === "ambiguous_parent")
     reason = `ambiguous parent: ${c.candidates.length} calls share the longest prefix`;
   if (c.role === "excluded") reason = c.excluded_reason;

@@ -1,96 +1,21 @@
 import { describe, expect, it } from "vitest";
-import type { ConversationItem, ConversationMessage } from "@/lib/schema/api-conversation";
-import type { TokenColumns } from "./chat-template";
+import type { ConversationMessage } from "@/lib/schema/api-conversation";
 import {
-  buildConversation,
-  type ConversationCall,
-  type ConversationEvent,
-  type PartSegment,
-} from "./conversation";
-import { pageConversation, probabilityBin } from "./conversation-page";
-import { newInputMessages, requestMessages, responseMessage } from "./message-bodies";
-
-type Tok = { text: string; special?: boolean };
-interface Part {
-  call: number;
-  kind: PartSegment["kind"];
-  toks: Tok[];
-}
-
-const sp = (text: string): Tok => ({ text, special: true });
-const tx = (...texts: string[]): Tok[] => texts.map((text) => ({ text }));
-const msg = (role: string, ...body: string[]): Tok[] => [
-  sp("<|im_start|>"),
-  ...tx(role, "\n", ...body),
-  sp("<|im_end|>"),
-  ...tx("\n"),
-];
-
-/** Columns and segments from parts; generated parts get mask 1 and log prob -0.5 per token. */
-function sequence(parts: Part[]): { columns: TokenColumns; segments: PartSegment[] } {
-  const toks = parts.flatMap((p) => p.toks.map((t) => ({ ...t, p })));
-  const n = toks.length;
-  const columns: TokenColumns = {
-    text: toks.map((t) => t.text),
-    special: Uint8Array.from(toks.map((t) => (t.special ? 1 : 0))),
-    mask: Uint8Array.from(toks.map((t) => (t.p.kind === "generated" ? 1 : 0))),
-    logProb: Float64Array.from(toks.map((t) => (t.p.kind === "generated" ? -0.5 : NaN))),
-    call: Int32Array.from(toks.map((t) => t.p.call)),
-  };
-  const segments: PartSegment[] = [];
-  let at = 0;
-  for (const p of parts) {
-    segments.push({
-      call: p.call,
-      kind: p.kind,
-      part: p.kind === "generated" ? "output" : "input",
-      start: at,
-      length: p.toks.length,
-    });
-    at += p.toks.length;
-  }
-  expect(at).toBe(n);
-  return { columns, segments };
-}
-
-const call = (
-  id: string,
-  createdAt: number,
-  extra: Partial<ConversationCall> = {},
-): ConversationCall => ({ id, createdAt, request: null, response: null, ...extra });
-const messages = (items: ConversationItem[]) =>
-  items.filter((i): i is ConversationMessage => i.kind === "message");
-const textOf = (m: ConversationMessage) =>
-  m.blocks.map((b) => b.spans.map((s) => s.text).join("")).join(" | ");
-
-// Two calls of a ChatML agent: the root prompt (system, user, assistant header), a generation with
-// a tool call, then the tool result and the next header re-fed, and a final answer.
-const root: Part = {
-  call: 0,
-  kind: "prompt",
-  toks: [
-    ...msg("system", "Be brief."),
-    ...msg("user", "List files."),
-    sp("<|im_start|>"),
-    ...tx("assistant", "\n"),
-  ],
-};
-const gen1: Part = {
-  call: 0,
-  kind: "generated",
-  toks: [...tx("<tool_call>", '{"name": "ls"}', "</tool_call>"), sp("<|im_end|>")],
-};
-const inter: Part = {
-  call: 1,
-  kind: "interstitial",
-  toks: [
-    ...tx("\n"),
-    ...msg("tool", "<tool_response>", "a.txt", "</tool_response>"),
-    sp("<|im_start|>"),
-    ...tx("assistant", "\n"),
-  ],
-};
-const gen2: Part = { call: 1, kind: "generated", toks: [...tx("One", " file."), sp("<|im_end|>")] };
+  call,
+  gen1,
+  gen2,
+  inter,
+  messages,
+  msg,
+  root,
+  sequence,
+  sp,
+  textOf,
+  tx,
+  type Part,
+} from "@/lib/testing/conversation-tokens";
+import { buildConversation, type ConversationEvent, type PartSegment } from "./conversation";
+import { requestMessages, responseMessage } from "./message-bodies";
 
 describe("mask ranges", () => {
   it("each message's spans carry the exact token ranges of generated and re-fed text", () => {
@@ -143,122 +68,7 @@ describe("mask ranges", () => {
   });
 });
 
-describe("exchange bodies", () => {
-  it("chat completions: request messages and a reply with reasoning and tool calls", () => {
-    const req = requestMessages("chat", {
-      messages: [
-        { role: "system", content: "Be brief." },
-        { role: "user", content: [{ type: "text", text: "List files." }] },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: "t1", type: "function", function: { name: "ls", arguments: "{}" } }],
-        },
-        { role: "tool", tool_call_id: "t1", content: "a.txt" },
-      ],
-    });
-    expect(
-      req?.map((m) => [m.role, m.blocks.map((b) => [b.kind, b.text, b.name, b.tool_call_id])]),
-    ).toEqual([
-      ["system", [["text", "Be brief.", null, null]]],
-      ["user", [["text", "List files.", null, null]]],
-      ["assistant", [["tool_call", "{}", "ls", "t1"]]],
-      ["tool", [["tool_result", "a.txt", null, "t1"]]],
-    ]);
-    expect(newInputMessages(req!, false).map((m) => m.role)).toEqual(["tool"]);
-    expect(newInputMessages(req!, true)).toHaveLength(4);
-    const reply = responseMessage("chat", {
-      choices: [
-        {
-          message: {
-            role: "assistant",
-            reasoning_content: "think",
-            content: "One file.",
-            tool_calls: [],
-          },
-        },
-      ],
-    });
-    expect(reply?.blocks.map((b) => [b.kind, b.text])).toEqual([
-      ["reasoning", "think"],
-      ["text", "One file."],
-    ]);
-    expect(responseMessage("chat", { detail: [{ type: "extra_forbidden" }] })).toBeNull();
-    expect(requestMessages("chat", { model: "m", stream: false })).toBeNull();
-  });
-
-  it("responses API: instructions, input items and output items merged into one assistant turn", () => {
-    const req = requestMessages("responses", {
-      instructions: "Be brief.",
-      input: [
-        { role: "user", content: [{ type: "input_text", text: "List files." }] },
-        { type: "reasoning", summary: [{ type: "summary_text", text: "use ls" }] },
-        { type: "function_call", call_id: "c1", name: "ls", arguments: "{}" },
-        { type: "function_call_output", call_id: "c1", output: "a.txt" },
-      ],
-    });
-    expect(req?.map((m) => [m.role, m.blocks.map((b) => b.kind)])).toEqual([
-      ["system", ["text"]],
-      ["user", ["text"]],
-      ["assistant", ["reasoning", "tool_call"]],
-      ["tool", ["tool_result"]],
-    ]);
-    const reply = responseMessage("responses", {
-      output: [
-        { type: "reasoning", summary: [{ text: "done" }] },
-        {
-          type: "message",
-          role: "assistant",
-          content: [{ type: "output_text", text: "One file." }],
-        },
-      ],
-    });
-    expect(reply?.blocks.map((b) => [b.kind, b.text])).toEqual([
-      ["reasoning", "done"],
-      ["text", "One file."],
-    ]);
-    expect(requestMessages("responses", { input: "hello" })?.[0]).toMatchObject({
-      role: "user",
-      blocks: [{ text: "hello" }],
-    });
-  });
-
-  it("anthropic messages: system blocks, tool_use, tool results as the tool's turn, thinking", () => {
-    const req = requestMessages("messages", {
-      system: [{ type: "text", text: "Be brief." }],
-      messages: [
-        { role: "user", content: "List files." },
-        {
-          role: "assistant",
-          content: [{ type: "tool_use", id: "tu1", name: "ls", input: { dir: "." } }],
-        },
-        {
-          role: "user",
-          content: [
-            { type: "tool_result", tool_use_id: "tu1", content: [{ type: "text", text: "a.txt" }] },
-          ],
-        },
-      ],
-    });
-    expect(
-      req?.map((m) => [m.label, m.role, m.blocks.map((b) => [b.kind, b.text, b.tool_call_id])]),
-    ).toEqual([
-      ["system", "system", [["text", "Be brief.", null]]],
-      ["user", "user", [["text", "List files.", null]]],
-      ["assistant", "assistant", [["tool_call", '{"dir":"."}', "tu1"]]],
-      ["user", "tool", [["tool_result", "a.txt", "tu1"]]],
-    ]);
-    const reply = responseMessage("messages", {
-      type: "message",
-      role: "assistant",
-      content: [
-        { type: "thinking", thinking: "hmm" },
-        { type: "text", text: "One file." },
-      ],
-    });
-    expect(reply?.blocks.map((b) => b.kind)).toEqual(["reasoning", "text"]);
-  });
-
+describe("exchange bodies in the conversation", () => {
   it("bodies replace token blocks where they agree message for message, keeping the token ranges", () => {
     const seq = sequence([root, gen1, inter, gen2]);
     const reply1 = responseMessage("chat", {
@@ -319,7 +129,7 @@ describe("exchange bodies", () => {
   });
 });
 
-describe("side calls, failed calls and paging", () => {
+describe("side calls and failed calls", () => {
   const side = (id: string, time: number): ConversationEvent => ({
     time,
     item: {
@@ -363,21 +173,6 @@ describe("side calls, failed calls and paging", () => {
       "failed_call:f",
     ]);
     expect(conv.items.map((i) => i.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-  });
-
-  it("pages over items and clips block text, never splitting a surrogate pair", () => {
-    const long = "🚀".repeat(3000);
-    const seq = sequence([
-      { call: 0, kind: "prompt", toks: [...msg("user", long)] },
-      { call: 0, kind: "generated", toks: tx("ok") },
-    ]);
-    const conv = buildConversation({ ...seq, calls: [call("c0", 1)], events: [] });
-    const [first] = pageConversation(conv, 0, 1, 101);
-    const block = (first as ConversationMessage).blocks[0]!;
-    expect(block).toMatchObject({ chars: 6000, truncated: true });
-    expect(block.spans[0]!.text).toBe("🚀".repeat(50));
-    expect(pageConversation(conv, 1, 5, 2000).map((i) => i.index)).toEqual([1]);
-    expect((conv.items[0] as ConversationMessage).blocks[0]!.truncated).toBe(false);
   });
 });
 
@@ -446,22 +241,5 @@ describe("performance", () => {
     expect(conv.generated).toBe(calls * 100);
     const last = conv.items[conv.items.length - 1] as ConversationMessage;
     expect(last).toMatchObject({ role: "assistant", generated: 100, start: n - 103, end: n });
-  });
-});
-
-describe("probability bins", () => {
-  it("bins log probs by probability, most probable first", () => {
-    expect(
-      [
-        0,
-        Math.log(0.95),
-        Math.log(0.6),
-        Math.log(0.2),
-        Math.log(0.05),
-        Math.log(0.001),
-        -Infinity,
-        null,
-      ].map(probabilityBin),
-    ).toEqual([0, 0, 1, 2, 3, 4, 4, -1]);
   });
 });
