@@ -1,27 +1,51 @@
-// Runs before every route and page: the access token (when ROLLOUT_LENS_TOKEN is set), then a
-// nonce-based Content Security Policy for pages. Logic lives in lib/http/access.
+// Runs before every route and page: the Host check (without a token), the Origin check, the access
+// token (when ROLLOUT_LENS_TOKEN is set) and the path's encoding, then a nonce-based Content Security
+// Policy for pages. The decisions live in lib/http/access; this file reads the environment and answers.
 import { NextResponse, type NextRequest } from "next/server";
-import { checkAccess, contentSecurityPolicy, TOKEN_COOKIE } from "@/lib/http/access";
+import {
+  contentSecurityPolicy,
+  decideRequest,
+  parseAllowedHosts,
+  PLAIN_CSP,
+  TOKEN_COOKIE,
+} from "@/lib/http/access";
+
+/** The proxy's own answers carry the security headers too (next.config adds the rest). */
+function plain(status: number, message: string): NextResponse {
+  return new NextResponse(message, {
+    status,
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": PLAIN_CSP,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "DENY",
+    },
+  });
+}
 
 export function proxy(request: NextRequest) {
-  const access = checkAccess(
-    request.nextUrl,
-    request.headers,
-    request.cookies.get(TOKEN_COOKIE)?.value,
-    process.env.ROLLOUT_LENS_TOKEN,
+  const token = process.env.ROLLOUT_LENS_TOKEN;
+  const decision = decideRequest(
+    {
+      url: request.nextUrl,
+      method: request.method,
+      headers: request.headers,
+      cookie: request.cookies.get(TOKEN_COOKIE)?.value,
+    },
+    {
+      token,
+      // `next start` and `next dev` set PORT to the port they listen on.
+      port: process.env.PORT || null,
+      allowedHosts: parseAllowedHosts(process.env.ROLLOUT_LENS_ALLOWED_HOSTS),
+    },
   );
-  if (access.kind === "deny")
-    return new NextResponse(access.message, {
-      status: 401,
-      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
-    });
-  if (access.kind === "set-cookie") {
-    const res = NextResponse.redirect(new URL(access.location, request.url), 303);
-    res.cookies.set(TOKEN_COOKIE, process.env.ROLLOUT_LENS_TOKEN as string, {
-      httpOnly: true,
-      sameSite: "strict",
-      path: "/",
-    });
+  if (decision.kind === "refuse") return plain(decision.status, decision.message);
+  if (decision.kind === "deny") return plain(401, decision.message);
+  if (decision.kind === "set-cookie" && token) {
+    const res = NextResponse.redirect(new URL(decision.location, request.url), 303);
+    res.cookies.set(TOKEN_COOKIE, token, { httpOnly: true, sameSite: "strict", path: "/" });
     return res;
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");

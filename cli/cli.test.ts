@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { golden } from "@/lib/testing/golden";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
-import { parseCommand, UsageError } from "./args";
+import { parseCommand, serveEnvironment, UsageError } from "./args";
 
 const KEYS = [
   "rollout_id",
@@ -94,8 +95,48 @@ describe("rollout-lens build", () => {
       runsRoot: "/data/runs",
       port: 4000,
       host: "127.0.0.1",
+      allowedHosts: [],
+      allowPaths: [],
     });
     expect(() => parseCommand(["serve", "--port", "x"])).toThrow(UsageError);
+  });
+
+  it("parses repeated --allowed-host and --allow-path, and refuses a malformed host", () => {
+    const cmd = parseCommand([
+      "serve",
+      "--allowed-host",
+      "Box.Lan",
+      "--allowed-host",
+      "tunnel:9000",
+      "--allow-path",
+      "/models",
+      "--allow-path",
+      "rel/dir",
+    ]);
+    expect(cmd).toMatchObject({
+      allowedHosts: ["box.lan", "tunnel:9000"],
+      allowPaths: ["/models", path.join(process.cwd(), "rel/dir")],
+    });
+    for (const bad of ["http://box", "a b", "box:", "", "evil.example/x"])
+      expect(() => parseCommand(["serve", "--allowed-host", bad]), bad).toThrow(
+        /--allowed-host takes a host name/,
+      );
+  });
+
+  it("passes allowed hosts and paths to next start through the environment, after any given", () => {
+    const cmd = parseCommand(["serve", "runs", "--allowed-host", "box", "--allow-path", "/m"]);
+    if (cmd.command !== "serve") throw new Error("not serve");
+    const env = serveEnvironment(cmd, {
+      ...process.env,
+      ROLLOUT_LENS_ALLOWED_HOSTS: "proxy.lan",
+      ROLLOUT_LENS_ALLOW_PATHS: "/data",
+    });
+    expect(env.ROLLOUT_LENS_RUNS).toBe(path.join(process.cwd(), "runs"));
+    expect(env.ROLLOUT_LENS_ALLOWED_HOSTS).toBe("proxy.lan,box");
+    expect(env.ROLLOUT_LENS_ALLOW_PATHS).toBe(["/data", "/m"].join(path.delimiter));
+    const bare = parseCommand(["serve"]);
+    if (bare.command !== "serve") throw new Error("not serve");
+    expect(serveEnvironment(bare, process.env)).toEqual(process.env);
   });
 });
 
@@ -111,6 +152,14 @@ describe("serve", () => {
     expect(res.status).toBe(2);
     expect(res.stderr).toBe(
       "rollout-lens: binding to 0.0.0.0 needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n",
+    );
+  });
+
+  it("refuses an --allow-path that is not a directory before starting anything", () => {
+    const res = cli(["serve", "fixtures/runs", "--allow-path", "/nonexistent/rollout-lens"]);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toBe(
+      "rollout-lens: --allow-path /nonexistent/rollout-lens: not a directory\n",
     );
   });
 });

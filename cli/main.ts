@@ -9,7 +9,7 @@ import { toVerdictRow } from "@/lib/builder";
 import { listStore, isValidRolloutId } from "@/lib/store";
 import { buildRollout } from "@/lib/runs/build-rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
-import { parseCommand, USAGE, UsageError, type Command } from "./args";
+import { parseCommand, serveEnvironment, USAGE, UsageError, type Command } from "./args";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -50,12 +50,16 @@ function runServe(cmd: Extract<Command, { command: "serve" }>): Promise<number> 
     );
     return Promise.resolve(2);
   }
+  const notDir = cmd.allowPaths.find((p) => !existsSync(p) || !statSync(p).isDirectory());
+  if (notDir !== undefined) {
+    process.stderr.write(`rollout-lens: --allow-path ${notDir}: not a directory\n`);
+    return Promise.resolve(2);
+  }
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     process.stderr.write("rollout-lens: no production build found; run `npm run build` first\n");
     return Promise.resolve(1);
   }
-  const env = { ...process.env };
-  if (cmd.runsRoot) env.ROLLOUT_LENS_RUNS = path.resolve(cmd.runsRoot);
+  const env = serveEnvironment(cmd, process.env);
   const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], {
     cwd: ROOT,

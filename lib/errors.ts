@@ -13,6 +13,14 @@ export class UnknownRunError extends UnknownEntityError {
   }
 }
 
+export class InvalidRunIdError extends InvalidInputError {
+  constructor(readonly runId: string) {
+    super(
+      `invalid run id ${JSON.stringify(runId.slice(0, 80))}: run ids are letters, digits, '.', '_' and '-', starting with a letter or digit`,
+    );
+  }
+}
+
 export class UnknownRolloutError extends UnknownEntityError {}
 export class UnknownChainError extends UnknownEntityError {}
 export class UnknownCallError extends UnknownEntityError {}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { compareRuns } from "@/lib/compare/load";
-import { InvalidInputError, UnknownRunError } from "@/lib/errors";
+import { InvalidInputError, InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import type { Comparison } from "@/lib/schema";
 import {
   CaptureSection,
@@ -23,7 +23,7 @@ async function load(
   try {
     return await compareRuns(a, b, baseline);
   } catch (err) {
-    if (err instanceof UnknownRunError) notFound();
+    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }

@@ -1,6 +1,7 @@
 // Run discovery: a runs root is a directory of runs (or itself one run); run ids are directory
-// names. Where a run's files live comes from its run.json or the default layout. Read-only; an
-// unknown run, or a run directory that is a symlink out of the root, is an UnknownRunError.
+// names. Where a run's files live comes from its run.json or the default layout; every such path must
+// resolve inside the runs root or an `--allow-path` directory, else it is a manifest error and never
+// read. Read-only; a malformed id is an InvalidInputError, an unknown run an UnknownRunError.
 import "server-only";
 import path from "node:path";
 import {
@@ -11,17 +12,25 @@ import {
   readTextFile,
   realpath,
 } from "@/lib/store/run-files";
-import { isInside } from "@/lib/store/confine";
+import {
+  confinementOf,
+  isInside,
+  OutsideStoreError,
+  resolveConfined,
+  type Confinement,
+} from "@/lib/store/confine";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { isValidRolloutId } from "@/lib/store/rollout-id";
 import { describeZodError } from "@/lib/store/zod-message";
-import { UnknownRunError } from "@/lib/errors";
+import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 
 export interface RunLayout {
   id: string;
   dir: string;
+  /** The runs root the run was found in: with the --allow-path directories, where its paths may lead. */
+  root: string;
   manifest: RunManifest;
-  /** run.json exists but could not be used; the run is still listed with defaults. */
+  /** run.json could not be used, or a path it or the layout names was refused; still listed. */
   manifestError: string | null;
   tokensDir: string | null;
   modelCallsDir: string | null;
@@ -40,10 +49,13 @@ export function runsRoot(): string {
 /** Run ids become directory names: the same rule as rollout ids. */
 const isValidRunId = isValidRolloutId;
 
-async function readManifest(dir: string): Promise<{ manifest: RunManifest; error: string | null }> {
+async function readManifest(
+  dir: string,
+  confinement: Confinement,
+): Promise<{ manifest: RunManifest; error: string | null }> {
   let text: string;
   try {
-    text = await readTextFile(path.join(dir, "run.json"));
+    text = await readTextFile(await resolveConfined(dir, "run.json", confinement));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { manifest: {}, error: null };
     return { manifest: {}, error: `run.json: ${(err as Error).message}` };
@@ -60,37 +72,59 @@ async function readManifest(dir: string): Promise<{ manifest: RunManifest; error
     : { manifest: {}, error: `run.json: ${describeZodError(parsed.error)}` };
 }
 
-export async function resolveRunLayout(id: string, dir: string): Promise<RunLayout> {
-  const { manifest, error } = await readManifest(dir);
+/**
+ * The run's layout. Each place is the path run.json names, else the default found on disk; either
+ * must resolve inside the confinement (the runs root and --allow-path directories), else it is left
+ * out and the refusal is added to the manifest error.
+ */
+export async function resolveRunLayout(
+  id: string,
+  dir: string,
+  root: string,
+  confinement?: Confinement,
+): Promise<RunLayout> {
+  const c = confinement ?? (await confinementOf(root, "the runs root"));
+  const { manifest, error } = await readManifest(dir, c);
+  const errors = error ? [error] : [];
   const p = manifest.paths ?? {};
   const at = (rel: string) => path.resolve(dir, rel);
-  const tokensDir = p.tokens
-    ? at(p.tokens)
-    : (await isDirectory(at("tokens")))
-      ? at("tokens")
-      : (await holdsTokenFiles(dir))
-        ? dir
-        : null;
-  const modelCallsDir = p.model_calls
-    ? at(p.model_calls)
-    : (await isDirectory(at("model-calls")))
-      ? at("model-calls")
+  const place = async (named: string | undefined, label: string, found: string | null) => {
+    const given = named || undefined; // an empty path in run.json means the default, as before
+    const rel = given ?? found;
+    if (rel === null) return null;
+    try {
+      return await resolveConfined(dir, rel, c);
+    } catch (err) {
+      if (!(err instanceof OutsideStoreError)) throw err;
+      errors.push(given === undefined ? err.message : `run.json paths.${label}: ${err.message}`);
+      return null;
+    }
+  };
+  const tokensDir = await place(
+    p.tokens,
+    "tokens",
+    (await isDirectory(at("tokens"))) ? "tokens" : (await holdsTokenFiles(dir)) ? "." : null,
+  );
+  const modelCallsDir =
+    p.model_calls || (await isDirectory(at("model-calls")))
+      ? await place(p.model_calls, "model_calls", "model-calls")
       : tokensDir;
-  const rolloutsFile = p.rollouts
-    ? at(p.rollouts)
-    : (await isRegularFile(at("rollouts.jsonl")))
-      ? at("rollouts.jsonl")
-      : null;
-  const metricsFile = p.metrics
-    ? at(p.metrics)
-    : (await isRegularFile(at("metrics.jsonl")))
-      ? at("metrics.jsonl")
-      : null;
+  const rolloutsFile = await place(
+    p.rollouts,
+    "rollouts",
+    (await isRegularFile(at("rollouts.jsonl"))) ? "rollouts.jsonl" : null,
+  );
+  const metricsFile = await place(
+    p.metrics,
+    "metrics",
+    (await isRegularFile(at("metrics.jsonl"))) ? "metrics.jsonl" : null,
+  );
   return {
     id,
     dir,
+    root,
     manifest,
-    manifestError: error,
+    manifestError: errors.length > 0 ? errors.join("; ") : null,
     tokensDir,
     modelCallsDir,
     rolloutsFile,
@@ -100,24 +134,26 @@ export async function resolveRunLayout(id: string, dir: string): Promise<RunLayo
 
 /** Every run under the root, sorted by id. A root that holds token files itself is one run. */
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
-  if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root)];
+  if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root, root)];
   const names = await listSubdirectories(root);
   const ids = names.filter(isValidRunId).sort();
+  const c = await confinementOf(root, "the runs root");
   return Promise.all(
-    ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id))),
+    ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id), root, c)),
   );
 }
 
+/** The run `id`: InvalidRunIdError for an id that cannot name a run, UnknownRunError for none. */
 export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> {
-  if (!isValidRunId(id)) throw new UnknownRunError(id);
+  if (!isValidRunId(id)) throw new InvalidRunIdError(id);
   if (await holdsTokenFiles(root)) {
     if (id !== path.basename(root)) throw new UnknownRunError(id);
-    return resolveRunLayout(id, root);
+    return resolveRunLayout(id, root, root);
   }
   const dir = path.join(/*turbopackIgnore: true*/ root, id);
   if (!(await isDirectory(dir))) throw new UnknownRunError(id);
   // A run directory that is a symlink out of the runs root is not served.
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
   if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);
-  return resolveRunLayout(id, dir);
+  return resolveRunLayout(id, dir, root);
 }

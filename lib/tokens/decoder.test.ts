@@ -1,4 +1,4 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -118,6 +118,35 @@ describe("tokenizer confinement", () => {
     await expect(decoderFor(dir, "tok/tokenizer.json")).rejects.toThrow(
       /a symlink that points outside the run directory; refused/,
     );
+  });
+});
+
+describe("tokenizer confinement with a runs root", () => {
+  it("accepts a tokenizer elsewhere in the runs root or under --allow-path, nothing else", async () => {
+    const json = JSON.stringify(tinyByteLevel().json);
+    const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-tok-root-"));
+    const run = path.join(root, "run");
+    mkdirSync(run);
+    mkdirSync(path.join(root, "shared"));
+    writeFileSync(path.join(root, "shared", "tokenizer.json"), json);
+    const outside = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-tok-allowed-"));
+    writeFileSync(path.join(outside, "tokenizer.json"), json);
+    expect((await decoderFor(run, "../shared/tokenizer.json", root))?.piece(500).kind).toBe(
+      "special",
+    );
+    await expect(decoderFor(run, "../shared/tokenizer.json")).rejects.toThrow(
+      /outside the run directory; refused/,
+    );
+    const elsewhere = path.join(outside, "tokenizer.json");
+    await expect(decoderFor(run, elsewhere, root)).rejects.toThrow(
+      /outside the runs root; refused \(rollout-lens serve --allow-path DIR/,
+    );
+    vi.stubEnv("ROLLOUT_LENS_ALLOW_PATHS", outside);
+    try {
+      expect((await decoderFor(run, elsewhere, root))?.name).toBe(elsewhere);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

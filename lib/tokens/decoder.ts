@@ -8,7 +8,7 @@ import { readTextFile } from "@/lib/store/run-files";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { processCache } from "@/lib/cache/registry";
-import { resolveInside } from "@/lib/store/confine";
+import { confinementOf, resolveConfined } from "@/lib/store/confine";
 import { cachedByVersion } from "@/lib/store/versioned-cache";
 import type { PieceKind } from "@/lib/schema";
 
@@ -181,26 +181,29 @@ export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
 /**
  * The decoder a run's manifest names: a bundled encoding name, or a `tokenizer.json` path relative
  * to the run directory (a `tokenizer_config.json` beside it is used when present). Null when the
- * run names none: views then show ids. Throws with a readable message when the file is unusable or
- * resolves outside the run directory (by `..`, an absolute path or a symlink).
+ * run names none: views then show ids. The file must resolve (by `..`, an absolute path or a
+ * symlink) inside `root` (the run directory when not given, else the runs root, as run.json paths
+ * do) or an --allow-path directory. Throws with a readable message when it is unusable or refused.
  */
 export async function decoderFor(
   runDir: string,
   tokenizer: string | undefined,
+  root?: string,
 ): Promise<TokenDecoder | null> {
   if (!tokenizer) return null;
   if (tokenizer === "o200k_base") return o200kDecoder();
-  const file = await resolveInside(runDir, tokenizer, "the run directory");
+  const c = await confinementOf(root ?? runDir, root ? "the runs root" : "the run directory");
+  const file = await resolveConfined(runDir, tokenizer, c);
   const decoder = await cachedByVersion("tokenizer", file, async () => {
     const json = JSON.parse(await readTextFile(file)) as unknown;
-    const configFile = await resolveInside(
+    const configFile = await resolveConfined(
       runDir,
       path.join(path.dirname(tokenizer), "tokenizer_config.json"),
-      "the run directory",
+      c,
     );
     const configText = await readTextFile(configFile).catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
   });
-  if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file in the run directory`);
+  if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file`);
   return decoder;
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { UnknownRunError } from "@/lib/errors";
+import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import { runHealth } from "@/lib/health/run-health";
 import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
   const { run: runId } = await params;
   const run = await getRun(runId).catch((err: unknown) => {
-    if (err instanceof UnknownRunError) notFound();
+    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     throw err;
   });
   const health = await runHealth(run);

@@ -8,11 +8,17 @@ import type { RolloutView } from "@/lib/schema/api-rollout";
 import { positionOf, tabOf } from "@/lib/view/inspector-url";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { tableHref } from "@/lib/view/rollout-nav";
-import { InvalidInputError, InvalidRolloutIdError, UnknownEntityError } from "@/lib/errors";
+import {
+  InvalidInputError,
+  InvalidRolloutIdError,
+  InvalidRunIdError,
+  UnknownEntityError,
+} from "@/lib/errors";
 import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
+import { PageArrived } from "@/components/rollout/rollout-shell";
 import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
 
 export const dynamic = "force-dynamic";
@@ -38,7 +44,12 @@ async function load(
     const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
     return { run, view: { ...model.view, policy_model }, seed };
   } catch (err) {
-    if (err instanceof UnknownEntityError || err instanceof InvalidRolloutIdError) notFound();
+    if (
+      err instanceof UnknownEntityError ||
+      err instanceof InvalidRolloutIdError ||
+      err instanceof InvalidRunIdError
+    )
+      notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }
@@ -56,10 +67,17 @@ export default async function RolloutPage({
     (e): e is [string, string] => typeof e[1] === "string",
   );
   const loaded = await load(runId, rollout, Object.fromEntries(strings));
-  if ("error" in loaded) return <div className="error-box">{loaded.error}</div>;
+  if ("error" in loaded)
+    return (
+      <>
+        <PageArrived />
+        <div className="error-box">{loaded.error}</div>
+      </>
+    );
   const { run, view, seed } = loaded;
   return (
     <>
+      <PageArrived />
       <div className="inspector-head">
         <p className="crumbs">
           <Link href="/">runs</Link> /{" "}
