@@ -1,6 +1,7 @@
 // Alerts for what users miss (rollouts cut short by a failed call, another model than the run's
 // policy as main chain, masked fraction over threshold, dangling intents, unreadable files, newer
-// schemas, disagreement), each with the severity class of the rollouts it names.
+// schemas, disagreement, skipped store files, NaN gaps in metrics), each with the severity class
+// of the rollouts it names. Several alerts may share a kind (one per unreadable file).
 import Link from "next/link";
 import type { Alert } from "@/lib/schema/api-runs";
 import { SeverityPill } from "./severity-pill";
@@ -19,9 +20,9 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
     );
   return (
     <ul className="alerts" data-testid="alerts">
-      {alerts.map((a) => (
+      {alerts.map((a, i) => (
         <li
-          key={a.kind}
+          key={`${a.kind}-${i}`}
           className={`alert ${a.severity}`}
           data-testid="alert"
           data-kind={a.kind}

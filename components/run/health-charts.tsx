@@ -65,16 +65,19 @@ function CountChart({
   );
 }
 
+/** `gaps`: a null value breaks the line (a NaN in metrics.jsonl) instead of being bridged. */
 function StepChart({
   id,
   title,
   data,
   keys,
+  gaps = false,
 }: {
   id: string;
   title: string;
   data: Array<Record<string, number | null>>;
   keys: Array<[key: string, color: string, label: string]>;
+  gaps?: boolean;
 }) {
   return (
     <figure className="chart card wide" data-testid={`chart-${id}`}>
@@ -97,7 +100,7 @@ function StepChart({
             stroke={color}
             dot={data.length <= 30}
             isAnimationActive={false}
-            connectNulls
+            connectNulls={!gaps}
           />
         ))}
       </LineChart>
@@ -243,6 +246,7 @@ export function HealthCharts({ h }: { h: RunHealth }) {
             title="Reward per training step (metrics.jsonl)"
             data={h.metrics}
             keys={[["reward", "#4cc38a", "reward"]]}
+            gaps
           />
         )}
       </div>

@@ -1,10 +1,10 @@
 // Loads what a comparison needs for each run (metrics, summaries, health) and picks the
 // repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
 // of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
+// A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
 import { snapshotWithHealth } from "@/lib/health/run-health";
-import { readMetrics } from "@/lib/runs/metrics";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
@@ -15,11 +15,11 @@ const ref = (r: RunLayout): RunRef => ({
   capture: r.manifest.capture ?? (r.tokensDir ? "on" : null),
 });
 
-async function load(run: RunLayout): Promise<RunInput> {
-  const [{ snap, health }, metrics] = await Promise.all([
-    snapshotWithHealth(run, 60_000),
-    readMetrics(run.metricsFile),
-  ]);
+/** What a side of the comparison is built from, and notes on the files of the run it could not read. */
+async function load(run: RunLayout, notes: string[]): Promise<RunInput> {
+  const { snap, health, metrics } = await snapshotWithHealth(run, 60_000);
+  for (const error of [metrics.error, snap.records_error])
+    if (error) notes.push(`Run ${run.id}: could not read ${error}.`);
   return {
     id: run.id,
     metrics: metrics.rows,
@@ -66,11 +66,11 @@ export async function compareRuns(
     const picked = pickBaseline(all, a, b);
     if (picked) base = { ...picked, chosen: "seed_repeat_of" };
   }
-  const [ia, ib] = await Promise.all([load(a), load(b)]);
-  const [ibase, iagainst] = base
-    ? await Promise.all([load(base.run), load(base.against)])
-    : [null, null];
   const notes: string[] = [];
+  const [ia, ib] = await Promise.all([load(a, notes), load(b, notes)]);
+  const [ibase, iagainst] = base
+    ? await Promise.all([load(base.run, notes), load(base.against, notes)])
+    : [null, null];
   if (a.id === b.id) notes.push("Both sides are the same run.");
   const training = compareTraining(ia, ib, ibase, iagainst);
   if (!training)
@@ -90,6 +90,6 @@ export async function compareRuns(
     training,
     evaluation,
     capture: { a: captureSide(ia), b: captureSide(ib) },
-    notes,
+    notes: [...new Set(notes)],
   };
 }

@@ -1,14 +1,15 @@
 // A run's health and rollouts as its routes and pages show them: the summary index's current
 // summaries with the run's severity applied (its policy model and run-level warnings), the
-// aggregates over them (computed once per index generation), the index's progress, a page of
-// rollout rows, and reward per step from metrics.jsonl downsampled to at most MAX_POINTS.
-// Reads nothing itself; lib/runs does.
+// aggregates over them (computed once per index generation) with the alerts about the run's files,
+// the index's progress, a page of rollout rows, and reward per step from metrics.jsonl downsampled
+// to at most MAX_POINTS (gaps kept). Reads nothing itself; lib/runs does.
 import "server-only";
 import type { HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
-import { readMetrics } from "@/lib/runs/metrics";
+import { readMetrics, type RunMetrics } from "@/lib/runs/metrics";
 import { filterKey, selectRollouts, type RolloutQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
+import { fileAlerts } from "./file-alerts";
 import { computeHealth } from "./health";
 import { withRunSeverity, type RunSeverity } from "./run-severity";
 
@@ -40,20 +41,27 @@ export async function servedSnapshot(run: RunLayout, waitMs?: number): Promise<S
   return { snap, policy_model, summaries };
 }
 
-/** The run's index snapshot and its health report, computed once per index generation for every caller. */
+/**
+ * The run's index snapshot, metrics and health report (computed once per index generation for every
+ * caller), its alerts including those about the run's files.
+ */
 export async function snapshotWithHealth(
   run: RunLayout,
   waitMs?: number,
-): Promise<{ snap: IndexSnapshot; health: HealthReport }> {
+): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics }> {
   const index = indexFor(run);
-  const snap = await index.snapshot({ waitMs });
+  const [snap, metrics] = await Promise.all([
+    index.snapshot({ waitMs }),
+    readMetrics(run.metricsFile),
+  ]);
   const unreadableRecords = snap.unreadable_records.length;
   const pending = pendingOf(snap);
   const sev = runSeverityOf(index, run);
   const health = index.memo(`health:${unreadableRecords}:${pending}`, () =>
     computeHealth(sev.summaries, { unreadableRecords, pending, policyModel: sev.policy_model }),
   );
-  return { snap, health };
+  const files = fileAlerts(snap, metrics);
+  return { snap, metrics, health: { ...health, alerts: [...health.alerts, ...files] } };
 }
 
 /** One window of the table's filtered, sorted rows (the sorted list is kept per index generation). */
@@ -75,17 +83,15 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
 }
 
 export async function runHealth(run: RunLayout): Promise<RunHealth> {
-  const [{ snap, health }, metrics] = await Promise.all([
-    snapshotWithHealth(run),
-    readMetrics(run.metricsFile),
-  ]);
+  const { snap, health, metrics } = await snapshotWithHealth(run);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   return {
     ...health,
     run_id: run.id,
     progress: snap.progress,
+    // A NaN reward (a gap) is always kept, so downsampling never draws a line across it.
     metrics: metrics.rows
-      .filter((_, i) => i % stride === 0)
+      .filter((r, i) => i % stride === 0 || (r.nonFinite?.includes("reward") ?? false))
       .map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,

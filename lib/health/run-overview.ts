@@ -1,23 +1,33 @@
 // One run's line on the home page and in GET /api/runs: manifest facts plus rollout, masked and
 // alert counts from the run's health (no token arrays; a cold index answers with what is done).
+// A run whose files cannot be read is listed with the error; it never fails the list of runs.
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
-import { readMetrics } from "@/lib/runs/metrics";
 import type { RunLayout } from "@/lib/runs/runs-root";
+import { fileProblems } from "./file-alerts";
 import { snapshotWithHealth } from "./run-health";
 
+const joined = (...parts: Array<string | null>): string | null =>
+  parts.filter((p): p is string => p !== null).join("; ") || null;
+
+/** The run's line; what went wrong reading it is in `manifest_error`, never a rejection. */
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
-  const [{ snap, health }, metrics] = await Promise.all([
-    snapshotWithHealth(run),
-    readMetrics(run.metricsFile),
-  ]);
+  try {
+    return await overviewOf(run);
+  } catch (err) {
+    return unreadableOverview(run, `could not read the run: ${(err as Error).message}`);
+  }
+}
+
+async function overviewOf(run: RunLayout): Promise<RunOverview> {
+  const { snap, health, metrics } = await snapshotWithHealth(run);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
     description: run.manifest.description ?? "",
     capture: run.manifest.capture ?? (run.tokensDir ? "on" : null),
     builder_profile: run.manifest.builder_profile ?? "seed",
-    manifest_error: run.manifestError,
+    manifest_error: joined(run.manifestError, fileProblems(snap, metrics)),
     store_rollouts: health.from_store,
     has_rollout_records: run.rolloutsFile !== null,
     has_metrics: run.metricsFile !== null,
@@ -29,5 +39,36 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
     alerts: health.alerts.length,
     indexing: snap.progress,
     steps: metrics.rows.length,
+  };
+}
+
+function unreadableOverview(run: RunLayout, error: string): RunOverview {
+  const none = { trained: 0, trained_with_warnings: 0, masked: 0, pending: 0 };
+  return {
+    id: run.id,
+    name: run.manifest.name ?? run.id,
+    description: run.manifest.description ?? "",
+    capture: run.manifest.capture ?? (run.tokensDir ? "on" : null),
+    builder_profile: run.manifest.builder_profile ?? "seed",
+    manifest_error: joined(run.manifestError, error),
+    store_rollouts: 0,
+    has_rollout_records: run.rolloutsFile !== null,
+    has_metrics: run.metricsFile !== null,
+    rollouts: 0,
+    masked: 0,
+    masked_fraction: 0,
+    severity: none,
+    reward_mean: null,
+    alerts: 1,
+    indexing: {
+      done: 0,
+      total: 0,
+      running: false,
+      error,
+      last_ms: null,
+      workers: 0,
+      in_workers: 0,
+    },
+    steps: 0,
   };
 }

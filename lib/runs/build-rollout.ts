@@ -86,12 +86,19 @@ export async function buildRollout(
   const captureStore = source.modelCallsDir
     ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress)
     : null;
-  const record =
-    source.record !== undefined
-      ? source.record
-      : source.rolloutsFile
-        ? ((await readRolloutRecords(source.rolloutsFile)).byId.get(rolloutId) ?? null)
-        : null;
+  let record = source.record ?? null;
+  if (source.record === undefined && source.rolloutsFile) {
+    const records = await readRolloutRecords(source.rolloutsFile);
+    record = records.byId.get(rolloutId) ?? null;
+    // An unreadable rollouts.jsonl costs the rollout its reward and step, not its view: say so.
+    if (records.readError) {
+      const message = `${records.readError}: the rollout's record (reward, step) could not be read`;
+      capture.issues = [
+        ...capture.issues,
+        { file: "rollouts.jsonl", line: null, severity: "error", message },
+      ];
+    }
+  }
   signal?.throwIfAborted();
   const { snapshot } = capture;
   const found =

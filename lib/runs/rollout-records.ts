@@ -1,11 +1,12 @@
 // A run's `rollouts.jsonl`, read once per file version into id -> record (held in the process-wide
 // file cache, lib/store/versioned-cache). Unreadable lines are counted with their line numbers,
-// never fatal; a record without an id is skipped. Record hashes (the summary index's row keys)
-// are computed on first use and kept with that version of the file.
+// never fatal; a record without an id is skipped; a file that cannot be read at all (an I/O
+// error, a directory) gives no records and a `readError`, so its run's rollouts are still served
+// from the token store. Record hashes (the summary index's row keys) are computed on first use.
 import "server-only";
 import { createHash } from "node:crypto";
 import { readJsonl } from "@/lib/store";
-import { cachedByVersion } from "@/lib/store/versioned-cache";
+import { cachedOrError } from "@/lib/store/versioned-cache";
 import { describeZodError } from "@/lib/store/zod-message";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 
@@ -15,23 +16,22 @@ export interface RolloutRecords {
   tornTail: boolean;
   /** id -> hash of its record, filled by recordHash. */
   hashes: Map<string, string>;
+  /** Why the whole file could not be read ("rollouts.jsonl: EIO: i/o error, read"); null when read. */
+  readError: string | null;
 }
 
+const noRecords = (readError: string | null = null): RolloutRecords => ({
+  byId: new Map(),
+  unreadable: [],
+  tornTail: false,
+  hashes: new Map(),
+  readError,
+});
+
 export async function readRolloutRecords(file: string | null): Promise<RolloutRecords> {
-  const empty: RolloutRecords = {
-    byId: new Map(),
-    unreadable: [],
-    tornTail: false,
-    hashes: new Map(),
-  };
-  if (!file) return empty;
-  const records = await cachedByVersion("rollouts", file, async () => {
-    const out: RolloutRecords = {
-      byId: new Map(),
-      unreadable: [],
-      tornTail: false,
-      hashes: new Map(),
-    };
+  if (!file) return noRecords();
+  const records = await cachedOrError("rollouts", file, async () => {
+    const out = noRecords();
     const res = await readJsonl(file, (l) => {
       if (l.problem) return void out.unreadable.push({ line: l.line, reason: l.problem });
       const parsed = rolloutRecordSchema.safeParse(l.value);
@@ -43,7 +43,7 @@ export async function readRolloutRecords(file: string | null): Promise<RolloutRe
     out.tornTail = res.tornTail !== null;
     return out;
   });
-  return records ?? empty;
+  return records.value ?? noRecords(records.error);
 }
 
 /** A hash of the rollout's record ("-" without one), computed once per version of rollouts.jsonl. */

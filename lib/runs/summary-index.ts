@@ -1,7 +1,8 @@
 // The summary index: every rollout's summary, held in memory and cached in SQLite (summary-rows)
 // outside the runs root, each row keyed by its files' versions and record hash (summary-keys), so a
 // re-open is instant and a growing run is updated incrementally. A cold index is computed by worker
-// threads while what is done stays readable. Never writes inside a store.
+// threads while what is done stays readable. A damaged database is rebuilt (summary-rows) and the
+// run's progress carries a notice saying so for a while. Never writes inside a store.
 import "server-only";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +21,8 @@ import { SummaryRows, type SummaryRow } from "./summary-rows";
 
 export { SUMMARY_VERSION } from "./summary-keys";
 const WORKER_THRESHOLD = 48;
+/** How long the notice of a rebuilt cache stays in the progress after the rebuild is done. */
+export const CACHE_NOTICE_MS = 60_000;
 
 /**
  * Summaries held in memory across every run's index (weight: rollouts). Past it the least recently
@@ -40,6 +43,8 @@ export interface IndexSnapshot {
   progress: IndexProgress;
   /** Rows of rollouts.jsonl that could not be read. */
   unreadable_records: Array<{ line: number; reason: string }>;
+  /** Why rollouts.jsonl could not be read at all (its rollouts then come from the store alone). */
+  records_error: string | null;
   skipped_files: string[];
 }
 
@@ -65,7 +70,10 @@ export class SummaryIndex {
   private refreshing: Promise<void> | null = null;
   private lastRefresh = 0;
   private unreadableRecords: IndexSnapshot["unreadable_records"] = [];
+  private recordsError: string | null = null;
   private skipped: string[] = [];
+  /** What was wrong with the cache, until when it is shown (Infinity while the rebuild runs). */
+  private notice: { text: string; until: number } | null = null;
   readonly progress: IndexProgress = {
     done: 0,
     total: 0,
@@ -92,6 +100,8 @@ export class SummaryIndex {
       this.refreshing = this.refresh()
         .catch((err: unknown) => void (this.progress.error = (err as Error).message))
         .finally(() => {
+          if (this.notice)
+            this.notice.until = Math.min(this.notice.until, Date.now() + CACHE_NOTICE_MS);
           this.close();
           this.refreshing = null;
           this.lastRefresh = Date.now();
@@ -103,10 +113,12 @@ export class SummaryIndex {
         this.refreshing,
         new Promise((r) => setTimeout(r, options.waitMs ?? 1500)),
       ]);
+    if (this.notice && this.notice.until < Date.now()) this.notice = null;
     return {
       summaries: this.summaries(),
-      progress: { ...this.progress },
+      progress: { ...this.progress, error: this.progress.error ?? this.noticeText() },
       unreadable_records: this.unreadableRecords,
+      records_error: this.recordsError,
       skipped_files: this.skipped,
     };
   }
@@ -150,6 +162,7 @@ export class SummaryIndex {
     const stored = this.rows.open();
     if (!this.loaded && stored) this.load();
     this.loaded = true;
+    this.checkCache();
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
       run.modelCallsDir && run.modelCallsDir !== run.tokensDir
@@ -158,6 +171,7 @@ export class SummaryIndex {
       readRolloutRecords(run.rolloutsFile),
     ]);
     this.unreadableRecords = records.unreadable;
+    this.recordsError = records.readError;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
     const inputs = keyedInputs(run, tokens, calls, records);
     const stale: KeyedInput[] = [];
@@ -191,7 +205,35 @@ export class SummaryIndex {
       Object.assign(this.progress, { workers: stats.workers, in_workers: stats.inWorkers });
     } else for (const input of list) accept(await summarizeSafely(input));
     flush();
+    this.checkCache();
     this.progress.last_ms = performance.now() - t0;
+  }
+
+  /**
+   * After the database was rebuilt (damaged on open, mid-read or mid-write), writes what memory
+   * holds into the fresh one and keeps a notice; rows that failed validation are re-summarised
+   * (they are not in memory, so they are stale) with a notice too.
+   */
+  private checkCache(): void {
+    const damage = this.rows.takeDamage();
+    const bad = this.rows.badRows;
+    this.rows.badRows = 0;
+    if (damage) {
+      this.notice = { text: damage, until: Infinity };
+      this.rows.write(
+        [...this.memory].map(([id, v]): SummaryRow => [id, v.key, JSON.stringify(v.summary)]),
+      );
+    } else if (bad > 0)
+      this.notice = {
+        text: bad === 1 ? "1 row was not a valid summary" : `${bad} rows were not valid summaries`,
+        until: Infinity,
+      };
+  }
+
+  private noticeText(): string | null {
+    if (!this.notice) return null;
+    const what = this.progress.running ? "is being rebuilt" : "was rebuilt";
+    return `the summary cache was damaged (${this.notice.text}) and ${what} from the store`;
   }
 
   /** The summaries an earlier process left in the database (checked against file versions next). */

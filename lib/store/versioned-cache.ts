@@ -1,11 +1,13 @@
 // "Read once per file version": a value derived from a whole file (rollouts.jsonl, metrics.jsonl,
 // a tokenizer.json), recomputed only when the file's version (./file-version) changes. Held in the
 // process-wide cache registry, bounded by the bytes of the files behind the values (a parsed value
-// is roughly proportional to its file), least recently used first. A failed load is forgotten.
+// is roughly proportional to its file), least recently used first. A failed load is forgotten, so
+// the next request retries it; `cachedOrError` turns a failure into a message for that file alone.
 import "server-only";
 import { stat } from "node:fs/promises";
+import path from "node:path";
 import { processCache } from "@/lib/cache/registry";
-import { versionOf } from "./file-version";
+import { versionOf, type FileStat } from "./file-version";
 
 /** Bytes of source files whose parsed values are kept (one file larger than this is still kept alone). */
 export const FILE_CACHE_BYTES = 256 << 20;
@@ -14,11 +16,11 @@ type Entry = { version: string; value: Promise<unknown> };
 
 const files = () => processCache<Entry>("files-by-version", "bytes", FILE_CACHE_BYTES);
 
-/** `load()`'s value for the current version of `file`; null when it is not a regular file. */
+/** `load()`'s value for the current version of `file` (given its stat); null when not a regular file. */
 export async function cachedByVersion<T>(
   scope: string,
   file: string,
-  load: () => Promise<T>,
+  load: (st: FileStat) => Promise<T>,
 ): Promise<T | null> {
   const st = await stat(file).catch(() => null);
   if (!st?.isFile()) return null;
@@ -27,10 +29,44 @@ export async function cachedByVersion<T>(
   const id = `${scope}\n${file}`;
   const hit = cache.get(id);
   if (hit?.version === version) return hit.value as Promise<T>;
-  const value = load();
+  const value = load(st);
   cache.set(id, { version, value }, Math.max(1, st.size));
   value.catch(() => {
     if (cache.keys().includes(id) && cache.get(id)?.value === value) cache.delete(id);
   });
   return value;
+}
+
+/** A cached value, or why the file could not be read (its value then null). */
+export interface CachedOrError<T> {
+  value: T | null;
+  error: string | null;
+}
+
+/**
+ * `cachedByVersion` that never rejects: a missing file is a null value, a file that is not a regular
+ * file (a directory, a FIFO) or whose read fails (EIO, EACCES) is an error message naming it, so one
+ * run's broken file shows on that run and never fails a listing of every run.
+ */
+export async function cachedOrError<T>(
+  scope: string,
+  file: string,
+  load: (st: FileStat) => Promise<T>,
+): Promise<CachedOrError<T>> {
+  const name = path.basename(file);
+  try {
+    const value = await cachedByVersion(scope, file, load);
+    if (value !== null) return { value, error: null };
+    const st = await stat(file).catch((err: NodeJS.ErrnoException) =>
+      err.code === "ENOENT" ? null : err,
+    );
+    if (st === null) return { value: null, error: null };
+    if (st instanceof Error) return { value: null, error: `${name}: ${st.message}` };
+    return {
+      value: null,
+      error: `${name}: not a regular file (a directory, FIFO or device); refused`,
+    };
+  } catch (err) {
+    return { value: null, error: `${name}: ${(err as Error).message}` };
+  }
 }
