@@ -45,7 +45,7 @@ async function tokenizer(
   run: RunLayout,
 ): Promise<{ decoder: TokenDecoder | null; error: string | null }> {
   try {
-    return { decoder: await decoderFor(run.dir, run.manifest.tokenizer), error: null };
+    return { decoder: await decoderFor(run.dir, run.manifest.tokenizer, run.root), error: null };
   } catch (err) {
     return { decoder: null, error: err instanceof Error ? err.message : String(err) };
   }

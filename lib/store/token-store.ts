@@ -13,6 +13,7 @@ import {
 } from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
 import { readJsonl, readLinesIfExists, type JsonlLine, type ReadProgress } from "./jsonl";
+import { scanTokenLine } from "./token-line";
 import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
@@ -42,6 +43,8 @@ const MAX_ISSUES = 200;
  * `present`: the rollout's files as a directory listing found them; files not in it are not opened
  * (a cold index of thousands of rollouts would otherwise spend its time on missing-file errors).
  * `onProgress`: told the token file's bytes as they are read (the side files are a few bytes).
+ * `reader`: "scan" reads the token lists straight from the bytes (lib/store/token-line); "parse"
+ * gives every line to JSON.parse. Both give the same capture; tests hold them to it.
  */
 export async function readRolloutCapture(
   dir: string,
@@ -49,17 +52,16 @@ export async function readRolloutCapture(
   signal?: AbortSignal,
   present?: ReadonlySet<FileKind>,
   onProgress?: ReadProgress,
+  reader: "scan" | "parse" = "scan",
 ): Promise<RolloutCapture> {
   const has = (k: FileKind) => !present || present.has(k);
   assertRolloutId(rolloutId);
   const issues: StoreIssue[] = [];
-  const tokens = await readTokenLines(
-    storePath(dir, rolloutId, "tokens"),
-    rolloutId,
-    issues,
+  const tokens = await readTokenLines(storePath(dir, rolloutId, "tokens"), rolloutId, issues, {
     signal,
     onProgress,
-  );
+    reader,
+  });
   // Side files go through the same confinement as the token file: a symlink out of the store is
   // refused, reported, and makes the read an error (the rollout's lifecycle is then unknown).
   const refused: string[] = [];
@@ -118,12 +120,17 @@ interface TokenLines {
   tornTail: boolean;
 }
 
+interface ReadOptions {
+  signal: AbortSignal | undefined;
+  onProgress: ReadProgress | undefined;
+  reader: "scan" | "parse";
+}
+
 async function readTokenLines(
   filePath: string,
   rolloutId: string,
   issues: StoreIssue[],
-  signal?: AbortSignal,
-  onProgress?: ReadProgress,
+  { signal, onProgress, reader }: ReadOptions,
 ): Promise<TokenLines> {
   const file = path.basename(filePath);
   const out: TokenLines = {
@@ -158,6 +165,9 @@ async function readTokenLines(
     const parsed = tokenEntrySchema.safeParse(l.value);
     if (!parsed.success) return problem(l.line, "ValidationError", describeZodError(parsed.error));
     const e = parsed.data;
+    // The scanned lists replace the empty arrays that were validated in their place (same keys, so
+    // the record's key order is JSON.parse's).
+    if (l.lists) Object.assign(e, l.lists);
     if (
       e.token_item_index !== null &&
       (e.token_item_index < 0 || e.token_item_index >= e.output_items.length)
@@ -199,7 +209,8 @@ async function readTokenLines(
   };
   try {
     await confine(path.dirname(filePath), filePath);
-    const result = await readJsonl(filePath, onLine, signal, onProgress);
+    const scan = reader === "scan" ? scanTokenLine : undefined;
+    const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
     if (result.tornTail) {
       out.tornTail = true;
       issues.push({

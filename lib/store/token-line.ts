@@ -1,0 +1,248 @@
+// A token-store line read faster than JSON.parse: the three long number lists (prompt and generated
+// token ids, log probs) are scanned straight from the bytes; the rest of the line (a few hundred
+// bytes) is parsed by JSON.parse with `[]` in their place. Anything unusual falls back to JSON.parse
+// of the whole line (the caller's path), so values and error messages are JSON.parse's own.
+// Not responsible for validating records (the caller runs the schema; see token-store).
+
+/** The lists this reader scans, by key. */
+export type ListKey = "prompt_token_ids" | "generation_token_ids" | "generation_log_probs";
+export type ScannedLists = Partial<Record<ListKey, number[]>>;
+
+export interface ScannedLine {
+  /** The line parsed with each scanned list replaced by an empty array. */
+  value: Record<string, unknown>;
+  /** The scanned lists, to put back in place of the empty arrays once the record is validated. */
+  lists: ScannedLists;
+}
+
+const KEYS: ReadonlyArray<[ListKey, Buffer, "id" | "float"]> = [
+  ["prompt_token_ids", Buffer.from('"prompt_token_ids"'), "id"],
+  ["generation_token_ids", Buffer.from('"generation_token_ids"'), "id"],
+  ["generation_log_probs", Buffer.from('"generation_log_probs"'), "float"],
+];
+
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  COMMA = 0x2c,
+  COLON = 0x3a,
+  OPEN_BRACE = 0x7b,
+  CLOSE_BRACE = 0x7d,
+  OPEN_BRACKET = 0x5b,
+  CLOSE_BRACKET = 0x5d,
+  MINUS = 0x2d,
+  PLUS = 0x2b,
+  DOT = 0x2e,
+  ZERO = 0x30,
+  NINE = 0x39;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= ZERO && c <= NINE;
+
+function skipSpace(b: Uint8Array, i: number): number {
+  while (i < b.length && isSpace(b[i] as number)) i++;
+  return i;
+}
+
+/** Index after the string opening at `i` (a quote), or -1 when it does not close. */
+function skipString(b: Uint8Array, i: number): number {
+  for (i++; i < b.length; i++) {
+    const c = b[i] as number;
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * Index after the value starting at `i`, without checking it (JSON.parse of the rest does), or -1.
+ * Strings are skipped with their escapes, so brackets inside them are not counted.
+ */
+function skipValue(b: Uint8Array, i: number): number {
+  const c = b[i];
+  if (c === QUOTE) return skipString(b, i);
+  if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
+    while (i < b.length) {
+      const d = b[i] as number;
+      if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) break;
+      i++;
+    }
+    return i;
+  }
+  let depth = 0;
+  while (i < b.length) {
+    const d = b[i] as number;
+    if (d === QUOTE) {
+      i = skipString(b, i);
+      if (i < 0) return -1;
+      continue;
+    }
+    if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+    else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) depth--;
+    i++;
+    if (depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Largest id kept on the fast path: ids are stored as small integers, as JSON.parse stores them. */
+const MAX_ID = 0x7fffffff;
+/**
+ * The previous list's length per key, as the next list's capacity: a rollout's prompts grow call
+ * by call, so one allocation usually fits and no list is copied. Only a hint; results never depend on it.
+ */
+const lastLength: Record<ListKey, number> = {
+  prompt_token_ids: 0,
+  generation_token_ids: 0,
+  generation_log_probs: 0,
+};
+
+/**
+ * A list of token ids at `i` (its `[`): plain non-negative integers below 2^31 with JSON whitespace,
+ * into `out[key]`. Returns the index after `]`, or -1 for anything else (a sign, a fraction, an
+ * exponent, a larger number, another value), which is left to JSON.parse and the schema.
+ */
+function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): number {
+  const ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
+  let k = 0;
+  i = skipSpace(b, i + 1);
+  if (b[i] !== CLOSE_BRACKET) {
+    for (;;) {
+      const start = i;
+      let n = (b[i] as number) - ZERO;
+      if (!(n >= 0 && n <= 9)) return -1;
+      let c = b[++i] as number;
+      if (n !== 0) {
+        // Up to 10 digits the sum is exact; the bound is checked once per id, not per digit.
+        for (let d = c - ZERO; d >= 0 && d <= 9; d = (c = b[++i] as number) - ZERO) n = n * 10 + d;
+        if (i - start > 10 || n > MAX_ID) return -1;
+      } else if (isDigit(c)) return -1; // a leading zero is not JSON
+      if (c === DOT || c === 0x65 || c === 0x45) return -1;
+      ids[k++] = n; // past the capacity, the array grows as push would
+      if (c !== COMMA && c !== CLOSE_BRACKET) c = b[(i = skipSpace(b, i))] as number;
+      if (c === CLOSE_BRACKET) break;
+      if (c !== COMMA) return -1;
+      i = skipSpace(b, i + 1);
+    }
+  }
+  ids.length = k;
+  lastLength[key] = k;
+  out[key] = ids;
+  return i + 1;
+}
+
+/** Index after the JSON number at `i` (its grammar exactly), or -1. */
+function numberEnd(b: Uint8Array, i: number): number {
+  if (b[i] === MINUS) i++;
+  if (b[i] === ZERO) i++;
+  else if (isDigit(b[i] as number)) while (isDigit(b[i] as number)) i++;
+  else return -1;
+  if (b[i] === DOT) {
+    if (!isDigit(b[++i] as number)) return -1;
+    while (isDigit(b[i] as number)) i++;
+  }
+  if (b[i] === 0x65 || b[i] === 0x45) {
+    i++;
+    if (b[i] === PLUS || b[i] === MINUS) i++;
+    if (!isDigit(b[i] as number)) return -1;
+    while (isDigit(b[i] as number)) i++;
+  }
+  return i;
+}
+
+/**
+ * A list of JSON numbers at `i`, each converted by Number() once its text is checked against JSON's
+ * number grammar (so the double is the one JSON.parse gives, -0 and overflow to Infinity included).
+ */
+function scanFloats(b: Buffer, i: number, key: ListKey, out: ScannedLists): number {
+  const values: number[] = [];
+  i = skipSpace(b, i + 1);
+  if (b[i] !== CLOSE_BRACKET) {
+    for (;;) {
+      const end = numberEnd(b, i);
+      if (end < 0) return -1;
+      values.push(Number(b.toString("latin1", i, end)));
+      i = skipSpace(b, end);
+      if (b[i] === CLOSE_BRACKET) break;
+      if (b[i] !== COMMA) return -1;
+      i = skipSpace(b, i + 1);
+    }
+  }
+  out[key] = values;
+  return i + 1;
+}
+
+/** A key with an escape could spell a list key another way: JSON.parse decides those lines. */
+function hasEscape(b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (b[i] === BACKSLASH) return true;
+  return false;
+}
+
+function keyAt(b: Buffer, i: number, end: number): (typeof KEYS)[number] | null {
+  for (const k of KEYS)
+    if (end - i === k[1].length && b.compare(k[1], 0, k[1].length, i, end) === 0) return k;
+  return null;
+}
+
+/**
+ * The line's top-level object with its number lists scanned, or null when the line should go to
+ * JSON.parse whole: not an object, a key with escapes, a list key twice, or a rest that does not
+ * parse (its error message would name positions of the shortened text).
+ */
+export function scanTokenLine(b: Buffer): ScannedLine | null {
+  let i = skipSpace(b, 0);
+  if (b[i] !== OPEN_BRACE) return null;
+  const lists: ScannedLists = {};
+  const seen = new Set<ListKey>();
+  const cuts: number[] = []; // start, end pairs of the scanned lists
+  i = skipSpace(b, i + 1);
+  if (b[i] === CLOSE_BRACE) return null;
+  for (;;) {
+    if (b[i] !== QUOTE) return null;
+    const keyEnd = skipString(b, i);
+    if (keyEnd < 0 || hasEscape(b, i, keyEnd)) return null;
+    const key = keyAt(b, i, keyEnd);
+    i = skipSpace(b, keyEnd);
+    if (b[i] !== COLON) return null;
+    const v = skipSpace(b, i + 1);
+    let end = -1;
+    if (key) {
+      if (seen.has(key[0])) return null;
+      seen.add(key[0]);
+      if (b[v] === OPEN_BRACKET) {
+        end = key[2] === "id" ? scanIds(b, v, key[0], lists) : scanFloats(b, v, key[0], lists);
+        if (end >= 0) cuts.push(v, end);
+      }
+    }
+    if (end < 0) end = skipValue(b, v);
+    if (end < 0) return null;
+    i = skipSpace(b, end);
+    if (b[i] === CLOSE_BRACE) break;
+    if (b[i] !== COMMA) return null;
+    i = skipSpace(b, i + 1);
+  }
+  return restOf(b, cuts, lists);
+}
+
+/** JSON.parse of the line with `[]` for each cut; null when it fails or is not what was scanned. */
+function restOf(b: Buffer, cuts: readonly number[], lists: ScannedLists): ScannedLine | null {
+  let text = "";
+  let from = 0;
+  for (let k = 0; k < cuts.length; k += 2) {
+    text += b.toString("utf8", from, cuts[k]) + "[]";
+    from = cuts[k + 1] as number;
+  }
+  text += b.toString("utf8", from, b.length);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  for (const k of Object.keys(lists)) {
+    const placed = record[k];
+    if (!Array.isArray(placed) || placed.length !== 0) return null;
+  }
+  return { value: record, lists };
+}
