@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { FIXTURE_RUNS } from "./support/paths";
 
 test("home lists the bundled runs and a run shows each rollout's verdict", async ({ page }) => {
   await page.goto("/");
@@ -27,14 +30,23 @@ test("an unknown run is a 404 page, not a crash", async ({ page }) => {
 });
 
 test("GET /api/runs describes every run", async ({ request }) => {
+  // Expected from the run's files: its manifest and the rollout ids its token store names.
+  const dir = path.join(FIXTURE_RUNS, "gym-main-example");
+  const manifest = JSON.parse(readFileSync(path.join(dir, "run.json"), "utf8")) as {
+    capture: string;
+    builder_profile: string;
+  };
+  const ids = new Set(readdirSync(path.join(dir, "tokens")).map((n) => n.split(".tokens")[0]));
+  expect(ids.size).toBe(5);
   const body = await (await request.get("/api/runs")).json();
   const run = body.runs.find((r: { id: string }) => r.id === "gym-main-example");
   expect(run).toMatchObject({
-    capture: "on",
-    builderProfile: "gym-v1",
-    storeRollouts: 5,
-    rollouts: 5,
-    masked: 2,
-    manifestError: null,
+    capture: manifest.capture,
+    builder_profile: manifest.builder_profile,
+    manifest_error: null,
+    store_rollouts: ids.size,
+    has_rollout_records: false,
+    rollouts: ids.size,
+    masked: 2, // 1-0 (a lost call) and 2-0 (an intent, no token records), as the test above shows
   });
 });

@@ -205,7 +205,9 @@ test("the conversation tab shows the chain as messages, and the state stays in t
   ).toBeVisible();
   await messages.nth(1).click();
   await expect(page).toHaveURL(/message=1/);
-  await page.getByTestId("conversation-shade-toggle").check();
+  // The box follows the URL: click, then wait for the state to come back.
+  await page.getByTestId("conversation-shade-toggle").click();
+  await expect(page.getByTestId("conversation-shade-toggle")).toBeChecked();
   await expect(page).toHaveURL(/shade=1/);
   // Switching profile keeps the tab, the message and the shading.
   await page.getByTestId("profile-gym-v1").click();

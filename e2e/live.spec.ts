@@ -62,22 +62,29 @@ test("new calls and rollouts appear without a restart; a half-written line is ne
 }) => {
   await page.clock.install();
   await page.goto(`${url}/runs/live/rollouts/0-0`);
-  await expect(page.getByTestId("tree-row")).toHaveCount(1);
+  await expect(page.getByTestId("timeline-row")).toHaveCount(1);
   // The writer appends half a line: it stays invisible (a torn tail), and the writer is never blocked.
   const next = rec("0-0", "call-b", [1, 2, 3, 4, 5, 6], [7, 8], 2);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(0, 40));
+  // The torn tail is a warning in the banner (a write cut off; left out of the build).
   await until(
     page,
-    text(page.getByTestId("read-issues"), "torn line"),
+    text(page.getByTestId("verdict-sentences"), "ends in a partial line"),
     "the torn line is reported",
   );
-  await expect(page.getByTestId("tree-row")).toHaveCount(1);
+  await expect(page.getByTestId("verdict-bar")).toHaveAttribute(
+    "data-severity",
+    "trained_with_warnings",
+  );
+  await expect(page.getByTestId("timeline-row")).toHaveCount(1);
   appendFileSync(path.join(tokens, "0-0.tokens.jsonl"), next.slice(40));
   await until(
     page,
-    count(page.locator('[data-testid="tree-row"][data-call-id="call-b"]'), 1),
+    count(page.locator('[data-testid="timeline-row"][data-call-id="call-b"]'), 1),
     "the completed call appears",
   );
+  await expect(page.getByTestId("verdict-sentences")).not.toContainText("partial line");
+  await expect(page.getByTestId("verdict-bar")).toHaveAttribute("data-severity", "trained");
   await expect(page.getByTestId("read-issues")).toHaveCount(0);
   await expect(page.getByTestId("token-counts")).toContainText("8 tokens");
 

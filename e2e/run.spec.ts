@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type Locator } from "@playwright/test";
 import {
   byRolloutId,
@@ -9,6 +11,7 @@ import {
   storedRollouts,
   type Entry,
 } from "./support/fixture-truth";
+import { FIXTURE_RUNS } from "./support/paths";
 
 const CC = "claude-code-capture-on";
 /** The builder's mask reason for each masked scenario the generator writes (fixtures/fixtures.test.ts holds each). */
@@ -52,11 +55,51 @@ function sideCallReasons(entries: Entry[], patterns: string[]): string[] {
 async function barLabels(chart: Locator): Promise<string[]> {
   return chart.locator("text.recharts-label").allTextContents();
 }
+/** The axis ticks that have a bar label above them (the bars that are not zero). */
+async function labelledTicks(chart: Locator): Promise<string[]> {
+  const centre = async (l: Locator) =>
+    Promise.all(
+      (await l.all()).map(async (t) => {
+        const b = (await t.boundingBox())!;
+        return { x: b.x + b.width / 2, text: (await t.textContent()) ?? "" };
+      }),
+    );
+  const ticks = await centre(
+    chart.locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]'),
+  );
+  const labels = await centre(chart.locator("text.recharts-label"));
+  return labels.map(
+    (l) => ticks.reduce((a, b) => (Math.abs(b.x - l.x) < Math.abs(a.x - l.x) ? b : a)).text,
+  );
+}
 async function axisLabels(chart: Locator): Promise<string[]> {
   return chart
     .locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]')
     .allTextContents();
 }
+
+const BEFORE = "opencode-before-fix";
+
+interface Exchange {
+  model_call_id: string;
+  status_code: number;
+  response: { detail: Array<{ type: string; loc: unknown[] }> };
+}
+
+/** A rollout's model-call capture file, every exchange. */
+function captureOf(run: string, id: string): Exchange[] {
+  return readFileSync(path.join(FIXTURE_RUNS, run, "model-calls", `${id}.capture.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Exchange);
+}
+
+/** A FastAPI `loc` as the banner writes it: `body` dropped, keys dotted, indices bracketed. */
+const locText = (loc: unknown[]): string =>
+  loc
+    .slice(loc[0] === "body" ? 1 : 0)
+    .map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join("");
 
 test("the 422 run: alert, status codes and verdict charts carry the real numbers", async ({
   page,
@@ -71,19 +114,31 @@ test("the 422 run: alert, status codes and verdict charts carry the real numbers
       { key: "422", count: 12 },
     ],
   });
-  await page.goto("/runs/opencode-before-fix");
+  // From the capture files: which rollouts got a failed call, and what 0-0's said.
+  const ids = storedRollouts(BEFORE);
+  const failedOf = (id: string) => captureOf(BEFORE, id).filter((x) => x.status_code >= 400);
+  const cut = ids.filter((id) => failedOf(id).length > 0);
+  const first = failedOf(cut[0]!)[0]!;
+  const detail = first.response.detail[0]!;
+  await page.goto(`/runs/${BEFORE}`);
   const alert = page.locator('[data-testid="alert"][data-kind="cut_short"]');
   await expect(alert).toContainText(
-    "12 of 12 rollouts were cut short by a failed model call while their records look successful",
+    `${cut.length} of ${ids.length} rollouts were cut short by a failed model call, all trained on with a warning`,
   );
-  await expect(alert).toContainText("HTTP 422 extra_forbidden at body.messages.2.reasoning");
+  await expect(alert).toHaveAttribute("data-verdict", "trained_with_warnings");
+  await expect(alert).toContainText(
+    `${cut[0]}: call ${readEntries(BEFORE, cut[0]!).length + 1} got HTTP ${first.status_code} ${detail.type} at ${locText(detail.loc)}, and the agent stopped`,
+  );
   const status = page.getByTestId("chart-status");
   await expect(status.locator(".recharts-bar-rectangle")).toHaveCount(2);
   expect(await axisLabels(status)).toEqual(["200", "422"]);
   expect(await barLabels(status)).toEqual(["12", "12"]);
   expect(await axisLabels(page.getByTestId("chart-error-categories"))).toEqual(["client_error"]);
-  expect(await axisLabels(page.getByTestId("chart-verdicts"))).toEqual(["trained", "masked"]);
-  expect(await barLabels(page.getByTestId("chart-verdicts"))).toEqual(["12"]); // a zero-height bar has no label
+  // One severity model: all of them trained with the cut-short warning, none plain or masked.
+  const verdicts = page.getByTestId("chart-verdicts");
+  expect(await axisLabels(verdicts)).toEqual(["trained", "trained, warnings", "masked"]);
+  expect(await barLabels(verdicts)).toEqual([String(cut.length)]); // a zero-height bar has no label
+  expect(await labelledTicks(verdicts)).toEqual(["trained, warnings"]);
   await expect(page.getByTestId("kpi-masked")).toHaveText("masked0 (0.0%)");
   await expect(page.getByTestId("kpi-reward")).toContainText("0.000");
   await page.getByTestId("filter-cut-short").check();
@@ -160,8 +215,12 @@ test("a row opens its rollout", async ({ page }) => {
   await page.goto("/runs/claude-code-capture-on?verdict=masked");
   const row = page.locator('[data-testid="rollout-row"][data-rollout-id="3-0"]');
   await row.getByRole("link", { name: "3-0" }).click();
-  await expect(page).toHaveURL(/\/runs\/claude-code-capture-on\/rollouts\/3-0$/);
-  await expect(page.getByTestId("verdict-reasons")).toHaveText("unresolved final retry");
+  // The table's query goes along (previous / next follow it).
+  await expect(page).toHaveURL(/\/runs\/claude-code-capture-on\/rollouts\/3-0\?verdict=masked$/);
+  await expect(page.getByTestId("verdict-bar")).toHaveAttribute("data-severity", "masked");
+  await expect(page.getByTestId("verdict-sentences")).toContainText("Unresolved final retry:");
+  const masked = readRecords(CC).filter((r) => r.mask_sample).length;
+  await expect(page.getByTestId("nav-position")).toHaveText(new RegExp(`^\\d+ of ${masked}$`));
 });
 
 test("CSV and JSON exports hold the filtered table", async ({ page, request }) => {

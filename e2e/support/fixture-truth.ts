@@ -1,15 +1,26 @@
 // What the e2e specs expect, read from the files on disk by the test itself, never from the server
 // under test: token entries, rollout records and run manifests, plus a small independent linking
 // of calls by longest cumulative prefix (the spec's rule, re-derived here on simple rollouts).
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { FIXTURE_RUNS } from "./paths";
 
 export interface Entry {
   model_call_id: string;
   prompt_token_ids: number[];
   generation_token_ids: number[];
+  generation_log_probs?: Array<number | null> | null;
   requested_model?: string | null;
+  created_at?: number;
 }
 
 export interface RolloutRecord {
@@ -58,6 +69,25 @@ export function readLastEntry(file: string): Entry {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Each entry's id, time and lengths, line by line: the 330 MB store is never held whole. */
+export async function entryLengths(
+  file: string,
+): Promise<Array<{ id: string; created_at: number; prompt: number; generated: number }>> {
+  const out = [];
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === "") continue;
+    const e = JSON.parse(line) as Entry;
+    out.push({
+      id: e.model_call_id,
+      created_at: e.created_at ?? 0,
+      prompt: e.prompt_token_ids.length,
+      generated: e.generation_token_ids.length,
+    });
+  }
+  return out;
 }
 
 export function readRecords(run: string, root = FIXTURE_RUNS): RolloutRecord[] {

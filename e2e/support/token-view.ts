@@ -88,14 +88,35 @@ export async function scrollStep(
 /** Asserts the spans in the DOM never pass `maxSpans` at any state read. */
 export function expectBounded(states: DomState[], maxSpans: number): void {
   const worst = Math.max(...states.map((s) => s.spans));
-  test
-    .info()
-    .annotations.push({
-      type: "token spans",
-      description: `at most ${worst} in the DOM over ${states.length} scroll positions (bound ${maxSpans})`,
-    });
+  test.info().annotations.push({
+    type: "token spans",
+    description: `at most ${worst} in the DOM over ${states.length} scroll positions (bound ${maxSpans})`,
+  });
   expect(
     worst,
     `token spans in the DOM at the worst of ${states.length} scroll positions`,
   ).toBeLessThanOrEqual(maxSpans);
+}
+
+/**
+ * Scrolls the token view down from the top until the token at `pos` is painted (lines mount only
+ * near the visible area); returns its locator. Polls a condition, no fixed waits.
+ */
+export async function paintedToken(page: Page, pos: number) {
+  const token = page.locator(TOKEN_VIEW.at(pos));
+  await page.locator(SELECTORS.scroll).evaluate((el) => el.scrollTo(0, 0));
+  await expect
+    .poll(
+      async () => {
+        if ((await token.count()) > 0) return true;
+        await page.locator(SELECTORS.scroll).evaluate((el) => {
+          el.scrollTop += el.clientHeight / 2;
+        });
+        return false;
+      },
+      { message: `token ${pos} is painted`, intervals: [50, 100], timeout: 20_000 },
+    )
+    .toBe(true);
+  await token.scrollIntoViewIfNeeded();
+  return token;
 }

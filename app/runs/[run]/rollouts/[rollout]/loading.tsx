@@ -1,6 +1,8 @@
-import { LoadingProgress } from "@/components/rollout/loading-progress";
+import { PagePending } from "@/components/rollout/rollout-shell";
 
-// Shown at once on navigation to a rollout while its page (and, cold, its build) is on its way.
+// Makes Next stream the segment's layout (with the loading frame, components/rollout/rollout-shell)
+// at once while the page (and, cold, its build) is on its way. The frame itself is the layout's:
+// a fallback still waiting on the server is never hydrated, so it could not poll the progress.
 export default function RolloutLoading() {
-  return <LoadingProgress />;
+  return <PagePending />;
 }

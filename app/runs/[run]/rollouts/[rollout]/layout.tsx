@@ -1,0 +1,46 @@
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { InvalidRolloutIdError, InvalidRunIdError, UnknownEntityError } from "@/lib/errors";
+import { rolloutVersion } from "@/lib/runs/build-rollout";
+import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import { getRun } from "@/lib/runs/runs-root";
+import { RolloutShell } from "@/components/rollout/rollout-shell";
+
+export const dynamic = "force-dynamic";
+
+// An unknown rollout must be a 404 page. The page below streams behind loading.tsx, and once the
+// shell is sent the status is 200; this layout sits above that boundary, so it answers first: a few
+// stats (and the run's cached records), never a build. It also holds the loading frame
+// (RolloutShell), hydrated with the shell so it can poll the build's progress.
+export default async function RolloutLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ run: string; rollout: string }>;
+}) {
+  const { run: runId, rollout } = await params;
+  if (!(await rolloutExists(runId, rollout))) notFound();
+  return <RolloutShell>{children}</RolloutShell>;
+}
+
+/** Something of the rollout exists: a token-store or capture file, or its record. */
+async function rolloutExists(runId: string, rollout: string): Promise<boolean> {
+  try {
+    const run = await getRun(runId);
+    // Without rollouts.jsonl in the source, every part of the version is one of the rollout's own
+    // files, "-" when missing.
+    const source = { tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir };
+    const version = await rolloutVersion(source, rollout);
+    if (version.split("|").some((v) => v !== "-")) return true;
+    return (await readRolloutRecords(run.rolloutsFile)).byId.has(rollout);
+  } catch (err) {
+    if (
+      err instanceof UnknownEntityError ||
+      err instanceof InvalidRolloutIdError ||
+      err instanceof InvalidRunIdError
+    )
+      return false;
+    throw err;
+  }
+}

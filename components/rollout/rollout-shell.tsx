@@ -1,0 +1,37 @@
+"use client";
+// Where the rollout's loading frame lives: in the segment's layout, not in loading.tsx. On a direct
+// load React never hydrates a Suspense fallback whose content is still streaming, so a frame drawn
+// by loading.tsx would sit at "Opening the rollout…" with no progress polled for the whole cold
+// build. The layout is part of the shell, hydrated at once: it shows the frame until the page says
+// it has arrived. loading.tsx only marks the page as on its way again (a new profile, say).
+import { createContext, useContext, useLayoutEffect, useState, type ReactNode } from "react";
+import { LoadingProgress } from "./loading-progress";
+
+const Waiting = createContext<(waiting: boolean) => void>(() => {});
+
+export function RolloutShell({ children }: { children: ReactNode }) {
+  // Until the page arrives: on a direct load, and on a navigation into a new rollout.
+  const [waiting, setWaiting] = useState(true);
+  return (
+    <Waiting.Provider value={setWaiting}>
+      <div className="rollout-shell">
+        {waiting && <LoadingProgress />}
+        {children}
+      </div>
+    </Waiting.Provider>
+  );
+}
+
+/** Rendered by the page: the frame goes (before paint). Its marker hides the frame before hydration. */
+export function PageArrived() {
+  const setWaiting = useContext(Waiting);
+  useLayoutEffect(() => setWaiting(false), [setWaiting]);
+  return <span className="page-arrived" hidden />;
+}
+
+/** Rendered by loading.tsx while the page is on its way: the frame comes back. */
+export function PagePending() {
+  const setWaiting = useContext(Waiting);
+  useLayoutEffect(() => setWaiting(true), [setWaiting]);
+  return null;
+}
