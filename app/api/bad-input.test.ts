@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { summarizeSafely } from "@/lib/runs/summarize";
@@ -156,8 +156,19 @@ describe("bad input, through the routes", () => {
   });
 
   it("the rest of the run still works: table, health and alerts", async () => {
-    const table = rolloutPageSchema.parse(
-      await (await getRollouts(req("/x?limit=100"), ctx({ run: "bad" }))).json(),
+    // The table answers with what is indexed so far: wait until the index has finished.
+    const page = async () =>
+      rolloutPageSchema.parse(
+        await (await getRollouts(req("/x?limit=100"), ctx({ run: "bad" }))).json(),
+      );
+    const table = await vi.waitFor(
+      async () => {
+        const p = await page();
+        if (p.progress?.running)
+          throw new Error(`indexing: ${p.progress.done}/${p.progress.total}`);
+        return p;
+      },
+      { timeout: 50_000, interval: 100 },
     );
     const ids = table.rollouts.map((r) => r.rollout_id);
     expect(ids).toEqual(expect.arrayContaining(["good-0", "torn-0", ...Object.keys(CASES)]));

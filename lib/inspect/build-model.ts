@@ -5,12 +5,13 @@
 import "server-only";
 import { toVerdictRow, type Verdict } from "@/lib/builder";
 import { UnknownRolloutError } from "@/lib/errors";
-import { buildRollout, rolloutSourceOf } from "@/lib/runs/build-rollout";
+import { rolloutSourceOf } from "@/lib/runs/build-rollout";
+import { buildRolloutOffThread } from "@/lib/runs/build-rollout-pool";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
 import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
-import { mainRule, otherProfileSummary } from "@/lib/view/inspector-words";
+import { mainRule } from "@/lib/view/inspector-words";
 import { describeCalls, describeChains, placeFailed } from "./describe-calls";
 import type { BuildProgressSink } from "./build-progress";
 import type { RolloutModel } from "./model";
@@ -39,6 +40,37 @@ function facts(v: Verdict): OtherProfileVerdict {
     error: v.error,
     main_calls: main ? main.nodes.map((i) => b?.nodes[i]?.entry.model_call_id ?? "") : [],
   };
+}
+
+/** The same facts of a built view (its main chain is the chain called "main"). */
+export function viewFacts(view: RolloutView): OtherProfileVerdict {
+  const { mask_sample, mask_reasons, error } = view.verdict;
+  const main = view.chains.find((c) => c.chain_id === "main");
+  return {
+    profile: view.profile,
+    mask_sample,
+    mask_reasons,
+    error,
+    main_calls: main?.call_ids ?? [],
+  };
+}
+
+/** The verdict facts of `profile` over the rollout: a read and a decision, no view. */
+export async function decideProfile(
+  run: RunLayout,
+  rolloutId: string,
+  profile: "seed" | "gym-v1",
+  signal: AbortSignal,
+): Promise<OtherProfileVerdict> {
+  const patterns = run.manifest.side_call_patterns;
+  const source = rolloutSourceOf(run);
+  const built = await buildRolloutOffThread(source, rolloutId, {
+    profile,
+    sideCallPatterns: patterns,
+    signal,
+  });
+  if (!built.found) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
+  return facts(built.verdict);
 }
 
 async function tokenizer(
@@ -73,17 +105,15 @@ export async function buildModel({
   progress,
 }: ModelRequest): Promise<RolloutModel> {
   const patterns = run.manifest.side_call_patterns;
-  const built = await buildRollout(rolloutSourceOf(run), rolloutId, {
+  const built = await buildRolloutOffThread(rolloutSourceOf(run), rolloutId, {
     profile,
     sideCallPatterns: patterns,
     signal,
-    decideOther: true,
     onProgress: progress?.read,
   });
   if (!built.found) throw new UnknownRolloutError(`unknown rollout ${rolloutId} in run ${run.id}`);
   progress?.decoding();
   const { verdict, capture, captureStore, record } = built;
-  const other = built.other ?? verdict;
   const { decoder, error: tokenizerError } = await tokenizer(run);
 
   const entries = capture.snapshot.entries;
@@ -110,7 +140,8 @@ export async function buildModel({
       typeof verdict.metrics.delivered_fraction === "number"
         ? verdict.metrics.delivered_fraction
         : null,
-    other_profile: { ...otherProfileSummary(facts(verdict), facts(other)), verdict: facts(other) },
+    // Decided after the first paint (rollout-model's otherProfileOf): it is a second build.
+    other_profile: null,
     calls,
     failed,
     dangling_intents: danglingIntents(capture.intents?.ids ?? null, callIndex),

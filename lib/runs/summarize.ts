@@ -7,7 +7,7 @@ import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
 import type { RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
-import { buildRollout } from "./build-rollout";
+import { buildRolloutOffThread } from "./build-rollout-pool";
 import {
   hasCapture,
   mainModelOf,
@@ -40,11 +40,12 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     record,
     present,
   };
-  const built = await buildRollout(source, input.rolloutId, {
+  const options = {
     profile: input.profile,
     sideCallPatterns: input.sideCallPatterns,
     decideOther: true,
-  });
+  };
+  const built = await buildRolloutOffThread(source, input.rolloutId, options, "background");
   const { capture, verdict: v, other } = built;
   if (present?.has("tokens") && !capture.hasTokenFile)
     throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);

@@ -3,11 +3,11 @@
 // exchanges are evidence next to the build, not an input to it.
 import "server-only";
 import path from "node:path";
-import { access } from "node:fs/promises";
 import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/lib/schema";
 import { readJsonl, type ReadProgress } from "./jsonl";
 import { storePath, type FileKind } from "./files";
 import { confine } from "./confine";
+import { statWithin } from "./io-file";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 
@@ -73,12 +73,10 @@ export async function readCaptureStore(
 }
 
 async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
+  return statWithin(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 export interface CaptureJoin {

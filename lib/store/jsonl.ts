@@ -1,12 +1,18 @@
 // Streams a JSONL file line by line without ever opening it for writing. Works on bytes, so it
 // can tell a torn final line (no trailing newline) from corruption and reject invalid UTF-8.
+// Only regular files are read, under the read deadline (./io-file). A line holding NUL bytes (a
+// zero-filled or sparse region), longer than a string can be, or nested deeper than any writer
+// nests is reported as unreadable with its line number, never buffered whole or parsed.
 // It does not parse records against a schema; callers do.
 import "server-only";
 import { isUtf8 } from "node:buffer";
-import { open, readFile } from "node:fs/promises";
+import { readChunks, readRegularFile } from "./io-file";
 import type { ScannedLists } from "./token-line";
 
-const SMALL_FILE = 8 << 20;
+/** Longer than V8's longest string: such a line cannot be JSON, so it is not held in memory. */
+export const MAX_LINE_BYTES = 512 << 20;
+/** Deeper than Python's json module writes (its recursion limit is 1,000). */
+export const MAX_DEPTH = 1000;
 /** Bytes between two progress reports: often enough for a bar, rare enough to cost nothing. */
 const PROGRESS_EVERY = 4 << 20;
 
@@ -46,20 +52,39 @@ function parseLine(buf: Buffer, line: number, scan?: LineScanner): JsonlLine | n
   if (!isUtf8(buf))
     return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
   const scanned = scan?.(buf);
-  if (scanned) return { line, value: scanned.value, bytes: buf.length, lists: scanned.lists };
-  let text = buf.toString("utf8");
-  if (text.endsWith("\r")) text = text.slice(0, -1);
-  if (text.trim() === "") return null;
-  try {
-    return { line, value: JSON.parse(text), bytes: buf.length };
-  } catch (err) {
-    return {
-      line,
-      value: undefined,
-      bytes: buf.length,
-      problem: `not valid JSON (${(err as Error).message})`,
-    };
+  let parsed: JsonlLine;
+  if (scanned) parsed = { line, value: scanned.value, bytes: buf.length, lists: scanned.lists };
+  else {
+    let text = buf.toString("utf8");
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return null;
+    try {
+      parsed = { line, value: JSON.parse(text), bytes: buf.length };
+    } catch (err) {
+      const problem = `not valid JSON (${(err as Error).message})`;
+      return { line, value: undefined, bytes: buf.length, problem };
+    }
   }
+  if (!withinDepth(parsed.value, MAX_DEPTH))
+    return { line, value: undefined, bytes: buf.length, problem: tooDeep() };
+  return parsed;
+}
+
+const tooDeep = () =>
+  `nested more than ${MAX_DEPTH} levels deep (no writer nests this deep); not read`;
+
+/** Whether `value` nests at most `max` arrays and objects deep; iterative, stops at the first too deep. */
+export function withinDepth(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== "object") return true;
+  const stack: Array<[object, number]> = [[value, 1]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, depth] = top;
+    if (depth > max) return false;
+    const items = Array.isArray(v) ? v : Object.values(v);
+    for (const item of items)
+      if (item !== null && typeof item === "object") stack.push([item, depth + 1]);
+  }
+  return true;
 }
 
 /**
@@ -75,7 +100,7 @@ export async function readJsonl(
   onProgress?: ReadProgress,
   scan?: LineScanner,
 ): Promise<JsonlReadResult> {
-  const stream = await openChunks(filePath, signal);
+  const stream = readChunks(filePath, signal);
   const progress = onProgress ? progressCounter(onProgress) : null;
   try {
     return await readLines(stream, onLine, progress, scan);
@@ -84,35 +109,64 @@ export async function readJsonl(
   }
 }
 
+/** A line being gathered across chunks, or skipped (NUL bytes, too long) with why. */
+interface Gathering {
+  parts: Buffer[];
+  bytes: number;
+  skip: string | null;
+}
+
 async function readLines(
-  stream: Iterable<Buffer> | AsyncIterable<Buffer>,
+  stream: AsyncIterable<Buffer>,
   onLine: (l: JsonlLine) => void,
   progress: ProgressCounter | null,
   scan: LineScanner | undefined,
 ): Promise<JsonlReadResult> {
-  let pending: Buffer[] = [];
+  const g: Gathering = { parts: [], bytes: 0, skip: null };
   let lineNo = 0;
+  const finish = (): JsonlLine | null => {
+    const { parts, bytes, skip } = g;
+    Object.assign(g, { parts: [], bytes: 0, skip: null });
+    if (skip) return { line: lineNo, value: undefined, bytes, problem: skip };
+    return parseLine(
+      parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts),
+      lineNo,
+      scan,
+    );
+  };
   for await (const chunk of stream) {
+    const nul = chunk.indexOf(0) >= 0;
     let from = 0;
-    for (let nl = chunk.indexOf(0x0a, from); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
-      const piece = chunk.subarray(from, nl);
-      const buf = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
-      pending = [];
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, from);
+      gather(g, chunk.subarray(from, nl < 0 ? chunk.length : nl), nul);
+      if (nl < 0) break;
       lineNo++;
-      const parsed = parseLine(buf, lineNo, scan);
+      const parsed = finish();
       if (parsed) onLine(parsed);
       from = nl + 1;
     }
-    if (from < chunk.length) pending.push(chunk.subarray(from));
     progress?.add(chunk.length);
   }
-  if (pending.length === 0) return { tornTail: null };
+  if (g.bytes === 0 && !g.skip) return { tornTail: null };
   lineNo++;
-  const last = parseLine(Buffer.concat(pending), lineNo, scan);
+  const skipped = g.skip !== null;
+  const last = finish();
   if (last === null) return { tornTail: null };
-  if (last.problem) return { tornTail: { line: lineNo, bytes: last.bytes } };
+  // A damaged tail (NUL bytes, an endless line) is damage, not a write in progress.
+  if (last.problem && !skipped) return { tornTail: { line: lineNo, bytes: last.bytes } };
   onLine(last);
   return { tornTail: null };
+}
+
+function gather(g: Gathering, piece: Buffer, chunkHasNul: boolean): void {
+  g.bytes += piece.length;
+  if (g.skip) return;
+  if (chunkHasNul && piece.indexOf(0) >= 0)
+    g.skip = "holds NUL bytes (a zero-filled or sparse region: the file is damaged)";
+  else if (g.bytes > MAX_LINE_BYTES) g.skip = `longer than ${MAX_LINE_BYTES >> 20} MiB`;
+  if (g.skip) g.parts = [];
+  else if (piece.length > 0) g.parts.push(piece);
 }
 
 interface ProgressCounter {
@@ -138,30 +192,10 @@ function progressCounter(report: ReadProgress): ProgressCounter {
   };
 }
 
-/**
- * The file's bytes: small files (most rollouts) in one read, large ones streamed in 1 MB chunks.
- * The handle is closed on every path: after the one read, by the stream when it ends or is
- * destroyed, and here when `stat` or the read throws (an abort, a file removed mid-read).
- */
-async function openChunks(
-  filePath: string,
-  signal?: AbortSignal,
-): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
-  const fh = await open(filePath, "r");
-  let streaming = false;
-  try {
-    if ((await fh.stat()).size <= SMALL_FILE) return [await fh.readFile({ signal })];
-    streaming = true;
-    return fh.createReadStream({ highWaterMark: 1 << 20, signal });
-  } finally {
-    if (!streaming) await fh.close();
-  }
-}
-
 /** Reads a small text file of one item per line (markers, intents); null when it does not exist. */
 export async function readLinesIfExists(filePath: string): Promise<string[] | null> {
   try {
-    const text = await readFile(filePath, { encoding: "utf8", flag: "r" });
+    const text = (await readRegularFile(filePath)).toString("utf8");
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
     return lines.map((l) => l.replace(/\r$/, ""));

@@ -1,19 +1,21 @@
 // Reads of a run directory outside its stores: whether paths are directories or regular files,
 // which subdirectories a runs root holds, and small text files (run.json, tokenizer.json). Like the
 // rest of lib/store it only reads, and it never opens anything but a regular file (a FIFO or device
-// would block the reader forever). Not responsible for what the files mean.
+// would block the reader forever); every call is under the read deadline (./io-file), since on a
+// stalled mount even a stat never returns. Not responsible for what the files mean.
 import "server-only";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
+import { readRegularFile, statWithin, withDeadline } from "./io-file";
 
 export async function isDirectory(p: string): Promise<boolean> {
-  return stat(p).then(
+  return statWithin(p).then(
     (s) => s.isDirectory(),
     () => false,
   );
 }
 
 export async function isRegularFile(p: string): Promise<boolean> {
-  return stat(p).then(
+  return statWithin(p).then(
     (s) => s.isFile(),
     () => false,
   );
@@ -22,7 +24,7 @@ export async function isRegularFile(p: string): Promise<boolean> {
 /** Whether `dir` directly holds a token store (`*.tokens.jsonl`); false when unreadable. */
 export async function holdsTokenFiles(dir: string): Promise<boolean> {
   try {
-    return (await readdir(dir)).some((n) => n.endsWith(".tokens.jsonl"));
+    return (await withDeadline(readdir(dir), dir)).some((n) => n.endsWith(".tokens.jsonl"));
   } catch {
     return false;
   }
@@ -31,7 +33,10 @@ export async function holdsTokenFiles(dir: string): Promise<boolean> {
 /** Names of the directories directly under `dir`; empty when `dir` does not exist. */
 export async function listSubdirectories(dir: string): Promise<string[]> {
   try {
-    const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
+    const entries = await withDeadline(
+      readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true }),
+      dir,
+    );
     return entries.filter((d) => d.isDirectory()).map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
@@ -40,13 +45,11 @@ export async function listSubdirectories(dir: string): Promise<string[]> {
 }
 
 /**
- * A small text file's contents. Throws ENOENT as Node does when it is missing, and refuses anything
- * that is not a regular file before opening it.
+ * A text file's contents. Throws ENOENT as Node does when it is missing; refuses anything that is
+ * not a regular file (opened without blocking, checked with fstat before reading).
  */
 export async function readTextFile(file: string): Promise<string> {
-  const st = await stat(file);
-  if (!st.isFile()) throw new Error(`${file}: not a regular file; refused`);
-  return readFile(file, { encoding: "utf8", flag: "r" });
+  return (await readRegularFile(file)).toString("utf8");
 }
 
 export { realpath };

@@ -4,10 +4,10 @@
 // is roughly proportional to its file), least recently used first. A failed load is forgotten, so
 // the next request retries it; `cachedOrError` turns a failure into a message for that file alone.
 import "server-only";
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { processCache } from "@/lib/cache/registry";
 import { versionOf, type FileStat } from "./file-version";
+import { statWithin } from "./io-file";
 
 /** Bytes of source files whose parsed values are kept (one file larger than this is still kept alone). */
 export const FILE_CACHE_BYTES = 256 << 20;
@@ -22,7 +22,7 @@ export async function cachedByVersion<T>(
   file: string,
   load: (st: FileStat) => Promise<T>,
 ): Promise<T | null> {
-  const st = await stat(file).catch(() => null);
+  const st = await statWithin(file).catch(() => null);
   if (!st?.isFile()) return null;
   const version = versionOf(st);
   const cache = files();
@@ -57,7 +57,7 @@ export async function cachedOrError<T>(
   try {
     const value = await cachedByVersion(scope, file, load);
     if (value !== null) return { value, error: null };
-    const st = await stat(file).catch((err: NodeJS.ErrnoException) =>
+    const st = await statWithin(file).catch((err: NodeJS.ErrnoException) =>
       err.code === "ENOENT" ? null : err,
     );
     if (st === null) return { value: null, error: null };

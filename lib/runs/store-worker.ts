@@ -1,0 +1,37 @@
+// A store worker thread, run as dist/store-worker.mjs (bundled by scripts/build-node.mjs) for the
+// pools of lib/store/io-pool: reads and decides one rollout for the inspector (`build`) or
+// summarises one for the summary index (`summarize`). Its file calls are synchronous and watched,
+// so a read that hangs costs this thread, which its pool abandons, and nothing else.
+import "server-only";
+import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
+import { OutsideStoreError } from "@/lib/store/confine";
+import { serveStoreJobs } from "@/lib/store/io-serve";
+import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build-rollout";
+import { summarizeSafely, type SummarizeInput } from "./summarize";
+
+export type StoreJob =
+  | {
+      kind: "build";
+      where: string | RolloutSource;
+      rolloutId: string;
+      options: Omit<BuildRolloutOptions, "signal" | "onProgress">;
+      progress: boolean;
+    }
+  | { kind: "summarize"; input: SummarizeInput };
+
+serveStoreJobs(
+  async (request, ctx) => {
+    const job = request as StoreJob;
+    if (job.kind === "summarize") return summarizeSafely(job.input);
+    const onProgress = job.progress ? ctx.progress : undefined;
+    return buildRollout(job.where, job.rolloutId, { ...job.options, onProgress });
+  },
+  (err) =>
+    err instanceof OutsideStoreError
+      ? "outside"
+      : err instanceof UnknownRolloutError
+        ? "unknown-rollout"
+        : err instanceof InvalidInputError
+          ? "invalid-input"
+          : "error",
+);

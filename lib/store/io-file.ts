@@ -1,0 +1,198 @@
+// Opens store files so that no file can hang the server. Only regular files are read: each is
+// opened O_RDONLY | O_NONBLOCK (a FIFO without a writer opens at once) and fstat'ed before the
+// first read, and FIFOs, sockets, devices and directories are refused by type. On the main thread
+// every call races the read deadline; on a store worker (./io-pool) calls are synchronous, so a hung
+// mount holds that worker's own thread (which the pool abandons), never one of the process's
+// shared libuv I/O threads. Not responsible for what the bytes mean (./jsonl).
+import "server-only";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import path from "node:path";
+
+export const DEFAULT_READ_DEADLINE_MS = 10_000;
+const CHUNK = 1 << 20;
+
+/** How long a read may make no progress: ROLLOUT_LENS_READ_DEADLINE_MS, else 10 s. */
+export function readDeadlineMs(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.ROLLOUT_LENS_READ_DEADLINE_MS);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_READ_DEADLINE_MS;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+/** A read that made no progress within its deadline, abandoned. */
+export class StalledReadError extends Error {
+  constructor(file: string, ms = readDeadlineMs()) {
+    super(
+      `${path.basename(file)}: no data for ${formatMs(ms)}: is this a FIFO or a stalled mount?`,
+    );
+    this.name = "StalledReadError";
+  }
+}
+
+/** A path that exists but is not a regular file; `code` lets callers tell it from ENOENT. */
+export class NotRegularFileError extends Error {
+  readonly code = "ENOTREG";
+  constructor(file: string, what: string) {
+    super(`${path.basename(file)}: ${what}, not a regular file; refused`);
+    this.name = "NotRegularFileError";
+  }
+}
+
+function kindOf(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isDirectory()) return "a directory";
+  return "not a file";
+}
+
+/** Marks the synchronous calls of a store worker, so its pool can see one that hangs. */
+export interface BlockingWatch {
+  begin(file: string): void;
+  end(): void;
+}
+
+let watch: BlockingWatch | null = null;
+
+/** Set on a store worker: from then on reads are synchronous and bracketed by `w`. */
+export function watchBlockingCalls(w: BlockingWatch | null): void {
+  watch = w;
+}
+
+/** Whether this thread is a store worker (then its reads are already off the main thread). */
+export function onStoreWorker(): boolean {
+  return watch !== null;
+}
+
+/** `p`, or StalledReadError when it takes longer than the deadline (its late value is `dispose`d). */
+export function withDeadline<T>(p: Promise<T>, file: string, dispose?: (v: T) => void): Promise<T> {
+  const ms = readDeadlineMs();
+  return new Promise<T>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new StalledReadError(file, ms));
+    }, ms);
+    timer.unref?.();
+    p.then(
+      (v) => (late ? dispose?.(v) : (clearTimeout(timer), resolve(v))),
+      (err: unknown) => (late ? undefined : (clearTimeout(timer), reject(err))),
+    );
+  });
+}
+
+function blocking<T>(file: string, w: BlockingWatch, call: () => T): T {
+  w.begin(file);
+  try {
+    return call();
+  } finally {
+    w.end();
+  }
+}
+
+/** An open regular file. `read` fills `buf` from `position` and gives the bytes read (0 at the end). */
+export interface RegularFile {
+  readonly size: number;
+  read(buf: Buffer, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** Opens `file` for reading if it is a regular file; ENOENT as Node throws it when missing. */
+export async function openRegular(file: string): Promise<RegularFile> {
+  const w = watch;
+  try {
+    return w ? openSyncWatched(file, w) : await openAsync(file);
+  } catch (err) {
+    // open(2) of a Unix socket fails ENXIO: say what it is.
+    if ((err as NodeJS.ErrnoException).code === "ENXIO")
+      throw new NotRegularFileError(file, "a socket");
+    throw err;
+  }
+}
+
+function openSyncWatched(file: string, w: BlockingWatch): RegularFile {
+  const fd = blocking(file, w, () => openSync(file, FLAGS));
+  try {
+    const st = blocking(file, w, () => fstatSync(fd));
+    const what = kindOf(st);
+    if (what) throw new NotRegularFileError(file, what);
+    return {
+      size: st.size,
+      read: async (buf, position) =>
+        blocking(file, w, () => readSync(fd, buf, 0, buf.length, position)),
+      close: async () => closeSync(fd),
+    };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+async function openAsync(file: string): Promise<RegularFile> {
+  const fh = await withDeadline(open(file, FLAGS), file, (h) => void h.close().catch(() => {}));
+  try {
+    const st = await withDeadline(fh.stat(), file);
+    const what = kindOf(st);
+    if (what) throw new NotRegularFileError(file, what);
+    return {
+      size: st.size,
+      read: async (buf, position) =>
+        (await withDeadline(fh.read(buf, 0, buf.length, position), file)).bytesRead,
+      close: () => fh.close(),
+    };
+  } catch (err) {
+    // A handle whose call stalled may never close; do not wait for it.
+    void fh.close().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The file's bytes in chunks of up to 1 MB (one chunk for a small file), each a fresh buffer.
+ * Reads to the end whatever the size says (/proc files say 0); checks `signal` between chunks.
+ */
+export async function* readChunks(file: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  signal?.throwIfAborted();
+  const f = await openRegular(file);
+  try {
+    let position = 0;
+    // A small file in one read (plus the read that finds its end).
+    let size = f.size > 0 && f.size < CHUNK ? f.size + 1 : CHUNK;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(size);
+      const n = await f.read(buf, position);
+      if (n === 0) return;
+      position += n;
+      yield buf.subarray(0, n);
+      signal?.throwIfAborted();
+      size = CHUNK;
+    }
+  } finally {
+    await f.close();
+  }
+}
+
+/** A whole (small) regular file; refuses one larger than `maxBytes` rather than hold it. */
+export async function readRegularFile(file: string, maxBytes = 256 << 20): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of readChunks(file)) {
+    total += chunk.length;
+    if (total > maxBytes)
+      throw new Error(`${path.basename(file)}: larger than ${maxBytes >> 20} MiB; not read`);
+    parts.push(chunk);
+  }
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+}
+
+/** `stat` under the read deadline (on a stalled mount it never returns); watched on a worker. */
+export async function statWithin(file: string): Promise<Stats> {
+  const w = watch;
+  return w ? blocking(file, w, () => statSync(file)) : withDeadline(stat(file), file);
+}

@@ -1,0 +1,66 @@
+// The store worker pool's promises, with a worker script that speaks its protocol: a file call
+// that never returns (a hung mount, simulated by a watched wait) fails its job after the read
+// deadline with the file's name, the worker is replaced, and a cancelled job frees its worker.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreWorkerPool } from "./io-pool";
+
+// Jobs: {hang: file} marks a file call as begun and never ends it; {echo: x} answers x.
+const SCRIPT = `
+import { parentPort, workerData } from "node:worker_threads";
+const watch = new Float64Array(workerData.watch);
+parentPort.on("message", ({ id, request }) => {
+  if (request.hang) {
+    parentPort.postMessage({ blocking: request.hang });
+    watch[0] = Date.now();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // a call that never returns
+  }
+  parentPort.postMessage({ id, progress: 3 });
+  parentPort.postMessage({ id, result: { echo: request.echo, thread: process.pid } });
+});
+`;
+
+let script: string;
+const saved = process.env.ROLLOUT_LENS_READ_DEADLINE_MS;
+beforeAll(() => {
+  script = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-pool-")), "worker.mjs");
+  writeFileSync(script, SCRIPT);
+  process.env.ROLLOUT_LENS_READ_DEADLINE_MS = "300";
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.ROLLOUT_LENS_READ_DEADLINE_MS;
+  else process.env.ROLLOUT_LENS_READ_DEADLINE_MS = saved;
+});
+
+describe("StoreWorkerPool", () => {
+  it("abandons a worker stuck in a file call after the deadline, naming the file, and goes on", async () => {
+    const pool = new StoreWorkerPool(script, { size: 1 });
+    const t0 = performance.now();
+    await expect(pool.run({ hang: "/mnt/nfs/x.tokens.jsonl" })).rejects.toThrow(
+      "x.tokens.jsonl: no data for 300 ms: is this a FIFO or a stalled mount?",
+    );
+    const waited = performance.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(waited).toBeLessThan(2000);
+    // The one slot is free again: a fresh worker answers, with progress on the way.
+    const seen: number[] = [];
+    const r = await pool.run<{ echo: number }>({ echo: 7 }, { onProgress: (n) => seen.push(n) });
+    expect(r.echo).toBe(7);
+    expect(seen).toEqual([3]);
+    expect(pool.started).toBe(2);
+    pool.close();
+  });
+
+  it("a cancelled job rejects with the abort reason and frees its worker; queued jobs wait", async () => {
+    const pool = new StoreWorkerPool(script, { size: 1 });
+    const ac = new AbortController();
+    const stuck = pool.run({ hang: "slow.jsonl" }, { signal: ac.signal });
+    const queued = pool.run<{ echo: string }>({ echo: "after" });
+    ac.abort(new Error("client went away"));
+    await expect(stuck).rejects.toThrow("client went away");
+    expect((await queued).echo).toBe("after");
+    pool.close();
+  });
+});

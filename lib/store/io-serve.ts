@@ -1,0 +1,78 @@
+// The worker side of ./io-pool: runs one job at a time for the parent, makes this thread's store
+// reads synchronous and watched (./io-file), so the parent sees a call that hangs, and posts
+// progress, the result or the failure. Not responsible for what a job is (the handler decides).
+import "server-only";
+import { readlinkSync } from "node:fs";
+import os from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import { watchBlockingCalls } from "./io-file";
+
+/**
+ * Lowers this thread's scheduling priority (Linux: a thread's nice value is set through its id,
+ * read from /proc/thread-self), so on a busy machine the server's main thread, which answers every
+ * request, is never starved by a long parse. Elsewhere, or when refused, the thread runs as it is.
+ */
+function yieldToMainThread(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
+  } catch {
+    // No /proc, or not allowed: no harm, only no precedence for the main thread.
+  }
+}
+
+/** A failure as it crosses the thread boundary: `kind` names the error class the caller revives. */
+export interface WorkerFailure {
+  kind: string;
+  message: string;
+}
+
+export type FromWorker =
+  | { blocking: string }
+  | { id: number; progress: number }
+  | { id: number; result: unknown }
+  | { id: number; error: WorkerFailure };
+
+export interface JobContext {
+  /** Tells the parent the bytes read since the last call. */
+  progress(bytes: number): void;
+}
+
+export function serveStoreJobs(
+  handle: (request: unknown, ctx: JobContext) => Promise<unknown>,
+  classify: (err: unknown) => string = () => "error",
+): void {
+  const port = parentPort;
+  const shared: unknown = (workerData as { watch?: unknown } | null)?.watch;
+  if (!port || !(shared instanceof SharedArrayBuffer))
+    throw new Error("a store worker runs only as a worker thread of a StoreWorkerPool");
+  yieldToMainThread();
+  const watch = new Float64Array(shared);
+  let last = "";
+  watchBlockingCalls({
+    begin(file) {
+      if (file !== last) port.postMessage({ blocking: (last = file) } satisfies FromWorker);
+      watch[0] = Date.now();
+    },
+    end() {
+      watch[0] = 0;
+    },
+  });
+  port.on("message", async ({ id, request }: { id: number; request: unknown }) => {
+    const ctx: JobContext = { progress: (n) => port.postMessage({ id, progress: n }) };
+    let reply: FromWorker;
+    try {
+      reply = { id, result: await handle(request, ctx) };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      reply = { id, error: { kind: classify(err), message } };
+    }
+    try {
+      port.postMessage(reply);
+    } catch (err) {
+      // A result that cannot be cloned (nesting past the serializer's stack) fails its job alone.
+      const message = `the result could not be sent: ${(err as Error).message}`;
+      port.postMessage({ id, error: { kind: "error", message } } satisfies FromWorker);
+    }
+  });
+}
