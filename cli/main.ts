@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { toVerdictRow } from "@/lib/builder";
+import { toVerdictRow, verdictRowJson } from "@/lib/builder";
 import { listStore, isValidRolloutId } from "@/lib/store";
 import { buildRollout } from "@/lib/runs/build-rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
@@ -37,7 +37,7 @@ async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<nu
       sideCallPatterns: cmd.sideCallPatterns,
     });
     const row = toVerdictRow(verdict);
-    process.stdout.write((cmd.jsonl ? JSON.stringify(row) : formatTableRow(row)) + "\n");
+    process.stdout.write((cmd.jsonl ? verdictRowJson(row) : formatTableRow(row)) + "\n");
   }
   return 0;
 }

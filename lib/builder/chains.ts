@@ -1,6 +1,7 @@
 // Chain materialisation and main-chain selection (builder.md §2, capture-format.md §6.5-6.6).
 // Both walks are iterative: rollouts can be thousands of calls deep.
 import type { BuilderOptions, CallNode, Chain } from "./types";
+import { compareCodePoints } from "./code-points";
 
 export function walkChains(nodes: readonly CallNode[], walk: BuilderOptions["walk"]): Chain[] {
   const paths = walk === "depth_first" ? depthFirstPaths(nodes) : leafPaths(nodes);
@@ -87,9 +88,9 @@ function beats(
     if (rootA.prompt_token_ids.length !== rootB.prompt_token_ids.length) {
       return rootA.prompt_token_ids.length > rootB.prompt_token_ids.length;
     }
-    return rootA.model_call_id > rootB.model_call_id;
+    return compareCodePoints(rootA.model_call_id, rootB.model_call_id) > 0;
   }
   // Least (root created_at, root call id).
   if (rootA.created_at !== rootB.created_at) return rootA.created_at < rootB.created_at;
-  return rootA.model_call_id < rootB.model_call_id;
+  return compareCodePoints(rootA.model_call_id, rootB.model_call_id) < 0;
 }

@@ -8,4 +8,6 @@ export * from "./flatten";
 export * from "./projection";
 export * from "./profiles";
 export * from "./verdict";
+export * from "./gym-v1-verdict";
 export * from "./report";
+export * from "./code-points";

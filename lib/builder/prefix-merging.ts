@@ -8,11 +8,12 @@ import { resolveRetries } from "./retries";
 import { selectMain, walkChains } from "./chains";
 import { roundHalfEven } from "./round";
 import type { Build, BuilderOptions, CallNode, ParentFallback } from "./types";
+import { compareCodePoints } from "./code-points";
 
 export function compareProcessingOrder(a: TokenEntry, b: TokenEntry): number {
   const d = a.prompt_token_ids.length - b.prompt_token_ids.length;
   if (d !== 0) return d;
-  return a.model_call_id < b.model_call_id ? -1 : a.model_call_id > b.model_call_id ? 1 : 0;
+  return compareCodePoints(a.model_call_id, b.model_call_id);
 }
 
 export function buildPrefixMerging(entries: readonly TokenEntry[], options: BuilderOptions): Build {

@@ -25,8 +25,9 @@ export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
 };
 
 /**
- * `auto`: gym-v1 when any record carries schema_version or the store keeps files only Gym main's
- * store writes (`.tokens.state.json`, `.tokens.intents`); otherwise seed.
+ * `auto` from one rollout's evidence: gym-v1 when any record carries schema_version or the store
+ * keeps files only Gym main's store writes; otherwise seed. Reading a store, `auto` is decided per
+ * directory instead (lib/store/store-evidence); this is for entries with no directory.
  */
 export function resolveProfile(
   choice: ProfileChoice,

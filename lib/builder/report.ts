@@ -55,3 +55,18 @@ export function toVerdictRow(v: Verdict, options: { includeMain?: boolean } = {}
     main,
   };
 }
+
+const EXACT = "\u0001exact-int:";
+
+/**
+ * The row as one JSON line, an integer past 2^53 written with all its digits (JSON.stringify would
+ * shorten 2^60 to 1152921504606847000, which is another number to Python).
+ */
+export function verdictRowJson(row: VerdictRow): string {
+  const text = JSON.stringify(row, (_key, v: unknown) =>
+    typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)
+      ? EXACT + BigInt(v).toString()
+      : v,
+  );
+  return text.replace(/"\\u0001exact-int:(-?\d+)"/g, "$1");
+}

@@ -3,6 +3,7 @@
 // and the group is unresolved. Decisions apply in group order, as in the reference.
 import { hashKey, type PromptScan } from "./prefix-index";
 import type { BuilderOptions, CallNode, RetryGroup } from "./types";
+import { compareCodePoints } from "./code-points";
 
 export function resolveRetries(
   nodes: CallNode[],
@@ -92,8 +93,8 @@ function isExtended(
 function smallestId(nodes: readonly CallNode[], members: number[]): number {
   let best = members[0] as number;
   for (const m of members) {
-    if ((nodes[m] as CallNode).entry.model_call_id < (nodes[best] as CallNode).entry.model_call_id)
-      best = m;
+    const id = (nodes[m] as CallNode).entry.model_call_id;
+    if (compareCodePoints(id, (nodes[best] as CallNode).entry.model_call_id) < 0) best = m;
   }
   return best;
 }

@@ -2,6 +2,7 @@
 // (title generation, quota probes), found by configured model patterns and by self-calibration.
 // Runs before chaining in the seed profile; it never looks at token contents beyond counts.
 import type { TokenEntry } from "@/lib/schema";
+import { compareCodePoints } from "./code-points";
 
 export type SideCallReason =
   | { kind: "pattern"; pattern: string }
@@ -49,7 +50,7 @@ export function classifySideCalls(
   let policy = "";
   let policyMass = -1;
   for (const [model, tokens] of mass) {
-    if (tokens > policyMass || (tokens === policyMass && model > policy)) {
+    if (tokens > policyMass || (tokens === policyMass && compareCodePoints(model, policy) > 0)) {
       policy = model;
       policyMass = tokens;
     }

@@ -5,10 +5,36 @@ import type { TokenEntry } from "@/lib/schema";
 import { classifySideCalls, type SideCall, type SideCallClassification } from "./side-calls";
 import { buildPrefixMerging } from "./prefix-merging";
 import { PROFILE_OPTIONS, type Profile } from "./profiles";
-import { checkContiguity, projectChain, ProjectionError, type Projection } from "./projection";
-import { FlattenError, validateChain } from "./flatten";
-import { roundHalfEven } from "./round";
+import type { Projection } from "./projection";
 import type { Build } from "./types";
+import { gymV1Verdict } from "./gym-v1-verdict";
+import {
+  checkBuild,
+  fail,
+  isIncomplete,
+  markIncomplete,
+  mask,
+  successMetrics,
+} from "./verdict-steps";
+
+export { isIncomplete };
+
+/**
+ * What Gym main's freeze concluded (gym-v1-store.md): the gym-v1 verdict decides from this alone
+ * when the reader supplies it. Its entries may differ from `CaptureSnapshot.entries` (a torn line
+ * Gym drops, token ids the seed reader refuses).
+ */
+export interface GymFrozenView {
+  /** The freeze or the entry read failed: the consumer's error (masked, `{n_calls: 0}`). */
+  error: string | null;
+  /** The state is retired (the error then says so). */
+  retired: boolean;
+  entries: TokenEntry[];
+  /** The state's flag (Python truthiness) or an intent without an entry. */
+  incomplete: boolean;
+  /** The freeze would drop a torn final line of the unindexed tail. */
+  tornTail: boolean;
+}
 
 /** What a consumer builds from: the store's frozen view of one rollout. */
 export interface CaptureSnapshot {
@@ -36,6 +62,8 @@ export interface CaptureSnapshot {
   conflictingPayloads: string[];
   /** A torn final line was ignored (a write in progress). */
   tornTail: boolean;
+  /** Gym main's freeze of the same files, when the reader computed it (gym-v1 decides from it). */
+  gym?: GymFrozenView | null;
 }
 
 export type MaskReason =
@@ -70,6 +98,7 @@ export interface VerdictOptions {
 
 export function decideVerdict(snapshot: CaptureSnapshot, options: VerdictOptions): Verdict {
   const v = baseVerdict(snapshot, options.profile);
+  if (options.profile === "gym-v1") return gymV1Verdict(v, snapshot);
   if (snapshot.retired) {
     v.built = false;
     v.error = `RuntimeError: Token capture for rollout ${snapshot.rollout_id} is retired`;
@@ -77,7 +106,7 @@ export function decideVerdict(snapshot: CaptureSnapshot, options: VerdictOptions
   }
   if (snapshot.readError !== null)
     return fail(v, snapshot.readError, { n_calls: 0 }, isIncomplete(snapshot, options.profile));
-  return options.profile === "seed" ? seedVerdict(v, snapshot, options) : gymV1Verdict(v, snapshot);
+  return seedVerdict(v, snapshot, options);
 }
 
 function baseVerdict(snapshot: CaptureSnapshot, profile: Profile): Verdict {
@@ -130,114 +159,4 @@ function seedVerdict(v: Verdict, snapshot: CaptureSnapshot, options: VerdictOpti
   };
   if (build.notes.unresolved_retries.length > 0) mask(v, "unresolved_retry");
   return markIncomplete(v, isIncomplete(snapshot, "seed"));
-}
-
-function gymV1Verdict(v: Verdict, snapshot: CaptureSnapshot): Verdict {
-  const incomplete = isIncomplete(snapshot, "gym-v1");
-  const conflict = snapshot.conflictingPayloads[0];
-  if (conflict !== undefined) {
-    const msg = `ValueError: Model call id '${conflict}' has conflicting durable payloads for rollout '${snapshot.rollout_id}'`;
-    return fail(v, msg, { n_calls: 0 }, incomplete);
-  }
-  const bad = snapshot.logProbMismatches[0];
-  if (bad) {
-    const msg = `ValidationError: ${bad.file}: line ${bad.line}: generation_log_probs has ${bad.log_probs} values for ${bad.tokens} generated tokens (call ${bad.model_call_id})`;
-    return fail(v, msg, { n_calls: 0 }, incomplete);
-  }
-  if (snapshot.entries.length === 0) {
-    mask(v, "no_token_records");
-    v.error = "capture contains no token records";
-    v.metrics = { n_calls: 0 };
-    return markIncomplete(v, incomplete);
-  }
-  const n = snapshot.entries.length;
-  const build = buildPrefixMerging(snapshot.entries, PROFILE_OPTIONS["gym-v1"]);
-  v.build = build;
-  const failure = checkBuild(v, build, "gym-v1");
-  if (failure) return fail(v, failure, { n_calls: n }, incomplete);
-  const { roots, chains } = build.notes;
-  const base = successMetrics(build, n);
-  v.metrics = {
-    n_calls: base.n_calls,
-    chains: base.chains,
-    roots,
-    quarantined_calls: base.quarantined_calls,
-    quarantined_fraction: base.quarantined_fraction,
-    delivered_fraction: base.delivered_fraction,
-    generated_tokens_captured: base.generated_tokens_captured,
-    generated_tokens_delivered: base.generated_tokens_delivered,
-    empty_generation_calls: build.notes.empty_generation_calls?.length ?? 0,
-  };
-  if (build.notes.unresolved_retries.length > 0) mask(v, "unresolved_retry");
-  if (roots !== 1) mask(v, "multiple_roots");
-  if (chains !== 1) mask(v, "multiple_chains");
-  return markIncomplete(v, incomplete);
-}
-
-/** Projection, contiguity and flattening of every chain; returns the error string on failure. */
-function checkBuild(v: Verdict, build: Build, profile: Profile): string | null {
-  try {
-    const main = build.chains[build.mainIndex];
-    if (!main) {
-      if (profile === "gym-v1")
-        throw new ProjectionError("ValueError", "capture produced no safe trainable chain");
-      v.projection = { items: [], usage: { input_tokens: 0, output_tokens: 0 } };
-    } else {
-      const projection = projectChain(build, main);
-      if (profile === "gym-v1" && projection.usage.output_tokens === 0) {
-        throw new ProjectionError("ValueError", "capture produced no trainable generated tokens");
-      }
-      checkContiguity(build, projection, profile);
-      v.projection = projection;
-    }
-    for (const chain of build.chains) validateChain(build.nodes, chain);
-    return null;
-  } catch (err) {
-    if (err instanceof ProjectionError) return `${err.errorType}: ${err.message}`;
-    if (err instanceof FlattenError) return `ValueError: ${err.message}`;
-    throw err;
-  }
-}
-
-function successMetrics(build: Build, nCalls: number) {
-  return {
-    n_calls: nCalls,
-    chains: build.notes.chains,
-    quarantined_calls: build.quarantined.length,
-    quarantined_fraction: nCalls > 0 ? roundHalfEven(build.quarantined.length / nCalls, 4) : 0,
-    delivered_fraction: build.notes.delivered_fraction,
-    generated_tokens_captured: build.notes.generated_tokens_captured,
-    generated_tokens_delivered: build.notes.generated_tokens_delivered,
-  };
-}
-
-function fail(
-  v: Verdict,
-  error: string,
-  metrics: Record<string, unknown>,
-  incomplete: boolean,
-): Verdict {
-  mask(v, "build_error");
-  v.error = error;
-  v.metrics = metrics;
-  v.projection = null;
-  return markIncomplete(v, incomplete);
-}
-
-/** seed reads only the `.tokens.incomplete` marker; gym-v1's freeze also counts state and intents. */
-export function isIncomplete(snapshot: CaptureSnapshot, profile: Profile): boolean {
-  if (snapshot.incompleteMarker !== null) return true;
-  return profile === "gym-v1" && (snapshot.stateIncomplete || snapshot.danglingIntents.length > 0);
-}
-
-function mask(v: Verdict, reason: MaskReason): void {
-  v.mask_sample = true;
-  if (!v.mask_reasons.includes(reason)) v.mask_reasons.push(reason);
-}
-
-function markIncomplete(v: Verdict, incomplete: boolean): Verdict {
-  if (!incomplete) return v;
-  mask(v, "capture_incomplete");
-  v.metrics = { ...v.metrics, capture_incomplete: true };
-  return v;
 }

@@ -32,7 +32,14 @@ describe("buildRollout", () => {
         ["no_token_records", "capture_incomplete"],
         "capture contains no token records",
       ],
-      ["3-0", "gym-v1", false, [], "RuntimeError: Token capture for rollout 3-0 is retired"],
+      // The consumer's answer on a retired tombstone (gym-v1-store.md §1): masked, {n_calls: 0}.
+      [
+        "3-0",
+        "gym-v1",
+        true,
+        ["build_error"],
+        "RuntimeError: Token capture for rollout 3-0 is retired",
+      ],
     ]);
     expect(fingerprintDir(dir)).toEqual(before);
   });

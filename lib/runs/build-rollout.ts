@@ -23,6 +23,8 @@ import {
   type RolloutCapture,
 } from "@/lib/store";
 import { fileVersion } from "@/lib/store/file-version";
+import { emptyLifecycle } from "@/lib/store/gym-read";
+import { storeProfile } from "@/lib/store/store-evidence";
 import { readRolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
 
@@ -47,6 +49,11 @@ export interface BuildRolloutOptions {
   decideOther?: boolean;
   /** Told the bytes of the token and capture files as they are read (lib/store ReadProgress). */
   onProgress?: ReadProgress;
+  /**
+   * What `auto` means for this store directory, when the caller resolved it already; otherwise it
+   * is resolved here from the whole directory (lib/store/store-evidence), never from one file.
+   */
+  storeProfile?: Profile;
 }
 
 export interface BuiltRollout {
@@ -108,11 +115,14 @@ export async function buildRollout(
     snapshot.incompleteMarker !== null ||
     (captureStore?.exists ?? false) ||
     record !== null;
-  const profile = resolveProfile(
-    options.profile,
-    snapshot.entries,
-    capture.state !== null || capture.intents !== null,
-  );
+  // `auto` is decided per store directory from all its evidence, never from this rollout alone.
+  const profile: Profile =
+    options.profile !== "auto"
+      ? options.profile
+      : (options.storeProfile ??
+        (source.tokensDir
+          ? await storeProfile(source.tokensDir)
+          : resolveProfile("auto", snapshot.entries)));
   const patterns = options.sideCallPatterns;
   const verdict = decideVerdict(snapshot, { profile, sideCallPatterns: patterns });
   signal?.throwIfAborted();
@@ -161,5 +171,7 @@ function emptyCapture(rolloutId: string): RolloutCapture {
     intents: null,
     issues: [],
     hasTokenFile: false,
+    lifecycle: emptyLifecycle(0),
+    gymEntryLines: [],
   };
 }

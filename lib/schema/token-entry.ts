@@ -2,7 +2,7 @@
 // (seed/July records without schema_version, Gym main schema_version 1). Unknown keys are kept.
 // Cross-field rules that depend on the builder profile (log-prob counts) are left to the builder.
 import { z } from "zod";
-import { logProbArray, tokenIdArray } from "./token-ids";
+import { anyIntegerIdArray, logProbArray, tokenIdArray } from "./token-ids";
 
 /** The newest `schema_version` this reader understands (Gym main, Aug 2026). */
 export const MAX_SCHEMA_VERSION = 1;
@@ -62,6 +62,12 @@ export const tokenEntrySchema = z.looseObject({
 });
 
 export type TokenEntry = z.infer<typeof tokenEntrySchema>;
+
+/** A line as Gym main's entry read validates it (gym-v1-store.md §4): any integer token id. */
+export const gymTokenEntrySchema = tokenEntrySchema.extend({
+  prompt_token_ids: anyIntegerIdArray,
+  generation_token_ids: anyIntegerIdArray,
+});
 export type TokenEntryInput = z.input<typeof tokenEntrySchema>;
 
 /** The writer generation a record comes from, for labels and profile choice. */

@@ -40,6 +40,22 @@ export const tokenIdArray = z
       ) as number[],
   );
 
+// Gym main's TokenEntry takes any integer (pydantic `list[int]`): -1 and 2^60 are read and trained
+// on. Such ids are flagged as warnings by the gym-v1 reader, not refused.
+const isAnyInteger = (t: unknown) => typeof t === "number" && Number.isInteger(t);
+
+export const anyIntegerIdArray = z
+  .any()
+  .transform(
+    (v, ctx) =>
+      checkArray(
+        v,
+        ctx,
+        isAnyInteger,
+        (i, t) => `token id at index ${i} is ${JSON.stringify(t)}: ids must be integers`,
+      ) as number[],
+  );
+
 // Python's json writes NaN/Infinity, which JSON.parse already rejects; a null or string here is refused too.
 export const logProbArray = z.any().transform(
   (v, ctx) =>

@@ -19,8 +19,10 @@ export const SUFFIXES = {
 } as const;
 
 export type FileKind = keyof typeof SUFFIXES;
-/** Known store files that carry nothing to read: lock targets and atomic-write temp files. */
-const IGNORED = [/\.tokens\.lock$/, /^\.tokens-state-/, /\.lineage\.jsonl$/];
+/** Known store files that carry nothing to read: atomic-write temp files, lineage logs. */
+const IGNORED = [/^\.tokens-state-/, /\.lineage\.jsonl$/];
+/** Gym main's per-rollout lock file: empty, never read, but all a deleted rollout leaves behind. */
+const LOCK_SUFFIX = ".tokens.lock";
 
 export type RolloutFiles = Partial<Record<FileKind, FileStat | null>>;
 
@@ -30,6 +32,36 @@ export interface StoreListing {
   rollouts: Map<string, RolloutFiles>;
   /** File names that look like store files but whose rollout id is not a valid id. */
   skipped: string[];
+  /** Rollouts deleted by Gym main's store (`delete`): only their lock file is left (sorted). */
+  deleted: string[];
+  /** Rollouts with `-aN` attempts: the base id -> every id of the group (base first, then by N). */
+  attempts: Map<string, string[]>;
+}
+
+/** `R-aN` is attempt N of rollout R (gym-v1-store.md §6); null for an id without the suffix. */
+export function attemptOf(id: string): { base: string; attempt: number } | null {
+  const m = /^(.+)-a(\d+)$/.exec(id);
+  return m ? { base: m[1] as string, attempt: Number(m[2]) } : null;
+}
+
+/** Attempt groups among `ids` (listed and deleted rollouts alike); see StoreListing.attempts. */
+export function attemptGroups(ids: Iterable<string>): Map<string, string[]> {
+  const all = new Set(ids);
+  const groups = new Map<string, Array<[number, string]>>();
+  for (const id of all) {
+    const a = attemptOf(id);
+    if (!a) continue;
+    const g = groups.get(a.base) ?? (all.has(a.base) ? [[0, a.base]] : []);
+    g.push([a.attempt, id]);
+    groups.set(a.base, g);
+  }
+  const out = new Map<string, string[]>();
+  for (const [base, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    out.set(
+      base,
+      g.sort((x, y) => x[0] - y[0]).map(([, id]) => id),
+    );
+  return out;
 }
 
 export function classifyFileName(name: string): { id: string; kind: FileKind } | null {
@@ -80,18 +112,25 @@ export async function listStore(
 ): Promise<StoreListing> {
   const rollouts = new Map<string, RolloutFiles>();
   const skipped: string[] = [];
+  const locks = new Set<string>();
   let names: string[];
   try {
     names = (await readdir(dir, { withFileTypes: true }))
       .filter((d) => d.isFile() || d.isSymbolicLink())
       .map((d) => d.name);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { dir, rollouts, skipped };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { dir, rollouts, skipped, deleted: [], attempts: new Map() };
     throw err;
   }
   names.sort();
   for (const name of names) {
     if (IGNORED.some((re) => re.test(name))) continue;
+    if (name.endsWith(LOCK_SUFFIX) && name.length > LOCK_SUFFIX.length) {
+      const id = name.slice(0, -LOCK_SUFFIX.length);
+      if (isValidRolloutId(id)) locks.add(id);
+      continue;
+    }
     const c = classifyFileName(name);
     if (!c) continue;
     if (!isValidRolloutId(c.id)) {
@@ -104,7 +143,9 @@ export async function listStore(
   }
   const sorted = new Map([...rollouts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   if (options.stat) await statAll(dir, sorted);
-  return { dir, rollouts: sorted, skipped };
+  const deleted = [...locks].filter((id) => !sorted.has(id)).sort();
+  const attempts = attemptGroups([...sorted.keys(), ...deleted]);
+  return { dir, rollouts: sorted, skipped, deleted, attempts };
 }
 
 async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {

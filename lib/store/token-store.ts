@@ -3,10 +3,8 @@
 // Read-only: files are opened with flag "r" and nothing is locked, truncated or removed.
 import "server-only";
 import path from "node:path";
-import { readFile } from "node:fs/promises";
 import {
   MAX_SCHEMA_VERSION,
-  storeStateSchema,
   tokenEntrySchema,
   type StoreState,
   type TokenEntry,
@@ -18,6 +16,8 @@ import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
+import { parseIntents, readState } from "./token-side-files";
+import { readGymFreeze, type GymLifecycle } from "./gym-read";
 
 export interface StoreIssue {
   file: string;
@@ -35,6 +35,10 @@ export interface RolloutCapture {
   issues: StoreIssue[];
   /** The token file exists (a rollout can be only an intents file or a tombstone). */
   hasTokenFile: boolean;
+  /** What Gym main's freeze would conclude and the lifecycle it read (gym-v1-store.md). */
+  lifecycle: GymLifecycle;
+  /** 1-based line of each entry of `snapshot.gym.entries`. */
+  gymEntryLines: number[];
 }
 
 const MAX_ISSUES = 200;
@@ -100,6 +104,19 @@ export async function readRolloutCapture(
     conflictingPayloads: tokens.conflicts,
     tornTail: tokens.tornTail,
   };
+  const gym = await readGymFreeze(dir, rolloutId, has, {
+    exists: tokens.exists,
+    entries: tokens.entries,
+    lines: tokens.lines,
+    readError: tokens.readError,
+    tornBytes: tokens.tornBytes,
+    logProbMismatch: tokens.mismatchError,
+  });
+  snapshot.gym = gym.view;
+  for (const o of gym.lifecycle.outsideIds) {
+    const message = `token id ${o.digits} (${o.field}[${o.index}] of call ${o.model_call_id}) is outside 0 … 2^31−1: Gym main trains on it, no vocabulary holds it`;
+    issues.push({ file: `${rolloutId}.tokens.jsonl`, line: o.line, severity: "warning", message });
+  }
   return {
     snapshot,
     entryLines: tokens.lines,
@@ -107,6 +124,8 @@ export async function readRolloutCapture(
     intents,
     issues: issues.slice(0, MAX_ISSUES),
     hasTokenFile: tokens.exists,
+    lifecycle: gym.lifecycle,
+    gymEntryLines: gym.entryLines,
   };
 }
 
@@ -118,6 +137,9 @@ interface TokenLines {
   logProbMismatches: CaptureSnapshot["logProbMismatches"];
   conflicts: string[];
   tornTail: boolean;
+  tornBytes: number | null;
+  /** The first log-prob count mismatch as gym-v1's entry read reports it. */
+  mismatchError: string | null;
 }
 
 interface ReadOptions {
@@ -141,6 +163,8 @@ async function readTokenLines(
     logProbMismatches: [],
     conflicts: [],
     tornTail: false,
+    tornBytes: null,
+    mismatchError: null,
   };
   const firstLineOf = new Map<string, number>();
   const problem = (line: number, type: string, message: string) => {
@@ -179,6 +203,7 @@ async function readTokenLines(
       );
     }
     if (e.generation_log_probs.length !== e.generation_token_ids.length) {
+      out.mismatchError ??= `ValidationError: ${file}: line ${l.line}: generation_log_probs has ${e.generation_log_probs.length} values for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})`;
       out.logProbMismatches.push({
         file,
         line: l.line,
@@ -213,6 +238,7 @@ async function readTokenLines(
     const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
     if (result.tornTail) {
       out.tornTail = true;
+      out.tornBytes = result.tornTail.bytes;
       issues.push({
         file,
         line: result.tornTail.line,
@@ -258,42 +284,4 @@ function recordDuplicate(
       ? `call ${e.model_call_id} recorded again, identical to line ${firstLine}`
       : `call ${e.model_call_id} recorded again with a different payload than line ${firstLine} (conflicting payloads)`,
   });
-}
-
-function parseIntents(lines: string[]): { ids: string[]; cancelled: string[] } {
-  const cancelled = new Set<string>();
-  for (const l of lines) if (l.startsWith("-")) cancelled.add(l.slice(1));
-  const ids = [...new Set(lines.filter((l) => l !== "" && !l.startsWith("-")))].filter(
-    (id) => !cancelled.has(id),
-  );
-  return { ids, cancelled: [...cancelled] };
-}
-
-async function readState(filePath: string, issues: StoreIssue[]): Promise<StoreState | null> {
-  let text: string;
-  try {
-    text = await readFile(filePath, { encoding: "utf8", flag: "r" });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
-  }
-  const file = path.basename(filePath);
-  try {
-    const parsed = storeStateSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    issues.push({
-      file,
-      line: null,
-      severity: "warning",
-      message: `state file ignored: ${describeZodError(parsed.error)}`,
-    });
-  } catch (err) {
-    issues.push({
-      file,
-      line: null,
-      severity: "warning",
-      message: `state file ignored: not valid JSON (${(err as Error).message})`,
-    });
-  }
-  return null;
 }

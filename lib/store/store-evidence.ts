@@ -1,0 +1,91 @@
+// Which writer generation a token store directory comes from, for `--profile auto`: decided per
+// directory from all its evidence (gym-v1-store.md), not per file, so an empty token file in a Gym
+// main store is judged as Gym main judges it. Read-only; reads at most each file's first line.
+// Not responsible for the verdicts (lib/builder) or for the listing itself (./files).
+import "server-only";
+import { open, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Profile } from "@/lib/builder";
+import { confine } from "./confine";
+import { listStore } from "./files";
+
+export interface StoreEvidence {
+  /** A `.tokens.state.json` or `.tokens.intents` (only Gym main's store writes these). */
+  gymFiles: boolean;
+  /** A record with `schema_version` (Gym main's entries). */
+  schemaVersion: boolean;
+  /** A record without it (the seed and July writers). */
+  seedRecords: boolean;
+}
+
+/** gym-v1 on any Gym main evidence; seed only when records say seed; gym-v1 (the current writer) on none. */
+export function profileFromEvidence(e: StoreEvidence): Profile {
+  if (e.gymFiles || e.schemaVersion) return "gym-v1";
+  return e.seedRecords ? "seed" : "gym-v1";
+}
+
+const SCHEMA_KEY = /"schema_version"\s*:/;
+const CHUNK = 64 << 10;
+const cache = new Map<string, { key: string; at: number; profile: Profile }>();
+/** A directory's evidence is read again after this long even when its listing did not change. */
+const TTL_MS = 5_000;
+
+/** The profile `auto` means for every rollout of the store directory `dir`. */
+export async function storeProfile(dir: string): Promise<Profile> {
+  const key = String((await stat(dir).catch(() => null))?.mtimeMs ?? "missing");
+  const hit = cache.get(dir);
+  if (hit && hit.key === key && Date.now() - hit.at < TTL_MS) return hit.profile;
+  const profile = profileFromEvidence(await storeEvidence(dir));
+  cache.set(dir, { key, at: Date.now(), profile });
+  return profile;
+}
+
+export async function storeEvidence(dir: string): Promise<StoreEvidence> {
+  const listing = await listStore(dir);
+  const out: StoreEvidence = { gymFiles: false, schemaVersion: false, seedRecords: false };
+  for (const files of listing.rollouts.values())
+    if ("state" in files || "intents" in files) out.gymFiles = true;
+  if (out.gymFiles) return out;
+  for (const [id, files] of listing.rollouts) {
+    if (!("tokens" in files)) continue;
+    const first = await firstLine(dir, path.join(dir, `${id}.tokens.jsonl`));
+    if (first === null) continue;
+    if (SCHEMA_KEY.test(first)) {
+      out.schemaVersion = true;
+      return out;
+    }
+    out.seedRecords = true;
+  }
+  return out;
+}
+
+/** The file's first non-blank line, null when it has none or cannot be read. */
+async function firstLine(dir: string, p: string): Promise<string | null> {
+  try {
+    await confine(dir, p);
+    const fh = await open(p, "r");
+    try {
+      const parts: Buffer[] = [];
+      for (let pos = 0; ; pos += CHUNK) {
+        const buf = Buffer.alloc(CHUNK);
+        const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+        const chunk = buf.subarray(0, bytesRead);
+        let nl = chunk.indexOf(0x0a);
+        while (nl >= 0 && parts.length === 0 && chunk.subarray(0, nl).toString().trim() === "") {
+          // a blank leading line: keep looking in the same chunk
+          const rest = chunk.indexOf(0x0a, nl + 1);
+          if (rest < 0) break;
+          nl = rest;
+        }
+        parts.push(nl >= 0 ? chunk.subarray(0, nl) : chunk);
+        if (nl >= 0 || bytesRead < CHUNK) break;
+      }
+      const text = Buffer.concat(parts).toString("utf8").trim();
+      return text === "" ? null : text;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return null;
+  }
+}
