@@ -17,6 +17,8 @@ import { fmtInt, short } from "./labels";
 import styles from "./call-timeline.module.css";
 
 const ROW = 28;
+// What the server renders before any panel is measured: the rows a 68vh panel shows.
+const INITIAL_RECT = { width: 560, height: 640 };
 const INDENT = 10; // px per branch level
 const MAX_INDENT = 6; // deeper branches stop indenting (their depth is in the title)
 const MOVES = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End"] as const;
@@ -55,6 +57,7 @@ export function CallTimeline(props: CallTimelineProps) {
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW,
     overscan: 12,
+    initialRect: INITIAL_RECT,
   });
 
   useEffect(() => {
@@ -146,7 +149,12 @@ function Header({ axis }: { axis: { start: number; end: number } | null }) {
       <span className={styles.cell}>Role</span>
       <span className={styles.cell}>Call</span>
       <span className={styles.cell}>Model</span>
-      <span className={`${styles.cell} ${styles.num}`}>Prompt → gen</span>
+      <span
+        className={`${styles.cell} ${styles.num} ${styles.plain}`}
+        title="prompt → generated tokens"
+      >
+        Prompt → gen
+      </span>
       <span className={styles.cell}>Status</span>
       <span className={`${styles.cell} ${styles.axis}`}>
         <span>0 s</span>
@@ -204,7 +212,16 @@ function Row({ row, number, top, selected, expanded, axisStart, onSelect, onTogg
         >
           {expanded === null ? "" : expanded ? "▾" : "▸"}
         </span>
-        <span className={`${styles.cell} ${TONE[row.tone]}`}>{row.label}</span>
+        <span className={styles.cell}>
+          <span className={TONE[row.tone]}>{row.label}</span>
+          {/* Why a call is a side call (or excluded, or quarantined), in the row itself. */}
+          {onCall && row.reason && (
+            <span className={styles.muted} data-testid="timeline-reason">
+              {" "}
+              · {row.reason}
+            </span>
+          )}
+        </span>
       </span>
       <span
         className={`${styles.cell} ${styles.mono}`}
@@ -235,8 +252,9 @@ function modelText(row: TimelineRow): { text: string; title: string } {
     return { text: row.reason ?? "", title: row.reason ?? "" };
   }
   const [asked, served] = [row.requested_model, row.served_model ?? ""];
-  if (asked === null || asked === served) return { text: served, title: `model: ${served}` };
-  return { text: `${asked} → ${served}`, title: `requested: ${asked}\nserved: ${served}` };
+  const why = row.reason ? `\n${row.label}: ${row.reason}` : "";
+  if (asked === null || asked === served) return { text: served, title: `model: ${served}${why}` };
+  return { text: `${asked} → ${served}`, title: `requested: ${asked}\nserved: ${served}${why}` };
 }
 
 function TimeBar({ row, axisStart }: { row: TimelineRow; axisStart: number | null }) {

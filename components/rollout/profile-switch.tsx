@@ -22,6 +22,8 @@ export function ProfileSwitch({ current }: { current: string }) {
           className={`seg ${current === p ? "on" : ""}`}
           data-testid={`profile-${p}`}
           scroll={false}
+          // A prefetch of the other profile could start its build while this one is on its way.
+          prefetch={false}
         >
           {p}
         </Link>

@@ -21,6 +21,7 @@ import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
 import { ConversationView } from "./conversation-view";
 import { TokenView } from "./token-view";
+import { useRolloutFacts } from "./rollout-facts";
 import { short } from "./labels";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
 
@@ -33,13 +34,8 @@ const TAB_LABELS: Record<InspectorTab, string> = {
 
 const asStamp = (v: unknown) => rolloutStampSchema.parse(v);
 
-export function RolloutInspector({
-  view,
-  seed,
-}: {
-  view: RolloutView;
-  seed: TokenWindowSeed | null;
-}) {
+export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
+  const { view } = useRolloutFacts();
   const [params, set] = useUrlState();
   useLiveStamp(view);
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;

@@ -1,13 +1,15 @@
 "use client";
 // Previous / next rollout in the run table's order: the table's sort and filters ride in the
 // inspector's URL (lib/view/rollout-nav), the neighbours route says which rollouts sit either side,
-// and the links keep the profile and tab. "[" and "]" press them, except while typing.
+// and the links keep the profile and tab. "[" and "]" press them, except while typing. The order
+// is asked for once the page is idle: the first paint waits for no request but the page.
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { rolloutNeighborsSchema, type RolloutNeighbors } from "@/lib/schema/api-progress";
 import { neighborHref, neighborsUrl } from "@/lib/view/rollout-nav";
 import { fetchParsed } from "@/components/shared/url-state";
+import { whenIdle } from "./after-paint";
 
 const asNeighbors = (v: unknown) => rolloutNeighborsSchema.parse(v);
 
@@ -22,13 +24,18 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
   } | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(url, asNeighbors, ctl.signal).then(
-      (value) => setState({ url, value }),
-      (err: unknown) =>
-        !ctl.signal.aborted &&
-        setState({ url, error: err instanceof Error ? err.message : String(err) }),
+    const cancel = whenIdle(() =>
+      fetchParsed(url, asNeighbors, ctl.signal).then(
+        (value) => setState({ url, value }),
+        (err: unknown) =>
+          !ctl.signal.aborted &&
+          setState({ url, error: err instanceof Error ? err.message : String(err) }),
+      ),
     );
-    return () => ctl.abort();
+    return () => {
+      cancel();
+      ctl.abort();
+    };
   }, [url]);
   const current = state?.url === url ? state : null;
   const n = current?.value ?? null;

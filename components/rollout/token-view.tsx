@@ -26,6 +26,9 @@ const ROW_PX = 21;
 const HEADER_PX = 28;
 const TOKENS_PER_ROW = 12;
 const OVERSCAN = 2;
+// The server has no panel to measure: it renders the lines a typical panel (60vh) shows, so the
+// first tokens are in the page's HTML and painted before the scripts run; the client measures.
+const INITIAL_RECT = { width: 900, height: 640 };
 const estimate = (item: TokenItem | undefined) =>
   !item || item.kind === "header"
     ? HEADER_PX
@@ -71,6 +74,7 @@ export function TokenView(props: TokenViewProps) {
       return it ? `${it.kind[0]}${it.segment}:${it.start}` : i;
     },
     overscan: OVERSCAN,
+    initialRect: INITIAL_RECT,
   });
   const visible = virt.getVirtualItems();
   const [hover, setHover] = useState<number | null>(null);
@@ -221,28 +225,28 @@ export function TokenView(props: TokenViewProps) {
         aria-label="Tokens; arrow keys move the selection: left and right a token, up and down a line"
       >
         <div className={styles.inner} style={{ height: virt.getTotalSize() }}>
-          {visible.map((v) => {
-            const item = items[v.index] as TokenItem;
-            return (
-              <div
-                key={v.key}
-                ref={virt.measureElement}
-                data-index={v.index}
-                className={styles.item}
-                style={{ transform: `translateY(${v.start}px)` }}
-              >
-                <TokenItemView
-                  item={item}
-                  segment={segments[item.segment] as TokenSegment}
-                  verdict={verdict}
-                  tokenAt={tokenAt}
-                  selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
-                  threshold={threshold}
-                  height={estimate(item)}
-                />
-              </div>
-            );
-          })}
+          {/* Items flow inside one shifted block, so estimated heights (the server's) never overlap. */}
+          <div
+            className={styles.items}
+            style={{ transform: `translateY(${visible[0]?.start ?? 0}px)` }}
+          >
+            {visible.map((v) => {
+              const item = items[v.index] as TokenItem;
+              return (
+                <div key={v.key} ref={virt.measureElement} data-index={v.index}>
+                  <TokenItemView
+                    item={item}
+                    segment={segments[item.segment] as TokenSegment}
+                    verdict={verdict}
+                    tokenAt={tokenAt}
+                    selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
+                    threshold={threshold}
+                    height={estimate(item)}
+                  />
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
     </div>

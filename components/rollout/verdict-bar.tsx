@@ -1,7 +1,12 @@
+"use client";
 // The verdict at a glance: the severity (trained, trained with warnings, masked) as a pill in its
 // class colours and every reason as a sentence, then delivered fraction, profile, reward and
-// whether the other builder profile would decide differently. Words come from lib/severity.
+// whether the other builder profile would decide differently. Words come from lib/severity. What
+// is decided after the first paint (the other profile, the run's policy) says so while it is.
+import { useMemo } from "react";
+import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { ProfileSwitch } from "./profile-switch";
+import { useRolloutFacts, type FactsState } from "./rollout-facts";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import {
   bannerSentences,
@@ -19,12 +24,10 @@ function Sentence({ text }: { text: string }) {
   return <>{parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p))}</>;
 }
 
-export interface VerdictBarProps {
-  view: RolloutView;
-  severity: SeverityResult;
-}
-
-export function VerdictBar({ view, severity }: VerdictBarProps) {
+export function VerdictBar() {
+  const facts = useRolloutFacts();
+  const { view } = facts;
+  const severity = useMemo(() => rolloutSeverity(view), [view]);
   const cls = SEVERITY_CLASS[severity.severity];
   const sentences = bannerSentences(severity);
   return (
@@ -51,17 +54,42 @@ export function VerdictBar({ view, severity }: VerdictBarProps) {
         </div>
       </div>
       <Facts view={view} />
-      {view.other_profile && (
-        <p
-          className={view.other_profile.differs ? "warn-text" : "muted"}
-          data-testid="other-profile"
-        >
-          {view.other_profile.differs ? "Profiles disagree: " : ""}
-          {view.other_profile.summary}.
-        </p>
-      )}
+      <OtherProfile facts={facts} />
+      <PolicyNote facts={facts} severity={severity} />
       <ReadIssues read={view.read} />
     </section>
+  );
+}
+
+function OtherProfile({ facts }: { facts: FactsState }) {
+  const other = facts.view.other_profile;
+  if (other)
+    return (
+      <p className={other.differs ? "warn-text" : "muted"} data-testid="other-profile">
+        {other.differs ? "Profiles disagree: " : ""}
+        {other.summary}.
+      </p>
+    );
+  return (
+    <p className="muted small" data-testid="other-profile-pending">
+      {facts.otherPending
+        ? "Checking what the other builder profile decides…"
+        : `What the other builder profile decides is not known: ${facts.error ?? "not checked"}.`}
+    </p>
+  );
+}
+
+/** Until the run's policy is known, a trained rollout's main-chain model cannot be judged. */
+function PolicyNote({ facts, severity }: { facts: FactsState; severity: SeverityResult }) {
+  if (facts.view.policy_model !== null || severity.severity === "masked") return null;
+  if (!facts.policyPending && facts.error === null) return null;
+  return (
+    <p className="muted small" data-testid="policy-pending">
+      {facts.policyPending
+        ? "The run's policy model is not known yet (its summary index is still being built), "
+        : "The run's policy model could not be read, "}
+      so whether a model other than the policy is the main chain cannot be judged yet.
+    </p>
   );
 }
 

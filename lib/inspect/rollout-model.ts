@@ -1,18 +1,22 @@
 // The inspector's rollout models, cached: keyed by the profile asked for and the version of every
 // file of the rollout (rolloutVersion), so a changed file is a new key; held in a bounded LRU of the
 // process cache registry (retained tokens); concurrent requests share one build, and a running
-// build's progress can be read without starting one (inspectProgress, for the loading page).
-// Not responsible for building a model (build-model) or for what a route sends (token-window etc.).
+// build's progress can be read without starting one (inspectProgress, for the loading page). The
+// other builder profile's verdict is a second decision, made when asked (otherProfileOf), not in
+// the build the page waits for. Not responsible for building a model (build-model) or for what a route sends (token-window etc.).
 import "server-only";
 import { createHash } from "node:crypto";
-import type { ProfileChoice } from "@/lib/builder";
+import { otherProfile, type ProfileChoice } from "@/lib/builder";
 import { rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { BuildProgress } from "@/lib/schema/api-progress";
+import type { OtherProfile, RolloutFacts } from "@/lib/schema/api-rollout";
+import { otherProfileSummary } from "@/lib/view/inspector-words";
 import { assertRolloutId, rolloutReadBytes } from "@/lib/store";
-import { buildModel } from "./build-model";
+import { buildModel, decideProfile, viewFacts } from "./build-model";
 import { trackBuild, trackedProgress } from "./build-progress";
 import type { RolloutModel } from "./model";
+import { runPolicyOf } from "./run-policy";
 import { sharedBuilds } from "./shared-builds";
 
 /** Retained tokens across cached rollouts (a 200k-token rollout keeps about 0.2M). */
@@ -25,10 +29,19 @@ const builds = sharedBuilds<RolloutModel>(
   CACHE_BOUND,
   BUILD_CONCURRENCY,
 );
+/** Other-profile decisions (a few hundred bytes each), keyed like the model they compare with. */
+const others = sharedBuilds<OtherProfile>("inspect.other-profile", "entries", 1_000, 1);
+/** How long `?facts=1` waits for the run's summary index before answering "pending". */
+const POLICY_WAIT_MS = 4_000;
 
 export interface InspectOptions {
   profile?: ProfileChoice;
   signal?: AbortSignal;
+  /**
+   * "decide" (the default) waits for the other profile's verdict; "if-known" leaves
+   * `other_profile` null unless it was decided before (the page: its first paint never waits).
+   */
+  other?: "decide" | "if-known";
 }
 
 /** The rollout's model, built once per file version and profile; shared by concurrent requests. */
@@ -38,6 +51,19 @@ export async function inspectRollout(
   options: InspectOptions = {},
 ): Promise<RolloutModel> {
   const { key, profile, stamp } = await buildKeyOf(run, rolloutId, options.profile);
+  const model = await modelOf(run, rolloutId, { key, profile, stamp }, options.signal);
+  const decided = options.other === "if-known" && !others.has(key);
+  const other = decided ? null : await otherProfileOf(run, rolloutId, key, model, options.signal);
+  return other === null ? model : { ...model, view: { ...model.view, other_profile: other } };
+}
+
+/** The cached model under `key`, or its one build. */
+function modelOf(
+  run: RunLayout,
+  rolloutId: string,
+  { key, profile, stamp }: Awaited<ReturnType<typeof buildKeyOf>>,
+  signal: AbortSignal | undefined,
+): Promise<RolloutModel> {
   // A running build reports its progress under its key (build-progress), for the loading page.
   const build = async (signal: AbortSignal) => {
     const total = await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId);
@@ -45,7 +71,46 @@ export async function inspectRollout(
       buildModel({ run, rolloutId, profile, stamp, signal, progress }),
     );
   };
-  return builds.get(key, build, (m) => m.weight, options.signal);
+  return builds.get(key, build, (m) => m.weight, signal);
+}
+
+/**
+ * How the other profile decides, against the model under `key`: from the other profile's model
+ * when it is cached (the user switched profile), else a read and a decision without a view.
+ */
+function otherProfileOf(
+  run: RunLayout,
+  rolloutId: string,
+  key: string,
+  model: RolloutModel,
+  signal: AbortSignal | undefined,
+): Promise<OtherProfile> {
+  const decide = async (sig: AbortSignal): Promise<OtherProfile> => {
+    const name = otherProfile(model.view.profile);
+    const theirs = await buildKeyOf(run, rolloutId, name);
+    const verdict = builds.has(theirs.key)
+      ? viewFacts((await modelOf(run, rolloutId, theirs, sig)).view)
+      : await decideProfile(run, rolloutId, name, sig);
+    return { ...otherProfileSummary(viewFacts(model.view), verdict), verdict };
+  };
+  return others.get(key, decide, () => 1, signal);
+}
+
+/**
+ * What the page leaves until after its first paint (`?facts=1`): the other profile's verdict, then
+ * the run's policy model, waiting a little for the run's summary index, which this may start.
+ */
+export async function rolloutFacts(
+  run: RunLayout,
+  rolloutId: string,
+  options: Pick<InspectOptions, "profile" | "signal"> = {},
+): Promise<RolloutFacts> {
+  const at = await buildKeyOf(run, rolloutId, options.profile);
+  const model = await modelOf(run, rolloutId, at, options.signal);
+  const other = await otherProfileOf(run, rolloutId, at.key, model, options.signal);
+  // Only now: the index reads every rollout again, and must not compete with the page's build.
+  const policy = await runPolicyOf(run, POLICY_WAIT_MS);
+  return { other_profile: other, ...policy };
 }
 
 /**

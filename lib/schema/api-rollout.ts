@@ -159,6 +159,13 @@ export const otherProfileVerdictSchema = z.strictObject({
   main_calls: z.array(z.string()),
 });
 
+/** How the other builder profile's verdict compares with this one, in words. */
+export const otherProfileSchema = z.strictObject({
+  differs: z.boolean(),
+  summary: z.string(),
+  verdict: otherProfileVerdictSchema,
+});
+
 export const readIssueSchema = z.strictObject({
   file: z.string(),
   line: nullableInt,
@@ -176,9 +183,8 @@ export const rolloutViewSchema = z.strictObject({
   tokenizer_error: nullableString,
   verdict: viewVerdictSchema,
   delivered_fraction: nullableNumber,
-  other_profile: z
-    .strictObject({ differs: z.boolean(), summary: z.string(), verdict: otherProfileVerdictSchema })
-    .nullable(),
+  /** Null: not decided yet. The page sends the view before deciding it; `?facts=1` decides it. */
+  other_profile: otherProfileSchema.nullable(),
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
   dangling_intents: z.array(danglingIntentSchema),
@@ -229,6 +235,17 @@ export const rolloutViewSchema = z.strictObject({
 /** `?stamp=1`: only the rollout's file stamp, so a live page can poll without a build. */
 export const rolloutStampSchema = z.strictObject({ stamp: z.string() });
 
+/**
+ * `?facts=1`: what the page leaves until after its first paint: the other profile's verdict (a
+ * second decision over the rollout) and the run's policy model (a vote over the run's summary
+ * index); `policy_pending` while that index has not completed once, so the policy is not known.
+ */
+export const rolloutFactsSchema = z.strictObject({
+  other_profile: otherProfileSchema,
+  policy_model: nullableString,
+  policy_pending: z.boolean(),
+});
+
 export type CallRole = z.infer<typeof callRoleSchema>;
 export type RetryRole = z.infer<typeof retryRoleSchema>;
 export type ExchangeSummary = z.infer<typeof exchangeSummarySchema>;
@@ -239,5 +256,7 @@ export type TombstoneView = z.infer<typeof tombstoneSchema>;
 export type ChainView = z.infer<typeof chainViewSchema>;
 export type PrefixBreak = z.infer<typeof prefixBreakSchema>;
 export type OtherProfileVerdict = z.infer<typeof otherProfileVerdictSchema>;
+export type OtherProfile = z.infer<typeof otherProfileSchema>;
 export type RolloutView = z.infer<typeof rolloutViewSchema>;
 export type RolloutStamp = z.infer<typeof rolloutStampSchema>;
+export type RolloutFacts = z.infer<typeof rolloutFactsSchema>;

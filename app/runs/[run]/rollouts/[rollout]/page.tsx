@@ -2,11 +2,10 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getRun, type RunLayout } from "@/lib/runs/runs-root";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
-import { runPolicyOf } from "@/lib/inspect/run-policy";
+import { knownRunPolicy } from "@/lib/inspect/run-policy";
 import { firstWindow } from "@/lib/inspect/token-window";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { positionOf, tabOf } from "@/lib/view/inspector-url";
-import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { tableHref } from "@/lib/view/rollout-nav";
 import {
   InvalidInputError,
@@ -18,16 +17,24 @@ import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
+import { RolloutFactsProvider } from "@/components/rollout/rollout-facts";
 import { PageArrived } from "@/components/rollout/rollout-shell";
 import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
 
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
-type Loaded = { run: RunLayout; view: RolloutView; seed: TokenWindowSeed | null };
+type Loaded = {
+  run: RunLayout;
+  view: RolloutView;
+  seed: TokenWindowSeed | null;
+  policyPending: boolean;
+};
 
 // The view and, when the token tab shows, the token window the URL points at: the first token is
-// painted from the page itself, with no request before it.
+// painted from the page itself, with no request before it. Nothing else waits for the first paint:
+// the other profile's verdict (a second decision) and, unless the run's index is complete, the
+// run's policy (the index reads every rollout) are asked for by the page once it is up.
 async function load(
   runId: string,
   rollout: string,
@@ -35,14 +42,13 @@ async function load(
 ): Promise<Loaded | { error: string }> {
   try {
     const run = await getRun(runId);
-    const [model, policy_model] = await Promise.all([
-      inspectRollout(run, rollout, { profile: profileParam(q.profile) }),
-      runPolicyOf(run),
-    ]);
+    const profile = profileParam(q.profile);
+    const model = await inspectRollout(run, rollout, { profile, other: "if-known" });
+    const { policy_model, policy_pending } = await knownRunPolicy(run);
     const window =
       tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
     const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
-    return { run, view: { ...model.view, policy_model }, seed };
+    return { run, view: { ...model.view, policy_model }, seed, policyPending: policy_pending };
   } catch (err) {
     if (
       err instanceof UnknownEntityError ||
@@ -74,7 +80,8 @@ export default async function RolloutPage({
         <div className="error-box">{loaded.error}</div>
       </>
     );
-  const { run, view, seed } = loaded;
+  const { run, view, seed, policyPending } = loaded;
+  const asked = strings.find(([k]) => k === "profile")?.[1] || null;
   return (
     <>
       <PageArrived />
@@ -88,8 +95,10 @@ export default async function RolloutPage({
         </p>
         <RolloutNav runId={run.id} rolloutId={rollout} />
       </div>
-      <VerdictBar view={view} severity={rolloutSeverity(view)} />
-      <RolloutInspector view={view} seed={seed} />
+      <RolloutFactsProvider view={view} profile={asked} policyPending={policyPending}>
+        <VerdictBar />
+        <RolloutInspector seed={seed} />
+      </RolloutFactsProvider>
     </>
   );
 }

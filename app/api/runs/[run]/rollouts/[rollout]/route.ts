@@ -1,8 +1,8 @@
 import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout, rolloutStamp } from "@/lib/inspect/rollout-model";
+import { inspectRollout, rolloutFacts, rolloutStamp } from "@/lib/inspect/rollout-model";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
-import type { RolloutStamp } from "@/lib/schema/api-rollout";
+import type { RolloutFacts, RolloutStamp } from "@/lib/schema/api-rollout";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -19,7 +19,17 @@ export async function GET(
     // ?stamp=1: only the rollout's file stamp, so a live page can poll without a build.
     if (q.get("stamp") === "1")
       return json({ stamp: await rolloutStamp(run, rollout) } satisfies RolloutStamp);
-    const model = await inspectRollout(run, rollout, { profile, signal: req.signal });
+    // ?facts=1: the other profile's verdict and the run's policy, which the page asks for after
+    // its first paint; without it the view sends them when known (other_profile null: not yet).
+    if (q.get("facts") === "1") {
+      const facts: RolloutFacts = await rolloutFacts(run, rollout, { profile, signal: req.signal });
+      return json(facts);
+    }
+    const model = await inspectRollout(run, rollout, {
+      profile,
+      signal: req.signal,
+      other: "if-known",
+    });
     return json(model.view);
   } catch (err) {
     return errorResponse(err);
