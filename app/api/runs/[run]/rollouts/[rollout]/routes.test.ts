@@ -4,7 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintDir, line, tokenRecord } from "@/lib/testing/temp-store";
 import { apiErrorSchema } from "@/lib/schema/api";
-import { rolloutStampSchema, rolloutViewSchema } from "@/lib/schema/api-rollout";
+import {
+  rolloutFactsSchema,
+  rolloutStampSchema,
+  rolloutViewSchema,
+} from "@/lib/schema/api-rollout";
 import {
   lowProbMatchesSchema,
   segmentedWindowSchema,
@@ -170,6 +174,16 @@ describe("rollout routes against a fixture store", () => {
       expect(res.status).toBe(status);
       expect(apiErrorSchema.parse(await res.json()).error).toMatch(message);
     }
+  });
+
+  it("the view ships before the other profile is decided; ?facts=1 decides it", async () => {
+    const at = ctx({ run: "run-a", rollout: "0-0" });
+    const facts = rolloutFactsSchema.parse(await (await getRollout(req("/x?facts=1"), at)).json());
+    // run-a has no run.json: the seed profile decides, so the other profile is gym-v1.
+    expect(facts.other_profile.verdict.profile).toBe("gym-v1");
+    // Both calls extend one prefix: gym-v1 trains on the same single chain.
+    expect(facts.other_profile.verdict.mask_sample).toBe(false);
+    expect(facts.other_profile.differs).toBe(false);
   });
 
   it("never writes to the store", async () => {
