@@ -2,9 +2,10 @@
 // through the real route handlers on the built store workers (dist/store-worker.mjs). For each: the
 // clear message, and while the hostile run is being read, `/api/runs` and another run's inspector
 // answer within 2 s and the event loop never blocks for 100 ms (perf_hooks.monitorEventLoopDelay).
-// Symlinks out of the root, run.json paths outside it, unreadable metrics or records and damaged
-// caches are proven where they are built: lib/runs/runs-root.test.ts, lib/store/confine.test.ts,
-// app/api/faults.test.ts and lib/runs/summary-cache.test.ts.
+// FIFO side files: ./hostile-side-files.test.ts. Symlinks out of the root, run.json paths outside
+// it, unreadable metrics or records and damaged caches are proven where they are built:
+// lib/runs/runs-root.test.ts, lib/store/confine.test.ts, app/api/faults.test.ts and
+// lib/runs/summary-cache.test.ts.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -186,15 +187,5 @@ describe("hostile stores", () => {
       /f-0\.tokens\.jsonl: a FIFO \(named pipe\), not a regular file; refused/,
     );
     expect(answer.body.verdict.mask_sample).toBe(true);
-  });
-
-  it("a FIFO side file (.tokens.intents) is refused by type, naming the file", async () => {
-    const dir = tokensDir("fifo-intents");
-    writeFileSync(path.join(dir, "i-0.tokens.jsonl"), good("i-0"));
-    execFileSync("mkfifo", [path.join(dir, "i-0.tokens.intents")]);
-    const { answer } = await whileReading("fifo-intents", "i-0");
-    expect(answer.text).toMatch(
-      /i-0\.tokens\.intents: a FIFO \(named pipe\), not a regular file; refused/,
-    );
   });
 });

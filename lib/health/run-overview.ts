@@ -1,11 +1,18 @@
 // One run's line on the home page and in GET /api/runs: manifest facts plus rollout, masked and
-// alert counts from the run's health (no token arrays; a cold index answers with what is done).
+// alert counts from the run's health (no token arrays). A run still indexing is listed with what
+// is done and its progress after a short wait, so the list answers within a second on a cold machine.
 // A run whose files cannot be read is listed with the error; it never fails the list of runs.
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { fileProblems } from "./file-alerts";
 import { snapshotWithHealth } from "./run-health";
+
+/**
+ * How long the list waits for a run's index (every run at once): long enough for a small run's
+ * index to finish, short enough that the list of runs answers well within a second.
+ */
+export const LIST_WAIT_MS = 500;
 
 const joined = (...parts: Array<string | null>): string | null =>
   parts.filter((p): p is string => p !== null).join("; ") || null;
@@ -20,7 +27,7 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
 }
 
 async function overviewOf(run: RunLayout): Promise<RunOverview> {
-  const { snap, health, metrics } = await snapshotWithHealth(run);
+  const { snap, health, metrics } = await snapshotWithHealth(run, LIST_WAIT_MS);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,

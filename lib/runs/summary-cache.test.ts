@@ -23,7 +23,7 @@ import type { RolloutSummary } from "@/lib/schema";
 import { getRun, type RunLayout } from "./runs-root";
 import { SummaryIndex } from "./summary-index";
 
-const N = 40; // under the worker threshold: summarised inline
+const N = 40;
 const IDS = Array.from({ length: N }, (_, i) => `${i}-0`).sort((a, b) =>
   a.localeCompare(b, "en", { numeric: true }),
 );

@@ -148,7 +148,7 @@ describe("summary index", () => {
     const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
     expect(snap.summaries).toHaveLength(70);
     expect(snap.progress).toMatchObject({
-      workers: Math.min(os.availableParallelism(), 3),
+      workers: Math.min(os.availableParallelism(), 8),
       in_workers: 70,
     });
     const inline = await summarizeRollout({

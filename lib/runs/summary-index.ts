@@ -1,8 +1,9 @@
 // The summary index: every rollout's summary, held in memory and cached in SQLite (summary-rows)
 // outside the runs root, each row keyed by its files' versions and record hash (summary-keys), so a
-// re-open is instant and a growing run is updated incrementally. A cold index is computed by worker
-// threads while what is done stays readable. A damaged database is rebuilt (summary-rows) and the
-// run's progress carries a notice saying so for a while. Never writes inside a store.
+// re-open is instant and a growing run is updated incrementally. Rollouts are summarised on the
+// index's worker threads (./index-pool), never on this one, while what is done stays readable.
+// A damaged database is rebuilt (summary-rows) and the run's progress carries a notice saying so
+// for a while. Never writes inside a store.
 import "server-only";
 import os from "node:os";
 import path from "node:path";
@@ -15,12 +16,13 @@ import { compareIds } from "./rollout-query";
 import { readRolloutRecords } from "./rollout-records";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { summarizeSafely } from "./summarize";
-import { summarizeInWorkers } from "./index-pool";
+import { checkCacheOffThread, summarizeInWorkers } from "./index-pool";
 import { CURRENT_KEY_PREFIX, keyedInputs, type KeyedInput } from "./summary-keys";
 import { SummaryRows, type SummaryRow } from "./summary-rows";
 
 export { SUMMARY_VERSION } from "./summary-keys";
-const WORKER_THRESHOLD = 48;
+/** Longest stretch of work on this thread while a cache is read into memory. */
+const LOAD_SLICE_MS = 10;
 /** How long the notice of a rebuilt cache stays in the progress after the rebuild is done. */
 export const CACHE_NOTICE_MS = 60_000;
 
@@ -159,8 +161,8 @@ export class SummaryIndex {
   private async refresh(): Promise<void> {
     const t0 = performance.now();
     const run = this.run;
-    const stored = this.rows.open();
-    if (!this.loaded && stored) this.load();
+    const stored = await this.rows.open(checkCacheOffThread);
+    if (!this.loaded && stored) await this.load();
     this.loaded = true;
     this.checkCache();
     const [tokens, calls, records] = await Promise.all([
@@ -199,11 +201,10 @@ export class SummaryIndex {
       this.progress.done++;
       if (pendingRows.length >= 200) flush();
     };
+    // Always on the index's worker pool, however few: summarising on this thread would block it.
     const list = stale.map((s) => s.input);
-    if (list.length >= WORKER_THRESHOLD) {
-      const stats = await summarizeInWorkers(list, accept, summarizeSafely);
-      Object.assign(this.progress, { workers: stats.workers, in_workers: stats.inWorkers });
-    } else for (const input of list) accept(await summarizeSafely(input));
+    const stats = await summarizeInWorkers(run.dir, list, accept, summarizeSafely);
+    Object.assign(this.progress, { workers: stats.workers, in_workers: stats.inWorkers });
     flush();
     this.checkCache();
     this.progress.last_ms = performance.now() - t0;
@@ -236,11 +237,19 @@ export class SummaryIndex {
     return `the summary cache was damaged (${this.notice.text}) and ${what} from the store`;
   }
 
-  /** The summaries an earlier process left in the database (checked against file versions next). */
-  private load(): void {
+  /**
+   * The summaries an earlier process left in the database (checked against file versions next),
+   * read in slices of a few ms with the event loop let through between them: a large cache takes
+   * a second or more to read and validate.
+   */
+  private async load(): Promise<void> {
+    let slice = performance.now();
     for (const { id, key, summary } of this.rows.load(CURRENT_KEY_PREFIX)) {
       this.memory.set(id, { key, summary });
       this.generation++;
+      if (performance.now() - slice < LOAD_SLICE_MS) continue;
+      await new Promise((r) => setImmediate(r));
+      slice = performance.now();
     }
   }
 

@@ -2,14 +2,17 @@
 // so a restarted process re-opens an index without re-summarising. Opened only while a refresh
 // runs; when the database cannot be opened every call is a no-op and summaries live in memory.
 // The cache is only an optimisation, so it is never trusted: a database that is not SQLite, fails
-// `PRAGMA quick_check`, has another schema, or errors while read or written is moved aside and
-// rebuilt (`damage` says why), and every row read is validated. Does not decide which rows are
-// stale (summary-keys) nor hold summaries (summary-index).
+// `PRAGMA quick_check` (./cache-check, run off this thread by the caller), has another schema, or
+// errors while read or written is moved aside and rebuilt (`damage` says why), and every row read
+// is validated. Never fsyncs (`synchronous = OFF`): a cache lost to a crash is rebuilt, and a sync
+// write on a busy disk blocked the main thread for most of a second. Does not decide which rows
+// are stale (summary-keys) nor hold summaries (summary-index).
 import "server-only";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
+import { cacheDamage, DamagedCache, describeDamage, isDamage } from "./cache-check";
 
 /** A row as written: rollout id, key, summary JSON. */
 export type SummaryRow = [id: string, key: string, summary: string];
@@ -26,24 +29,40 @@ export class SummaryRows {
   /** Rows skipped by the last `load` because they failed validation (re-summarised). */
   badRows = 0;
   /**
-   * `quick_check` reads every page, so it runs on the first open only; later opens (every refresh)
-   * check the schema, and a page damaged since fails the statement that reads it (then rebuilt).
+   * `quick_check` reads every page, so it runs before the first open only; later opens (every
+   * refresh) check the schema, and a page damaged since fails the statement that reads it.
    */
   private verified = false;
 
   /** `file` null keeps summaries in memory only (no database at all). */
   constructor(private readonly file: string | null) {}
 
-  /** Opens (creating, or rebuilding a damaged one); false when there is none: the index runs in memory. */
-  open(): boolean {
+  /**
+   * Opens (creating, or rebuilding a damaged one); false when there is none: the index runs in
+   * memory. `check` runs the integrity check (./cache-check) before the first open: the caller
+   * runs it on a worker; it runs here only when none is given. One that fails is tried next time.
+   */
+  async open(check = async (file: string) => cacheDamage(file)): Promise<boolean> {
     if (this.db || !this.file) return this.db !== null;
+    const file = this.file;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      mkdirSync(path.dirname(file), { recursive: true });
     } catch (err) {
       return this.inMemory(err);
     }
+    if (!this.verified) {
+      const damage = await check(file).then(
+        (d) => ((this.verified = true), d),
+        () => null,
+      );
+      if (this.db) return true; // opened meanwhile
+      if (damage) {
+        this.rebuild(damage);
+        return this.db !== null;
+      }
+    }
     try {
-      this.db = this.checked(new Database(this.file));
+      this.db = this.checked(new Database(file));
     } catch (err) {
       this.failed(err);
     }
@@ -137,16 +156,10 @@ export class SummaryRows {
     else this.inMemory(err);
   }
 
-  /** `db` once its integrity, schema version and table layout check out; throws DamagedCache if not. */
+  /** `db` once its schema version and table layout check out; throws DamagedCache if not. */
   private checked(db: Database.Database): Database.Database {
     try {
-      const problems = this.verified
-        ? []
-        : (db.pragma("quick_check") as Array<{ quick_check: string }>)
-            .map((r) => r.quick_check)
-            .filter((r) => r !== "ok");
-      if (problems.length > 0)
-        throw new DamagedCache(`integrity check failed: ${problems.slice(0, 3).join("; ")}`);
+      db.pragma("synchronous = OFF");
       const version = db.pragma("user_version", { simple: true }) as number;
       const columns = (db.pragma("table_info(rollouts)") as Array<{ name: string }>).map(
         (c) => c.name,
@@ -171,7 +184,6 @@ export class SummaryRows {
         "CREATE TABLE IF NOT EXISTS rollouts (id TEXT PRIMARY KEY, key TEXT NOT NULL, summary TEXT NOT NULL)",
       );
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      this.verified = true;
       return db;
     } catch (err) {
       db.close();
@@ -196,6 +208,7 @@ export class SummaryRows {
       }
       for (const side of ["-wal", "-shm", "-journal"]) rmSync(file + side, { force: true });
       this.db = this.checked(new Database(file));
+      this.verified = true; // a fresh database has no pages to check
     } catch (err) {
       this.inMemory(err);
     }
@@ -208,23 +221,6 @@ export class SummaryRows {
     );
     return false;
   }
-}
-
-class DamagedCache extends Error {}
-
-/** SQLite's codes for a file that is not (or no longer) a database of this table. */
-const DAMAGE_CODES = /^SQLITE_(NOTADB|CORRUPT|FORMAT|ERROR|MISMATCH|CONSTRAINT)/;
-
-function isDamage(err: unknown): boolean {
-  return err instanceof DamagedCache || DAMAGE_CODES.test((err as { code?: string }).code ?? "");
-}
-
-/** A few words on what is wrong with the database, for the run page's notice. */
-function describeDamage(err: unknown): string {
-  if (err instanceof DamagedCache) return err.message;
-  const e = err as Error & { code?: string };
-  if (e.code === "SQLITE_NOTADB") return "not a SQLite database";
-  return e.code ? `${e.code}: ${e.message}` : e.message;
 }
 
 function parseSummary(text: string): RolloutSummary | null {

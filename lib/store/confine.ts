@@ -3,8 +3,8 @@
 // its `paths`, the default layout's directories, a tokenizer) must resolve, through every symlink on
 // the way, inside the runs root or a directory the user allowed with `--allow-path`.
 import "server-only";
-import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
+import { lstatWithin as lstat, realpathWithin as realpath } from "./io-file";
 
 import { OutsideStoreError } from "@/lib/errors";
 

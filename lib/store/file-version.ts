@@ -2,7 +2,7 @@
 // notice a changed file keys by this, so none of them can disagree about whether a file changed.
 // Not responsible for reading the file.
 import "server-only";
-import { stat } from "node:fs/promises";
+import { statWithin } from "./io-file";
 
 export interface FileStat {
   size: number;
@@ -17,6 +17,6 @@ export function versionOf(st: FileStat | null | undefined): string {
 /** The version of the regular file at `file`, or "-" when it is missing or not a regular file. */
 export async function fileVersion(file: string | null): Promise<string> {
   if (!file) return "-";
-  const st = await stat(file).catch(() => null);
+  const st = await statWithin(file).catch(() => null);
   return st?.isFile() ? versionOf(st) : "-";
 }

@@ -1,10 +1,11 @@
 // Which files belong to which rollout in a store directory. Both file families (token store and
 // model-call capture) may share one directory, so files are classified by suffix (§1, §3, §9.1).
+// Listing and stat calls run under the read deadline (./io-file); no file is opened here.
 import "server-only";
-import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FileStat } from "./file-version";
 import { confine } from "./confine";
+import { readdirWithin, statWithin } from "./io-file";
 import { assertRolloutId, isValidRolloutId } from "./rollout-id";
 
 export type { FileStat };
@@ -98,7 +99,7 @@ export async function rolloutReadBytes(
 async function sizeInside(file: string): Promise<number> {
   try {
     await confine(path.dirname(file), file);
-    const st = await stat(file);
+    const st = await statWithin(file);
     return st.isFile() ? st.size : 0;
   } catch {
     return 0;
@@ -115,9 +116,9 @@ export async function listStore(
   const locks = new Set<string>();
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true }))
-      .filter((d) => d.isFile() || d.isSymbolicLink())
-      .map((d) => d.name);
+    // Everything but directories: a store file that is a FIFO or device is listed, so its read
+    // refuses it by name (./io-file) rather than the rollout looking clean without it.
+    names = (await readdirWithin(dir)).filter((d) => !d.isDirectory()).map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT")
       return { dir, rollouts, skipped, deleted: [], attempts: new Map() };
@@ -158,7 +159,7 @@ async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promis
     await Promise.all(
       jobs.slice(i, i + BATCH).map(async ([files, kind, p]) => {
         try {
-          const s = await stat(p);
+          const s = await statWithin(p);
           files[kind] = { size: s.size, mtimeMs: s.mtimeMs };
         } catch {
           delete files[kind]; // removed between readdir and stat

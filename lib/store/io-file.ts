@@ -5,8 +5,20 @@
 // mount holds that worker's own thread (which the pool abandons), never one of the process's
 // shared libuv I/O threads. Not responsible for what the bytes mean (./jsonl).
 import "server-only";
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+  type Stats,
+} from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 
 export const DEFAULT_READ_DEADLINE_MS = 10_000;
@@ -191,8 +203,46 @@ export async function readRegularFile(file: string, maxBytes = 256 << 20): Promi
   return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
 }
 
-/** `stat` under the read deadline (on a stalled mount it never returns); watched on a worker. */
-export async function statWithin(file: string): Promise<Stats> {
+/** `call` watched on a store worker, else `later` under the read deadline. */
+function within<T>(file: string, call: () => T, later: () => Promise<T>): Promise<T> {
   const w = watch;
-  return w ? blocking(file, w, () => statSync(file)) : withDeadline(stat(file), file);
+  return w ? Promise.resolve().then(() => blocking(file, w, call)) : withDeadline(later(), file);
+}
+
+// The metadata calls a store read makes: on a stalled mount even these never return.
+
+/** `stat` under the read deadline (on a stalled mount it never returns); watched on a worker. */
+export function statWithin(file: string): Promise<Stats> {
+  return within(
+    file,
+    () => statSync(file),
+    () => stat(file),
+  );
+}
+
+/** `lstat` (the link itself) under the read deadline; watched on a worker. */
+export function lstatWithin(file: string): Promise<Stats> {
+  return within(
+    file,
+    () => lstatSync(file),
+    () => lstat(file),
+  );
+}
+
+/** `realpath` under the read deadline; watched on a worker. */
+export function realpathWithin(file: string): Promise<string> {
+  return within(
+    file,
+    () => realpathSync.native(file),
+    () => realpath(file),
+  );
+}
+
+/** A directory's entries (names and types) under the read deadline; watched on a worker. */
+export function readdirWithin(dir: string): Promise<Dirent[]> {
+  return within(
+    dir,
+    () => readdirSync(dir, { withFileTypes: true }),
+    () => readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true }),
+  );
 }

@@ -1,6 +1,7 @@
 // The store worker pool's promises, with a worker script that speaks its protocol: a file call
 // that never returns (a hung mount, simulated by a watched wait) fails its job after the read
-// deadline with the file's name, the worker is replaced, and a cancelled job frees its worker.
+// deadline with the file's name, the worker is replaced, and a cancelled job frees its worker;
+// groups take turns and an idle worker is ended.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -61,6 +62,29 @@ describe("StoreWorkerPool", () => {
     ac.abort(new Error("client went away"));
     await expect(stuck).rejects.toThrow("client went away");
     expect((await queued).echo).toBe("after");
+    pool.close();
+  });
+
+  it("groups take turns: a large run queued first does not hold back a small one", async () => {
+    const pool = new StoreWorkerPool(script, { size: 1 });
+    const done: string[] = [];
+    const job = (echo: string, group: string) =>
+      pool.run<{ echo: string }>({ echo }, { group }).then((r) => void done.push(r.echo));
+    await Promise.all([
+      ...["big-1", "big-2", "big-3", "big-4"].map((e) => job(e, "big")),
+      ...["small-1", "small-2"].map((e) => job(e, "small")),
+    ]);
+    expect(done).toEqual(["big-1", "small-1", "big-2", "small-2", "big-3", "big-4"]);
+    pool.close();
+  });
+
+  it("ends a worker idle for idleMs; the next job starts a fresh one", async () => {
+    const pool = new StoreWorkerPool(script, { size: 1, idleMs: 50 });
+    const first = await pool.run<{ echo: number }>({ echo: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    await pool.run({ echo: 2 });
+    expect(first.echo).toBe(1);
+    expect(pool.started).toBe(2);
     pool.close();
   });
 });

@@ -14,6 +14,7 @@ export const MAX_STUCK_WORKERS = 8;
 
 interface Job {
   id: number;
+  group: string;
   request: unknown;
   resolve: (v: unknown) => void;
   reject: (err: unknown) => void;
@@ -32,6 +33,8 @@ interface Slot {
   /** The worker's event-loop use at the last check, and since when it has been idle with a job. */
   elu?: EventLoopUtilization;
   idleSince: number;
+  /** Ends the worker once it has had no job for the pool's `idleMs`. */
+  retire: NodeJS.Timeout | null;
 }
 
 export interface PoolOptions {
@@ -39,21 +42,29 @@ export interface PoolOptions {
   size: number;
   /** Turns a worker's failure back into an error of the caller's kind. */
   revive?: (failure: WorkerFailure) => Error;
+  /** A worker without a job this long is ended (a long-lived pool holds no idle threads). */
+  idleMs?: number;
 }
 
 export interface JobOptions {
+  /** Jobs of different groups (runs) take turns, so a large run never starves a small one. */
+  group?: string;
   signal?: AbortSignal;
   onProgress?: (bytes: number) => void;
 }
 
 export class StoreWorkerPool {
   private slots: Slot[] = [];
-  private queue: Job[] = [];
+  /** Queued jobs by group; groups take turns (`next`). */
+  private queue = new Map<string, Job[]>();
+  /** When each group was last served (a turn number). */
+  private served = new Map<string, number>();
+  private turn = 0;
   private nextId = 1;
   private timer: NodeJS.Timeout | null = null;
   private stuck = 0;
   private closed = false;
-  /** Workers started so far (for the index's progress). */
+  /** Workers started so far. */
   started = 0;
 
   constructor(
@@ -61,8 +72,13 @@ export class StoreWorkerPool {
     private readonly options: PoolOptions,
   ) {}
 
+  /** Most workers at once. */
+  get capacity(): number {
+    return this.options.size;
+  }
+
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
-  run<T>(request: unknown, { signal, onProgress }: JobOptions = {}): Promise<T> {
+  run<T>(request: unknown, { group = "", signal, onProgress }: JobOptions = {}): Promise<T> {
     return new Promise<unknown>((resolve, reject) => {
       signal?.throwIfAborted();
       if (this.closed) throw new Error("the store worker pool is closed");
@@ -70,12 +86,14 @@ export class StoreWorkerPool {
         throw new Error(
           `${this.stuck} store reads are stuck (a stalled mount?); no new read starts until one returns`,
         );
-      const job: Job = { id: this.nextId++, request, resolve, reject, onProgress, signal };
+      const job: Job = { id: this.nextId++, group, request, resolve, reject, onProgress, signal };
       if (signal) {
         job.onAbort = () => this.cancel(job, signal.reason);
         signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      this.queue.push(job);
+      const jobs = this.queue.get(group);
+      if (jobs) jobs.push(job);
+      else this.queue.set(group, [job]);
       this.pump();
     }) as Promise<T>;
   }
@@ -84,22 +102,42 @@ export class StoreWorkerPool {
   close(): void {
     this.closed = true;
     const err = new Error("the store worker pool is closed");
-    for (const job of this.queue.splice(0)) this.settle(job, err);
+    const queued = [...this.queue.values()].flat();
+    this.queue.clear();
+    for (const job of queued) this.settle(job, err);
     for (const slot of [...this.slots]) this.abandon(slot, err);
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    while (this.queue.size > 0) {
       const slot = this.slots.find((s) => s.job === null) ?? this.spawn();
       if (!slot) return;
-      const job = this.queue.shift() as Job;
+      const job = this.next();
       slot.job = job;
+      if (slot.retire) clearTimeout(slot.retire);
+      slot.retire = null;
       slot.watch[0] = 0;
       slot.idleSince = Date.now();
       slot.worker.ref(); // a job in flight keeps the process alive (the CLI awaits it)
       slot.worker.postMessage({ id: job.id, request: job.request });
     }
     this.watchdog();
+  }
+
+  /** The first job of the group served least recently (a new group first), in order of arrival. */
+  private next(): Job {
+    let pick: [string, Job[]] | null = null;
+    for (const entry of this.queue)
+      if (!pick || (this.served.get(entry[0]) ?? -1) < (this.served.get(pick[0]) ?? -1))
+        pick = entry;
+    const [group, jobs] = pick as [string, Job[]];
+    const job = jobs.shift() as Job;
+    if (jobs.length === 0) this.queue.delete(group);
+    // Kept in arrival order of service; groups long gone are forgotten.
+    this.served.delete(group);
+    this.served.set(group, this.turn++);
+    if (this.served.size > 1024) this.served.delete(this.served.keys().next().value as string);
+    return job;
   }
 
   private spawn(): Slot | null {
@@ -113,6 +151,7 @@ export class StoreWorkerPool {
       file: "",
       job: null,
       idleSince: 0,
+      retire: null,
     };
     this.started++;
     this.slots.push(slot);
@@ -136,6 +175,18 @@ export class StoreWorkerPool {
     if ("result" in m) this.settle(job, null, m.result);
     else this.settle(job, this.options.revive?.(m.error) ?? new Error(m.error.message));
     this.pump();
+    if (slot.job === null && this.options.idleMs !== undefined) {
+      slot.retire = setTimeout(() => this.retire(slot), this.options.idleMs);
+      slot.retire.unref();
+    }
+  }
+
+  /** Ends an idle worker; the next job starts a fresh one. */
+  private retire(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || slot.job !== null) return;
+    this.slots.splice(i, 1);
+    void slot.worker.terminate().catch(() => {});
   }
 
   private settle(job: Job, err: unknown, value?: unknown): void {
@@ -145,9 +196,11 @@ export class StoreWorkerPool {
   }
 
   private cancel(job: Job, reason: unknown): void {
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
+    const jobs = this.queue.get(job.group);
+    const queued = jobs?.indexOf(job) ?? -1;
+    if (jobs && queued >= 0) {
+      jobs.splice(queued, 1);
+      if (jobs.length === 0) this.queue.delete(job.group);
       return this.settle(job, reason);
     }
     const slot = this.slots.find((s) => s.job === job);
@@ -159,6 +212,7 @@ export class StoreWorkerPool {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
+    if (slot.retire) clearTimeout(slot.retire);
     if (slot.job) this.settle(slot.job, err);
     slot.job = null;
     // A worker inside a hung system call exits only when the call returns: count it until then.

@@ -4,8 +4,7 @@
 // would block the reader forever); every call is under the read deadline (./io-file), since on a
 // stalled mount even a stat never returns. Not responsible for what the files mean.
 import "server-only";
-import { readdir, realpath } from "node:fs/promises";
-import { readRegularFile, statWithin, withDeadline } from "./io-file";
+import { readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io-file";
 
 export async function isDirectory(p: string): Promise<boolean> {
   return statWithin(p).then(
@@ -24,7 +23,7 @@ export async function isRegularFile(p: string): Promise<boolean> {
 /** Whether `dir` directly holds a token store (`*.tokens.jsonl`); false when unreadable. */
 export async function holdsTokenFiles(dir: string): Promise<boolean> {
   try {
-    return (await withDeadline(readdir(dir), dir)).some((n) => n.endsWith(".tokens.jsonl"));
+    return (await readdirWithin(dir)).some((d) => d.name.endsWith(".tokens.jsonl"));
   } catch {
     return false;
   }
@@ -33,10 +32,7 @@ export async function holdsTokenFiles(dir: string): Promise<boolean> {
 /** Names of the directories directly under `dir`; empty when `dir` does not exist. */
 export async function listSubdirectories(dir: string): Promise<string[]> {
   try {
-    const entries = await withDeadline(
-      readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true }),
-      dir,
-    );
+    const entries = await readdirWithin(dir);
     return entries.filter((d) => d.isDirectory()).map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
@@ -52,4 +48,4 @@ export async function readTextFile(file: string): Promise<string> {
   return (await readRegularFile(file)).toString("utf8");
 }
 
-export { realpath };
+export { realpathWithin as realpath };

@@ -3,11 +3,11 @@
 // main store is judged as Gym main judges it. Read-only; reads at most each file's first line.
 // Not responsible for the verdicts (lib/builder) or for the listing itself (./files).
 import "server-only";
-import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Profile } from "@/lib/builder";
 import { confine } from "./confine";
 import { listStore } from "./files";
+import { openRegular, statWithin } from "./io-file";
 
 export interface StoreEvidence {
   /** A `.tokens.state.json` or `.tokens.intents` (only Gym main's store writes these). */
@@ -26,13 +26,15 @@ export function profileFromEvidence(e: StoreEvidence): Profile {
 
 const SCHEMA_KEY = /"schema_version"\s*:/;
 const CHUNK = 64 << 10;
+/** A first line longer than this (or holding NUL bytes) is not evidence: it is not read on. */
+const MAX_FIRST_LINE = 16 << 20;
 const cache = new Map<string, { key: string; at: number; profile: Profile }>();
 /** A directory's evidence is read again after this long even when its listing did not change. */
 const TTL_MS = 5_000;
 
 /** The profile `auto` means for every rollout of the store directory `dir`. */
 export async function storeProfile(dir: string): Promise<Profile> {
-  const key = String((await stat(dir).catch(() => null))?.mtimeMs ?? "missing");
+  const key = String((await statWithin(dir).catch(() => null))?.mtimeMs ?? "missing");
   const hit = cache.get(dir);
   if (hit && hit.key === key && Date.now() - hit.at < TTL_MS) return hit.profile;
   const profile = profileFromEvidence(await storeEvidence(dir));
@@ -59,16 +61,16 @@ export async function storeEvidence(dir: string): Promise<StoreEvidence> {
   return out;
 }
 
-/** The file's first non-blank line, null when it has none or cannot be read. */
+/** The file's first non-blank line, null when it has none or cannot be read (or is no regular file). */
 async function firstLine(dir: string, p: string): Promise<string | null> {
   try {
     await confine(dir, p);
-    const fh = await open(p, "r");
+    const fh = await openRegular(p);
     try {
       const parts: Buffer[] = [];
       for (let pos = 0; ; pos += CHUNK) {
         const buf = Buffer.alloc(CHUNK);
-        const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+        const bytesRead = await fh.read(buf, pos);
         const chunk = buf.subarray(0, bytesRead);
         let nl = chunk.indexOf(0x0a);
         while (nl >= 0 && parts.length === 0 && chunk.subarray(0, nl).toString().trim() === "") {
@@ -79,6 +81,7 @@ async function firstLine(dir: string, p: string): Promise<string | null> {
         }
         parts.push(nl >= 0 ? chunk.subarray(0, nl) : chunk);
         if (nl >= 0 || bytesRead < CHUNK) break;
+        if (pos + CHUNK >= MAX_FIRST_LINE || chunk.indexOf(0) >= 0) return null;
       }
       const text = Buffer.concat(parts).toString("utf8").trim();
       return text === "" ? null : text;

@@ -1,6 +1,6 @@
 // Reads one rollout of a token store into the snapshot the builder consumes, plus every problem
 // found on the way (line numbers, torn tail, conflicting duplicates, dangling intents).
-// Read-only: files are opened with flag "r" and nothing is locked, truncated or removed.
+// Read-only: files are opened O_RDONLY (regular files only, ./io-file); nothing is locked or removed.
 import "server-only";
 import path from "node:path";
 import {
@@ -16,7 +16,8 @@ import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
-import { parseIntents, readState } from "./token-side-files";
+import { LineIssues, mayBeEntry } from "./line-issues";
+import { parseIntents, readSide, readState } from "./token-side-files";
 import { readGymFreeze, type GymLifecycle } from "./gym-read";
 
 export interface StoreIssue {
@@ -41,8 +42,6 @@ export interface RolloutCapture {
   gymEntryLines: number[];
 }
 
-const MAX_ISSUES = 200;
-
 /**
  * `present`: the rollout's files as a directory listing found them; files not in it are not opened
  * (a cold index of thousands of rollouts would otherwise spend its time on missing-file errors).
@@ -66,25 +65,9 @@ export async function readRolloutCapture(
     onProgress,
     reader,
   });
-  // Side files go through the same confinement as the token file: a symlink out of the store is
-  // refused, reported, and makes the read an error (the rollout's lifecycle is then unknown).
   const refused: string[] = [];
-  const side = async <T>(
-    kind: FileKind,
-    read: (p: string) => Promise<T | null>,
-  ): Promise<T | null> => {
-    if (!has(kind)) return null;
-    const p = storePath(dir, rolloutId, kind);
-    try {
-      await confine(dir, p);
-    } catch (err) {
-      if (!(err instanceof OutsideStoreError)) throw err;
-      issues.push({ file: path.basename(p), line: null, severity: "error", message: err.message });
-      refused.push(`PermissionError: ${err.message}`);
-      return null;
-    }
-    return read(p);
-  };
+  const side = <T>(kind: FileKind, read: (p: string) => Promise<T | null>) =>
+    has(kind) ? readSide(storePath(dir, rolloutId, kind), read, issues, refused) : null;
   const incompleteMarker = await side("incomplete", readLinesIfExists);
   const intentLines = await side("intents", readLinesIfExists);
   const state = await side("state", (p) => readState(p, issues));
@@ -122,7 +105,7 @@ export async function readRolloutCapture(
     entryLines: tokens.lines,
     state,
     intents,
-    issues: issues.slice(0, MAX_ISSUES),
+    issues,
     hasTokenFile: tokens.exists,
     lifecycle: gym.lifecycle,
     gymEntryLines: gym.entryLines,
@@ -167,11 +150,19 @@ async function readTokenLines(
     mismatchError: null,
   };
   const firstLineOf = new Map<string, number>();
-  const problem = (line: number, type: string, message: string) => {
-    if (issues.length < MAX_ISSUES) issues.push({ file, line, severity: "error", message });
-    out.readError ??= `${type}: ${file}: line ${line}: ${message}`;
+  const listed = new LineIssues(issues, file);
+  /** A line that is not an entry; its message is built only while it is listed or the first. */
+  const problem = (line: number, type: string, message: string | (() => string)) => {
+    if (listed.full && out.readError !== null) return listed.count("error");
+    const text = typeof message === "string" ? message : message();
+    listed.note(line, "error", text);
+    out.readError ??= `${type}: ${file}: line ${line}: ${text}`;
   };
   const onLine = (l: JsonlLine) => {
+    // Past the listed issues, a line that cannot be an entry is only counted: the schema's error
+    // for each of a million bad lines cost a minute.
+    if (listed.full && out.readError !== null && (l.problem || !mayBeEntry(l.value)))
+      return listed.count("error");
     if (l.problem)
       return problem(
         l.line,
@@ -187,7 +178,8 @@ async function readTokenLines(
       );
     }
     const parsed = tokenEntrySchema.safeParse(l.value);
-    if (!parsed.success) return problem(l.line, "ValidationError", describeZodError(parsed.error));
+    if (!parsed.success)
+      return problem(l.line, "ValidationError", () => describeZodError(parsed.error));
     const e = parsed.data;
     // The scanned lists replace the empty arrays that were validated in their place (same keys, so
     // the record's key order is JSON.parse's).
@@ -211,23 +203,21 @@ async function readTokenLines(
         log_probs: e.generation_log_probs.length,
         tokens: e.generation_token_ids.length,
       });
-      issues.push({
-        file,
-        line: l.line,
-        severity: "error",
-        message: `${e.generation_log_probs.length} log probs for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})`,
-      });
+      listed.note(
+        l.line,
+        "error",
+        () =>
+          `${e.generation_log_probs.length} log probs for ${e.generation_token_ids.length} generated tokens (call ${e.model_call_id})`,
+      );
     }
-    if (e.rollout_id !== rolloutId) {
-      issues.push({
-        file,
-        line: l.line,
-        severity: "warning",
-        message: `record says rollout_id ${JSON.stringify(e.rollout_id)}, file is for ${rolloutId}`,
-      });
-    }
+    if (e.rollout_id !== rolloutId)
+      listed.note(
+        l.line,
+        "warning",
+        () => `record says rollout_id ${JSON.stringify(e.rollout_id)}, file is for ${rolloutId}`,
+      );
     const earlier = firstLineOf.get(e.model_call_id);
-    if (earlier !== undefined) recordDuplicate(out, issues, file, e, earlier, l.line);
+    if (earlier !== undefined) recordDuplicate(out, listed, e, earlier, l.line);
     else firstLineOf.set(e.model_call_id, out.entries.length);
     out.entries.push(e);
     out.lines.push(l.line);
@@ -236,6 +226,7 @@ async function readTokenLines(
     await confine(path.dirname(filePath), filePath);
     const scan = reader === "scan" ? scanTokenLine : undefined;
     const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
+    listed.close();
     if (result.tornTail) {
       out.tornTail = true;
       out.tornBytes = result.tornTail.bytes;
@@ -247,6 +238,7 @@ async function readTokenLines(
       });
     }
   } catch (err) {
+    listed.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
       out.exists = false;
@@ -266,8 +258,7 @@ async function readTokenLines(
 
 function recordDuplicate(
   out: TokenLines,
-  issues: StoreIssue[],
-  file: string,
+  listed: LineIssues,
   e: TokenEntry,
   earlierIndex: number,
   line: number,
@@ -276,12 +267,9 @@ function recordDuplicate(
   const same = JSON.stringify(first) === JSON.stringify(e);
   const firstLine = out.lines[earlierIndex] as number;
   if (!same && !out.conflicts.includes(e.model_call_id)) out.conflicts.push(e.model_call_id);
-  issues.push({
-    file,
-    line,
-    severity: same ? "warning" : "error",
-    message: same
+  listed.note(line, same ? "warning" : "error", () =>
+    same
       ? `call ${e.model_call_id} recorded again, identical to line ${firstLine}`
       : `call ${e.model_call_id} recorded again with a different payload than line ${firstLine} (conflicting payloads)`,
-  });
+  );
 }
