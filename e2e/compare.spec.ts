@@ -48,7 +48,7 @@ test("capture on vs off: correlation, floor and verdict match an independent com
   await page.screenshot({ path: "test-results/compare-grpo.png", fullPage: true });
 });
 
-test("opencode after vs before the fix: reward jump, calls per rollout shift and the 422s", async ({
+test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({
   page,
 }) => {
   await page.goto("/compare?a=opencode-after-fix&b=opencode-before-fix");
@@ -57,14 +57,16 @@ test("opencode after vs before the fix: reward jump, calls per rollout shift and
   );
   await expect(page.getByTestId("eval-diff")).toHaveText("+0.917 [+0.750, +1.000]");
   await expect(page.getByTestId("sign-test")).toHaveText("11 up, 0 down, 1 tied; p = 0.000977");
+  // Calls made = captured + failed: after the fix two captured calls; before it one captured call
+  // and the 422 (fixtures: 200×12 and 422×12 over 12 rollouts).
   await expect(page.getByTestId("mean-calls")).toHaveText(
-    "2.00 (opencode-after-fix) vs 1.00 (opencode-before-fix)",
+    "2.00 (opencode-after-fix) vs 2.00 (opencode-before-fix)",
   );
   await expect(
     page
       .getByTestId("chart-calls")
       .locator('text.recharts-cartesian-axis-tick-value[orientation="bottom"]'),
-  ).toHaveText(["1", "2"]);
+  ).toHaveText(["2"]);
   await expect(page.getByTestId("capture-status")).toContainText("200×12 422×12");
   await expect(page.getByTestId("capture-cut-short")).toHaveText(/0\s*12$/);
   await page.getByTestId("changed-row").first().getByRole("link", { name: "0-0" }).first().click();

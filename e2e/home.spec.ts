@@ -9,7 +9,9 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   await expect(row).toBeVisible();
   await expect(row).toContainText("Gym main store example");
   await expect(row.getByTestId("run-rollouts")).toHaveText("5");
-  await expect(row.getByTestId("run-masked")).toHaveText("2 (40.0%)");
+  // 1-0 (a lost call), 2-0 (an intent, no token records) and 3-0 (a retired tombstone, which Gym
+  // main's consumer masks: shared/spec/gym-v1-cases/retired-tombstone).
+  await expect(row.getByTestId("run-masked")).toHaveText("3 (60.0%)");
   await row.getByRole("link").click();
   await expect(page).toHaveURL(/\/runs\/gym-main-example$/);
   const rows = page.getByTestId("rollout-row");
@@ -19,6 +21,7 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   await expect(page.locator('[data-rollout-id="2-0"]')).toContainText(
     "capture contains no token records",
   );
+  await expect(page.locator('[data-rollout-id="3-0"]')).toContainText("masked");
   await expect(page.locator('[data-rollout-id="0-0"]')).toContainText("trained");
   await page.screenshot({ path: "test-results/run-page.png", fullPage: true });
 });
@@ -47,6 +50,6 @@ test("GET /api/runs describes every run", async ({ request }) => {
     store_rollouts: ids.size,
     has_rollout_records: false,
     rollouts: ids.size,
-    masked: 2, // 1-0 (a lost call) and 2-0 (an intent, no token records), as the test above shows
+    masked: 3, // 1-0, 2-0 and the retired tombstone 3-0, as the test above says
   });
 });

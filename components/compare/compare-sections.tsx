@@ -116,7 +116,9 @@ export function EvaluationSection({ c }: { c: Comparison }) {
             </td>
           </tr>
           <tr>
-            <th>mean calls per rollout</th>
+            <th title="captured calls plus failed calls that left no token entry">
+              mean calls made per rollout (captured + failed)
+            </th>
             <td data-testid="mean-calls">
               {f(e.mean_calls_a, 2)} ({c.a.id}) vs {f(e.mean_calls_b, 2)} ({c.b.id})
             </td>
@@ -162,10 +164,16 @@ function codes(s: CaptureSide): string {
   return s.status_codes.map((c) => `${c.key}×${c.count}`).join(" ") || "—";
 }
 
+/** A count over captured rollouts: with none captured (capture off) it is not 0 but unknown. */
+const captured =
+  (get: (s: CaptureSide) => string) =>
+  (s: CaptureSide): string =>
+    s.rollouts === 0 ? "— (no captured rollouts)" : get(s);
+
 export function CaptureSection({ c }: { c: Comparison }) {
   const rows: Array<[string, (s: CaptureSide) => string, string]> = [
     ["rollouts", (s) => String(s.rollouts), "rollouts"],
-    ["masked", (s) => `${s.masked} (${(s.masked_fraction * 100).toFixed(1)}%)`, "masked"],
+    ["masked", captured((s) => `${s.masked} (${(s.masked_fraction * 100).toFixed(1)}%)`), "masked"],
     [
       "mask reasons",
       (s) => s.mask_reasons.map((r) => `${r.key} ${r.count}`).join(", ") || "—",
@@ -173,15 +181,15 @@ export function CaptureSection({ c }: { c: Comparison }) {
     ],
     [
       "capture failures (lost calls, dangling intents)",
-      (s) => String(s.capture_failures),
+      captured((s) => String(s.capture_failures)),
       "failures",
     ],
     ["invalid rows (unreadable or unbuildable)", (s) => String(s.invalid_rows), "invalid"],
     ["model-call status codes", codes, "status"],
-    ["failed model calls", (s) => String(s.failed_calls), "failed"],
+    ["failed model calls", captured((s) => String(s.failed_calls)), "failed"],
     [
       "rollouts cut short by a failed call (the last call failed)",
-      (s) => String(s.cut_short),
+      captured((s) => String(s.cut_short)),
       "cut-short",
     ],
     [

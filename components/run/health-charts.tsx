@@ -16,7 +16,9 @@ import {
 import type { Count, RunHealth } from "@/lib/schema/api-runs";
 import { SEVERITY_LABEL, SEVERITY_ORDER, SEVERITY_PALETTE } from "@/lib/severity/palette";
 import type { SeverityState } from "@/lib/severity/reasons";
+import { reasonTitleSeverity } from "@/lib/health/reason-severity";
 import { maskReasonShort } from "@/lib/view/mask-reasons";
+import { plural } from "@/lib/view/plural";
 
 const W = 340,
   H = 190;
@@ -31,6 +33,7 @@ function CountChart({
   color = "#6ea8fe",
   colors,
   label,
+  horizontal = false,
 }: {
   id: string;
   title: string;
@@ -38,17 +41,37 @@ function CountChart({
   color?: string;
   colors?: (k: string) => string;
   label?: (k: string) => string;
+  /** Bars across, labels on the left: for long labels that would overlap on an x axis. */
+  horizontal?: boolean;
 }) {
+  const rows = data.map((d) => ({ ...d, key: label ? label(d.key) : d.key }));
   return (
     <figure className="chart card" data-testid={`chart-${id}`}>
       <figcaption>{title}</figcaption>
       {data.length === 0 ? (
         <div className="empty small">none</div>
+      ) : horizontal ? (
+        <BarChart
+          width={W}
+          height={Math.max(H, 28 * rows.length + 24)}
+          data={rows}
+          layout="vertical"
+          margin={{ top: 4, right: 28, left: 0, bottom: 0 }}
+        >
+          <CartesianGrid stroke="#2a2f3a" horizontal={false} />
+          <XAxis type="number" allowDecimals={false} tick={AXIS} />
+          <YAxis type="category" dataKey="key" tick={AXIS} interval={0} width={150} />
+          <Tooltip contentStyle={{ background: "#171a21", border: "1px solid #2a2f3a" }} />
+          <Bar dataKey="count" fill={color} isAnimationActive={false}>
+            {colors && data.map((d) => <Cell key={d.key} fill={colors(d.key)} />)}
+            <LabelList dataKey="count" position="right" fill="#e6e8ee" fontSize={11} />
+          </Bar>
+        </BarChart>
       ) : (
         <BarChart
           width={W}
           height={H}
-          data={data.map((d) => ({ ...d, key: label ? label(d.key) : d.key }))}
+          data={rows}
           margin={{ top: 18, right: 8, left: -18, bottom: 0 }}
         >
           <CartesianGrid stroke="#2a2f3a" vertical={false} />
@@ -145,7 +168,7 @@ export function HealthCharts({ h }: { h: RunHealth }) {
         <Kpi
           id="quarantined"
           label="quarantined calls"
-          value={`${h.quarantined_calls} in ${h.rollouts_with_quarantine} rollouts`}
+          value={`${h.quarantined_calls} in ${plural(h.rollouts_with_quarantine, "rollout")}`}
         />
         <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
       </div>
@@ -161,14 +184,16 @@ export function HealthCharts({ h }: { h: RunHealth }) {
           id="severity-reasons"
           title="Why not simply trained (warnings and mask reasons)"
           data={h.severity_reasons}
-          color={SEVERITY_PALETTE.trained_with_warnings.chart}
+          colors={(k) => SEVERITY_PALETTE[reasonTitleSeverity(k)].chart}
+          horizontal
         />
         <CountChart
           id="mask-reasons"
           title="Mask reasons"
           data={h.mask_reasons}
-          color="#f26d6d"
+          color={SEVERITY_PALETTE.masked.chart}
           label={maskReasonShort}
+          horizontal
         />
         <CountChart
           id="delivered"

@@ -60,7 +60,8 @@ export const COLUMNS: Col[] = [
     accessorFn: (s) => s.severity,
     header: "Verdict",
     meta: {
-      width: 120,
+      // Wide enough for the longest pill ("trained, warnings") with cell padding.
+      width: 150,
       render: (s) => <SeverityPill severity={s.severity} reasons={s.severity_reasons} />,
     },
   },
@@ -80,8 +81,16 @@ export const COLUMNS: Col[] = [
   {
     id: "n_calls",
     accessorFn: (s) => s.n_calls,
-    header: "Calls",
-    meta: { width: 60, render: (s) => num(s.n_calls) },
+    header: "Calls made",
+    meta: {
+      width: 80,
+      // Calls made: captured plus failed ones that left no token entry (a 422 is a call too).
+      render: (s) => (
+        <span title={`${s.n_calls} captured + ${s.failed_calls} failed`}>
+          {num(s.n_calls + s.failed_calls)}
+        </span>
+      ),
+    },
   },
   {
     id: "chains",

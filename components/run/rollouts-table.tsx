@@ -9,12 +9,12 @@ import {
   type VisibilityState,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
 import { COLUMNS, type Col, type Ctx } from "./rollout-columns";
 import { useRowPages } from "./use-row-pages";
-import { TableFilters, queryFrom } from "./table-filters";
+import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 
 const ROW = 30;
 
@@ -77,12 +77,18 @@ export function RolloutsTable({
     if (total) ensure(firstRow, lastRow + 1);
   }, [firstRow, lastRow, total, ensure]);
   const ctx: Ctx = { runId, params };
+  // Remounting the filters on "clear" drops their typed-but-unsent text too.
+  const [clears, setClears] = useState(0);
+  const clearFilters = () => {
+    set(Object.fromEntries(FILTER_KEYS.map((k) => [k, null])));
+    setClears((n) => n + 1);
+  };
   const exportHref = (format: string) =>
     `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
 
   return (
     <section data-testid="rollouts-section">
-      <TableFilters health={health} params={params} set={set} table={table} />
+      <TableFilters key={clears} health={health} params={params} set={set} table={table} />
       <div className="table-meta">
         <span className="muted" data-testid="rollouts-count">
           {total === null
@@ -97,6 +103,14 @@ export function RolloutsTable({
         </a>
       </div>
       {error && <div className="error-box">{error}</div>}
+      {total === 0 && (all ?? 0) > 0 && (
+        <div className="card empty" data-testid="rollouts-none-match">
+          No rollouts match these filters.{" "}
+          <button className="linkish" onClick={clearFilters} data-testid="clear-filters">
+            Clear the filters
+          </button>
+        </div>
+      )}
       <div className="vtable" ref={scroller} data-testid="rollouts-table">
         <div className="vrow vhead" style={{ width }}>
           {table.getHeaderGroups()[0]!.headers.map((h) => {

@@ -18,6 +18,7 @@ export function SeverityPill({
       title={title || undefined}
       data-testid="severity-pill"
       data-severity={severity}
+      style={{ whiteSpace: "nowrap" }}
     >
       {SEVERITY_LABEL[severity]}
     </span>

@@ -20,6 +20,9 @@ const QUERY_KEYS = [
   "q",
 ] as const;
 
+/** The URL keys that narrow the table (not its order): clearing these shows every rollout. */
+export const FILTER_KEYS = QUERY_KEYS.filter((k) => k !== "sort" && k !== "dir");
+
 /** The table's server query from the page URL (only the keys the rollouts route understands). */
 export function queryFrom(params: URLSearchParams): string {
   const q = new URLSearchParams();

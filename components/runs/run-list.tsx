@@ -5,21 +5,31 @@ import Link from "next/link";
 import { useState } from "react";
 import type { RunOverview } from "@/lib/schema/api-runs";
 import { SEVERITY_CLASS, SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
+import { isPartial, overviewCells } from "@/lib/health/overview-cells";
+import { plural } from "@/lib/view/plural";
 
-/** A run's rollouts per class; pending only while the index is still summarising. */
+const PENDING = SEVERITY_CLASS.pending;
+
+/**
+ * A run's rollouts per class; pending only while the index is still summarising, and then the
+ * classes' counts are partial, so they say "—" rather than a number that is not final.
+ */
 function SeverityCounts({ run }: { run: RunOverview }) {
+  const partial = isPartial(run);
   const shown = SEVERITY_ORDER.filter((s) => s !== "pending" || run.severity.pending > 0);
   return (
     <div className="severity-counts" style={{ display: "flex", gap: 4, flexWrap: "wrap" }}>
       {shown.map((s) => (
         <span
           key={s}
-          className={`badge ${SEVERITY_CLASS[s]}`}
-          title={SEVERITY_LABEL[s]}
+          className={`badge ${partial && s !== "pending" ? PENDING : SEVERITY_CLASS[s]}`}
+          title={
+            partial && s !== "pending" ? `${SEVERITY_LABEL[s]}: not known yet` : SEVERITY_LABEL[s]
+          }
           data-testid={`run-severity-${s}`}
-          data-count={run.severity[s]}
+          data-count={partial && s !== "pending" ? undefined : run.severity[s]}
         >
-          {SEVERITY_LABEL[s]} {run.severity[s]}
+          {SEVERITY_LABEL[s]} {partial && s !== "pending" ? "—" : run.severity[s]}
         </span>
       ))}
     </div>
@@ -73,63 +83,81 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
         </thead>
         <tbody>
           {runs.map((r) => (
-            <tr key={r.id} data-testid="runs-row" data-run-id={r.id}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`pick ${r.id}`}
-                  checked={picked.includes(r.id)}
-                  onChange={() => toggle(r.id)}
-                  data-testid="pick-run"
-                />
-              </td>
-              <td>
-                <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.name}</Link>
-                <div className="muted mono">{r.id}</div>
-              </td>
-              <td>
-                {r.capture ? (
-                  <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span>
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td data-testid="run-rollouts">
-                {r.rollouts}
-                {r.steps > 0 && <div className="muted small">{r.steps} training steps</div>}
-                {r.indexing.running && (
-                  <div className="muted small">
-                    indexing {r.indexing.done}/{r.indexing.total}
-                  </div>
-                )}
-              </td>
-              <td data-testid="run-masked">
-                {r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—"}
-              </td>
-              <td data-testid="run-severity">
-                {r.rollouts || r.severity.pending ? (
-                  <SeverityCounts run={r} />
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-              <td>{r.reward_mean === null ? "—" : r.reward_mean.toFixed(3)}</td>
-              <td>
-                {r.alerts ? (
-                  <span className="badge warn">{r.alerts}</span>
-                ) : (
-                  <span className="muted">0</span>
-                )}
-              </td>
-              <td className="mono">{r.builder_profile}</td>
-              <td>
-                {r.description}
-                {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}
-              </td>
-            </tr>
+            <RunRow key={r.id} r={r} picked={picked.includes(r.id)} toggle={toggle} />
           ))}
         </tbody>
       </table>
     </>
+  );
+}
+
+function RunRow({
+  r,
+  picked,
+  toggle,
+}: {
+  r: RunOverview;
+  picked: boolean;
+  toggle: (id: string) => void;
+}) {
+  const c = overviewCells(r);
+  const pending = c.partial ? PENDING : undefined;
+  return (
+    <tr data-testid="runs-row" data-run-id={r.id} data-partial={c.partial || undefined}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`pick ${r.id}`}
+          checked={picked}
+          onChange={() => toggle(r.id)}
+          data-testid="pick-run"
+        />
+      </td>
+      <td>
+        <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.name}</Link>
+        <div className="muted mono">{r.id}</div>
+      </td>
+      <td>
+        {r.capture ? (
+          <span className={`badge ${r.capture === "on" ? "ok" : ""}`}>{r.capture}</span>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td data-testid="run-rollouts" className={pending}>
+        {c.rollouts}
+        {r.steps > 0 && <div className="muted small">{plural(r.steps, "training step")}</div>}
+        {r.indexing.running && (
+          <div className="muted small">
+            indexing {r.indexing.done}/{r.indexing.total}
+          </div>
+        )}
+      </td>
+      <td data-testid="run-masked" className={pending}>
+        {c.masked}
+      </td>
+      <td data-testid="run-severity">
+        {r.rollouts || r.severity.pending ? (
+          <SeverityCounts run={r} />
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td data-testid="run-reward" className={pending}>
+        {c.reward}
+      </td>
+      <td>
+        {r.alerts ? (
+          <span className="badge warn">{c.alerts}</span>
+        ) : (
+          <span className="muted">{c.alerts}</span>
+        )}
+      </td>
+      <td className="mono">{r.builder_profile}</td>
+      <td>
+        {r.description}
+        {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}
+      </td>
+    </tr>
   );
 }

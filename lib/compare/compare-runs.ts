@@ -164,11 +164,14 @@ function perTask(
   return out;
 }
 
+/** Calls a rollout made: captured ones plus failed ones that left no token entry (a 422). */
+export const callsMade = (s: RolloutSummary): number => s.n_calls + s.failed_calls;
+
 function callsHistogram(
   summaries: readonly RolloutSummary[],
 ): Array<{ calls: number; count: number }> {
   const m = new Map<number, number>();
-  for (const s of summaries) m.set(s.n_calls, (m.get(s.n_calls) ?? 0) + 1);
+  for (const s of summaries) m.set(callsMade(s), (m.get(callsMade(s)) ?? 0) + 1);
   return [...m].sort((x, y) => x[0] - y[0]).map(([calls, count]) => ({ calls, count }));
 }
 
@@ -199,8 +202,8 @@ export function compareEvaluation(a: RunInput, b: RunInput): EvaluationCompariso
       .slice(0, 10),
     calls_a: callsHistogram(a.summaries),
     calls_b: callsHistogram(b.summaries),
-    mean_calls_a: a.summaries.length ? mean(a.summaries.map((s) => s.n_calls)) : 0,
-    mean_calls_b: b.summaries.length ? mean(b.summaries.map((s) => s.n_calls)) : 0,
+    mean_calls_a: a.summaries.length ? mean(a.summaries.map(callsMade)) : 0,
+    mean_calls_b: b.summaries.length ? mean(b.summaries.map(callsMade)) : 0,
   };
 }
 

@@ -70,6 +70,17 @@ describe("capture on versus off (GRPO training runs)", () => {
     expect(none.notes.join(" ")).toMatch(/do not share at least 3 steps/);
   });
 
+  it("a side that is the seed repeat of the other is its own floor", async () => {
+    const c = await compareRuns("grpo-capture-off", "grpo-capture-off-seed2", null);
+    expect(c.baseline).toMatchObject({
+      chosen: "seed_repeat_of",
+      run: { id: "grpo-capture-off-seed2" },
+      against: { id: "grpo-capture-off" },
+    });
+    expect(c.training?.floor).not.toBeNull();
+    expect(c.training?.verdict).not.toMatch(/No repeatability floor/);
+  });
+
   it("rejects missing and unknown runs", async () => {
     await expect(compareRuns(null, "x", null)).rejects.toThrow(/needs two runs/);
     await expect(compareRuns("grpo-capture-on", "nope", null)).rejects.toThrow(/no run "nope"/);
@@ -95,7 +106,9 @@ describe("opencode after versus before the fix (evaluation runs)", () => {
     });
     expect(e.permutation).toMatchObject({ p: expect.closeTo(0.0009765625, 12), exact: true });
     expect(e.calls_a).toEqual([{ calls: 2, count: 12 }]);
-    expect(e.calls_b).toEqual([{ calls: 1, count: 12 }]);
+    // Each before-fix rollout made 2 calls (status codes 200×12 and 422×12 below): one failed.
+    expect(e.calls_b).toEqual([{ calls: 2, count: 12 }]);
+    expect([e.mean_calls_a, e.mean_calls_b]).toEqual([2, 2]);
     expect(e.changed_most).toHaveLength(10); // the top 10 of 11 changed tasks
     expect(e.changed_most[0]).toMatchObject({
       task: 0,

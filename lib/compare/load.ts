@@ -1,6 +1,7 @@
 // Loads what a comparison needs for each run (metrics, summaries, health) and picks the
 // repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
-// of b (or of a, or the run b repeats). Assembles the comparison that the route and page share.
+// of b (or of a, or the run b repeats, or one side when it repeats the other). Assembles the
+// comparison that the route and page share.
 // A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
@@ -43,7 +44,11 @@ function pickBaseline(
   const bRepeats = b.manifest.seed_repeat_of
     ? all.find((r) => r.id === b.manifest.seed_repeat_of && r.id !== a.id)
     : undefined;
-  return bRepeats ? { run: b, against: bRepeats } : null;
+  if (bRepeats) return { run: b, against: bRepeats };
+  // The two sides are themselves a seed-repeat pair: their own agreement is the floor.
+  if (b.manifest.seed_repeat_of === a.id && a.id !== b.id) return { run: b, against: a };
+  if (a.manifest.seed_repeat_of === b.id && a.id !== b.id) return { run: a, against: b };
+  return null;
 }
 
 export async function compareRuns(

@@ -11,6 +11,7 @@ import type {
 } from "@/lib/schema";
 import { countBySeverity, describeFailedCall } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
+import { counted, plural } from "@/lib/view/plural";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 const SAMPLE = 20;
@@ -175,7 +176,7 @@ function cutShortMessage(
     trained === ids.length
       ? "all trained on with a warning"
       : `${trained} of them trained on with a warning`;
-  return `${ids.length} of ${n} rollouts were cut short by a failed model call, ${anyway}${example}.`;
+  return `${ids.length} of ${plural(n, "rollout")} ${ids.length === 1 ? "was" : "were"} cut short by a failed model call, ${anyway}${example}.`;
 }
 
 function otherModelMessage(
@@ -226,25 +227,25 @@ function alerts(
     add(
       "dangling_intents",
       "warning",
-      `${flagged.dangling_intents.length} rollouts have dangling intents: a call started and never finished capture.`,
+      `${counted(flagged.dangling_intents.length, "rollout", "has", "have")} dangling intents: a call started and never finished capture.`,
     );
   if (flagged.unreadable.length)
     add(
       "unreadable",
       "error",
-      `${flagged.unreadable.length} rollouts have unreadable token files (corrupt lines, invalid records).`,
+      `${counted(flagged.unreadable.length, "rollout", "has", "have")} unreadable token files (corrupt lines, invalid records).`,
     );
   if (flagged.newer_schema.length)
     add(
       "newer_schema",
       "error",
-      `${flagged.newer_schema.length} rollouts hold records of a schema this version does not support.`,
+      `${counted(flagged.newer_schema.length, "rollout", "holds", "hold")} records of a schema this version does not support.`,
     );
   if (flagged.profile_disagreement.length)
     add(
       "profile_disagreement",
       "warning",
-      `${flagged.profile_disagreement.length} rollouts would be masked differently by the other builder profile.`,
+      `${plural(flagged.profile_disagreement.length, "rollout")} would be masked differently by the other builder profile.`,
     );
   const unreadableRecords = extra.unreadableRecords ?? 0;
   if (unreadableRecords > 0)
@@ -253,7 +254,7 @@ function alerts(
       severity: "warning",
       verdict: null,
       count: unreadableRecords,
-      message: `${unreadableRecords} lines of rollouts.jsonl could not be read.`,
+      message: `${plural(unreadableRecords, "line")} of rollouts.jsonl could not be read.`,
       rollout_ids: [],
     });
   return out;

@@ -1,0 +1,74 @@
+// A run still indexing never shows a final count or a 0 it does not know yet.
+import { describe, expect, it } from "vitest";
+import type { RunOverview } from "@/lib/schema/api-runs";
+import { overviewCells } from "./overview-cells";
+
+const progress = {
+  done: 16,
+  total: 40,
+  running: true,
+  error: null,
+  last_ms: null,
+  workers: 0,
+  in_workers: 0,
+};
+const run = (over: Partial<RunOverview>): RunOverview => ({
+  id: "r",
+  name: "r",
+  description: "",
+  capture: "on",
+  builder_profile: "seed",
+  manifest_error: null,
+  store_rollouts: 16,
+  has_rollout_records: true,
+  has_metrics: false,
+  rollouts: 16,
+  masked: 0,
+  masked_fraction: 0,
+  severity: { trained: 14, trained_with_warnings: 2, masked: 0, pending: 24 },
+  reward_mean: 0.875,
+  alerts: 0,
+  indexing: progress,
+  steps: 0,
+  ...over,
+});
+
+describe("overviewCells", () => {
+  it("says partial counts are partial and hides what is not known", () => {
+    expect(overviewCells(run({}))).toEqual({
+      partial: true,
+      rollouts: "16 of 40 so far",
+      masked: "—",
+      reward: "—",
+      alerts: "—",
+    });
+  });
+
+  it("a cold run with nothing summarised says 0 of N so far, never a bare 0", () => {
+    const cold = run({
+      rollouts: 0,
+      severity: { trained: 0, trained_with_warnings: 0, masked: 0, pending: 12 },
+      indexing: { ...progress, done: 0, total: 12 },
+    });
+    expect(overviewCells(cold).rollouts).toBe("0 of 12 so far");
+    expect(overviewCells(cold).masked).toBe("—");
+  });
+
+  it("shows final numbers once the index is done", () => {
+    const done = run({
+      rollouts: 40,
+      masked: 3,
+      masked_fraction: 0.075,
+      alerts: 2,
+      severity: { trained: 35, trained_with_warnings: 2, masked: 3, pending: 0 },
+      indexing: { ...progress, done: 40, running: false },
+    });
+    expect(overviewCells(done)).toEqual({
+      partial: false,
+      rollouts: "40",
+      masked: "3 (7.5%)",
+      reward: "0.875",
+      alerts: "2",
+    });
+  });
+});
