@@ -48,9 +48,7 @@ test("capture on vs off: correlation, floor and verdict match an independent com
   await page.screenshot({ path: "test-results/compare-grpo.png", fullPage: true });
 });
 
-test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({
-  page,
-}) => {
+test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({ page }) => {
   await page.goto("/compare?a=opencode-after-fix&b=opencode-before-fix");
   await expect(page.getByTestId("eval-means")).toHaveText(
     "0.917 (opencode-after-fix) vs 0.000 (opencode-before-fix)",
