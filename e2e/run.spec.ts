@@ -235,11 +235,11 @@ test("CSV and JSON exports hold the filtered table", async ({ page, request }) =
   expect(res.headers()["content-type"]).toContain("text/csv");
   const lines = (await res.text()).trim().split("\n");
   expect(lines[0]).toBe(
-    "rollout_id,step,reward,mask_sample,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source",
+    "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,status_codes,cut_short,bytes,source",
   );
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(maskedIds);
   expect(lines.find((l) => l.startsWith("3-0,"))).toMatch(
-    /^3-0,,1,true,unresolved_retry,,7,1,1,0\.856\d*,2,1,0,200:7,,\d+,store$/,
+    /^3-0,,1,true,masked,unresolved_retry( [a-z_]+)*,unresolved_retry,,7,1,1,0\.856\d*,2,1,0,200:7,,\d+,store$/,
   );
   const json = await (
     await request.get((await page.getByTestId("export-json").getAttribute("href"))!)

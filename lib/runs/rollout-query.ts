@@ -164,6 +164,8 @@ export function exportRow(s: RolloutSummary): ExportRow {
     step: s.step,
     reward: s.reward,
     mask_sample: s.mask_sample,
+    severity: s.severity,
+    severity_reasons: s.severity_reasons.map((r) => r.code).join(" "),
     mask_reasons: s.mask_reasons.join(" "),
     error: s.error,
     n_calls: s.n_calls,

@@ -226,6 +226,9 @@ export const exportRowSchema = z.strictObject({
   step: int.nullable(),
   reward: nullableNumber,
   mask_sample: z.boolean(),
+  severity: severityStateSchema,
+  /** Reason codes (mask reasons and warnings), space-separated. */
+  severity_reasons: z.string(),
   /** Space-separated. */
   mask_reasons: z.string(),
   error: z.string().nullable(),

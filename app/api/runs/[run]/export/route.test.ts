@@ -70,6 +70,11 @@ describe("run routes on the fixture runs", () => {
     const rows = exportRowsSchema.parse(await json.json());
     expect(rows.map((r) => r.rollout_id)).toEqual(page.rollouts.map((r) => r.rollout_id));
     expect(rows.every((r) => r.mask_sample)).toBe(true);
+    // Every masked row says so in the severity column, with its reasons' codes.
+    expect(rows.every((r) => r.severity === "masked" && r.severity_reasons !== "")).toBe(true);
+    expect(rows.map((r) => r.severity_reasons)).toEqual(
+      page.rollouts.map((r) => r.severity_reasons.map((x) => x.code).join(" ")),
+    );
     const csv = await (
       await getExport(req(`/x?format=csv&${filters}`), ctx("claude-code-capture-on"))
     ).text();
