@@ -176,7 +176,7 @@ interface RowProps {
 }
 
 function Row({ row, number, top, selected, expanded, axisStart, onSelect, onToggle }: RowProps) {
-  const onCall = row.role !== "failed" && row.role !== "intent";
+  const onCall = row.role !== "failed" && row.role !== "lost" && row.role !== "intent";
   const depthNote = row.depth > 0 ? ` (branch level ${row.depth})` : "";
   const models = modelText(row);
   const [prompt, generated] = [row.prompt_len, row.generated_len ?? 0];
@@ -248,7 +248,7 @@ function Row({ row, number, top, selected, expanded, axisStart, onSelect, onTogg
 }
 
 function modelText(row: TimelineRow): { text: string; title: string } {
-  if (row.role === "failed" || row.role === "intent") {
+  if (row.role === "failed" || row.role === "lost" || row.role === "intent") {
     return { text: row.reason ?? "", title: row.reason ?? "" };
   }
   const [asked, served] = [row.requested_model, row.served_model ?? ""];

@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { CallView } from "@/lib/schema/api-rollout";
-import { call, exchange } from "@/lib/testing/timeline-calls";
+import { call, exchange, failed } from "@/lib/testing/timeline-calls";
 import { buildTimeline, type TimelineRow } from "./call-timeline";
 
 describe("call timeline labels", () => {
   const labelled = (c: CallView) => buildTimeline([c], []).rows[0] as TimelineRow;
+
+  it("a call answered 2xx without a token entry is lost, not failed", () => {
+    const rowOf = (status: number) =>
+      buildTimeline([call("a", null)], [failed("x", "a", { status_code: status })]).rows[1];
+    expect(rowOf(422)).toMatchObject({ role: "failed", label: "failed", tone: "bad" });
+    expect(rowOf(200)).toMatchObject({
+      role: "lost",
+      label: "lost (no token entry)",
+      tone: "warn",
+    });
+  });
 
   it("names side calls with their reason", () => {
     const pattern = { kind: "pattern", pattern: "haiku" } as const;

@@ -7,13 +7,14 @@ import { pushTo } from "./group";
 
 export type { DanglingIntent };
 
-export type TimelineRole = CallRole | "failed" | "intent";
+export type TimelineRole = CallRole | "failed" | "lost" | "intent";
 export type TimelineTone = "ok" | "warn" | "bad" | "";
-export const isCall = (r: TimelineRow) => r.role !== "failed" && r.role !== "intent";
+export const isCall = (r: TimelineRow) =>
+  r.role !== "failed" && r.role !== "lost" && r.role !== "intent";
 
 export interface TimelineRow {
   call_id: string;
-  /** A call's role from the builder, or "failed" / "intent" for calls without a token entry. */
+  /** Builder role; else "failed" (non-2xx), "lost" (2xx, no token entry) or "intent". */
   role: TimelineRole;
   /** Role in words, and why (side-call rule, quarantine, exclusion, the HTTP error). */
   label: string;
@@ -187,13 +188,16 @@ const NO_CALL = {
 
 function failedRow(f: FailedCall, line: Line, intended: boolean): TimelineRow {
   const category = f.error_category ? ` ${f.error_category}` : "";
+  // A 2xx answer is not a failure: the model answered, and only the token entry is missing.
+  const answered = f.status_code !== null && f.status_code >= 200 && f.status_code < 300;
+  const role = answered ? "lost" : "failed";
   return {
     ...NO_CALL,
     call_id: f.model_call_id,
-    role: "failed",
-    label: intended ? "failed · dangling intent" : "failed",
-    reason: `${f.error} (no token entry)`,
-    tone: "bad",
+    role,
+    label: intended ? `${role} · dangling intent` : answered ? "lost (no token entry)" : "failed",
+    reason: answered ? "answered, but no token entry was captured" : `${f.error} (no token entry)`,
+    tone: answered ? "warn" : "bad",
     depth: line.depth,
     branch_point: line.branch_point,
     status: `HTTP ${f.status_code ?? "?"}${category}`,
