@@ -1,7 +1,64 @@
 // Why this chain: each chain's generated mass (and root created_at), the rule that picked main,
-// what was dropped; then the prefix break before every extra root, with text on both sides.
-import type { RolloutView } from "@/lib/schema/api-rollout";
+// what was dropped; then the prefix break before every extra root, with text on both sides; then
+// the store's lifecycle as Gym main's freeze would read it (gym-v1 stores only).
+import type { LifecycleView, RolloutView } from "@/lib/schema/api-rollout";
 import { fmtInt, short } from "./labels";
+
+function idList(ids: string[]): string {
+  return ids.length === 0 ? "" : ` (${ids.join(", ")})`;
+}
+
+/** What Gym's freeze would conclude about the store's files, without touching them. */
+function LifecycleBlock({ lc }: { lc: LifecycleView }) {
+  const { satisfied, dangling } = lc.intents;
+  const version =
+    lc.snapshot_version === null ? "the freeze fails first" : `${lc.snapshot_version} at freeze`;
+  return (
+    <div className="card" data-testid="lifecycle">
+      <h3>Store lifecycle (as Gym&apos;s freeze sees it)</h3>
+      <ul>
+        <li data-testid="lifecycle-state">
+          state.json: {lc.state}; {lc.frozen ? "frozen" : "not frozen"}
+          {lc.state_incomplete ? "; marked incomplete" : ""}
+          {lc.snapshot_id ? `; snapshot ${lc.snapshot_id}` : ""}
+        </li>
+        <li data-testid="lifecycle-version">
+          Snapshot version: {lc.stored_version ?? "none"} → {version}
+        </li>
+        <li data-testid="lifecycle-size">
+          Indexed: {lc.indexed_size === null ? "no index" : fmtInt(lc.indexed_size)} of{" "}
+          {fmtInt(lc.file_size)} bytes
+          {lc.unindexed_lines > 0 ? `; ${lc.unindexed_lines} unindexed lines to index` : ""}
+        </li>
+        <li data-testid="lifecycle-torn">
+          {lc.torn_tail
+            ? `Torn tail Gym would drop: ${fmtInt(lc.torn_tail.bytes)} bytes at offset ${fmtInt(lc.torn_tail.offset)}`
+            : "No torn tail to drop"}
+        </li>
+        <li data-testid="lifecycle-intents">
+          Intents: {satisfied.length} satisfied, {dangling.length} dangling{idList(dangling)}
+        </li>
+        {lc.retired ? (
+          <li data-testid="lifecycle-retired">
+            Retired tombstone: the consumer masks it as retired
+          </li>
+        ) : null}
+        {lc.outside_ids.length > 0 ? (
+          <li data-testid="lifecycle-outside-ids">
+            Token ids outside 0 … 2^31−1 (Gym trains on them):{" "}
+            {lc.outside_ids
+              .map(
+                (o) =>
+                  `${short(o.model_call_id)} line ${o.line} ${o.field}[${o.index}] = ${o.digits}`,
+              )
+              .join("; ")}
+          </li>
+        ) : null}
+        {lc.error ? <li data-testid="lifecycle-error">Gym&apos;s freeze: {lc.error}</li> : null}
+      </ul>
+    </div>
+  );
+}
 
 export function ChainPanel({
   view,
@@ -113,6 +170,7 @@ export function ChainPanel({
           </div>
         ))
       )}
+      {view.read.lifecycle ? <LifecycleBlock lc={view.read.lifecycle} /> : null}
     </div>
   );
 }

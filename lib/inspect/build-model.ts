@@ -8,7 +8,7 @@ import { UnknownRolloutError } from "@/lib/errors";
 import { rolloutSourceOf } from "@/lib/runs/build-rollout";
 import { buildRolloutOffThread } from "@/lib/runs/build-rollout-pool";
 import type { RunLayout } from "@/lib/runs/runs-root";
-import type { OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
+import type { LifecycleView, OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
 import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
 import { mainRule } from "@/lib/view/inspector-words";
@@ -83,6 +83,34 @@ async function tokenizer(
   }
 }
 
+/** Gym's lifecycle as the view sends it; null when there is no `state.json` and no intents file. */
+function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
+  const lc = capture.lifecycle;
+  if (lc.state === "absent" && capture.intents === null) return null;
+  return {
+    state: lc.state,
+    frozen: lc.frozen,
+    retired: lc.retired,
+    state_incomplete: lc.stateIncomplete,
+    snapshot_id: lc.snapshotId,
+    stored_version: lc.storedVersion,
+    snapshot_version: lc.snapshotVersion,
+    indexed_size: lc.indexedSize,
+    file_size: lc.fileSize,
+    unindexed_lines: lc.unindexedLines,
+    torn_tail: lc.tornTail && { offset: lc.tornTail.offset, bytes: lc.tornTail.bytes },
+    intents: { satisfied: [...lc.intents.satisfied], dangling: [...lc.intents.dangling] },
+    outside_ids: lc.outsideIds.map((o) => ({
+      model_call_id: o.model_call_id,
+      line: o.line,
+      field: o.field,
+      index: o.index,
+      digits: o.digits,
+    })),
+    error: lc.error,
+  };
+}
+
 function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): RolloutView["read"] {
   return {
     issues: capture.issues,
@@ -93,6 +121,7 @@ function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): Ro
       unreadable: captureRead?.unreadable.length ?? 0,
       error: captureRead?.error ?? null,
     },
+    lifecycle: lifecycleOf(capture),
   };
 }
 

@@ -173,6 +173,36 @@ export const readIssueSchema = z.strictObject({
   message: z.string(),
 });
 
+/** A token id outside 0 … 2^31−1 (Gym trains on it); `digits` exact, past 2^53 too. */
+export const outsideIdSchema = z.strictObject({
+  model_call_id: z.string(),
+  line: z.int(),
+  field: z.enum(["prompt_token_ids", "generation_token_ids"]),
+  index: z.int(),
+  digits: z.string(),
+});
+
+/** Gym main's lifecycle files as its freeze reads them (gym-v1-store.md), read-only. Versions and
+ * sizes are numbers, not ints: a hand-edited state can hold any integer. */
+export const lifecycleSchema = z.strictObject({
+  state: z.enum(["absent", "indexed", "legacy", "unreadable"]),
+  frozen: z.boolean(),
+  retired: z.boolean(),
+  state_incomplete: z.boolean(),
+  snapshot_id: nullableString,
+  stored_version: nullableNumber,
+  /** The version Gym's freeze would give the snapshot; null when the freeze fails first. */
+  snapshot_version: nullableNumber,
+  indexed_size: nullableNumber,
+  file_size: z.number(),
+  unindexed_lines: z.int(),
+  /** The torn final line the freeze would drop: its file offset and bytes to the end. */
+  torn_tail: z.strictObject({ offset: z.number(), bytes: z.number() }).nullable(),
+  intents: z.strictObject({ satisfied: z.array(z.string()), dangling: z.array(z.string()) }),
+  outside_ids: z.array(outsideIdSchema),
+  error: nullableString,
+});
+
 export const rolloutViewSchema = z.strictObject({
   run_id: z.string(),
   rollout_id: z.string(),
@@ -220,6 +250,8 @@ export const rolloutViewSchema = z.strictObject({
       unreadable: z.int(),
       error: nullableString,
     }),
+    /** Null when the store has no Gym lifecycle file (no `state.json`, no intents file). */
+    lifecycle: lifecycleSchema.nullable(),
   }),
   /** The rollout's line in rollouts.jsonl, when the run has one. */
   record: z
@@ -253,6 +285,7 @@ export type CallView = z.infer<typeof callViewSchema>;
 export type FailedCall = z.infer<typeof failedCallSchema>;
 export type DanglingIntent = z.infer<typeof danglingIntentSchema>;
 export type TombstoneView = z.infer<typeof tombstoneSchema>;
+export type LifecycleView = z.infer<typeof lifecycleSchema>;
 export type ChainView = z.infer<typeof chainViewSchema>;
 export type PrefixBreak = z.infer<typeof prefixBreakSchema>;
 export type OtherProfileVerdict = z.infer<typeof otherProfileVerdictSchema>;
