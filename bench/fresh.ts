@@ -13,7 +13,14 @@ export function runFresh<T>(t: FreshTask): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--max-old-space-size=8192", "--import", "tsx", "bench/fresh-child.ts", JSON.stringify(t)],
+      [
+        "--max-old-space-size=8192",
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "bench/fresh-child.ts",
+        JSON.stringify(t),
+      ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
