@@ -6,19 +6,8 @@ import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
+import { TABLE_QUERY_KEYS as QUERY_KEYS } from "@/lib/view/rollout-nav";
 import type { UrlPatch } from "@/components/shared/url-state";
-
-const QUERY_KEYS = [
-  "sort",
-  "dir",
-  "verdict",
-  "severity",
-  "reason",
-  "status",
-  "step",
-  "cut_short",
-  "q",
-] as const;
 
 /** The URL keys that narrow the table (not its order): clearing these shows every rollout. */
 export const FILTER_KEYS = QUERY_KEYS.filter((k) => k !== "sort" && k !== "dir");

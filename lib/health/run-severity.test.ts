@@ -1,6 +1,7 @@
 // Severity on the fixture runs, against the fixtures' own files: the model-call store (which call
 // failed, with what), rollouts.jsonl (which records are masked, which scenario is the side model)
 // and the generator's constants (claude-code's policy model). Summaries come from a fresh index.
+import { summaryOf } from "@/lib/testing/summary";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,41 +51,7 @@ async function served(run: string) {
 }
 
 /** A clean trained rollout whose main chain is `p`; cases override what differs. */
-const BASE: RolloutSummary = rolloutSummarySchema.parse({
-  rollout_id: "0-0",
-  source: "store",
-  profile: "seed",
-  mask_sample: false,
-  mask_reasons: [],
-  error: null,
-  metrics: {},
-  n_calls: 2,
-  chains: 1,
-  roots: 1,
-  delivered_fraction: 1,
-  quarantined: 0,
-  side_calls: 0,
-  side_call_reasons: { pattern: 0, self_calibration: 0 },
-  fallbacks: {},
-  torn_tail: false,
-  dangling_intents: 0,
-  unreadable: false,
-  newer_schema: false,
-  other_profile_disagrees: false,
-  status_codes: {},
-  error_categories: {},
-  failed_calls: 0,
-  cut_short: null,
-  cut_short_call: null,
-  main_model: "p",
-  oov_tokens: 0,
-  has_capture: true,
-  severity: "trained",
-  severity_reasons: [],
-  reward: 1,
-  step: null,
-  bytes: 10,
-});
+const BASE: RolloutSummary = summaryOf({ main_model: "p", oov_tokens: 0 });
 
 const codes = (s: RolloutSummary) => s.severity_reasons.map((r) => r.code);
 

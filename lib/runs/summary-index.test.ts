@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { summaryOf } from "@/lib/testing/summary";
 import {
   appendFileSync,
   existsSync,
@@ -15,7 +16,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { processCache } from "@/lib/cache/registry";
-import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
+import { rolloutSummarySchema } from "@/lib/schema";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { getRun } from "./runs-root";
@@ -38,45 +39,7 @@ function tempRun(rollouts: number): { root: string; tokens: string } {
   return { root, tokens };
 }
 
-/** A full summary row (the contract's every field), with the fields a test cares about. */
-function summary(over: Partial<RolloutSummary>): RolloutSummary {
-  return rolloutSummarySchema.parse({
-    rollout_id: "0-0",
-    source: "store",
-    profile: "seed",
-    mask_sample: false,
-    mask_reasons: [],
-    error: null,
-    metrics: {},
-    n_calls: 2,
-    chains: 1,
-    roots: 1,
-    delivered_fraction: 1,
-    quarantined: 0,
-    side_calls: 0,
-    side_call_reasons: { pattern: 0, self_calibration: 0 },
-    fallbacks: {},
-    torn_tail: false,
-    dangling_intents: 0,
-    unreadable: false,
-    newer_schema: false,
-    other_profile_disagrees: false,
-    status_codes: {},
-    error_categories: {},
-    failed_calls: 0,
-    cut_short: null,
-    reward: 1,
-    step: null,
-    bytes: 10,
-    cut_short_call: null,
-    main_model: null,
-    oov_tokens: null,
-    has_capture: true,
-    severity: "trained",
-    severity_reasons: [],
-    ...over,
-  });
-}
+const summary = summaryOf;
 
 /** Descriptors of this process open on `file` (Linux /proc); -1 where /proc is missing. */
 function descriptorsOn(file: string): number {
