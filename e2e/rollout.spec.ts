@@ -184,6 +184,18 @@ test("deep links restore the same view", async ({ page }) => {
   await expect(page.locator(TOKEN_VIEW.at(600))).toHaveClass(/sel/);
 });
 
+test("the low-probability threshold can be typed, one keystroke at a time", async ({ page }) => {
+  await page.goto(`${CC}/12-0?chain=main&low=-2`);
+  const box = page.getByTestId("low-threshold");
+  await box.fill("");
+  await box.pressSequentially("-1.5");
+  await expect(page).toHaveURL(/low=-1\.5(&|$)/);
+  await expect(box).toHaveValue("-1.5");
+  await expect(box).toBeEnabled();
+  await expect(page.getByTestId("low-toggle")).toBeChecked();
+  await expect(page.getByTestId("low-count")).toContainText("generated tokens below -1.5");
+});
+
 test("keyboard navigation moves through calls and tokens", async ({ page }) => {
   await page.goto(`${CC}/12-0`);
   const rows = page.getByTestId("timeline-row");

@@ -16,6 +16,7 @@ import {
 } from "@/lib/view/token-rows";
 import { useTokenWindows, WINDOW, type TokenAt } from "./use-token-windows";
 import { LowProbList } from "./low-prob-list";
+import { ThresholdInput } from "./threshold-input";
 import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
 import { fmtInt, short } from "./labels";
@@ -179,16 +180,7 @@ export function TokenView(props: TokenViewProps) {
             data-testid="low-toggle"
           />{" "}
           low-probability tokens below{" "}
-          <input
-            className="num"
-            type="number"
-            step="0.1"
-            max="0"
-            value={low ?? "-2.3"}
-            disabled={low === null}
-            onChange={(e) => onPatch({ low: e.target.value })}
-            data-testid="low-threshold"
-          />
+          <ThresholdInput low={low} onCommit={(value) => onPatch({ low: value })} />
         </label>
         <span className="muted" data-testid="token-counts">
           {first
