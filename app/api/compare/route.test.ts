@@ -1,27 +1,11 @@
 // GET /api/compare through the real handler: bodies parse with the contract's schemas (strict, so a
 // renamed or extra field fails), errors are {error} with 400 or 404.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNS_DIR } from "@/fixtures/generate";
+import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
+import { describe, expect, it } from "vitest";
 import { apiErrorSchema, comparisonSchema } from "@/lib/schema";
 import { GET } from "./route";
 
-const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
-beforeAll(() => {
-  process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
-  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
-});
-afterAll(() => {
-  for (const [key, value] of [
-    ["ROLLOUT_LENS_RUNS", saved.runs],
-    ["ROLLOUT_LENS_CACHE", saved.cache],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+serveFixtureRuns();
 
 const get = (query: string) => GET(new Request(`http://localhost/api/compare?${query}`));
 

@@ -1,11 +1,8 @@
 // The run routes over the fixture runs, through their real handlers: GET /api/runs, a rollouts
 // page, health and both export formats parse with the contract's schemas (strict), and the export
 // holds the same rows, in the same order, as the table for the same filters.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUNS_DIR } from "@/fixtures/generate";
+import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
+import { describe, expect, it } from "vitest";
 import { EXPORT_COLUMNS } from "@/lib/runs/rollout-query";
 import { exportRowsSchema, rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "../../route";
@@ -13,23 +10,9 @@ import { GET as getHealth } from "../health/route";
 import { GET as getRollouts } from "../rollouts/route";
 import { GET as getExport } from "./route";
 
-const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
-beforeAll(() => {
-  process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
-  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
-});
-afterAll(() => {
-  for (const [key, value] of [
-    ["ROLLOUT_LENS_RUNS", saved.runs],
-    ["ROLLOUT_LENS_CACHE", saved.cache],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+serveFixtureRuns();
 
-const req = (url: string) => new Request(`http://localhost${url}`);
-const ctx = (run: string) => ({ params: Promise.resolve({ run }) }) as never;
+const ctx = runCtx;
 
 describe("run routes on the fixture runs", () => {
   it("GET /api/runs lists every fixture run in the contract's shape", async () => {

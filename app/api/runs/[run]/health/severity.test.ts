@@ -1,33 +1,19 @@
 // The run routes serve the severity model: health counts per class and the policy model, rollouts
 // pages with each row's class (the run's warnings applied) and the severity filter, all parsed
 // with the contract's strict schemas. Expected values come from the fixture files on disk.
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "../../route";
 import { GET as getRollouts } from "../rollouts/route";
 import { GET as getHealth } from "./route";
 
-const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
-beforeAll(() => {
-  process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
-  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
-});
-afterAll(() => {
-  for (const [key, value] of [
-    ["ROLLOUT_LENS_RUNS", saved.runs],
-    ["ROLLOUT_LENS_CACHE", saved.cache],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+serveFixtureRuns();
 
-const req = (url: string) => new Request(`http://localhost${url}`);
-const ctx = (run: string) => ({ params: Promise.resolve({ run }) }) as never;
+const ctx = runCtx;
 const page = async (run: string, query: string) =>
   rolloutPageSchema.parse(await (await getRollouts(req(`/x?${query}`), ctx(run))).json());
 
