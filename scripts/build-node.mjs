@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(ROOT, "dist");
-const ENTRIES = { "store-worker": "lib/runs/store-worker.ts", cli: "cli/main.ts" };
+const ENTRIES = { "store-worker": "lib/inspect/store-worker.ts", cli: "cli/main.ts" };
 
 export async function buildNode() {
   const result = await build({

@@ -7,12 +7,14 @@
 // lib/runs/runs-root.test.ts, lib/store/confine.test.ts, app/api/faults.test.ts and
 // lib/runs/summary-cache.test.ts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeLargeRollout, BIG_ROLLOUT_ID } from "@/fixtures/generator/large";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
+import { o200kDecoder } from "@/lib/tokens/decoder";
 import { GET as getRuns } from "./runs/route";
 import { GET as getRollout } from "./runs/[run]/rollouts/[rollout]/route";
 
@@ -140,6 +142,7 @@ async function whileReading(run: string, rollout: string) {
 // Each hostile run is made by its test, so each test's measurements are of that run alone.
 describe("hostile stores", () => {
   it("warms up: the list and an inspector view answer (modules, caches, workers started)", async () => {
+    await o200kDecoder(); // as the server does when it starts (instrumentation.ts)
     expect((await getRuns()).status).toBe(200);
     expect((await inspect("good", "g-2")).status).toBe(200);
   });
@@ -188,4 +191,17 @@ describe("hostile stores", () => {
     );
     expect(answer.body.verdict.mask_sample).toBe(true);
   });
+
+  it("a large valid rollout (over 40 MB) is built on a worker: its model's arrays move, the loop stays free", async () => {
+    // 200 calls up to 64k tokens: ~6M token ids, the size whose build (and whose copy back from a
+    // worker) used to run on the main thread for seconds.
+    await writeLargeRollout(root, { bigCalls: 200, bigTokens: 64_000 });
+    const file = path.join(root, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
+    expect(statSync(file).size).toBeGreaterThan(40 * 2 ** 20);
+    const { answer, readingMeanwhile } = await whileReading("large-rollout", BIG_ROLLOUT_ID);
+    expect(readingMeanwhile).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.body.verdict.mask_sample).toBe(false);
+    expect(answer.body.calls).toHaveLength(200);
+  }, 180_000);
 });

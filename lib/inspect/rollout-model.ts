@@ -13,7 +13,8 @@ import type { BuildProgress } from "@/lib/schema/api-progress";
 import type { OtherProfile, RolloutFacts } from "@/lib/schema/api-rollout";
 import { otherProfileSummary } from "@/lib/view/inspector-words";
 import { assertRolloutId, rolloutReadBytes } from "@/lib/store";
-import { buildModel, decideProfile, viewFacts } from "./build-model";
+import { viewFacts } from "./build-model";
+import { buildModelOffThread, decideProfileOffThread } from "./model-pool";
 import { trackBuild, trackedProgress } from "./build-progress";
 import type { RolloutModel } from "./model";
 import { runPolicyOf } from "./run-policy";
@@ -68,7 +69,7 @@ function modelOf(
   const build = async (signal: AbortSignal) => {
     const total = await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId);
     return trackBuild(key, total, (progress) =>
-      buildModel({ run, rolloutId, profile, stamp, signal, progress }),
+      buildModelOffThread({ run, rolloutId, profile, stamp, signal, progress }),
     );
   };
   return builds.get(key, build, (m) => m.weight, signal);
@@ -90,7 +91,7 @@ function otherProfileOf(
     const theirs = await buildKeyOf(run, rolloutId, name);
     const verdict = builds.has(theirs.key)
       ? viewFacts((await modelOf(run, rolloutId, theirs, sig)).view)
-      : await decideProfile(run, rolloutId, name, sig);
+      : await decideProfileOffThread(run, rolloutId, name, sig);
     return { ...otherProfileSummary(viewFacts(model.view), verdict), verdict };
   };
   return others.get(key, decide, () => 1, signal);

@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
 import { assertRolloutId } from "@/lib/store";
-import { rolloutReadBytes } from "@/lib/store/files";
 import { OutsideStoreError } from "@/lib/store/confine";
 import { onStoreWorker } from "@/lib/store/io-file";
 import { StoreWorkerPool } from "@/lib/store/io-pool";
@@ -20,7 +19,7 @@ import {
   type BuiltRollout,
   type RolloutSource,
 } from "./build-rollout";
-import type { StoreJob } from "./store-worker";
+import type { StoreJob } from "./store-jobs";
 
 /** The built store worker, relative to the app directory (the server's and the tests' cwd). */
 export function storeWorkerScript(): string {
@@ -49,20 +48,12 @@ function poolSize(lane: BuildLane): number {
   return lane === "interactive" ? Math.min(4, Math.max(2, cores)) : Math.min(2, cores);
 }
 
-/**
- * A page's build of a rollout whose files pass this many bytes runs in this thread: the built
- * rollout holds every token id the files hold (a 330 MB rollout, ~51M), and copying that back from
- * a worker (structured clone) costs this thread more than the build itself (5 s against 1.6 s).
- * Below it, the copy is small and the worker keeps a slow or hostile parse off the event loop. In
- * this thread the read still refuses anything but a regular file and races the read deadline.
- */
-const INLINE_BYTES = Number(process.env.ROLLOUT_LENS_INLINE_BUILD_BYTES ?? 32 * 2 ** 20);
-
 // One pool per lane and process, on globalThis so a dev-server module reload starts no other.
 const KEY = Symbol.for("rollout-lens.build-pools");
 const holder = globalThis as { [KEY]?: Partial<Record<BuildLane, StoreWorkerPool>> };
 
-function buildPool(lane: BuildLane): StoreWorkerPool | null {
+/** The lane's pool of store workers, or null without one (no built worker, none wanted, or on one). */
+export function storePool(lane: BuildLane): StoreWorkerPool | null {
   if (onStoreWorker()) return null;
   const pools = (holder[KEY] ??= {});
   const existing = pools[lane];
@@ -81,9 +72,8 @@ export async function buildRolloutOffThread(
   lane: BuildLane = "interactive",
 ): Promise<BuiltRollout> {
   assertRolloutId(rolloutId);
-  const pool = buildPool(lane);
-  if (!pool || (lane === "interactive" && (await readBytes(where, rolloutId)) > INLINE_BYTES))
-    return buildRollout(where, rolloutId, options);
+  const pool = storePool(lane);
+  if (!pool) return buildRollout(where, rolloutId, options);
   const { signal, onProgress, ...rest } = options;
   const job: StoreJob = {
     kind: "build",
@@ -93,9 +83,4 @@ export async function buildRolloutOffThread(
     progress: onProgress !== undefined,
   };
   return pool.run<BuiltRollout>(job, { signal, onProgress });
-}
-
-async function readBytes(where: string | RolloutSource, rolloutId: string): Promise<number> {
-  const source = typeof where === "string" ? { tokensDir: where } : where;
-  return rolloutReadBytes(source.tokensDir ?? null, source.modelCallsDir ?? null, rolloutId);
 }

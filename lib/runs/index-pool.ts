@@ -11,7 +11,7 @@ import { StoreWorkerPool } from "@/lib/store/io-pool";
 import type { RolloutSummary } from "@/lib/schema";
 import { reviveStoreError, storeWorkerScript } from "./build-rollout-pool";
 import { cacheDamage } from "./cache-check";
-import type { StoreJob } from "./store-worker";
+import type { StoreJob } from "./store-jobs";
 import type { SummarizeInput } from "./summarize";
 
 const MAX_WORKERS = 8;

@@ -19,6 +19,7 @@ interface Job {
   resolve: (v: unknown) => void;
   reject: (err: unknown) => void;
   onProgress?: (bytes: number) => void;
+  onPhase?: (name: string) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -51,6 +52,8 @@ export interface JobOptions {
   group?: string;
   signal?: AbortSignal;
   onProgress?: (bytes: number) => void;
+  /** The worker's `ctx.phase` reports (io-serve). */
+  onPhase?: (name: string) => void;
 }
 
 export class StoreWorkerPool {
@@ -78,7 +81,8 @@ export class StoreWorkerPool {
   }
 
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
-  run<T>(request: unknown, { group = "", signal, onProgress }: JobOptions = {}): Promise<T> {
+  run<T>(request: unknown, options: JobOptions = {}): Promise<T> {
+    const { group = "", signal, onProgress, onPhase } = options;
     return new Promise<unknown>((resolve, reject) => {
       signal?.throwIfAborted();
       if (this.closed) throw new Error("the store worker pool is closed");
@@ -86,7 +90,8 @@ export class StoreWorkerPool {
         throw new Error(
           `${this.stuck} store reads are stuck (a stalled mount?); no new read starts until one returns`,
         );
-      const job: Job = { id: this.nextId++, group, request, resolve, reject, onProgress, signal };
+      const id = this.nextId++;
+      const job: Job = { id, group, request, resolve, reject, onProgress, onPhase, signal };
       if (signal) {
         job.onAbort = () => this.cancel(job, signal.reason);
         signal.addEventListener("abort", job.onAbort, { once: true });
@@ -170,6 +175,7 @@ export class StoreWorkerPool {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
     if ("progress" in m) return void job.onProgress?.(m.progress);
+    if ("phase" in m) return void job.onPhase?.(m.phase);
     slot.job = null;
     slot.worker.unref();
     if ("result" in m) this.settle(job, null, m.result);

@@ -30,12 +30,20 @@ export interface WorkerFailure {
 export type FromWorker =
   | { blocking: string }
   | { id: number; progress: number }
+  | { id: number; phase: string }
   | { id: number; result: unknown }
   | { id: number; error: WorkerFailure };
 
 export interface JobContext {
   /** Tells the parent the bytes read since the last call. */
   progress(bytes: number): void;
+  /** Tells the parent the job entered a named phase (after reading: deciding, decoding…). */
+  phase(name: string): void;
+  /**
+   * Moves these buffers to the parent with the result instead of copying them (the result must
+   * hold them; the worker must not touch them again). A large model's token arrays cross for free.
+   */
+  transfer(buffers: Iterable<ArrayBuffer>): void;
 }
 
 export function serveStoreJobs(
@@ -59,7 +67,14 @@ export function serveStoreJobs(
     },
   });
   port.on("message", async ({ id, request }: { id: number; request: unknown }) => {
-    const ctx: JobContext = { progress: (n) => port.postMessage({ id, progress: n }) };
+    const moved = new Set<ArrayBuffer>();
+    const ctx: JobContext = {
+      progress: (n) => port.postMessage({ id, progress: n } satisfies FromWorker),
+      phase: (name) => port.postMessage({ id, phase: name } satisfies FromWorker),
+      transfer: (buffers) => {
+        for (const b of buffers) if (b.byteLength > 0) moved.add(b);
+      },
+    };
     let reply: FromWorker;
     try {
       reply = { id, result: await handle(request, ctx) };
@@ -68,7 +83,7 @@ export function serveStoreJobs(
       reply = { id, error: { kind: classify(err), message } };
     }
     try {
-      port.postMessage(reply);
+      port.postMessage(reply, "result" in reply ? [...moved] : []);
     } catch (err) {
       // A result that cannot be cloned (nesting past the serializer's stack) fails its job alone.
       const message = `the result could not be sent: ${(err as Error).message}`;

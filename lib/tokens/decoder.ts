@@ -73,17 +73,15 @@ export function o200kDecoder(): Promise<TokenDecoder> {
   const hit = cache.get("o200k_base");
   if (hit) return hit;
   const decoder = (async (): Promise<TokenDecoder> => {
-    const enc = await import("gpt-tokenizer/encoding/o200k_base");
+    // The ranks and the special-token table only: the package's encoding module builds its
+    // encoder's maps when imported (a 100 ms block of the event loop), and decoding needs neither.
     const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<
       string | number[]
     >;
-    const special = (id: number): string | null => {
-      try {
-        return enc.decode([id]);
-      } catch {
-        return null;
-      }
-    };
+    const { createO200KSpecialTokenMap } =
+      await import("gpt-tokenizer/esm/encodingParams/o200k_base");
+    const names = new Map([...createO200KSpecialTokenMap()].map(([name, id]) => [id, name]));
+    const special = (id: number): string | null => names.get(id) ?? null;
     const piece = memoised((id) => {
       if (!Number.isInteger(id) || id < 0) return { text: String(id), kind: "unknown" };
       const rank = ranks[id];

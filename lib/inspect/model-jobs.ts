@@ -1,0 +1,58 @@
+// The inspector's jobs on a store worker thread (./store-worker): build a rollout's model, or
+// decide the other profile's verdict facts. The model's token arrays are moved to the parent, not
+// copied, and its decoder stays behind (the parent has its own): so a 330 MB rollout costs the
+// server's event loop a small structured clone of the view, never the build.
+// Not responsible for the pools (./model-pool) or for caching (./rollout-model).
+import "server-only";
+import type { JobContext } from "@/lib/store/io-serve";
+import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
+import { buildModel, decideProfile, type ModelRequest } from "./build-model";
+import type { RolloutModel } from "./model";
+
+/** A model without its decoder: what crosses from the worker. */
+export type SentModel = Omit<RolloutModel, "decoder">;
+
+export type ModelJob =
+  | { kind: "model"; request: Omit<ModelRequest, "signal" | "progress"> }
+  | {
+      kind: "decide";
+      run: ModelRequest["run"];
+      rolloutId: string;
+      profile: "seed" | "gym-v1";
+    };
+
+export function isModelJob(job: { kind: string }): job is ModelJob {
+  return job.kind === "model" || job.kind === "decide";
+}
+
+/** Every buffer behind the model's token arrays, once each (a transfer list takes no duplicates). */
+export function tokenBuffers(model: Pick<RolloutModel, "tokens">): Set<ArrayBuffer> {
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: Int32Array | Float64Array | null) => {
+    if (a && a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  };
+  for (const t of model.tokens) {
+    add(t.own);
+    add(t.gen);
+    add(t.logProbs);
+  }
+  return buffers;
+}
+
+export async function runModelJob(
+  job: ModelJob,
+  ctx: JobContext,
+): Promise<SentModel | OtherProfileVerdict> {
+  // The worker's job is not cancelled from inside: a cancelled request terminates the worker.
+  const signal = new AbortController().signal;
+  if (job.kind === "decide") return decideProfile(job.run, job.rolloutId, job.profile, signal);
+  const progress = { read: ctx.progress, decoding: () => ctx.phase("decoding") };
+  const built: Partial<RolloutModel> & SentModel = await buildModel({
+    ...job.request,
+    signal,
+    progress,
+  });
+  delete built.decoder;
+  ctx.transfer(tokenBuffers(built));
+  return built;
+}

@@ -1,0 +1,49 @@
+// The inspector's builds on the interactive store worker pool (lib/runs/build-rollout-pool): a
+// rollout's model, or the other profile's verdict facts, made on a worker (./model-jobs) and
+// received with the token arrays moved, not copied; the decoder is this thread's own (cached).
+// Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
+import "server-only";
+import { storePool } from "@/lib/runs/build-rollout-pool";
+import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
+import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
+import { buildModel, decideProfile, type ModelRequest } from "./build-model";
+import type { ModelJob, SentModel } from "./model-jobs";
+import type { RolloutModel } from "./model";
+
+/** buildModel on a store worker when there is one. */
+export async function buildModelOffThread(request: ModelRequest): Promise<RolloutModel> {
+  const pool = storePool("interactive");
+  if (!pool) return buildModel(request);
+  const { signal, progress, ...rest } = request;
+  const job: ModelJob = { kind: "model", request: rest };
+  // This thread's decoder loads (once per tokenizer, cached) while the worker builds.
+  const decoder = decoderOf(request.run);
+  const sent = await pool.run<SentModel>(job, {
+    signal,
+    onProgress: progress?.read,
+    onPhase: (phase) => void (phase === "decoding" && progress?.decoding()),
+  });
+  return { ...sent, decoder: sent.view.tokenizer === null ? null : await decoder };
+}
+
+/** decideProfile on a store worker when there is one: only the facts cross back. */
+export async function decideProfileOffThread(
+  run: ModelRequest["run"],
+  rolloutId: string,
+  profile: "seed" | "gym-v1",
+  signal: AbortSignal,
+): Promise<OtherProfileVerdict> {
+  const pool = storePool("interactive");
+  if (!pool) return decideProfile(run, rolloutId, profile, signal);
+  const job: ModelJob = { kind: "decide", run, rolloutId, profile };
+  return pool.run<OtherProfileVerdict>(job, { signal });
+}
+
+/** This thread's decoder for the run; null when it fails (the worker's view says why). */
+async function decoderOf(run: ModelRequest["run"]): Promise<TokenDecoder | null> {
+  try {
+    return await decoderFor(run.dir, run.manifest.tokenizer, run.root);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,16 @@
+// A store worker thread, run as dist/store-worker.mjs (bundled by scripts/build-node.mjs) for the
+// pools of lib/store/io-pool: the jobs of lib/runs (read and decide a rollout, summarise one, check
+// the summary cache) and of the inspector (build a rollout's model, decide the other profile). Its
+// file calls are synchronous and watched, so a read that hangs costs this thread, which its pool
+// abandons, and nothing else. It lives here, above lib/runs, because it serves both layers.
+import "server-only";
+import { serveStoreJobs } from "@/lib/store/io-serve";
+import { classifyStoreError, isStoreJob, runStoreJob } from "@/lib/runs/store-jobs";
+import { isModelJob, runModelJob } from "./model-jobs";
+
+serveStoreJobs(async (request, ctx) => {
+  const job = request as { kind: string };
+  if (isModelJob(job)) return runModelJob(job, ctx);
+  if (isStoreJob(job)) return runStoreJob(job, ctx);
+  throw new Error(`a store worker got a job of unknown kind ${JSON.stringify(job.kind)}`);
+}, classifyStoreError);

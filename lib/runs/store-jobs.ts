@@ -1,0 +1,41 @@
+// The jobs of lib/runs that a store worker thread (lib/inspect/store-worker, run as
+// dist/store-worker.mjs) runs for the pools of lib/store/io-pool: read and decide one rollout
+// (`build`), summarise one for the summary index (`summarize`), or check the index's SQLite cache
+// (`check-cache`); and how a failure is named so the parent revives the same error class.
+import "server-only";
+import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
+import { OutsideStoreError } from "@/lib/store/confine";
+import type { JobContext } from "@/lib/store/io-serve";
+import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build-rollout";
+import { cacheDamage } from "./cache-check";
+import { summarizeSafely, type SummarizeInput } from "./summarize";
+
+export type StoreJob =
+  | {
+      kind: "build";
+      where: string | RolloutSource;
+      rolloutId: string;
+      options: Omit<BuildRolloutOptions, "signal" | "onProgress">;
+      progress: boolean;
+    }
+  | { kind: "summarize"; input: SummarizeInput }
+  | { kind: "check-cache"; file: string };
+
+export function isStoreJob(job: { kind: string }): job is StoreJob {
+  return job.kind === "build" || job.kind === "summarize" || job.kind === "check-cache";
+}
+
+export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unknown> {
+  if (job.kind === "summarize") return summarizeSafely(job.input);
+  if (job.kind === "check-cache") return cacheDamage(job.file);
+  const onProgress = job.progress ? ctx.progress : undefined;
+  return buildRollout(job.where, job.rolloutId, { ...job.options, onProgress });
+}
+
+/** The failure's kind, which the parent's reviveStoreError (./build-rollout-pool) turns back. */
+export function classifyStoreError(err: unknown): string {
+  if (err instanceof OutsideStoreError) return "outside";
+  if (err instanceof UnknownRolloutError) return "unknown-rollout";
+  if (err instanceof InvalidInputError) return "invalid-input";
+  return "error";
+}
