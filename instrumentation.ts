@@ -1,8 +1,13 @@
-// Runs once when the server starts (Next's instrumentation hook). Loads the bundled tokenizer's
-// tables now: evaluating them is one synchronous ~100 ms step, which must not land on the event
-// loop while the first inspector request of a run is being answered.
+// Runs once when the server starts (Next's instrumentation hook): readies the inspector's first
+// cold build (lib/inspect/model-pool warmInspector): a store worker started and the bundled
+// tokenizer's tables loaded, one synchronous ~100 ms step that must not land on the event loop
+// while the first inspector request is answered. A failure here only costs that head start.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { o200kDecoder } = await import("@/lib/tokens/decoder");
-  await o200kDecoder();
+  try {
+    const { warmInspector } = await import("@/lib/inspect/model-pool");
+    await warmInspector();
+  } catch (err) {
+    console.warn(`rollout-lens: could not warm the inspector at start: ${String(err)}`);
+  }
 }

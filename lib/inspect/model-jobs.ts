@@ -8,11 +8,13 @@ import type { JobContext } from "@/lib/store/io-serve";
 import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { RolloutModel } from "./model";
+import { o200kDecoder } from "@/lib/tokens/decoder";
 
 /** A model without its decoder: what crosses from the worker. */
 export type SentModel = Omit<RolloutModel, "decoder">;
 
 export type ModelJob =
+  | { kind: "warm" }
   | { kind: "model"; request: Omit<ModelRequest, "signal" | "progress"> }
   | {
       kind: "decide";
@@ -22,7 +24,7 @@ export type ModelJob =
     };
 
 export function isModelJob(job: { kind: string }): job is ModelJob {
-  return job.kind === "model" || job.kind === "decide";
+  return job.kind === "model" || job.kind === "decide" || job.kind === "warm";
 }
 
 /** Every buffer behind the model's token arrays, once each (a transfer list takes no duplicates). */
@@ -42,7 +44,11 @@ export function tokenBuffers(model: Pick<RolloutModel, "tokens">): Set<ArrayBuff
 export async function runModelJob(
   job: ModelJob,
   ctx: JobContext,
-): Promise<SentModel | OtherProfileVerdict> {
+): Promise<SentModel | OtherProfileVerdict | null> {
+  if (job.kind === "warm") {
+    await o200kDecoder();
+    return null;
+  }
   // The worker's job is not cancelled from inside: a cancelled request terminates the worker.
   const signal = new AbortController().signal;
   if (job.kind === "decide") return decideProfile(job.run, job.rolloutId, job.profile, signal);

@@ -5,7 +5,7 @@
 import "server-only";
 import { storePool } from "@/lib/runs/build-rollout-pool";
 import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
-import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
+import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens/decoder";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { ModelJob, SentModel } from "./model-jobs";
 import type { RolloutModel } from "./model";
@@ -37,6 +37,16 @@ export async function decideProfileOffThread(
   if (!pool) return decideProfile(run, rolloutId, profile, signal);
   const job: ModelJob = { kind: "decide", run, rolloutId, profile };
   return pool.run<OtherProfileVerdict>(job, { signal });
+}
+
+/**
+ * Readies the first cold build before anyone asks (the server calls it when it starts): a store
+ * worker started with its bundle loaded, and the bundled tokenizer's tables loaded here and there.
+ */
+export async function warmInspector(): Promise<void> {
+  await o200kDecoder();
+  const job: ModelJob = { kind: "warm" };
+  await storePool("interactive")?.run(job);
 }
 
 /** This thread's decoder for the run; null when it fails (the worker's view says why). */
