@@ -83,10 +83,13 @@ async function tokenizer(
   }
 }
 
-/** Gym's lifecycle as the view sends it; null when there is no `state.json` and no intents file. */
+/**
+ * Gym's lifecycle as the view sends it; null when there is no `state.json`, no intents file and no
+ * id outside int32 (those ids are listed here with their call and line, lifecycle files or not).
+ */
 function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
   const lc = capture.lifecycle;
-  if (lc.state === "absent" && capture.intents === null) return null;
+  if (lc.state === "absent" && capture.intents === null && lc.outsideIds.length === 0) return null;
   return {
     state: lc.state,
     frozen: lc.frozen,
@@ -111,10 +114,15 @@ function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
   };
 }
 
-function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): RolloutView["read"] {
+function readFacts(
+  capture: RolloutCapture,
+  captureRead: CaptureRead | null,
+  verdict: Verdict,
+): RolloutView["read"] {
   return {
     issues: capture.issues,
-    torn_tail: capture.snapshot.tornTail,
+    // The torn line the verdict's profile dropped: gym-v1 judges the tail by its own rules.
+    torn_tail: verdict.torn_tail,
     token_file: capture.hasTokenFile,
     capture_store: {
       exists: captureRead?.exists ?? false,
@@ -123,6 +131,18 @@ function readFacts(capture: RolloutCapture, captureRead: CaptureRead | null): Ro
     },
     lifecycle: lifecycleOf(capture),
   };
+}
+
+/**
+ * The entries the verdict decided on, with their lines: under gym-v1 the freeze's read (any integer
+ * id, its own torn tail). When the freeze failed before reading any entry, the token store's read
+ * stands in, so the view still lists what the file holds (every call excluded: the build failed).
+ */
+function decidedEntries(capture: RolloutCapture, verdict: Verdict) {
+  const gym = capture.snapshot.gym;
+  if (verdict.profile === "gym-v1" && gym && (gym.error === null || gym.entries.length > 0))
+    return { entries: gym.entries, lines: capture.gymEntryLines };
+  return { entries: capture.snapshot.entries, lines: capture.entryLines };
 }
 
 export async function buildModel({
@@ -145,13 +165,14 @@ export async function buildModel({
   const { verdict, capture, captureStore, record } = built;
   const { decoder, error: tokenizerError } = await tokenizer(run);
 
-  const entries = capture.snapshot.entries;
+  const { entries, lines } = decidedEntries(capture, verdict);
   const join = joinExchanges(entries, captureStore?.exchanges ?? []);
   const { calls, tokens, callIndex } = describeCalls(
     verdict,
     entries,
-    capture.entryLines,
+    lines,
     join.byCallId,
+    capture.lifecycle.outsideIds,
   );
   const chains = describeChains(verdict.build, callIndex, tokens);
   const failed = placeFailed(join.withoutEntry, calls);
@@ -194,7 +215,7 @@ export async function buildModel({
         ? notes.generated_tokens_captured - notes.generated_tokens_delivered
         : 0,
     },
-    read: readFacts(capture, captureStore),
+    read: readFacts(capture, captureStore, verdict),
     record: record && {
       reward: record.reward,
       step: record.step,

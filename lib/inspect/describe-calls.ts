@@ -18,7 +18,7 @@ import { excludedReason } from "@/lib/view/inspector-words";
 import { errorSummary } from "@/lib/store/exchange-error";
 import { failedCallFromExchange } from "@/lib/severity";
 import { timelinePositions } from "@/lib/view/timeline-positions";
-import type { CallTokens } from "./model";
+import { packIds, type CallTokens } from "./model";
 
 /** The last of a call's exchanges in brief, with how many there were. */
 export function summarizeExchanges(
@@ -118,17 +118,49 @@ function describeCall(
   };
 }
 
+/** An id the reader found outside 0 … 2^31−1, with the digits it wrote in the file. */
+export interface OutsideDigits {
+  line: number;
+  field: "prompt_token_ids" | "generation_token_ids";
+  index: number;
+  digits: string;
+}
+
+/** One entry's own prompt tail (after `inherited`) and generation, packed (model.ts packIds). */
+function packCall(
+  e: TokenEntry,
+  line: number,
+  inherited: number,
+  digits: ReadonlyMap<string, string>,
+): CallTokens {
+  const at = (field: OutsideDigits["field"]) => (i: number) => digits.get(`${line}:${field}:${i}`);
+  const own = packIds(e.prompt_token_ids, inherited, at("prompt_token_ids"));
+  const gen = packIds(e.generation_token_ids, 0, at("generation_token_ids"));
+  const lps = e.generation_log_probs;
+  return {
+    parent: -1, // set by describeCalls, once every call has an index
+    inherited,
+    own: own.ids,
+    gen: gen.ids,
+    exact: { own: own.exact, gen: gen.exact },
+    logProbs: lps.length === gen.ids.length ? Float64Array.from(lps) : null,
+  };
+}
+
 /**
  * Calls in the builder's processing order (created_at, then line), each with its compact tokens.
- * `lines[k]` is the token-file line of `entries[k]`.
+ * `lines[k]` is the token-file line of `entries[k]`; `outside` gives the exact digits of ids past
+ * int32 (a double cannot hold those past 2^53), by line.
  */
 export function describeCalls(
   v: Verdict,
   entries: readonly TokenEntry[],
   lines: readonly number[],
   exchanges: ReadonlyMap<string, ExchangeRecord[]>,
+  outside: readonly OutsideDigits[] = [],
 ) {
   const ix = indexBuild(v);
+  const digits = new Map(outside.map((o) => [`${o.line}:${o.field}:${o.index}`, o.digits]));
   const order = entries
     .map((_, k) => k)
     .sort(
@@ -141,20 +173,11 @@ export function describeCalls(
   const tokens: CallTokens[] = [];
   for (const k of order) {
     const e = entries[k] as TokenEntry;
-    const call = describeCall(e, lines[k] ?? k + 1, ix, exchanges);
+    const line = lines[k] ?? k + 1;
+    const call = describeCall(e, line, ix, exchanges);
     callIndex.set(e.model_call_id, calls.length);
     calls.push(call);
-    const gen = e.generation_token_ids;
-    tokens.push({
-      parent: -1, // set below, once every call has an index
-      inherited: call.inherited_len,
-      own: Int32Array.from(e.prompt_token_ids.slice(call.inherited_len)),
-      gen: Int32Array.from(gen),
-      logProbs:
-        e.generation_log_probs.length === gen.length
-          ? Float64Array.from(e.generation_log_probs)
-          : null,
-    });
+    tokens.push(packCall(e, line, call.inherited_len, digits));
   }
   calls.forEach((c, i) => {
     const t = tokens[i];

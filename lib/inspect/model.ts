@@ -1,9 +1,23 @@
 // The server-side model of one inspected rollout: the view the page shows, plus compact token
 // storage (each call's own prompt tail and generation as typed arrays) so windows of a 200k-token
-// chain are served without rebuilding or holding the raw entries. Types only; built by build-model.
+// chain are served without rebuilding or holding the raw entries. Types and the packing of ids into
+// int32 storage; built by build-model. Plain data apart from `decoder`: a worker can clone it.
 import type { ExchangeRecord } from "@/lib/store";
 import type { RolloutView } from "@/lib/schema/api-rollout";
+import { OUTSIDE_TOKEN_ID } from "@/lib/schema/api-tokens";
 import type { TokenDecoder } from "@/lib/tokens/decoder";
+
+/**
+ * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, gym-v1-store.md
+ * §4): int32 cannot hold it, so its exact digits are kept beside the array (`ExactIds`).
+ */
+export const OUTSIDE_ID = OUTSIDE_TOKEN_ID;
+
+/**
+ * [index into own or gen, the id's exact decimal digits], ascending, one per `OUTSIDE_ID` slot.
+ * Digits are null only for an id past 2^53 whose text the reader did not keep (a double is not exact).
+ */
+export type ExactIds = Array<[number, string | null]>;
 
 /** One call's tokens: the prompt tail after `inherited` (what the parent did not already hold) and the generation. */
 export interface CallTokens {
@@ -12,6 +26,8 @@ export interface CallTokens {
   inherited: number;
   own: Int32Array;
   gen: Int32Array;
+  /** The ids `own` and `gen` hold as `OUTSIDE_ID`, exactly. */
+  exact: { own: ExactIds; gen: ExactIds };
   /** Null when the entry's log probs do not match its generation one for one. */
   logProbs: Float64Array | null;
 }
@@ -29,4 +45,31 @@ export interface RolloutModel {
   exchanges: Map<string, ExchangeRecord[]>;
   /** Each call's output items, for the call detail (the raw entries are not kept). */
   outputItems: Map<string, Array<Record<string, unknown>>>;
+}
+
+const MAX_ID = 0x7fffffff;
+
+/**
+ * `ids[from…]` as int32, each id outside 0 … 2^31−1 stored as `OUTSIDE_ID` with its digits in
+ * `exact`: `digitsAt(i)` gives the file's own digits of `ids[i]` when the reader kept them.
+ */
+export function packIds(
+  ids: readonly number[],
+  from: number,
+  digitsAt: (index: number) => string | undefined,
+): { ids: Int32Array; exact: ExactIds } {
+  const out = new Int32Array(Math.max(0, ids.length - from));
+  const exact: ExactIds = [];
+  for (let i = from; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (id >= 0 && id <= MAX_ID) {
+      out[i - from] = id;
+      continue;
+    }
+    out[i - from] = OUTSIDE_ID;
+    // Below 2^53 the number is the id; past it only the file's text is.
+    const digits = digitsAt(i) ?? (Number.isSafeInteger(id) ? String(id) : null);
+    exact.push([i - from, digits]);
+  }
+  return { ids: out, exact };
 }

@@ -2,6 +2,7 @@
 // re-fed with mask 0, generations with mask 1 and their log probs), or one call as the model saw it
 // (everything before its generation is input). Only the requested window is decoded and sent; the
 // segments (call boundaries) only with the window that opens a sequence. Also low-prob matches.
+// An id outside 0 … 2^31−1 is sent as OUTSIDE_ID, its exact digits in `outside`, marked in words.
 import {
   InvalidInputError,
   UnknownCallError,
@@ -10,19 +11,21 @@ import {
 } from "@/lib/errors";
 import type {
   LowProbMatches,
-  PieceKind,
   SegmentKind,
   SegmentedWindow,
   TokenSegment,
   TokenWindow,
+  WindowPiece,
 } from "@/lib/schema/api-tokens";
+import type { TokenDecoder } from "@/lib/tokens/decoder";
 import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view/inspector-url";
-import type { CallTokens, RolloutModel } from "./model";
+import { OUTSIDE_ID, type CallTokens, type ExactIds, type RolloutModel } from "./model";
 
 interface Part {
   call: number;
   kind: SegmentKind;
   ids: Int32Array;
+  exact: ExactIds;
   logProbs: Float64Array | null; // generated parts only
   start: number;
 }
@@ -38,10 +41,11 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
     call: number,
     kind: SegmentKind,
     ids: Int32Array,
+    exact: ExactIds,
     logProbs: Float64Array | null,
   ) => {
     if (ids.length === 0) return;
-    parts.push({ call, kind, ids, logProbs, start });
+    parts.push({ call, kind, ids, exact, logProbs, start });
     start += ids.length;
   };
   if (sequence.startsWith("call:")) {
@@ -56,8 +60,8 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
     path.forEach((c, k) => {
       const t = model.tokens[c] as CallTokens;
       const last = k === path.length - 1;
-      push(c, last ? (k === 0 ? "prompt" : "interstitial") : "inherited", t.own, null);
-      push(c, last ? "generated" : "inherited", t.gen, last ? t.logProbs : null);
+      push(c, last ? (k === 0 ? "prompt" : "interstitial") : "inherited", t.own, t.exact.own, null);
+      push(c, last ? "generated" : "inherited", t.gen, t.exact.gen, last ? t.logProbs : null);
     });
     return parts;
   }
@@ -68,8 +72,8 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
     );
   calls.forEach((c, k) => {
     const t = model.tokens[c] as CallTokens;
-    push(c, k === 0 ? "prompt" : "interstitial", t.own, null);
-    push(c, "generated", t.gen, t.logProbs);
+    push(c, k === 0 ? "prompt" : "interstitial", t.own, t.exact.own, null);
+    push(c, "generated", t.gen, t.exact.gen, t.logProbs);
   });
   return parts;
 }
@@ -136,6 +140,16 @@ export function firstWindow(
 
 const callId = (model: RolloutModel, index: number) => model.view.calls[index]?.model_call_id ?? "";
 
+interface Columns {
+  id: number[];
+  text: Array<string | null>;
+  piece: Array<WindowPiece | null>;
+  mask: number[];
+  log_prob: Array<number | null>;
+  call: number[];
+  outside: TokenWindow["tokens"]["outside"];
+}
+
 function windowOf(
   model: RolloutModel,
   sequence: string,
@@ -148,15 +162,14 @@ function windowOf(
   const offset = parseCount(offsetParam, "offset", 0, Number.MAX_SAFE_INTEGER);
   const end = Math.min(total, offset + parseCount(limitParam, "limit", TOKEN_WINDOW, MAX_WINDOW));
   const dec = model.decoder;
-  const text: string[] = [];
-  const piece: PieceKind[] = [];
-  const out: TokenWindow["tokens"] = {
+  const cols: Columns = {
     id: [],
-    text: dec ? text : null,
-    piece: dec ? piece : null,
+    text: [],
+    piece: [],
     mask: [],
     log_prob: [],
     call: [],
+    outside: [],
   };
   const callIds: string[] = [];
   const callSlot = new Map<number, number>();
@@ -168,22 +181,68 @@ function windowOf(
       slot = callIds.push(callId(model, p.call)) - 1;
       callSlot.set(p.call, slot);
     }
-    const generated = p.kind === "generated";
-    for (let pos = Math.max(offset, p.start); pos < Math.min(end, pEnd); pos++) {
-      const k = pos - p.start;
-      const id = p.ids[k] ?? 0;
-      out.id.push(id);
-      if (dec) {
-        const decoded = dec.piece(id);
-        text.push(decoded.text);
-        piece.push(decoded.kind);
-      }
-      out.mask.push(generated ? 1 : 0);
-      out.log_prob.push(generated && p.logProbs ? (p.logProbs[k] ?? null) : null);
-      out.call.push(slot);
-    }
+    pushPart(cols, p, Math.max(offset, p.start), Math.min(end, pEnd), slot, dec);
   }
-  return { sequence, total, offset, decoded: dec !== null, tokens: out, call_ids: callIds };
+  // Without a tokenizer only an outside id has text; with none of those there is nothing to send.
+  const texts = dec !== null || cols.outside.length > 0;
+  const tokens = { ...cols, text: texts ? cols.text : null, piece: texts ? cols.piece : null };
+  return { sequence, total, offset, decoded: dec !== null, tokens, call_ids: callIds };
+}
+
+/** Positions [from, to) of the sequence, all in part `p`, onto the window's columns. */
+function pushPart(
+  cols: Columns,
+  p: Part,
+  from: number,
+  to: number,
+  slot: number,
+  dec: TokenDecoder | null,
+): void {
+  const generated = p.kind === "generated";
+  let x = firstExactFrom(p.exact, from - p.start);
+  for (let pos = from; pos < to; pos++) {
+    const k = pos - p.start;
+    const id = p.ids[k] ?? 0;
+    const exact = p.exact[x];
+    if (id === OUTSIDE_ID && exact?.[0] === k) {
+      x++;
+      cols.outside.push([cols.id.length, exact[1]]);
+      cols.text.push(outsideText(exact[1]));
+      cols.piece.push("outside");
+    } else {
+      const decoded = dec?.piece(id);
+      cols.text.push(decoded?.text ?? null);
+      cols.piece.push(decoded?.kind ?? null);
+    }
+    cols.id.push(id);
+    cols.mask.push(generated ? 1 : 0);
+    cols.log_prob.push(generated && p.logProbs ? (p.logProbs[k] ?? null) : null);
+    cols.call.push(slot);
+  }
+}
+
+/** The first of `exact` at index `k` or after (binary search: the list is ascending). */
+function firstExactFrom(exact: ExactIds, k: number): number {
+  let lo = 0,
+    hi = exact.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((exact[mid] as ExactIds[number])[0] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The exact digits at index `k` of a part, undefined when its id is inside int32. */
+function exactAt(exact: ExactIds, k: number): string | null | undefined {
+  const e = exact[firstExactFrom(exact, k)];
+  return e?.[0] === k ? e[1] : undefined;
+}
+
+/** The text an id outside 0 … 2^31−1 is shown with, its digits exact (a true minus sign). */
+function outsideText(digits: string | null): string {
+  const id = digits === null ? "past 2^53 (digits not kept)" : digits.replace("-", "−");
+  return `⟨id ${id}: outside any vocabulary⟩`;
 }
 
 export function lowProbTokens(
@@ -208,10 +267,12 @@ export function lowProbTokens(
       total++;
       if (matches.length < limit) {
         const id = p.ids[k] as number;
+        const digits = id === OUTSIDE_ID ? exactAt(p.exact, k) : undefined;
         matches.push({
           pos: p.start + k,
           id,
-          text: model.decoder?.piece(id).text ?? null,
+          text:
+            digits !== undefined ? outsideText(digits) : (model.decoder?.piece(id).text ?? null),
           log_prob: lp,
           call: callId(model, p.call),
         });
