@@ -3,7 +3,7 @@
 // received with the token arrays moved, not copied; the decoder is this thread's own (cached).
 // Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
 import "server-only";
-import { storePool } from "@/lib/runs/build-rollout-pool";
+import { reviveStoreError, storePool } from "@/lib/runs/build-rollout-pool";
 import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
 import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens/decoder";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
@@ -22,6 +22,7 @@ export async function buildModelOffThread(request: ModelRequest): Promise<Rollou
     signal,
     onProgress: progress?.read,
     onPhase: (phase) => void (phase === "decoding" && progress?.decoding()),
+    revive: reviveStoreError,
   });
   return { ...sent, decoder: sent.view.tokenizer === null ? null : await decoder };
 }
@@ -36,7 +37,7 @@ export async function decideProfileOffThread(
   const pool = storePool("interactive");
   if (!pool) return decideProfile(run, rolloutId, profile, signal);
   const job: ModelJob = { kind: "decide", run, rolloutId, profile };
-  return pool.run<OtherProfileVerdict>(job, { signal });
+  return pool.run<OtherProfileVerdict>(job, { signal, revive: reviveStoreError });
 }
 
 /**

@@ -82,5 +82,5 @@ export async function buildRolloutOffThread(
     options: rest,
     progress: onProgress !== undefined,
   };
-  return pool.run<BuiltRollout>(job, { signal, onProgress });
+  return pool.run<BuiltRollout>(job, { signal, onProgress, revive: reviveStoreError });
 }

@@ -55,7 +55,7 @@ export async function summarizeInWorkers(
       if (!pool) return void leftovers.push(input);
       try {
         const job: StoreJob = { kind: "summarize", input };
-        accept(await pool.run<RolloutSummary>(job, { group }));
+        accept(await pool.run<RolloutSummary>(job, { group, revive: reviveStoreError }));
         stats.inWorkers++;
       } catch {
         // A worker that failed (a crash, a stalled read): its rollout is summarised again below,
@@ -76,5 +76,5 @@ export async function checkCacheOffThread(file: string): Promise<string | null> 
   const pool = indexPool();
   if (!pool) return cacheDamage(file);
   const job: StoreJob = { kind: "check-cache", file };
-  return pool.run<string | null>(job, { group: `check:${file}` });
+  return pool.run<string | null>(job, { group: `check:${file}`, revive: reviveStoreError });
 }

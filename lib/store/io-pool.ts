@@ -20,6 +20,7 @@ interface Job {
   reject: (err: unknown) => void;
   onProgress?: (bytes: number) => void;
   onPhase?: (name: string) => void;
+  revive?: (failure: WorkerFailure) => Error;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -54,6 +55,13 @@ export interface JobOptions {
   onProgress?: (bytes: number) => void;
   /** The worker's `ctx.phase` reports (io-serve). */
   onPhase?: (name: string) => void;
+  /**
+   * Turns the worker's failure back into the caller's error class (else the pool's `revive`). A
+   * pool lives on globalThis and may have been made by another bundle of the server (Next's
+   * instrumentation, another route), whose copies of the error classes fail the caller's
+   * `instanceof`: so callers that map errors pass their own.
+   */
+  revive?: (failure: WorkerFailure) => Error;
 }
 
 export class StoreWorkerPool {
@@ -82,7 +90,7 @@ export class StoreWorkerPool {
 
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
   run<T>(request: unknown, options: JobOptions = {}): Promise<T> {
-    const { group = "", signal, onProgress, onPhase } = options;
+    const { group = "", signal, onProgress, onPhase, revive } = options;
     return new Promise<unknown>((resolve, reject) => {
       signal?.throwIfAborted();
       if (this.closed) throw new Error("the store worker pool is closed");
@@ -91,7 +99,7 @@ export class StoreWorkerPool {
           `${this.stuck} store reads are stuck (a stalled mount?); no new read starts until one returns`,
         );
       const id = this.nextId++;
-      const job: Job = { id, group, request, resolve, reject, onProgress, onPhase, signal };
+      const job: Job = { id, group, request, resolve, reject, onProgress, onPhase, revive, signal };
       if (signal) {
         job.onAbort = () => this.cancel(job, signal.reason);
         signal.addEventListener("abort", job.onAbort, { once: true });
@@ -179,7 +187,10 @@ export class StoreWorkerPool {
     slot.job = null;
     slot.worker.unref();
     if ("result" in m) this.settle(job, null, m.result);
-    else this.settle(job, this.options.revive?.(m.error) ?? new Error(m.error.message));
+    else {
+      const revive = job.revive ?? this.options.revive;
+      this.settle(job, revive?.(m.error) ?? new Error(m.error.message));
+    }
     this.pump();
     if (slot.job === null && this.options.idleMs !== undefined) {
       slot.retire = setTimeout(() => this.retire(slot), this.options.idleMs);
