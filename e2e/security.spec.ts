@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fingerprintTree } from "../lib/testing/fingerprint";
 import { FIXTURE_RUNS, E2E_RUNS } from "./support/paths";
 import {
@@ -11,6 +11,13 @@ import {
   rolloutId,
   storedRollouts,
 } from "./support/fixture-truth";
+import {
+  caseCallIds,
+  caseLifecycleState,
+  caseRollouts,
+  gymCaseRuns,
+  treeEntries,
+} from "./support/gym-cases";
 import { startNext } from "./support/server";
 import { TOKEN_VIEW } from "./support/token-view";
 
@@ -106,16 +113,88 @@ test("ids from URLs never leave the runs root", async ({ request }) => {
   }
 });
 
+/** Answered, and not with a server error: a 404 (no main chain to page) is an answer too. */
+async function answered(request: APIRequestContext, url: string): Promise<void> {
+  const res = await request.get(url);
+  expect(res.status(), url).toBeLessThan(500);
+}
+
+/**
+ * Every page and route of one gym-v1 case run (fixtures/gym-v1-cases): the run page with each
+ * rollout's lifecycle as the case's files give it, the run's routes, and per rollout every profile,
+ * the stamp and facts, token windows, the conversation, neighbours, progress, each call, and the
+ * inspector on every tab.
+ */
+async function visitGymCase(page: Page, request: APIRequestContext, run: string, name: string) {
+  await page.goto(`/runs/${run}`);
+  await expect(page.getByTestId("rollouts-section")).toBeVisible();
+  for (const id of caseRollouts(name))
+    await expect(
+      page
+        .locator(`[data-testid="rollout-row"][data-rollout-id="${id}"]`)
+        .getByTestId("rollout-lifecycle"),
+      `${run} ${id}`,
+    ).toHaveAttribute("data-state", caseLifecycleState(name, id));
+  const api = `/api/runs/${run}`;
+  for (const q of [
+    "/health",
+    "/rollouts",
+    "/rollouts?reason=out_of_vocabulary",
+    "/rollouts?severity=masked&sort=severity&dir=desc",
+    "/export?format=csv",
+    "/export?format=json",
+  ])
+    await answered(request, api + q);
+  for (const id of caseRollouts(name)) {
+    const r = `${api}/rollouts/${id}`;
+    for (const q of [
+      "",
+      "?profile=seed",
+      "?profile=gym-v1",
+      "?profile=auto",
+      "?stamp=1",
+      "?facts=1",
+    ])
+      await answered(request, r + q);
+    for (const q of [
+      "/tokens?chain=main&offset=0&limit=100",
+      "/tokens?chain=main&segments=1",
+      "/tokens?chain=main&lowprob=-1",
+      "/conversation?chain=main",
+      "/neighbors",
+      "/progress",
+    ])
+      await answered(request, r + q);
+    const calls = caseCallIds(name, id);
+    for (const c of calls) {
+      await answered(request, `${r}/calls/${encodeURIComponent(c)}`);
+      await answered(request, `${r}/tokens?chain=${encodeURIComponent(`call:${c}`)}&limit=50`);
+    }
+    const tabs = ["tokens", "conversation", "chains", ...(calls[0] ? ["call"] : [])];
+    for (const tab of tabs) {
+      const call = tab === "call" ? `&call=${encodeURIComponent(calls[0] as string)}` : "";
+      await page.goto(`/runs/${run}/rollouts/${id}?tab=${tab}${call}`);
+      await expect(page.getByTestId("verdict-bar"), `${run} ${id} ${tab}`).toBeVisible();
+    }
+  }
+}
+
 test("read-only: every page and route leaves the runs root byte-identical", async ({
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
-  // The served root: the fixture copies and the generated runs (indexed in the background meanwhile).
+  test.setTimeout(360_000);
+  // The served root: the fixture copies, the gym-v1 case stores and the generated runs (indexed in
+  // the background meanwhile). Paths too, so a created directory shows as well as a created file.
   const before = fingerprintTree(E2E_RUNS);
+  const paths = treeEntries(E2E_RUNS);
+  const cases = gymCaseRuns();
+  expect(cases.length).toBeGreaterThanOrEqual(13);
+  const caseBefore = cases.map(({ run }) => fingerprintTree(path.join(E2E_RUNS, run)));
   const runs = readdirSync(FIXTURE_RUNS).sort();
   expect(runs.length).toBeGreaterThan(5);
   await page.goto("/");
+  await answered(request, "/api/runs");
   for (const id of runs) {
     await page.goto(`/runs/${id}`);
     await expect(page.getByTestId("rollouts-section")).toBeVisible();
@@ -139,8 +218,17 @@ test("read-only: every page and route leaves the runs root byte-identical", asyn
       await expect(page.getByTestId("verdict-bar")).toBeVisible();
     }
   }
+  for (const { run, name } of cases) await visitGymCase(page, request, run, name);
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
   await page.goto("/compare?a=opencode-after-fix&b=opencode-before-fix");
+  const [a, b] = [cases[0]?.run, cases[cases.length - 1]?.run];
+  await page.goto(`/compare?a=${a}&b=${b}`);
+  await answered(request, `/api/compare?a=${a}&b=${b}`);
+  // The case stores first, by name: no byte, size or mtime changed and no file was created.
+  cases.forEach(({ run }, i) =>
+    expect(fingerprintTree(path.join(E2E_RUNS, run)), run).toEqual(caseBefore[i]),
+  );
+  expect(treeEntries(E2E_RUNS)).toEqual(paths);
   expect(fingerprintTree(E2E_RUNS)).toEqual(before);
 });
 

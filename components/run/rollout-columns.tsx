@@ -1,10 +1,12 @@
 // The rollouts table's columns: header, width, sort key (the column id is the server's sort key)
-// and how a cell renders, with the severity pill in the Verdict column and row links that carry
-// the table's query into the inspector (lib/view/rollout-nav).
+// and how a cell renders, with the severity pill in the Verdict column, the store's lifecycle and
+// attempts (./lifecycle-cell), and row links that carry the table's query into the inspector
+// (lib/view/rollout-nav); a deleted rollout with nothing left to read has no link.
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import type { RolloutSummary } from "@/lib/schema/api-runs";
 import { inspectorHref } from "@/lib/view/rollout-nav";
+import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
 
 /** What a cell needs besides its row: the run, and the page's parameters (row links carry the table's query). */
@@ -33,11 +35,16 @@ export const COLUMNS: Col[] = [
     header: "Rollout",
     meta: {
       width: 110,
-      render: (s, c) => (
-        <Link href={inspectorHref(c.runId, s.rollout_id, c.params)} className="mono">
-          {s.rollout_id}
-        </Link>
-      ),
+      render: (s, c) =>
+        hasInspectorPage(s) ? (
+          <Link href={inspectorHref(c.runId, s.rollout_id, c.params)} className="mono">
+            {s.rollout_id}
+          </Link>
+        ) : (
+          <span className="mono" title="deleted from the store: nothing is left to inspect">
+            {s.rollout_id}
+          </span>
+        ),
     },
   },
   {
@@ -76,6 +83,15 @@ export const COLUMNS: Col[] = [
           {reasonsText(s)}
         </span>
       ),
+    },
+  },
+  {
+    id: "lifecycle",
+    header: "Lifecycle",
+    enableSorting: false,
+    meta: {
+      width: 200,
+      render: (s, c) => <LifecycleCell s={s} runId={c.runId} params={c.params} />,
     },
   },
   {

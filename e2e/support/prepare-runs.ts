@@ -1,7 +1,8 @@
 // Builds the e2e runs root before the e2e server starts (playwright.config.ts runs this file with
 // tsx ahead of `next start`): a copy of fixtures/runs (copied, not linked: the server refuses
-// links that leave its root) plus the long session and the 500-call rollout. Reused while the
-// stamp beside the root matches the fixture bytes and the generators' options.
+// links that leave its root), the stores of fixtures/gym-v1-cases as gym-v1 runs (./gym-cases),
+// the long session and the 500-call rollout. Reused while the stamp beside the root matches the
+// fixture and case bytes and the generators' options.
 import { createHash } from "node:crypto";
 import {
   cpSync,
@@ -20,6 +21,7 @@ import {
   LONG_SESSION_RUN,
   writeLongSession,
 } from "@/fixtures/generator/long-session";
+import { GYM_CASES, writeGymCaseRuns } from "./gym-cases";
 import { E2E_RUNS, E2E_STAMP, FIXTURE_RUNS, LARGE_RUN, LONG_RUN } from "./paths";
 
 /** Bump when a generator's output changes without a change to its options. */
@@ -46,6 +48,7 @@ async function prepare(): Promise<void> {
   const stamp = JSON.stringify({
     version: GENERATOR_VERSION,
     fixtures: treeDigest(FIXTURE_RUNS),
+    gymCases: treeDigest(GYM_CASES),
     long: LONG_SESSION_DEFAULTS,
     large: { calls: LARGE_DEFAULTS.bigCalls, tokens: LARGE_DEFAULTS.bigTokens },
   });
@@ -58,6 +61,7 @@ async function prepare(): Promise<void> {
   mkdirSync(E2E_RUNS, { recursive: true });
   for (const run of readdirSync(FIXTURE_RUNS))
     cpSync(path.join(FIXTURE_RUNS, run), path.join(E2E_RUNS, run), { recursive: true });
+  writeGymCaseRuns(E2E_RUNS);
   if (LONG_SESSION_RUN !== LONG_RUN)
     throw new Error(`the long session run is ${LONG_SESSION_RUN}, e2e expects ${LONG_RUN}`);
   await writeLongSession(E2E_RUNS, LONG_SESSION_DEFAULTS);

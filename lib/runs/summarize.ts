@@ -1,11 +1,12 @@
 // One rollout's summary for run views: the verdict and metrics (read and decided by buildRollout),
 // call counts, side calls, status codes from the model-call store, reward and step from its record,
-// and file sizes. Never keeps token arrays. A record without a token store is summarised from
-// itself. The summary's shape is the API contract's (lib/schema/api-runs).
+// file sizes and the store's lifecycle (./summary-lifecycle). Never keeps token arrays. A record
+// without a token store is summarised from itself; a deleted rollout with nothing left is listed
+// as deleted. The summary's shape is the API contract's (lib/schema/api-runs).
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
-import type { RolloutRecord, RolloutSummary } from "@/lib/schema";
+import type { AttemptRef, RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRolloutOffThread } from "./build-rollout-pool";
 import {
@@ -16,6 +17,14 @@ import {
   storeFacts,
   timelineFacts,
 } from "./summary-severity";
+import {
+  danglingIntentsOf,
+  decidedEntries,
+  deletedSummary,
+  lifecycleOf,
+  lifecycleWithoutStore,
+  readErrorOf,
+} from "./summary-lifecycle";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -28,10 +37,16 @@ export interface SummarizeInput {
   hasStoreFiles: boolean;
   /** The rollout's files a listing found (token store and capture store); others are not opened. */
   present?: FileKind[];
+  /** Gym's store deleted it: only `<id>.tokens.lock` is left in the token store. */
+  deleted?: boolean;
+  /** Its attempt group (`R`, `R-a1`, …), itself included; empty when it has no attempts. */
+  attempts?: AttemptRef[];
 }
 
 export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSummary> {
   const record = input.record;
+  if (input.deleted && !input.hasStoreFiles && !record)
+    return deletedSummary(input.rolloutId, input.attempts);
   if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
   const present = input.present ? new Set(input.present) : undefined;
   const source = {
@@ -49,7 +64,6 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   const { capture, verdict: v, other } = built;
   if (present?.has("tokens") && !capture.hasTokenFile)
     throw new Error(`ENOENT: ${input.rolloutId}.tokens.jsonl vanished while being read`);
-  const snap = capture.snapshot;
   const exchanges = built.captureStore?.exchanges ?? [];
   const status_codes: Record<string, number> = {};
   const error_categories: Record<string, number> = {};
@@ -59,13 +73,17 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     if (x.error_category)
       error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
-  const withoutEntry = joinExchanges(snap.entries, exchanges).withoutEntry;
+  // Under gym-v1 the entries Gym's freeze kept (ids the seed reader refuses, a torn line dropped).
+  const { entries, lines } = decidedEntries(capture, v);
+  const withoutEntry = joinExchanges(entries, exchanges).withoutEntry;
   const failed = withoutEntry.filter((x) => isFailedExchange(x.exchange));
-  const timeline = timelineFacts(snap.entries, capture.entryLines, withoutEntry);
+  const timeline = timelineFacts(entries, lines, withoutEntry);
+  const oov = outsideIds(v, entries);
   const sideReasons = { pattern: 0, self_calibration: 0 };
   for (const s of v.side_calls) sideReasons[s.reason.kind]++;
   const m = v.metrics;
-  const newerSchema = snap.readError !== null && /schema_version/.test(snap.readError);
+  const readError = readErrorOf(capture, v);
+  const newerSchema = readError !== null && /schema_version/.test(readError);
   return {
     rollout_id: input.rolloutId,
     source: "store",
@@ -74,7 +92,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     mask_reasons: v.mask_reasons,
     error: v.error,
     metrics: m,
-    n_calls: snap.entries.length,
+    n_calls: entries.length,
     chains: v.build ? v.build.chains.length : null,
     roots: v.build ? v.build.notes.roots : null,
     delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
@@ -82,9 +100,9 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     side_calls: v.side_calls.length,
     side_call_reasons: sideReasons,
     fallbacks: { ...(v.build?.notes.parent_link_fallbacks ?? {}) },
-    torn_tail: snap.tornTail,
-    dangling_intents: snap.danglingIntents.length,
-    unreadable: snap.readError !== null && !newerSchema,
+    torn_tail: v.torn_tail,
+    dangling_intents: danglingIntentsOf(capture, v).length,
+    unreadable: readError !== null && !newerSchema,
     newer_schema: newerSchema,
     other_profile_disagrees: other !== null && other.mask_sample !== v.mask_sample,
     status_codes,
@@ -95,11 +113,14 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
       : null,
     cut_short_call: timeline.cut?.fact ?? null,
     main_model: mainModelOf(v),
-    oov_tokens: outsideIds(v, snap.entries),
+    oov_tokens: oov,
     has_capture: hasCapture(capture, record),
     reward: record?.reward ?? null,
     step: record?.step ?? null,
     bytes: input.bytes,
+    lifecycle: input.deleted
+      ? lifecycleWithoutStore(true, input.attempts)
+      : lifecycleOf(capture, input.attempts),
     ...severityOf({
       ...storeFacts(capture, v),
       mask_sample: v.mask_sample,
@@ -112,7 +133,8 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
       failed_calls: timeline.cut ? [timeline.cut.fact] : [],
       calls_total: timeline.total,
       delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
-      torn_tail: snap.tornTail,
+      torn_tail: v.torn_tail,
+      oov_tokens: oov,
     }),
   };
 }
@@ -168,6 +190,7 @@ function fromRecord(input: SummarizeInput): RolloutSummary {
     reward: r?.reward ?? null,
     step: r?.step ?? null,
     bytes: input.bytes,
+    lifecycle: lifecycleWithoutStore(input.deleted === true, input.attempts),
     ...severityOf({
       mask_sample: r?.mask_sample === true,
       mask_reasons,

@@ -15,6 +15,7 @@ import {
 } from "@/lib/severity";
 import type { ExchangeRecord, RolloutCapture } from "@/lib/store";
 import { timelinePositions } from "@/lib/view/timeline-positions";
+import { incompleteOf, tombstoneOf } from "./summary-lifecycle";
 
 /** The run-level facts (policy model, capture expected) are left out: lib/health adds them. */
 export function severityOf(
@@ -111,20 +112,15 @@ export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null
   );
 }
 
-/** What the store recorded beyond the verdict: a retired tombstone, incompleteness, token counts. */
+/**
+ * What the store recorded beyond the verdict, as the profile's consumer read it (./summary-lifecycle):
+ * a retired tombstone, incompleteness, token counts.
+ */
 export function storeFacts(capture: RolloutCapture, v: Verdict): Partial<SeverityInput> {
-  const { snapshot: snap, state } = capture;
   const notes = v.build?.notes;
   return {
-    tombstone:
-      snap.retired && state
-        ? { frozen: state.frozen, snapshot_id: state.snapshot_id, version: state.version }
-        : null,
-    incomplete: {
-      dangling_intents: snap.danglingIntents,
-      lost_calls: (snap.incompleteMarker ?? []).filter((l) => l.trim() !== ""),
-      state_flag: snap.stateIncomplete,
-    },
+    tombstone: tombstoneOf(capture, v),
+    incomplete: incompleteOf(capture, v),
     generated_tokens: notes
       ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered }
       : null,

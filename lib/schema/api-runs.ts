@@ -3,6 +3,9 @@
 // snake_case on the wire; the server builds values of the inferred types, and route tests and the
 // browser parse responses with these same schemas. Not the inspector's routes (./api-rollout).
 import { z } from "zod";
+import { noLifecycle, rolloutLifecycleSchema } from "./api-run-lifecycle";
+
+export * from "./api-run-lifecycle";
 
 const int = z.int();
 const nullableNumber = z.number().nullable();
@@ -18,6 +21,12 @@ export const maskReasonSchema = z.enum([
   "multiple_roots",
   "multiple_chains",
 ]);
+
+/**
+ * A summary's mask reasons: the consumer's, plus `deleted` for a rollout Gym's store deleted with
+ * nothing left to read (only its lock file), so filters and charts name it rather than guess.
+ */
+export const summaryMaskReasonSchema = z.enum([...maskReasonSchema.options, "deleted"]);
 
 /** The severity model's classes (lib/severity): `pending` while a rollout's verdict is not known. */
 export const severityStateSchema = z.enum([
@@ -67,7 +76,7 @@ export const rolloutSummarySchema = z.strictObject({
   source: z.enum(["store", "record"]),
   profile: profileSchema.nullable(),
   mask_sample: z.boolean(),
-  mask_reasons: z.array(maskReasonSchema),
+  mask_reasons: z.array(summaryMaskReasonSchema),
   error: z.string().nullable(),
   metrics: z.record(z.string(), z.unknown()),
   n_calls: z.number(),
@@ -93,8 +102,14 @@ export const rolloutSummarySchema = z.strictObject({
   cut_short_call: failedCallFactSchema.nullable(),
   /** The model of the main chain (lib/severity mainChainModel); null when no call names one. */
   main_model: z.string().nullable(),
-  /** Token ids outside 0 … 2^31−1 (outside every vocabulary); null when the ids were not read. */
+  /**
+   * Token ids outside 0 … 2^31−1 (outside every vocabulary) in the entries the profile's consumer
+   * built from (under gym-v1, those Gym's freeze reads, which keep any integer); a call's inherited
+   * prefix is counted once. Null when the ids were not read (a record alone).
+   */
   oov_tokens: int.nullable(),
+  /** The store's lifecycle: frozen or open, a retired tombstone, deleted, and attempts. */
+  lifecycle: rolloutLifecycleSchema.default(noLifecycle),
   /** Any token-capture evidence: store files or the record's `_ng_token_capture`. */
   has_capture: z.boolean(),
   /**
@@ -172,14 +187,19 @@ export const alertKindSchema = z.enum([
   "unreadable_records",
 ]);
 
+/** Alerts about the store's lifecycle (lib/health/lifecycle-alerts), beside lib/health's own. */
+export const lifecycleAlertKindSchema = z.enum(["outside_token_ids"]);
+
 export const alertSchema = z.strictObject({
-  kind: alertKindSchema,
+  kind: z.enum([...alertKindSchema.options, ...lifecycleAlertKindSchema.options]),
   severity: z.enum(["error", "warning"]),
   /** The severity class of the rollouts the alert names: its colour on every page. */
   verdict: z.enum(["trained_with_warnings", "masked"]).nullable(),
   count: int,
   message: z.string(),
   rollout_ids: z.array(z.string()),
+  /** The rollouts table's query that lists exactly these rollouts (`reason=out_of_vocabulary`). */
+  table_query: z.string().optional(),
 });
 
 /** Aggregates over a run's summaries (lib/health). */
@@ -258,6 +278,7 @@ export type RunList = z.infer<typeof runListSchema>;
 export type Count = z.infer<typeof countSchema>;
 export type StepPoint = z.infer<typeof stepPointSchema>;
 export type AlertKind = z.infer<typeof alertKindSchema>;
+export type LifecycleAlertKind = z.infer<typeof lifecycleAlertKindSchema>;
 export type Alert = z.infer<typeof alertSchema>;
 export type HealthReport = z.infer<typeof healthReportSchema>;
 export type RunHealth = z.infer<typeof runHealthSchema>;
