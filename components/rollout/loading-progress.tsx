@@ -1,5 +1,5 @@
 "use client";
-// The inspector's frame while the rollout's page is on its way (app/…/[rollout]/loading.tsx): the
+// The inspector's frame while the rollout's page is on its way (held by the segment layout, rollout-shell): the
 // crumbs, a verdict area that says "Loading…" (never a verdict or a count it does not have yet) and
 // a bar of the build's progress, polled from the progress route: bytes read of the rollout's files
 // on a cold build, then the deciding and decoding phases.

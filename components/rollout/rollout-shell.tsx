@@ -1,9 +1,10 @@
 "use client";
-// Where the rollout's loading frame lives: in the segment's layout, not in loading.tsx. On a direct
-// load React never hydrates a Suspense fallback whose content is still streaming, so a frame drawn
-// by loading.tsx would sit at "Opening the rollout…" with no progress polled for the whole cold
-// build. The layout is part of the shell, hydrated at once: it shows the frame until the page says
-// it has arrived. loading.tsx only marks the page as on its way again (a new profile, say).
+// Where the rollout's loading frame lives: in the segment's layout, not in a Suspense fallback. On a
+// direct load React never hydrates a fallback whose content is still streaming, so a frame drawn
+// there would sit at "Opening the rollout…" with no progress polled for the whole cold build. The
+// layout is part of the shell, hydrated at once: it shows the frame until the page says it has
+// arrived. The page's own fallback (PagePending, only while its model is being built) marks the
+// page as on its way again (a new profile, say).
 import { createContext, useContext, useLayoutEffect, useState, type ReactNode } from "react";
 import { LoadingProgress } from "./loading-progress";
 
@@ -29,7 +30,7 @@ export function PageArrived() {
   return <span className="page-arrived" hidden />;
 }
 
-/** Rendered by loading.tsx while the page is on its way: the frame comes back. */
+/** The page's Suspense fallback while its model is built: the frame comes back. */
 export function PagePending() {
   const setWaiting = useContext(Waiting);
   useLayoutEffect(() => setWaiting(true), [setWaiting]);

@@ -3,7 +3,7 @@
 // attempts (./lifecycle-cell), and row links that carry the table's query into the inspector
 // (lib/view/rollout-nav); a deleted rollout with nothing left to read has no link.
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
+import { RolloutLink } from "./rollout-link";
 import type { RolloutSummary } from "@/lib/schema/api-runs";
 import { inspectorHref } from "@/lib/view/rollout-nav";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
@@ -37,9 +37,9 @@ export const COLUMNS: Col[] = [
       width: 110,
       render: (s, c) =>
         hasInspectorPage(s) ? (
-          <Link href={inspectorHref(c.runId, s.rollout_id, c.params)} className="mono">
+          <RolloutLink href={inspectorHref(c.runId, s.rollout_id, c.params)}>
             {s.rollout_id}
-          </Link>
+          </RolloutLink>
         ) : (
           <span className="mono" title="deleted from the store: nothing is left to inspect">
             {s.rollout_id}

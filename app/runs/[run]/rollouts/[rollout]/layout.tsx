@@ -8,8 +8,8 @@ import { RolloutShell } from "@/components/rollout/rollout-shell";
 
 export const dynamic = "force-dynamic";
 
-// An unknown rollout must be a 404 page. The page below streams behind loading.tsx, and once the
-// shell is sent the status is 200; this layout sits above that boundary, so it answers first: a few
+// An unknown rollout must be a 404 page. The page below may stream behind a Suspense boundary (a
+// cold build), and once the shell is sent the status is 200; this layout sits above that boundary, so it answers first: a few
 // stats (and the run's cached records), never a build. It also holds the loading frame
 // (RolloutShell), hydrated with the shell so it can poll the build's progress.
 export default async function RolloutLayout({

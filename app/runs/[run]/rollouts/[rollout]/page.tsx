@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { getRun, type RunLayout } from "@/lib/runs/runs-root";
-import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { inspectProgress, inspectRollout } from "@/lib/inspect/rollout-model";
 import { knownRunPolicy } from "@/lib/inspect/run-policy";
 import { firstWindow } from "@/lib/inspect/token-window";
 import type { RolloutView } from "@/lib/schema/api-rollout";
@@ -18,7 +19,7 @@ import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
 import { RolloutFactsProvider } from "@/components/rollout/rollout-facts";
-import { PageArrived } from "@/components/rollout/rollout-shell";
+import { PageArrived, PagePending } from "@/components/rollout/rollout-shell";
 import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
 
 export const dynamic = "force-dynamic";
@@ -61,6 +62,9 @@ async function load(
   }
 }
 
+// A built rollout (cached) is rendered in the document's first flush: no Suspense boundary, so
+// React's reveal throttle never holds the first token back. Otherwise the page streams behind a
+// boundary whose fallback brings back the layout's loading frame (rollout-shell) with its progress.
 export default async function RolloutPage({
   params,
   searchParams,
@@ -72,6 +76,32 @@ export default async function RolloutPage({
   const strings = Object.entries(await searchParams).filter(
     (e): e is [string, string] => typeof e[1] === "string",
   );
+  const content = <RolloutContent runId={runId} rollout={rollout} strings={strings} />;
+  if (await isBuilt(runId, rollout, strings)) return content;
+  return <Suspense fallback={<PagePending />}>{content}</Suspense>;
+}
+
+/** Whether the model the page needs is cached; any doubt (an unknown run, say) is "no". */
+async function isBuilt(runId: string, rollout: string, strings: Array<[string, string]>) {
+  try {
+    const run = await getRun(runId);
+    const asked = strings.find(([k]) => k === "profile")?.[1];
+    const progress = await inspectProgress(run, rollout, { profile: profileParam(asked) });
+    return progress.state === "ready";
+  } catch {
+    return false;
+  }
+}
+
+async function RolloutContent({
+  runId,
+  rollout,
+  strings,
+}: {
+  runId: string;
+  rollout: string;
+  strings: Array<[string, string]>;
+}) {
   const loaded = await load(runId, rollout, Object.fromEntries(strings));
   if ("error" in loaded)
     return (
