@@ -1,12 +1,14 @@
 "use client";
 // The inspector's container: owns the URL state (call, chain, tab, pos, low, message, shade) and
 // wires the call timeline, the token and conversation views, the call detail and the chain panel.
-// The view model and the first token window come from the server page; the views fetch the rest.
+// Selecting a call keeps the tab and moves it to the call. The view model and the first token
+// window come from the server page; the views fetch the rest.
 import { useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
 import { isSequenceTrained, rolloutSeverity } from "@/lib/view/rollout-severity";
 import {
+  callTokensPatch,
   INSPECTOR_TABS,
   messageOf,
   positionOf,
@@ -20,7 +22,9 @@ import { CallTimeline } from "./call-timeline";
 import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
 import { ConversationView } from "./conversation-view";
+import { NoChainNotice } from "./no-chain-notice";
 import { TokenView } from "./token-view";
+import { useCallSelect } from "./use-call-select";
 import { useRolloutFacts } from "./rollout-facts";
 import { short } from "./labels";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
@@ -44,7 +48,8 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const selected = params.get("call");
   const tab = tabOf(params.get("tab"));
   const sequence = sequenceOf(view, params.get("chain"));
-  const severity = useMemo(() => rolloutSeverity(view).severity, [view]);
+  const verdict = useMemo(() => rolloutSeverity(view), [view]);
+  const severity = verdict.severity;
   const callById = useMemo(
     () => new Map(view.calls.map((c) => [c.model_call_id, c])),
     [view.calls],
@@ -62,6 +67,20 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
     return out;
   }, [view.chains, selected, sequence, callById]);
   const openTokens = (chain: string) => set({ tab: "tokens", chain, pos: null });
+  const selectCall = useCallSelect(view, base, profileQs, set);
+  // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
+  const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
+  const noChain = view.chains.length === 0 && (
+    <NoChainNotice
+      reasons={verdict.reasons}
+      captured={view.calls.length}
+      tokenFile={view.read.token_file}
+      error={view.verdict.error}
+      shown={alone ? sequence.slice(5) : null}
+      firstCall={view.calls[0]?.model_call_id ?? null}
+      onShowCall={(id) => set({ chain: `call:${id}`, pos: null })}
+    />
+  );
 
   return (
     <div className="inspector">
@@ -75,7 +94,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             failed={view.failed}
             intents={view.dangling_intents}
             selectedCallId={selected}
-            onSelect={(id) => set({ call: id, tab: "call" })}
+            onSelect={selectCall}
           />
         )}
       </div>
@@ -94,7 +113,8 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             </button>
           ))}
         </nav>
-        {tab === "tokens" && (
+        {tab === "tokens" && noChain}
+        {tab === "tokens" && (view.chains.length > 0 || alone) && (
           <TokenSeedContext.Provider value={seed}>
             <TokenView
               base={base}
@@ -103,6 +123,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
               sequences={sequences}
               verdict={severity}
               pos={positionOf(params.get("pos"))}
+              call={selected}
               low={params.get("low")}
               onPatch={set}
             />
@@ -120,13 +141,23 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             onPatch={set}
           />
         )}
-        {tab === "call" && <CallTab view={view} selected={selected} onShowTokens={openTokens} />}
+        {tab === "call" && (
+          <div className="inspector-pane">
+            <CallTab
+              view={view}
+              selected={selected}
+              onShowTokens={(id) => set(callTokensPatch(view, id))}
+            />
+          </div>
+        )}
         {tab === "chains" && (
-          <ChainPanel
-            view={view}
-            onOpenChain={openTokens}
-            onSelectCall={(id) => set({ call: id, tab: "call" })}
-          />
+          <div className="inspector-pane">
+            <ChainPanel
+              view={view}
+              onOpenChain={openTokens}
+              onSelectCall={(id) => set({ call: id, tab: "call" })}
+            />
+          </div>
         )}
       </div>
     </div>
@@ -153,7 +184,7 @@ function CallTab({
 }: {
   view: RolloutView;
   selected: string | null;
-  onShowTokens: (chain: string) => void;
+  onShowTokens: (callId: string) => void;
 }) {
   if (selected === null) return <p className="muted">Select a call in the timeline.</p>;
   const call = view.calls.find((c) => c.model_call_id === selected) ?? null;
@@ -182,7 +213,7 @@ function CallTab({
       base={`/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`}
       callId={selected}
       call={call}
-      onShowTokens={() => onShowTokens(`call:${selected}`)}
+      onShowTokens={() => onShowTokens(selected)}
     />
   );
 }

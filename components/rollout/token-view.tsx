@@ -2,21 +2,25 @@
 // The loss-mask token view: a chain (or one call) as text, the way the trainer sees it. Tokens flow
 // and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability,
 // re-fed ones (mask 0) slate. Only visible lines are in the DOM; windows load as they scroll in.
+// It opens at the URL's position (selected), else at the selected call's first token.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { SeverityState } from "@/lib/severity";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { CANVAS } from "@/lib/view/token-palette";
 import {
+  callStart,
   itemOfCall,
   itemOfPosition,
   moveCursor,
   tokenItems,
   type TokenItem,
 } from "@/lib/view/token-rows";
-import { useTokenWindows, WINDOW, type TokenAt } from "./use-token-windows";
+import { useTokenWindows, WINDOW } from "./use-token-windows";
+import { revealToken, useScrollTarget, type ScrollTarget } from "./use-scroll-target";
 import { LowProbList } from "./low-prob-list";
 import { ThresholdInput } from "./threshold-input";
+import { TokenInfo } from "./token-info";
 import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
 import { fmtInt, short } from "./labels";
@@ -27,7 +31,7 @@ const ROW_PX = 21;
 const HEADER_PX = 28;
 const TOKENS_PER_ROW = 12;
 const OVERSCAN = 2;
-// The server has no panel to measure: it renders the lines a typical panel (60vh) shows, so the
+// The server has no panel to measure: it renders the lines a typical panel shows, so the
 // first tokens are in the page's HTML and painted before the scripts run; the client measures.
 const INITIAL_RECT = { width: 900, height: 640 };
 const estimate = (item: TokenItem | undefined) =>
@@ -43,12 +47,15 @@ export interface TokenViewProps {
   /** The rollout's verdict: segment headers call generated text trained only when it is. */
   verdict?: SeverityState;
   pos: number | null;
+  /** The selected call (URL `call`): with no position selected, the view opens at its first token. */
+  call?: string | null;
   low: string | null;
   onPatch: (patch: Record<string, string | null>) => void;
 }
 
 export function TokenView(props: TokenViewProps) {
   const { base, profileQs, sequence, sequences, verdict = "pending", pos, low, onPatch } = props;
+  const call = props.call ?? null;
   const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
   const segments = useMemo(() => first?.segments ?? [], [first]);
@@ -92,17 +99,17 @@ export function TokenView(props: TokenViewProps) {
     }
   }, [firstIndex, lastIndex, items, ensure]);
 
-  // Deep links: bring `pos` into view, again once its window has loaded and its line exists.
-  const scrolledFor = useRef<string | null>(null);
-  useEffect(() => {
-    const key = `${url}#${pos}`;
-    if (pos === null || scrolledFor.current === key) return;
-    const i = itemOfPosition(items, pos);
-    if (i < 0) return;
-    virt.scrollToIndex(i, { align: "center" });
-    if (items[i]?.kind === "line") scrolledFor.current = key;
-    else ensure(pos, pos + 1);
-  }, [pos, items, url, virt, ensure]);
+  // Where the view opens: the URL's position (centred), else the selected call's first token (its
+  // segment header at the top). Followed until it stays in view while the windows around it load.
+  const target = useMemo((): ScrollTarget | null => {
+    if (pos !== null)
+      return { key: `${url}#p${pos}`, pos, index: itemOfPosition(items, pos), align: "center" };
+    const start = call === null ? null : callStart(segments, call);
+    if (call === null || start === null) return null;
+    const index = itemOfCall(items, segments, call);
+    return { key: `${url}#c${call}`, pos: start, index, align: "start" };
+  }, [pos, call, items, segments, url]);
+  const scroll = useScrollTarget(scroller, virt, target, first !== undefined || !!error);
 
   // Key presses can outrun the URL update, so the cursor moves from the last key press, not the prop.
   const cursor = useRef<number | null>(pos);
@@ -112,21 +119,19 @@ export function TokenView(props: TokenViewProps) {
     cursor.current = pos;
   }, [pos]);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const from = cursor.current;
-    const to = moveCursor(items, from, e.key);
+    scroll.release();
+    const to = moveCursor(items, cursor.current, e.key, target?.pos ?? 0);
     if (to === null || total === 0) return;
     e.preventDefault();
     const next = Math.min(total - 1, Math.max(0, to));
     cursor.current = next;
     sent.current.add(next);
-    scrolledFor.current = `${url}#${next}`; // scrolled here, not centred by the deep-link effect
+    scroll.hold(`${url}#p${next}`); // scrolled here below, not centred as a deep link
     onPatch({ pos: String(next) });
     const i = itemOfPosition(items, next);
     if (i >= 0) virt.scrollToIndex(i, { align: "auto" });
     // A wrapped line can be taller than the panel: bring the token itself into view.
-    requestAnimationFrame(() =>
-      scroller.current?.querySelector(`[data-pos="${next}"]`)?.scrollIntoView({ block: "nearest" }),
-    );
+    requestAnimationFrame(() => scroller.current && revealToken(scroller.current, next, "nearest"));
   };
   const posOf = (e: MouseEvent<HTMLElement>) => {
     const el = (e.target as HTMLElement).closest<HTMLElement>("[data-pos],[data-lead-pos]");
@@ -136,7 +141,6 @@ export function TokenView(props: TokenViewProps) {
 
   const generated = segments.reduce((n, s) => n + (s.kind === "generated" ? s.length : 0), 0);
   const calls = useMemo(() => [...new Set(segments.map((s) => s.call))], [segments]);
-  const shown = hover ?? pos;
   return (
     <div className={`token-view ${styles.view}`} data-testid="token-view">
       <div className="toolbar">
@@ -159,8 +163,10 @@ export function TokenView(props: TokenViewProps) {
           <select
             value=""
             onChange={(e) => {
-              const i = itemOfCall(items, segments, e.target.value);
-              if (i >= 0) virt.scrollToIndex(i, { align: "start" });
+              const id = e.target.value;
+              if (!id) return;
+              onPatch({ call: id, pos: null });
+              scroll.go(`${url}#c${id}`); // again, when this call was already the selected one
             }}
             data-testid="jump-to-call"
           >
@@ -195,22 +201,28 @@ export function TokenView(props: TokenViewProps) {
       {low !== null && (
         <LowProbList
           url={`${url}&lowprob=${encodeURIComponent(low)}&limit=500`}
-          onPick={(p) => onPatch({ pos: String(p) })}
+          onPick={(p) => {
+            onPatch({ pos: String(p) });
+            scroll.go(`${url}#p${p}`); // again, when it was already selected and scrolled away
+          }}
         />
       )}
-      <TokenInfo t={shown === null ? null : tokenAt(shown)} />
+      <TokenInfo selected={pos} hovered={hover} tokenAt={tokenAt} />
       <div
         className={styles.scroll}
         style={{ backgroundColor: CANVAS }}
         ref={scroller}
         tabIndex={0}
         onKeyDown={onKey}
+        onWheel={scroll.release}
+        onPointerDown={scroll.release}
+        onTouchStart={scroll.release}
         onMouseOver={(e) => setHover(posOf(e))}
         onMouseLeave={() => setHover(null)}
         onClick={(e) => {
           const p = posOf(e);
           if (p === null) return;
-          scrolledFor.current = `${url}#${p}`; // a click keeps the scroll where it is
+          scroll.hold(`${url}#p${p}`); // a click keeps the scroll where it is
           onPatch({ pos: String(p) });
         }}
         data-testid="token-scroll"
@@ -241,29 +253,6 @@ export function TokenView(props: TokenViewProps) {
           </div>
         </div>
       </div>
-    </div>
-  );
-}
-
-function TokenInfo({ t }: { t: TokenAt | null }) {
-  if (!t)
-    return (
-      <div className="token-info muted" data-testid="token-info">
-        Hover or select a token (←→ a token, ↑↓ a line).
-      </div>
-    );
-  return (
-    <div className="token-info" data-testid="token-info">
-      <span>pos {fmtInt(t.pos)}</span>
-      <span>id {t.id}</span>
-      <span className="mono">text {t.text === null ? "—" : JSON.stringify(t.text)}</span>
-      {t.piece && t.piece !== "text" && <span className="badge">{t.piece}</span>}
-      <span className={t.mask ? "gen-text" : "muted"}>mask {t.mask}</span>
-      <span>
-        log prob{" "}
-        {t.logProb === null ? "—" : `${t.logProb.toFixed(4)} (p ${Math.exp(t.logProb).toFixed(3)})`}
-      </span>
-      <span className="mono">call {short(t.call)}</span>
     </div>
   );
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import {
+  callStart,
   headOfText,
+  infoTokens,
   itemOfCall,
   itemOfPosition,
   LINE_CAP,
   moveCursor,
   moveLine,
+  noChainWords,
   segmentLabel,
   tailOfText,
   tokenItems,
@@ -160,6 +163,26 @@ describe("token lines", () => {
     expect(moveCursor(items, 4, "Enter")).toBeNull();
     expect(moveCursor(items, null, "a")).toBeNull();
   });
+
+  it("starts the cursor where the view was opened (a call's first token), not at 0", () => {
+    const items = tokenItems({ segments, windowSize: WINDOW, textAt: all });
+    // Segment "b" opens at 6 (fixture above); a view opened at call b starts its cursor there.
+    const opened = callStart(segments, "b");
+    expect(opened).toBe(6);
+    expect(moveCursor(items, null, "ArrowRight", opened ?? 0)).toBe(6);
+    expect(moveCursor(items, null, "ArrowDown", 6)).toBe(6);
+    expect(moveCursor(items, 6, "ArrowRight", 0)).toBe(7); // a cursor in place ignores the start
+    expect(callStart(segments, "a")).toBe(0);
+    expect(callStart(segments, "zzz")).toBeNull();
+  });
+
+  it("keeps the selected token in the info line while another is hovered", () => {
+    expect(infoTokens(600, 12)).toEqual({ main: 600, hover: 12 });
+    expect(infoTokens(600, 600)).toEqual({ main: 600, hover: null });
+    expect(infoTokens(600, null)).toEqual({ main: 600, hover: null });
+    expect(infoTokens(null, 12)).toEqual({ main: 12, hover: null });
+    expect(infoTokens(0, 5)).toEqual({ main: 0, hover: 5 }); // position 0 is a selection too
+  });
 });
 
 describe("token text and segment words", () => {
@@ -187,5 +210,42 @@ describe("token text and segment words", () => {
         expect(segmentLabel(kind, v)).not.toMatch(/trained/);
       }
     }
+  });
+});
+
+describe("a rollout with no chain", () => {
+  const sideCalls = {
+    severity: "masked",
+    sentence: "Only side calls: every captured call was a side call.",
+  };
+  const warning = { severity: "trained_with_warnings", sentence: "Torn tail: …." };
+  const facts = { captured: 2, tokenFile: true, error: "all captured calls were side calls" };
+
+  it("says there is no chain, how many calls there were, and the mask reasons as sentences", () => {
+    const words = noChainWords([sideCalls, warning], facts);
+    expect(words.title).toBe(
+      "No chain to show: the builder made no chain from the 2 captured calls.",
+    );
+    expect(words.why).toEqual([sideCalls.sentence]); // warnings are not why there is no chain
+  });
+
+  it("says what the store holds when no mask reason does: an empty file, no file", () => {
+    const empty = noChainWords([], { captured: 0, tokenFile: true, error: null });
+    expect(empty.title).toBe(
+      "No chain to show: this rollout has no captured call with a token entry.",
+    );
+    expect(empty.why).toEqual([
+      "The token file holds no entry: no model call of this rollout was captured.",
+    ]);
+    expect(noChainWords([], { captured: 0, tokenFile: false, error: null }).why).toEqual([
+      "There is no token file for this rollout: its model calls were not captured.",
+    ]);
+  });
+
+  it("falls back to the builder's error, then to no reason", () => {
+    const one = { captured: 1, tokenFile: true, error: "boom" };
+    expect(noChainWords([], one).title).toContain("from the 1 captured call.");
+    expect(noChainWords([warning], one).why).toEqual(["The builder said: `boom`."]);
+    expect(noChainWords([], { ...one, error: null }).why).toEqual(["The verdict gives no reason."]);
   });
 });

@@ -112,6 +112,11 @@ export function itemOfPosition(items: readonly TokenItem[], pos: number): number
   return item && pos < item.end ? best : -1;
 }
 
+/** Where a call's first segment starts (its own first token); null when it is not in the sequence. */
+export function callStart(segments: readonly TokenSegment[], callId: string): number | null {
+  return segments.find((s) => s.call === callId)?.start ?? null;
+}
+
 /** The header of a call's first segment, to jump to it; -1 when the call is not in the sequence. */
 export function itemOfCall(
   items: readonly TokenItem[],
@@ -139,14 +144,18 @@ export function moveLine(items: readonly TokenItem[], pos: number, dir: 1 | -1):
   return pos;
 }
 
-/** Where an arrow key moves the cursor: ←→ a token, ↑↓ a line; null for other keys. */
+/**
+ * Where an arrow key moves the cursor: ←→ a token, ↑↓ a line; null for other keys. With no
+ * cursor yet, the first key selects `start` (the token the view was opened at, else the first).
+ */
 export function moveCursor(
   items: readonly TokenItem[],
   from: number | null,
   key: string,
+  start = 0,
 ): number | null {
   if (!key.startsWith("Arrow")) return null;
-  if (from === null) return 0;
+  if (from === null) return start;
   if (key === "ArrowRight") return from + 1;
   if (key === "ArrowLeft") return from - 1;
   if (key === "ArrowDown") return moveLine(items, from, 1);
@@ -191,4 +200,42 @@ export function headOfText(text: string): string {
 /** The part shown at the start of the next line (`lead`): what follows its last newline. */
 export function tailOfText(text: string): string {
   return text.slice(text.lastIndexOf("\n") + 1);
+}
+
+/**
+ * The token info line's tokens: the selected one stays in front while another is hovered (the
+ * hovered one comes second); with nothing selected, the hovered one alone.
+ */
+export function infoTokens(
+  selected: number | null,
+  hovered: number | null,
+): { main: number | null; hover: number | null } {
+  if (selected === null) return { main: hovered, hover: null };
+  return { main: selected, hover: hovered === selected ? null : hovered };
+}
+
+/** What the token tab says when the rollout has no chain: that, and why, in the verdict's words. */
+export function noChainWords(
+  reasons: ReadonlyArray<{ severity: string; sentence: string }>,
+  facts: { captured: number; tokenFile: boolean; error: string | null },
+): { title: string; why: string[] } {
+  const { captured, tokenFile, error } = facts;
+  const calls = `${captured} captured call${captured === 1 ? "" : "s"}`;
+  const title =
+    captured === 0
+      ? "No chain to show: this rollout has no captured call with a token entry."
+      : `No chain to show: the builder made no chain from the ${calls}.`;
+  const why = reasons.filter((r) => r.severity === "masked").map((r) => r.sentence);
+  if (why.length > 0) return { title, why };
+  // No mask reason to quote: say what the store holds.
+  if (captured === 0) {
+    const store = tokenFile
+      ? "The token file holds no entry: no model call of this rollout was captured."
+      : "There is no token file for this rollout: its model calls were not captured.";
+    return { title, why: [store] };
+  }
+  return {
+    title,
+    why: [error ? `The builder said: \`${error}\`.` : "The verdict gives no reason."],
+  };
 }
