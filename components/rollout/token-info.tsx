@@ -51,7 +51,8 @@ function Facts({ t }: { t: TokenAt }) {
   return (
     <>
       <span>pos {fmtInt(t.pos)}</span>
-      <span>id {t.id}</span>
+      {/* An id outside int32 is held as a sentinel: its exact digits are in its text. */}
+      <span>id {t.piece === "outside" ? "outside 0…2^31−1" : t.id}</span>
       <span className="mono">text {t.text === null ? "—" : JSON.stringify(t.text)}</span>
       {t.piece && t.piece !== "text" && <span className="badge">{t.piece}</span>}
       <span className={t.mask ? "gen-text" : "muted"}>mask {t.mask}</span>

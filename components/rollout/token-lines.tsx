@@ -132,7 +132,7 @@ function Token({
     match ? styles.low : "",
     t.piece === "special"
       ? styles.special
-      : t.piece === "bytes" || t.piece === "unknown"
+      : t.piece === "bytes" || t.piece === "unknown" || t.piece === "outside"
         ? styles.raw
         : "",
   ];
