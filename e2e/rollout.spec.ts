@@ -145,7 +145,7 @@ test("the 422 after a tool call appears as a failed row where it happened", asyn
   await expect(failed).toHaveCount(1);
   await expect(failed).toHaveAttribute("data-call-id", failedCall[0]!.model_call_id);
   await expect(failed).toContainText(`HTTP ${failedCall[0]!.status_code} client_error`);
-  await expect(failed).toContainText("extra_forbidden at body.messages.2.reasoning");
+  await expect(failed).toContainText("extra_forbidden at messages[2].reasoning");
   // In time order, after every captured call.
   await expect(failed).toHaveAttribute("data-call-number", String(captured.length + 1));
   await failed.click();

@@ -7,16 +7,18 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react"
 import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
 import {
   buildTimeline,
-  moveInTimeline,
-  visibleRows,
+  isCall,
   type DanglingIntent,
   type TimelineRow,
 } from "@/lib/view/call-timeline";
+import { moveInTimeline, timelineCursor, visibleRows } from "@/lib/view/call-timeline-keys";
 import { timelinePositions } from "@/lib/view/timeline-positions";
+import { compact, modelText, seconds } from "@/lib/view/call-timeline-words";
 import { fmtInt, short } from "./labels";
 import styles from "./call-timeline.module.css";
 
-const ROW = 28;
+// Two lines a row (role and status; call, model and lengths), so each label has room to be read.
+const ROW = 40;
 // What the server renders before any panel is measured: the rows a 68vh panel shows.
 const INITIAL_RECT = { width: 560, height: 640 };
 const INDENT = 10; // px per branch level
@@ -43,6 +45,7 @@ export function CallTimeline(props: CallTimelineProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => visibleRows(timeline.rows, collapsed), [timeline, collapsed]);
   const rowOf = useMemo(() => new Map(rows.map((r, i) => [r.call_id, i])), [rows]);
+  const cursorOf = useMemo(() => timelineCursor(rows, timeline.rows), [rows, timeline]);
   const selectedRow = selectedCallId === null ? -1 : (rowOf.get(selectedCallId) ?? -1);
   // Key presses can outrun the URL: moves start from the last id sent here until the selection
   // changes to something this view did not send.
@@ -79,8 +82,8 @@ export function CallTimeline(props: CallTimelineProps) {
       selectedCallId === s.basis || (selectedCallId !== null && s.ids.has(selectedCallId));
     const pending = ours && s.last !== null && selectedCallId !== s.last;
     if (!pending) sent.current = { ids: new Set(), last: null, basis: null };
-    const id = pending ? s.last : selectedCallId;
-    return id === null ? 0 : (rowOf.get(id) ?? 0);
+    // -1 with nothing selected: the first key then lands on the first row, not the second.
+    return cursorOf(pending ? s.last : selectedCallId);
   };
   const toggle = (id: string) =>
     setCollapsed((prev) => {
@@ -92,10 +95,10 @@ export function CallTimeline(props: CallTimelineProps) {
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === "Enter") {
       e.preventDefault();
-      select(rows[cursor()]);
+      select(rows[Math.max(0, cursor())]);
       return;
     }
-    if (!isMove(e.key)) return;
+    if (!isMove(e.key) || rows.length === 0) return;
     e.preventDefault();
     const from = cursor();
     const move = moveInTimeline(rows, from, e.key, collapsed);
@@ -146,16 +149,18 @@ const rowDomId = (row: TimelineRow | undefined) => (row ? `timeline-${row.call_i
 function Header({ axis }: { axis: { start: number; end: number } | null }) {
   return (
     <div className={`${styles.columns} ${styles.header}`} aria-hidden>
-      <span className={styles.cell}>Role</span>
-      <span className={styles.cell}>Call</span>
-      <span className={styles.cell}>Model</span>
+      <div className={styles.top}>
+        <span className={styles.cell}>Role</span>
+        <span className={`${styles.cell} ${styles.status}`}>Status</span>
+      </div>
+      <span className={`${styles.cell} ${styles.callId}`}>Call</span>
+      <span className={`${styles.cell} ${styles.model}`}>Model</span>
       <span
-        className={`${styles.cell} ${styles.num} ${styles.plain}`}
+        className={`${styles.cell} ${styles.lengths} ${styles.plain}`}
         title="prompt → generated tokens"
       >
         Prompt → gen
       </span>
-      <span className={styles.cell}>Status</span>
       <span className={`${styles.cell} ${styles.axis}`}>
         <span>0 s</span>
         <span>{axis ? seconds(axis.end - axis.start) : "no times"}</span>
@@ -175,13 +180,14 @@ interface RowProps {
   onToggle: () => void;
 }
 
+/**
+ * A call on two lines: its role (and why) with its status above, its number and id, model and
+ * prompt → generated lengths below; the time bar spans both. The role cell comes first in the DOM.
+ */
 function Row({ row, number, top, selected, expanded, axisStart, onSelect, onToggle }: RowProps) {
-  const onCall = row.role !== "failed" && row.role !== "lost" && row.role !== "intent";
+  const onCall = isCall(row);
   const depthNote = row.depth > 0 ? ` (branch level ${row.depth})` : "";
   const models = modelText(row);
-  const [prompt, generated] = [row.prompt_len, row.generated_len ?? 0];
-  const lengths = prompt === null ? null : [compact(prompt), compact(generated)].join(" → ");
-  const counts = `${fmtInt(prompt ?? 0)} prompt → ${fmtInt(generated)} generated tokens`;
   const mark = selected ? styles.selected : "";
   const statusTone = row.status_ok === null ? styles.muted : row.status_ok ? "" : styles.bad;
   return (
@@ -200,61 +206,71 @@ function Row({ row, number, top, selected, expanded, axisStart, onSelect, onTogg
       data-depth={row.depth}
       data-call-number={number ?? undefined}
     >
-      <span
-        className={`${styles.cell} ${styles.role}`}
-        style={{ paddingLeft: Math.min(row.depth, MAX_INDENT) * INDENT }}
-        title={`${row.label}${row.reason ? `: ${row.reason}` : ""}${depthNote}`}
-      >
+      <div className={styles.top}>
         <span
-          className={styles.twisty}
-          aria-hidden
-          onClick={expanded === null ? undefined : (e) => (e.stopPropagation(), onToggle())}
+          className={`${styles.cell} ${styles.role}`}
+          style={{ paddingLeft: Math.min(row.depth, MAX_INDENT) * INDENT }}
+          title={`${row.label}${row.reason ? `: ${row.reason}` : ""}${depthNote}`}
+          data-testid="timeline-role"
         >
-          {expanded === null ? "" : expanded ? "▾" : "▸"}
+          <span
+            className={styles.twisty}
+            aria-hidden
+            onClick={expanded === null ? undefined : (e) => (e.stopPropagation(), onToggle())}
+          >
+            {expanded === null ? "" : expanded ? "▾" : "▸"}
+          </span>
+          <span className={styles.cell}>
+            <span className={TONE[row.tone]}>{row.label}</span>
+            {/* Why a call is a side call (or excluded, or quarantined), in the row itself. */}
+            {onCall && row.reason && (
+              <span className={styles.muted} data-testid="timeline-reason">
+                {" "}
+                · {row.reason}
+              </span>
+            )}
+          </span>
         </span>
-        <span className={styles.cell}>
-          <span className={TONE[row.tone]}>{row.label}</span>
-          {/* Why a call is a side call (or excluded, or quarantined), in the row itself. */}
-          {onCall && row.reason && (
-            <span className={styles.muted} data-testid="timeline-reason">
-              {" "}
-              · {row.reason}
-            </span>
-          )}
+        <span
+          className={`${styles.cell} ${styles.status} ${statusTone}`}
+          title={row.status}
+          data-testid="timeline-status"
+        >
+          {row.status}
         </span>
-      </span>
+      </div>
       <span
-        className={`${styles.cell} ${styles.mono}`}
+        className={`${styles.cell} ${styles.callId} ${styles.mono}`}
         title={number === null ? row.call_id : `call ${number}: ${row.call_id}`}
       >
         {number !== null && <span className={styles.muted}>{number} </span>}
         {short(row.call_id)}
       </span>
-      <span className={`${styles.cell} ${onCall ? "" : styles.bad}`} title={models.title}>
+      <span
+        className={`${styles.cell} ${onCall ? styles.model : styles.error}`}
+        title={models.title}
+        data-testid="timeline-model"
+      >
         {models.text}
       </span>
-      <span
-        className={`${styles.cell} ${styles.mono} ${styles.num}`}
-        title={prompt === null ? "no token entry" : counts}
-      >
-        {lengths}
-      </span>
-      <span className={`${styles.cell} ${statusTone}`} title={row.status}>
-        {row.status}
-      </span>
+      {onCall && <Lengths row={row} />}
       <TimeBar row={row} axisStart={axisStart} />
     </div>
   );
 }
 
-function modelText(row: TimelineRow): { text: string; title: string } {
-  if (row.role === "failed" || row.role === "lost" || row.role === "intent") {
-    return { text: row.reason ?? "", title: row.reason ?? "" };
-  }
-  const [asked, served] = [row.requested_model, row.served_model ?? ""];
-  const why = row.reason ? `\n${row.label}: ${row.reason}` : "";
-  if (asked === null || asked === served) return { text: served, title: `model: ${served}${why}` };
-  return { text: `${asked} → ${served}`, title: `requested: ${asked}\nserved: ${served}${why}` };
+function Lengths({ row }: { row: TimelineRow }) {
+  const [prompt, generated] = [row.prompt_len, row.generated_len ?? 0];
+  const counts = `${fmtInt(prompt ?? 0)} prompt → ${fmtInt(generated)} generated tokens`;
+  return (
+    <span
+      className={`${styles.cell} ${styles.lengths} ${styles.mono}`}
+      title={prompt === null ? "no token entry" : counts}
+      data-testid="timeline-lengths"
+    >
+      {prompt === null ? null : `${compact(prompt)} → ${compact(generated)}`}
+    </span>
+  );
 }
 
 function TimeBar({ row, axisStart }: { row: TimelineRow; axisStart: number | null }) {
@@ -265,7 +281,7 @@ function TimeBar({ row, axisStart }: { row: TimelineRow; axisStart: number | nul
       ? `starts at +${seconds(t.start - axisStart)}, takes ${seconds(t.end - t.start)}`
       : "no time recorded: placed by order";
   return (
-    <span className={styles.time} title={title}>
+    <span className={`${styles.cell} ${styles.time}`} title={title}>
       {row.bar ? (
         <span
           className={`${styles.bar} ${TONE[row.tone]}`}
@@ -279,15 +295,4 @@ function TimeBar({ row, axisStart }: { row: TimelineRow; axisStart: number | nul
       ) : null}
     </span>
   );
-}
-
-/** 950, 12.3k, 200k: the full count is in the cell's title. */
-function compact(n: number): string {
-  if (n < 10_000) return fmtInt(n);
-  return n < 100_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`;
-}
-
-function seconds(s: number): string {
-  if (s < 10) return `${s.toFixed(2)} s`;
-  return s < 600 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
 }

@@ -1,7 +1,7 @@
 "use client";
-// The conversation tab's items: a message (blocks of mask spans, or its tokens shaded by
-// probability), a side call's collapsible thread (its own messages load when opened) and a failed
-// call. Model text is always React text, never HTML. The container is conversation-view.tsx.
+// The conversation tab's items: a message (blocks of mask spans; shaded, the same blocks token by
+// token, generated ones by probability), a side call's collapsible thread (its messages load when
+// opened) and a failed call. Model text is always React text, never HTML. Container: conversation-view.
 import { useCallback, useEffect, useState } from "react";
 import {
   conversationPageSchema,
@@ -10,7 +10,7 @@ import {
   type ConversationPage,
 } from "@/lib/schema/api-conversation";
 import { tokenWindowSchema, type TokenWindow } from "@/lib/schema/api-tokens";
-import { probabilityBin } from "@/lib/view/conversation-page";
+import { shadeSpans, shadeWindow } from "@/lib/view/conversation-shade";
 import { fetchParsed } from "@/components/shared/url-state";
 import styles from "./conversation-view.module.css";
 
@@ -18,7 +18,6 @@ import styles from "./conversation-view.module.css";
 export const PAGE = 40;
 export const CLIP = 2000;
 const FULL_CLIP = 200_000;
-const SHADE_TOKENS = 2000;
 
 export const parsePage = (v: unknown) => conversationPageSchema.parse(v);
 
@@ -84,29 +83,24 @@ function Message({
   urls: Urls;
   onPatch?: ItemProps["onPatch"];
 }) {
-  const [full, setFull] = useState<ConversationMessage | null>(null);
-  const [loading, setLoading] = useState(false);
-  const shown = full ?? m;
-  const expand = () => {
-    setLoading(true);
-    fetchParsed(`${urls.conversation}&offset=${m.index}&limit=1&clip=${FULL_CLIP}`, parsePage).then(
-      (p) => setFull(p.items[0]?.kind === "message" ? p.items[0] : null),
-      () => setLoading(false),
-    );
-  };
+  const shaded = shade && m.generated > 0;
+  // Shaded, the message comes split token by token (`shade=1`), with its tokens' log probs.
+  const { shown, loading, expand } = useMessage(m, urls, shaded);
+  const window = useShadeWindow(urls.tokens, m, shaded);
   return (
     <article
       className={`${styles.message} ${styles[m.role]} ${selected ? styles.selected : ""}`}
       data-testid="conversation-message"
       data-role={m.role}
+      data-shaded={shaded ? (shown && window ? "ready" : "loading") : undefined}
       onClick={() => onPatch?.({ message: String(m.index) })}
     >
       <header className={styles.header}>
         <span className={styles.role}>{m.role}</span>
         {m.label && m.label !== m.role && <span className={styles.muted}>{m.label}</span>}
         <span className={styles.muted}>
-          call <span className={styles.mono}>{m.call.slice(0, 8)}</span> · {SOURCE[m.source]} ·
-          tokens {m.start}–{m.end}
+          call <span className={styles.mono}>{m.call.slice(0, 8)}</span> ·{" "}
+          {SOURCE[(shown ?? m).source]} · tokens {m.start}–{m.end}
           {m.generated > 0 && ` · ${m.generated} generated`}
           {m.mean_log_prob !== null && ` · mean log prob ${m.mean_log_prob.toFixed(2)}`}
         </span>
@@ -123,90 +117,132 @@ function Message({
           </button>
         )}
       </header>
-      {shade && m.generated > 0 ? (
-        <ShadedTokens url={urls.tokens} start={m.start} end={m.end} />
+      {shown ? (
+        <Blocks
+          blocks={shown.blocks}
+          window={shaded ? (window ?? null) : undefined}
+          loading={loading}
+          onExpand={expand}
+        />
       ) : (
-        shown.blocks.map((b, i) => (
-          <section key={i} className={`${styles.block} ${styles[b.kind]}`}>
-            {b.kind !== "text" && (
-              <div className={styles.blockTitle}>
-                {b.kind === "tool_call"
-                  ? `tool call${b.name ? ` · ${b.name}` : ""}`
-                  : b.kind === "tool_result"
-                    ? "tool result"
-                    : "reasoning"}
-              </div>
-            )}
-            <div className={styles.text}>
-              {b.spans.map((s, k) => (
-                <span key={k} className={s.mask === 1 ? styles.gen : styles.refed}>
-                  {s.text}
-                </span>
-              ))}
-            </div>
-            {b.truncated && (
-              <button
-                type="button"
-                className={styles.link}
-                disabled={loading}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  expand();
-                }}
-              >
-                {loading ? "loading…" : `show all ${b.chars.toLocaleString("en-US")} characters`}
-              </button>
-            )}
-          </section>
-        ))
+        <div className={styles.muted}>Loading the message token by token…</div>
       )}
     </article>
   );
 }
 
-/** A reply's tokens, shaded by probability; fetched when shown, at most SHADE_TOKENS of them. */
-function ShadedTokens({ url, start, end }: { url: string; start: number; end: number }) {
-  const [w, setW] = useState<{ key: string; window?: TokenWindow; error?: string } | null>(null);
-  const key = `${url}#${start}-${end}`;
+/**
+ * The message as shown: the page's item, or (shaded, or expanded to all its characters) the same
+ * item fetched again with `shade=1` and/or a larger clip. Null while the shaded one loads.
+ */
+function useMessage(m: ConversationMessage, urls: Urls, shaded: boolean) {
+  const [full, setFull] = useState(false);
+  const [got, setGot] = useState<{ key: string; message?: ConversationMessage } | null>(null);
+  const key = `${urls.conversation}#${m.index}#${shaded}#${full}`;
+  const wanted = shaded || full;
   useEffect(() => {
+    if (!wanted) return;
+    const ctl = new AbortController();
+    const clip = full ? FULL_CLIP : CLIP;
+    const url = `${urls.conversation}&offset=${m.index}&limit=1&clip=${clip}${shaded ? "&shade=1" : ""}`;
+    fetchParsed(url, parsePage, ctl.signal).then(
+      (p) => setGot({ key, message: p.items.find((i) => i.kind === "message") }),
+      () => !ctl.signal.aborted && setGot({ key }),
+    );
+    return () => ctl.abort();
+  }, [wanted, full, shaded, key, m.index, urls.conversation]);
+  const current = got?.key === key ? got : null;
+  // Shaded, wait for the split message (the page's merged spans cannot be shaded); if it cannot
+  // be had, show the page's own.
+  const shown = current ? (current.message ?? m) : wanted && shaded ? null : m;
+  return { shown, loading: wanted && !current, expand: () => setFull(true) };
+}
+
+/** The log probs over a shaded message's tokens (one window from its start). */
+function useShadeWindow(url: string, m: ConversationMessage, on: boolean) {
+  const [w, setW] = useState<{ key: string; window: TokenWindow | null } | null>(null);
+  const { offset, limit } = shadeWindow(m.start, m.end);
+  const key = `${url}#${offset}-${limit}`;
+  useEffect(() => {
+    if (!on) return;
     const ctl = new AbortController();
     fetchParsed(
-      `${url}&offset=${start}&limit=${Math.min(end - start, SHADE_TOKENS)}`,
+      `${url}&offset=${offset}&limit=${limit}`,
       (v) => tokenWindowSchema.parse(v),
       ctl.signal,
     ).then(
       (window) => setW({ key, window }),
-      (err: unknown) => !ctl.signal.aborted && setW({ key, error: (err as Error).message }),
+      // Without log probs the text still shows, generated and re-fed apart, unshaded.
+      () => !ctl.signal.aborted && setW({ key, window: null }),
     );
     return () => ctl.abort();
-  }, [url, start, end, key]);
-  const current = w?.key === key ? w : null;
-  if (current?.error) return <div className={styles.error}>{current.error}</div>;
-  if (!current?.window) return <div className={styles.muted}>Loading tokens…</div>;
-  const t = current.window.tokens;
-  return (
-    <div className={styles.text} data-testid="conversation-shaded">
-      {t.id.map((id, k) => {
-        const bin = t.mask[k] === 1 ? probabilityBin(t.log_prob[k] ?? null) : -1;
-        const lp = t.log_prob[k];
-        return (
-          <span
-            key={k}
-            className={bin >= 0 ? styles[`bin${bin}`] : t.mask[k] === 1 ? styles.gen : styles.refed}
-            title={lp === null || lp === undefined ? undefined : `log prob ${lp.toFixed(3)}`}
-          >
-            {t.text?.[k] ?? `${id} `}
-          </span>
-        );
-      })}
-      {end - start > SHADE_TOKENS && (
-        <div className={styles.muted}>
-          First {SHADE_TOKENS.toLocaleString("en-US")} of {(end - start).toLocaleString("en-US")}{" "}
-          tokens shaded.
+  }, [on, url, offset, limit, key]);
+  return w?.key === key ? w.window : undefined;
+}
+
+const BLOCK_TITLE = { reasoning: "reasoning", tool_result: "tool result" } as const;
+/**
+ * A message's blocks. `window` undefined: spans by mask; null or a window: shaded by probability
+ * (spans are single tokens then), with a log prob in each shaded span's title.
+ */
+function Blocks({
+  blocks,
+  window,
+  loading,
+  onExpand,
+}: {
+  blocks: ConversationMessage["blocks"];
+  window: TokenWindow | null | undefined;
+  loading: boolean;
+  onExpand: () => void;
+}) {
+  return blocks.map((b, i) => (
+    <section key={i} className={`${styles.block} ${styles[b.kind]}`}>
+      {b.kind !== "text" && (
+        <div className={styles.blockTitle}>
+          {b.kind === "tool_call"
+            ? `tool call${b.name ? ` · ${b.name}` : ""}`
+            : BLOCK_TITLE[b.kind]}
         </div>
       )}
-    </div>
-  );
+      <div
+        className={styles.text}
+        data-testid={window === undefined ? undefined : "conversation-shaded"}
+      >
+        {window === undefined
+          ? b.spans.map((s, k) => (
+              <span key={k} className={s.mask === 1 ? styles.gen : styles.refed}>
+                {s.text}
+              </span>
+            ))
+          : shadeSpans(b.spans, window).map((s, k) => (
+              <span
+                key={k}
+                className={
+                  s.bin >= 0 ? styles[`bin${s.bin}`] : s.mask === 1 ? styles.gen : styles.refed
+                }
+                data-mask={s.mask}
+                title={s.logProb === null ? undefined : `log prob ${s.logProb.toFixed(3)}`}
+              >
+                {s.text}
+              </span>
+            ))}
+      </div>
+      {b.truncated && (
+        <button
+          type="button"
+          className={styles.link}
+          disabled={loading}
+          onClick={(e) => {
+            e.stopPropagation();
+            onExpand();
+          }}
+        >
+          {loading ? "loading…" : `show all ${b.chars.toLocaleString("en-US")} characters`}
+        </button>
+      )}
+    </section>
+  ));
 }
 
 /** A side call, collapsed; opened, its own messages load (the sequence `call:<id>`). */

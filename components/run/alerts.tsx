@@ -1,9 +1,12 @@
 // Alerts for what users miss (rollouts cut short by a failed call, another model than the run's
 // policy as main chain, masked fraction over threshold, dangling intents, unreadable files, newer
 // schemas, disagreement, skipped store files, NaN gaps in metrics), each with the severity class
-// of the rollouts it names. Several alerts may share a kind (one per unreadable file).
+// of the rollouts it names. Several alerts may share a kind (one per unreadable file). An alert
+// that names rollouts links to a few of them and to the run's table filtered to all of them; an
+// alert about a file names the file and links nowhere (there is no page for a file).
 import Link from "next/link";
 import type { Alert } from "@/lib/schema/api-runs";
+import { alertRolloutHref, alertTableHref } from "@/lib/view/rollout-nav";
 import { SeverityPill } from "./severity-pill";
 
 /** The severity model writes names, codes and locations in backticks: shown as code. */
@@ -36,8 +39,9 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
               {a.rollout_ids.slice(0, 8).map((id) => (
                 <Link
                   key={id}
-                  href={`/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(id)}`}
+                  href={alertRolloutHref(runId, id)}
                   className="mono"
+                  data-testid="alert-rollout"
                 >
                   {id}
                 </Link>
@@ -45,8 +49,24 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
               {a.count > 8 ? ` … ${a.count - 8} more` : ""}
             </span>
           )}
+          <TableLink runId={runId} alert={a} />
         </li>
       ))}
     </ul>
+  );
+}
+
+/** "list all N in the table": the run's table filtered to exactly the alert's rollouts. */
+function TableLink({ runId, alert }: { runId: string; alert: Alert }) {
+  const href = alertTableHref(runId, alert);
+  if (href === null) return null;
+  const words = alert.count === 1 ? "show it in the table" : `list all ${alert.count} in the table`;
+  return (
+    <>
+      {" · "}
+      <Link href={href} data-testid="alert-table-link">
+        {words}
+      </Link>
+    </>
   );
 }

@@ -1,12 +1,16 @@
 "use client";
-// Filters of the rollouts table (verdict, severity class, mask reason, status code, step, cut
-// short, free text)
-// and the column chooser. Everything is a URL parameter, so a filtered table can be linked.
+// Filters of the rollouts table (verdict, severity class, reason: a mask reason or a warning of the
+// severity model, status code, step, cut short, an alert's rollouts, free text) and the column
+// chooser. Everything is a URL parameter, so a filtered table can be linked (alerts link here).
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
-import { TABLE_QUERY_KEYS as QUERY_KEYS } from "@/lib/view/rollout-nav";
+import {
+  reasonOptions,
+  TABLE_QUERY_KEYS as QUERY_KEYS,
+  type ReasonOption,
+} from "@/lib/view/rollout-nav";
 import type { UrlPatch } from "@/components/shared/url-state";
 
 /** The URL keys that narrow the table (not its order): clearing these shows every rollout. */
@@ -57,6 +61,8 @@ export function TableFilters({
       </select>
     </label>
   );
+  // An alert's link sets `alert`: shown (and cleared) here like any filter.
+  const alerts = health.alerts.filter((a) => a.table_query === `alert=${a.kind}`);
   return (
     <div className="toolbar" data-testid="table-filters">
       {select("verdict", "verdict", [
@@ -71,11 +77,11 @@ export function TableFilters({
           `${SEVERITY_LABEL[s]} (${health.severity[s]})`,
         ]),
       )}
-      {select(
-        "reason",
-        "reason",
-        health.mask_reasons.map((r) => [r.key, `${r.key} (${r.count})`]),
-      )}
+      <ReasonFilter
+        options={reasonOptions(health)}
+        value={params.get("reason") ?? ""}
+        onChange={(v) => set({ reason: v || null })}
+      />
       {select(
         "status",
         "status",
@@ -86,6 +92,12 @@ export function TableFilters({
           "step",
           "step",
           health.per_step.map((p) => [String(p.step), String(p.step)]),
+        )}
+      {(alerts.length > 0 || params.get("alert")) &&
+        select(
+          "alert",
+          "alert",
+          alerts.map((a) => [a.kind, `${a.kind.replace(/_/g, " ")} (${a.count})`]),
         )}
       <label>
         <input
@@ -119,5 +131,37 @@ export function TableFilters({
         ))}
       </details>
     </div>
+  );
+}
+
+/** The reason filter: mask reasons and warnings in two groups, each with its count in the run. */
+function ReasonFilter(props: {
+  options: ReasonOption[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const groups = (["mask reasons", "warnings"] as const)
+    .map((g) => [g, props.options.filter((o) => o.group === g)] as const)
+    .filter(([, list]) => list.length > 0);
+  return (
+    <label>
+      reason{" "}
+      <select
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid="filter-reason"
+      >
+        <option value="">all</option>
+        {groups.map(([g, list]) => (
+          <optgroup key={g} label={g}>
+            {list.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
   );
 }

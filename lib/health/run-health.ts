@@ -2,15 +2,22 @@
 // summaries with the run's severity applied (its policy model and run-level warnings), the
 // aggregates over them (computed once per index generation) with the alerts about the run's files,
 // the index's progress, a page of rollout rows, and reward per step from metrics.jsonl downsampled
-// to at most MAX_POINTS (gaps kept). Reads nothing itself; lib/runs does.
+// to at most MAX_POINTS (gaps kept). Every alert naming rollouts carries the table query that lists
+// them (its link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
-import type { HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
+import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
 import { readMetrics, type RunMetrics } from "@/lib/runs/metrics";
-import { filterKey, selectRollouts, type RolloutQuery } from "@/lib/runs/rollout-query";
+import {
+  alertTableQuery,
+  filterKey,
+  selectRollouts,
+  type RolloutQuery,
+} from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
 import { fileAlerts } from "./file-alerts";
 import { computeHealth } from "./health";
+import { lifecycleAlerts } from "./lifecycle-alerts";
 import { withRunSeverity, type RunSeverity } from "./run-severity";
 
 const MAX_POINTS = 1000;
@@ -57,11 +64,28 @@ export async function snapshotWithHealth(
   const unreadableRecords = snap.unreadable_records.length;
   const pending = pendingOf(snap);
   const sev = runSeverityOf(index, run);
-  const health = index.memo(`health:${unreadableRecords}:${pending}`, () =>
-    computeHealth(sev.summaries, { unreadableRecords, pending, policyModel: sev.policy_model }),
-  );
-  const files = fileAlerts(snap, metrics);
-  return { snap, metrics, health: { ...health, alerts: [...health.alerts, ...files] } };
+  const health = index.memo(`health:${unreadableRecords}:${pending}`, () => {
+    const h = computeHealth(sev.summaries, {
+      unreadableRecords,
+      pending,
+      policyModel: sev.policy_model,
+    });
+    return { ...h, alerts: [...h.alerts, ...lifecycleAlerts(sev.summaries)] };
+  });
+  const alerts = withTableQueries([...health.alerts, ...fileAlerts(snap, metrics)]);
+  return { snap, metrics, health: { ...health, alerts } };
+}
+
+/**
+ * Each alert that names rollouts with the rollouts table's query listing exactly them, so its link
+ * opens the run's table filtered to them; one its maker already linked keeps its query.
+ */
+export function withTableQueries(alerts: readonly Alert[]): Alert[] {
+  return alerts.map((a) => {
+    if (a.table_query || a.rollout_ids.length === 0) return a;
+    const query = alertTableQuery(a.kind);
+    return query === null ? a : { ...a, table_query: query };
+  });
 }
 
 /** One window of the table's filtered, sorted rows (the sorted list is kept per index generation). */

@@ -15,7 +15,7 @@ describe("failed HTTP calls and call detail", () => {
       after_call: view.calls[0]!.model_call_id,
     });
     expect(view.failed[0]!.error).toBe(
-      "extra_forbidden at body.messages.2.reasoning: Extra inputs are not permitted",
+      "extra_forbidden at messages[2].reasoning: Extra inputs are not permitted",
     );
     const detail = callDetailSchema.parse(callDetail(model, view.failed[0]!.model_call_id));
     expect(detail.call).toBeNull();

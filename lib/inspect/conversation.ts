@@ -1,7 +1,9 @@
 // The conversation route's answer for one sequence of an inspected rollout: the sequence flattened
 // into token columns (same positions as the token windows), exchange bodies per call, side and
 // failed calls as events, built once per model and sequence and then paged over items with every
-// text block clipped. Not responsible for splitting or merging (lib/view/conversation).
+// text block clipped; with `shade=1`, each message with generated tokens as one span per token
+// (template markers left out as always), rebuilt from its own token range, so the view can shade
+// every token by probability. Not responsible for splitting or merging (lib/view/conversation).
 import { InvalidInputError, UnknownCallError, UnknownChainError } from "@/lib/errors";
 import {
   conversationQuerySchema,
@@ -9,21 +11,28 @@ import {
   type ConversationQuery,
 } from "@/lib/schema/api-conversation";
 import type { CallView } from "@/lib/schema/api-rollout";
+import type { RawMessage } from "@/lib/view/chat-template";
 import type { ExchangeRecord } from "@/lib/store";
-import type { TokenColumns } from "@/lib/view/chat-template";
+import { sliceParts, tokenColumns, type SequencePart } from "@/lib/view/conversation-columns";
 import {
   buildConversation,
   type Conversation,
   type ConversationCall,
   type ConversationEvent,
-  type PartSegment,
 } from "@/lib/view/conversation";
 import { pageConversation } from "@/lib/view/conversation-page";
+import { shadedBlocks } from "@/lib/view/conversation-spans";
 import { requestMessages, responseMessage } from "@/lib/view/message-bodies";
 import type { CallTokens, RolloutModel } from "./model";
 
+/** The route's query: the contract's, and `shade=1` for messages split token by token. */
+export type ConversationRequest = ConversationQuery & { shade?: boolean };
+
 /** The query parameters the route takes, validated; anything else in the URL is ignored. */
-export function parseConversationQuery(params: URLSearchParams): ConversationQuery {
+export function parseConversationQuery(params: URLSearchParams): ConversationRequest {
+  const shade = params.get("shade");
+  if (shade !== null && shade !== "" && shade !== "0" && shade !== "1")
+    throw new InvalidInputError("shade: expected 0 or 1");
   const pick = (k: string) => params.get(k) || undefined;
   const parsed = conversationQuerySchema.safeParse({
     chain: pick("chain"),
@@ -31,15 +40,16 @@ export function parseConversationQuery(params: URLSearchParams): ConversationQue
     limit: pick("limit"),
     clip: pick("clip"),
   });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return shade === "1" ? { ...parsed.data, shade: true } : parsed.data;
   const issue = parsed.error.issues[0];
   throw new InvalidInputError(
     `${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`,
   );
 }
 
-export function conversationPage(model: RolloutModel, q: ConversationQuery): ConversationPage {
+export function conversationPage(model: RolloutModel, q: ConversationRequest): ConversationPage {
   const conv = conversationOf(model, q.chain);
+  const shaded = q.shade ? shadePage(model, q, conv) : null;
   return {
     sequence: q.chain,
     template: conv.template,
@@ -49,8 +59,43 @@ export function conversationPage(model: RolloutModel, q: ConversationQuery): Con
     clip: q.clip,
     length: conv.length,
     generated: conv.generated,
-    items: pageConversation(conv, q.offset, q.limit, q.clip),
+    items: shaded
+      ? pageConversation({ items: shaded }, 0, q.limit, q.clip)
+      : pageConversation(conv, q.offset, q.limit, q.clip),
   };
+}
+
+/** The page's items with each message that has generated tokens split token by token. */
+function shadePage(model: RolloutModel, q: ConversationQuery, conv: Conversation) {
+  const parts = sequenceParts(model, q.chain);
+  const local = localCalls(parts);
+  return conv.items.slice(q.offset, q.offset + q.limit).map((item, k) => {
+    const raw = conv.raws[q.offset + k];
+    if (item.kind !== "message" || item.generated === 0 || !raw) return item;
+    const { columns } = tokenColumns(model.decoder, sliceParts(parts, raw.start, raw.end), local);
+    const source = conv.template === "plain" ? ("segment" as const) : ("tokens" as const);
+    const blocks = shadedBlocks(columns, relative(raw), conv.template, raw.start);
+    return { ...item, source, blocks };
+  });
+}
+
+/** A message's ranges counted from its own start. */
+function relative(raw: RawMessage): RawMessage {
+  const at = raw.start;
+  return {
+    ...raw,
+    start: 0,
+    end: raw.end - at,
+    contentStart: raw.contentStart - at,
+    contentEnd: raw.contentEnd - at,
+  };
+}
+
+/** Each part's call (an index into the rollout's calls) -> its index in the sequence's calls. */
+function localCalls(parts: readonly Part[]): Map<number, number> {
+  const local = new Map<number, number>();
+  for (const p of parts) if (!local.has(p.call)) local.set(p.call, local.size);
+  return local;
 }
 
 // Paging through a conversation must not rebuild it: kept per model (itself cached and evicted by
@@ -70,13 +115,7 @@ function conversationOf(model: RolloutModel, sequence: string): Conversation {
   return conv;
 }
 
-interface Part {
-  call: number; // index into model.view.calls
-  kind: PartSegment["kind"];
-  part: PartSegment["part"];
-  ids: Int32Array;
-  logProbs: Float64Array | null;
-}
+type Part = SequencePart;
 
 /** The sequence's parts in order, by the token windows' rule (empty parts dropped there too). */
 function sequenceParts(model: RolloutModel, sequence: string): Part[] {
@@ -121,72 +160,13 @@ function sequenceParts(model: RolloutModel, sequence: string): Part[] {
 
 function conversationInput(model: RolloutModel, sequence: string) {
   const parts = sequenceParts(model, sequence);
-  const local = new Map<number, number>(); // model call index -> index in this sequence's calls
-  const calls: ConversationCall[] = [];
-  for (const p of parts) {
-    if (local.has(p.call)) continue;
-    local.set(p.call, calls.length);
-    calls.push(callBodies(model, model.view.calls[p.call] as CallView));
-  }
-  const { columns, segments } = tokenColumns(model, parts, local);
+  const local = localCalls(parts);
+  const calls: ConversationCall[] = [...local.keys()].map((c) =>
+    callBodies(model, model.view.calls[c] as CallView),
+  );
+  const { columns, segments } = tokenColumns(model.decoder, parts, local);
   const events = sequence.startsWith("call:") ? [] : rolloutEvents(model);
   return { columns, segments, calls, events };
-}
-
-function tokenColumns(model: RolloutModel, parts: readonly Part[], local: Map<number, number>) {
-  let n = 0;
-  for (const p of parts) n += p.ids.length;
-  const cols: TokenColumns & { text: string[] } = {
-    text: new Array<string>(n),
-    special: new Uint8Array(n),
-    mask: new Uint8Array(n),
-    logProb: new Float64Array(n).fill(NaN),
-    call: new Int32Array(n),
-  };
-  const segments: PartSegment[] = [];
-  let at = 0;
-  for (const p of parts) {
-    const call = local.get(p.call) as number;
-    segments.push({ call, kind: p.kind, part: p.part, start: at, length: p.ids.length });
-    writeText(model, p.ids, cols, at);
-    const generated = p.kind === "generated";
-    cols.mask.fill(generated ? 1 : 0, at, at + p.ids.length);
-    cols.call.fill(call, at, at + p.ids.length);
-    if (generated && p.logProbs) cols.logProb.set(p.logProbs, at);
-    at += p.ids.length;
-  }
-  return { columns: cols, segments };
-}
-
-/**
- * Each token's text. A character that byte-level BPE split over several tokens is decoded once,
- * whole, onto the first of them (the rest get ""), so message text never shows escaped bytes.
- */
-function writeText(
-  model: RolloutModel,
-  ids: Int32Array,
-  cols: { text: string[]; special: Uint8Array },
-  at: number,
-): void {
-  const dec = model.decoder;
-  if (!dec) {
-    for (let k = 0; k < ids.length; k++) cols.text[at + k] = `${ids[k]} `;
-    return;
-  }
-  for (let k = 0; k < ids.length;) {
-    const piece = dec.piece(ids[k] as number);
-    if (piece.kind !== "bytes") {
-      cols.text[at + k] = piece.text;
-      if (piece.kind === "special") cols.special[at + k] = 1;
-      k++;
-      continue;
-    }
-    let j = k + 1;
-    while (j < ids.length && dec.piece(ids[j] as number).kind === "bytes") j++;
-    cols.text[at + k] = dec.decode(Array.from(ids.subarray(k, j)));
-    for (let r = k + 1; r < j; r++) cols.text[at + r] = "";
-    k = j;
-  }
 }
 
 /** The exchange that answered the call (its last 2xx), with its bodies as messages. */

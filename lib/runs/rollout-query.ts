@@ -29,6 +29,42 @@ export const SORT_KEYS = [
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
+/**
+ * The alerts whose rollouts no other filter lists exactly (`alert=<kind>`), each with the test the
+ * run's health flags a rollout by (lib/health/health.ts counts the same fields).
+ */
+export const ALERT_FILTERS = {
+  dangling_intents: (s: RolloutSummary) => s.dangling_intents > 0,
+  unreadable: (s: RolloutSummary) => s.unreadable,
+  newer_schema: (s: RolloutSummary) => s.newer_schema,
+  profile_disagreement: (s: RolloutSummary) => s.other_profile_disagrees,
+} as const;
+const ALERT_FILTER_KINDS = Object.keys(ALERT_FILTERS) as Array<keyof typeof ALERT_FILTERS>;
+
+/**
+ * The rollouts table's query that lists exactly the rollouts an alert of `kind` names, or null for
+ * an alert about a file (nothing to list). Existing filters where one fits, so the table's own
+ * controls show what is applied.
+ */
+export function alertTableQuery(kind: string): string | null {
+  if (kind === "cut_short") return "cut_short=1";
+  if (kind === "other_model_main") return "reason=other_model_main";
+  if (kind === "masked_fraction") return "severity=masked";
+  if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
+  return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;
+}
+
+/**
+ * The reason filter: a mask reason the consumer gave (`mask_reasons`) or any reason code of the
+ * severity model (`severity_reasons`: warnings such as cut_short or torn_tail, agent_masked…).
+ * Both are in every summary the index serves, so the filter runs where the mask-reason one did.
+ */
+export function hasReason(s: RolloutSummary, reason: string): boolean {
+  return (
+    s.mask_reasons.some((r) => r === reason) || s.severity_reasons.some((r) => r.code === reason)
+  );
+}
+
 const intParam = (max: number, fallback: number) =>
   z.coerce.number().int().min(0).max(max).default(fallback);
 
@@ -46,6 +82,8 @@ export const rolloutQuerySchema = z.object({
     .optional(),
   step: z.coerce.number().int().optional(),
   cut_short: z.enum(["1"]).optional(),
+  /** The rollouts an alert names, where no other filter lists exactly them (ALERT_FILTERS). */
+  alert: z.enum(ALERT_FILTER_KINDS).optional(),
   q: z.string().max(200).optional(),
   offset: intParam(Number.MAX_SAFE_INTEGER, 0),
   limit: intParam(5000, 200),
@@ -81,6 +119,7 @@ export function filterKey(q: RolloutQuery): string {
     q.status ?? "",
     q.step ?? "",
     q.cut_short ?? "",
+    q.alert ?? "",
     q.q ?? "",
   ]);
 }
@@ -90,10 +129,11 @@ function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boole
   if (q.verdict === "trained" && s.severity !== "trained" && s.severity !== "trained_with_warnings")
     return false;
   if (q.severity && s.severity !== q.severity) return false;
-  if (q.reason && !s.mask_reasons.some((r) => r === q.reason)) return false;
+  if (q.reason && !hasReason(s, q.reason)) return false;
   if (q.status && !(q.status in s.status_codes)) return false;
   if (q.step !== undefined && s.step !== q.step) return false;
   if (q.cut_short && !s.cut_short) return false;
+  if (q.alert && !ALERT_FILTERS[q.alert](s)) return false;
   if (
     text &&
     !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)

@@ -1,21 +1,18 @@
 // Error bodies and categories from capture-format.md §9.2/§9.3 and the seed-000 PR text.
 import { describe, expect, it } from "vitest";
 import { captureExchangeSchema } from "@/lib/schema";
-import {
-  describeFailedCall,
-  failedCallFromExchange,
-  formatLocation,
-  isFailedExchange,
-} from "./failed-call";
+import { formatErrorLocation } from "@/lib/store/exchange-error";
+import { describeFailedCall, failedCallFromExchange, isFailedExchange } from "./failed-call";
 
 const exchange = (fields: Record<string, unknown>) =>
   captureExchangeSchema.parse({ model_call_id: "aa0ec025e96d0a8000a00bc1a250f789", ...fields });
 
-describe("formatLocation", () => {
+describe("formatErrorLocation", () => {
   it("drops FastAPI's body and brackets indices", () => {
-    expect(formatLocation(["body", "messages", 2, "reasoning"])).toBe("messages[2].reasoning");
-    expect(formatLocation(["query", "limit"])).toBe("query.limit");
-    expect(formatLocation(["body"])).toBeNull();
+    expect(formatErrorLocation(["body", "messages", 2, "reasoning"])).toBe("messages[2].reasoning");
+    expect(formatErrorLocation(["query", "limit"])).toBe("query.limit");
+    expect(formatErrorLocation(["body", "tools", 0, 1])).toBe("tools[0][1]");
+    expect(formatErrorLocation(["body"])).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@
 // HTTP status, the §9.3 error category and the first validation detail, and the clause a banner
 // says about it. Reading and joining the capture store is not done here.
 import type { CaptureExchange } from "@/lib/schema";
+import { readErrorBody } from "@/lib/store/exchange-error";
 
 /** One model call that failed (non-2xx, or an error category on a 2xx). */
 export interface FailedCallFact {
@@ -12,7 +13,7 @@ export interface FailedCallFact {
   error_category: string | null;
   /** The error's type when the body names one (FastAPI `detail[0].type`, OpenAI `error.code`). */
   error_type: string | null;
-  /** Where in the request the error points, already formatted (`messages[2].reasoning`). */
+  /** Where in the request it points (`messages[2].reasoning`, lib/store formatErrorLocation). */
   location: string | null;
   /** The server's message, when the body had one. */
   message: string | null;
@@ -38,58 +39,13 @@ export function errorCategoryWords(category: string): string {
   return CATEGORY_WORDS[category] ?? category.replace(/_/g, " ");
 }
 
-/**
- * A validation `loc` as a reader writes it: FastAPI's leading `body` is dropped, keys join with
- * dots and indices go in brackets, so ["body", "messages", 2, "reasoning"] reads
- * `messages[2].reasoning`.
- */
-export function formatLocation(loc: readonly unknown[]): string | null {
-  const parts = loc[0] === "body" ? loc.slice(1) : loc;
-  let out = "";
-  for (const p of parts) {
-    if (typeof p === "number") out += `[${p}]`;
-    else if (typeof p === "string") out += out === "" ? p : `.${p}`;
-  }
-  return out === "" ? null : out;
-}
-
-const MAX_RAW_MESSAGE = 200;
-
-function text(v: unknown): string | null {
-  return typeof v === "string" && v.trim() !== "" ? v.trim() : null;
-}
-
-function record(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : null;
-}
-
-/** A raw body can be a whole HTML error page: keep its first line, shortened. */
-function rawMessage(raw: string | undefined): string | null {
-  const line = text(raw?.split("\n", 1)[0]);
-  if (line === null) return null;
-  return line.length > MAX_RAW_MESSAGE ? `${line.slice(0, MAX_RAW_MESSAGE)}…` : line;
-}
-
-/** The structured facts of one failed exchange (§9.2 fields; FastAPI and OpenAI error bodies). */
+/** The structured facts of one failed exchange: its status and what its error body says. */
 export function failedCallFromExchange(x: CaptureExchange, position: number): FailedCallFact {
-  const body = x.response;
-  const detail = Array.isArray(body?.detail) ? record(body.detail[0]) : null;
-  const error = record(body?.error);
-  const loc = detail && Array.isArray(detail.loc) ? formatLocation(detail.loc) : null;
   return {
     position,
     status_code: x.status_code,
     error_category: x.error_category,
-    error_type: text(detail?.type) ?? text(error?.code) ?? text(error?.type),
-    location: loc,
-    message:
-      text(detail?.msg) ??
-      text(body?.detail) ??
-      text(error?.message) ??
-      text(body?.error) ??
-      rawMessage(x.response_raw),
+    ...readErrorBody(x),
   };
 }
 

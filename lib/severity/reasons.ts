@@ -170,7 +170,7 @@ export function retiredReason(t: Tombstone, masked: boolean, error: string | nul
   return reason(
     "retired",
     masked ? "masked" : "trained_with_warnings",
-    "retired tombstone",
+    WARNING_TITLES.retired,
     `${history}${answer}`,
   );
 }
@@ -186,11 +186,28 @@ export function agentMaskedReason(): Reason {
 
 // --- warnings -----------------------------------------------------------------------------------
 
+/**
+ * The warnings a rollout can carry (and the retired tombstone, a warning when the consumer still
+ * trains on it), each with its title: what the run table's reason filter offers beside the mask
+ * reasons, and what every page calls it.
+ */
+export const WARNING_TITLES = {
+  cut_short: "cut short",
+  other_model_main: "another model as main chain",
+  branches_dropped: "branches dropped",
+  out_of_vocabulary: "token ids outside any vocabulary",
+  torn_tail: "torn tail",
+  no_capture: "no token capture",
+  retired: "retired tombstone",
+} as const satisfies Record<WarningCode | "retired", string>;
+
+export type WarningFilterCode = keyof typeof WARNING_TITLES;
+
 export function cutShortReason(f: FailedCallFact): Reason {
   return reason(
     "cut_short",
     "trained_with_warnings",
-    "cut short",
+    WARNING_TITLES.cut_short,
     `${describeFailedCall(f)}, and the agent stopped`,
   );
 }
@@ -199,7 +216,7 @@ export function otherModelReason(mainModel: string, policyModel: string): Reason
   return reason(
     "other_model_main",
     "trained_with_warnings",
-    "another model as main chain",
+    WARNING_TITLES.other_model_main,
     `the main chain comes from ${code(mainModel)}, not the run's policy model ${code(policyModel)}; a side model may have out-generated the policy`,
   );
 }
@@ -214,7 +231,7 @@ export function branchesDroppedReason(
   return reason(
     "branches_dropped",
     "trained_with_warnings",
-    "branches dropped",
+    WARNING_TITLES.branches_dropped,
     `the main chain carries ${pct} of the generated tokens captured${counts}; the rest (branches, dropped retries, quarantined calls) is left out of training`,
   );
 }
@@ -223,7 +240,7 @@ export function outOfVocabularyReason(count: number): Reason {
   return reason(
     "out_of_vocabulary",
     "trained_with_warnings",
-    "token ids outside any vocabulary",
+    WARNING_TITLES.out_of_vocabulary,
     `${plural(count, "token id")} ${count === 1 ? "lies" : "lie"} outside every vocabulary (0 … 2^31−1, or the tokenizer's size), and the consumer trains on ${count === 1 ? "it" : "them"} as recorded`,
   );
 }
@@ -232,7 +249,7 @@ export function tornTailReason(): Reason {
   return reason(
     "torn_tail",
     "trained_with_warnings",
-    "torn tail",
+    WARNING_TITLES.torn_tail,
     "the token file ends in a partial line (a write cut off); it was left out, as Gym's freeze drops it, and the rest was built",
   );
 }
@@ -245,7 +262,7 @@ export function noCaptureReason(expected: boolean | null): Reason {
   return reason(
     "no_capture",
     "trained_with_warnings",
-    "no token capture",
+    WARNING_TITLES.no_capture,
     `nothing was captured for this rollout ${run}, so the trainer uses the record as the agent wrote it`,
   );
 }

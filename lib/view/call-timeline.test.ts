@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, depths, failed, ids, linear } from "@/lib/testing/timeline-calls";
-import { buildTimeline, moveInTimeline, visibleRows } from "./call-timeline";
+import { buildTimeline } from "./call-timeline";
+import { moveInTimeline, timelineCursor, visibleRows } from "./call-timeline-keys";
 import { timelinePositions } from "./timeline-positions";
 
 describe("call timeline depth", () => {
@@ -151,5 +152,37 @@ describe("call timeline collapsing and keys", () => {
     expect(moveInTimeline(shown, 1, "ArrowRight", shut)).toEqual({ row: 1, toggle: "x" });
     expect(moveInTimeline(rows, 1, "ArrowRight", none)).toEqual({ row: 2, toggle: null });
     expect(moveInTimeline(rows, 2, "ArrowRight", none)).toEqual({ row: 2, toggle: null });
+  });
+});
+
+describe("call timeline keys with nothing selected", () => {
+  const rows = buildTimeline(linear(4), []).rows;
+  const none = new Set<string>();
+
+  it("lands on the first row for ↓ ↑ Home → ← and on the last for End", () => {
+    for (const key of ["ArrowDown", "ArrowUp", "Home", "ArrowRight", "ArrowLeft"] as const)
+      expect(moveInTimeline(rows, -1, key, none), key).toEqual({ row: 0, toggle: null });
+    expect(moveInTimeline(rows, -1, "End", none)).toEqual({ row: 3, toggle: null });
+  });
+
+  it("stays put at either edge and on an empty timeline", () => {
+    expect(moveInTimeline(rows, 0, "ArrowUp", none)).toEqual({ row: 0, toggle: null });
+    expect(moveInTimeline(rows, 3, "ArrowDown", none)).toEqual({ row: 3, toggle: null });
+    expect(moveInTimeline(rows, 3, "End", none)).toEqual({ row: 3, toggle: null });
+    expect(moveInTimeline([], -1, "ArrowDown", none).row).toBe(0);
+  });
+
+  it("puts the cursor on the selected row, a folded call's branch point, or nowhere", () => {
+    const calls = [
+      call("a", null, { created_at: 1, chains: ["main", "branch-1"] }),
+      call("x", "a", { created_at: 2, role: "branch", chains: ["branch-1"] }),
+      call("y", "x", { created_at: 3, role: "branch", chains: ["branch-1"] }),
+      call("b", "a", { created_at: 4 }),
+    ];
+    const all = buildTimeline(calls, []).rows;
+    const shown = visibleRows(all, new Set(["a"]));
+    expect(ids(shown)).toEqual(["a", "b"]);
+    const cursor = timelineCursor(shown, all);
+    expect([cursor("b"), cursor("y"), cursor(null), cursor("gone")]).toEqual([1, 0, -1, -1]);
   });
 });

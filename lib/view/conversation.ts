@@ -7,20 +7,17 @@ import type {
   ConversationBlock,
   ConversationFailedCall,
   ConversationItem,
-  ConversationMessage,
   ConversationSideCall,
-  MaskSpan,
 } from "@/lib/schema/api-conversation";
 import {
   detectTemplate,
-  findBlocks,
-  roleOf,
   splitMessages,
   splitSegments,
   type RawMessage,
   type SequenceSegment,
   type TokenColumns,
 } from "./chat-template";
+import { tokenMessage, type Message } from "./conversation-spans";
 import { newInputMessages, type BodyBlock, type BodyMessage } from "./message-bodies";
 
 export interface ConversationCall {
@@ -52,24 +49,29 @@ export interface ConversationInput {
 export interface Conversation {
   template: ChatTemplate;
   items: ConversationItem[];
+  /** Each item's token range as the template split it (null for side and failed calls). */
+  raws: Array<RawMessage | null>;
   length: number;
   generated: number;
 }
-
-type Message = Omit<ConversationMessage, "index">;
 
 export function buildConversation(input: ConversationInput): Conversation {
   const { columns: cols, segments } = input;
   const template = detectTemplate(cols);
   const segOf = segmentIndex(segments, cols.text.length);
   const raws = template === "plain" ? splitSegments(segments) : splitMessages(cols, template);
-  const built = raws.map((raw) => tokenMessage(cols, raw, template, input.calls));
+  const callIds = input.calls.map((c) => c.id);
+  const built = raws.map((raw) => tokenMessage(cols, raw, template, callIds));
   const keyOf = raws.map((raw) => wholeSegment(segOf, raw));
-  const messages =
-    template === "plain" ? fromBodiesPlain(built, keyOf, input) : enrich(built, keyOf, input);
+  const { messages, from } =
+    template === "plain"
+      ? fromBodiesPlain(built, keyOf, input)
+      : { messages: enrich(built, keyOf, input), from: raws.map((_, i) => i) };
   let generated = 0;
   for (let i = 0; i < cols.mask.length; i++) generated += cols.mask[i] as number;
-  return { template, items: placeEvents(messages, input), length: cols.text.length, generated };
+  const placed = placeEvents(messages, input);
+  const itemRaws = placed.of.map((m) => (m < 0 ? null : (raws[from[m] as number] ?? null)));
+  return { template, items: placed.items, raws: itemRaws, length: cols.text.length, generated };
 }
 
 /** Segment index of every position (segments are contiguous and cover the sequence). */
@@ -84,88 +86,6 @@ function wholeSegment(segOf: Int32Array, raw: RawMessage): number {
   if (raw.contentEnd <= raw.contentStart) return -1;
   const a = segOf[raw.contentStart] as number;
   return a === segOf[raw.contentEnd - 1] ? a : -1;
-}
-
-function tokenMessage(
-  cols: TokenColumns,
-  raw: RawMessage,
-  template: ChatTemplate,
-  calls: readonly ConversationCall[],
-): Message {
-  const n = raw.contentEnd - raw.contentStart;
-  const offsets = new Int32Array(n + 1);
-  const pieces: string[] = [];
-  for (let k = 0; k < n; k++) {
-    const t = cols.text[raw.contentStart + k] as string;
-    const piece = k === 0 && raw.skip > 0 ? t.slice(raw.skip) : t;
-    pieces.push(piece);
-    offsets[k + 1] = (offsets[k] as number) + piece.length;
-  }
-  const text = pieces.join("");
-  const role = roleOf(raw.label);
-  const blocks: ConversationBlock[] = findBlocks(text, role, template).map((b) => ({
-    kind: b.kind,
-    name: b.name,
-    tool_call_id: null,
-    spans: spansOf(cols, text, offsets, raw.contentStart, b.from, b.to),
-    chars: b.to - b.from,
-    truncated: false,
-  }));
-  const callAt = cols.call[n > 0 ? raw.contentStart : raw.start] ?? 0;
-  return {
-    kind: "message",
-    role,
-    label: raw.label,
-    source: template === "plain" ? "segment" : "tokens",
-    call: calls[callAt]?.id ?? "",
-    start: raw.start,
-    end: raw.end,
-    exact: true,
-    ...maskStats(cols, raw.start, raw.end),
-    blocks,
-  };
-}
-
-/** Spans of consecutive tokens with one mask covering characters [from, to) of the content text. */
-function spansOf(
-  cols: TokenColumns,
-  text: string,
-  offsets: Int32Array,
-  base: number,
-  from: number,
-  to: number,
-): MaskSpan[] {
-  const out: Array<{ mask: 0 | 1; start: number; end: number; a: number; b: number }> = [];
-  let lo = 0,
-    hi = offsets.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((offsets[mid] as number) <= from) lo = mid;
-    else hi = mid - 1;
-  }
-  for (let k = lo; k < offsets.length - 1 && (offsets[k] as number) < to; k++) {
-    const a = Math.max(offsets[k] as number, from),
-      b = Math.min(offsets[k + 1] as number, to);
-    if (b <= a) continue;
-    const mask = cols.mask[base + k] === 1 ? 1 : 0;
-    const last = out[out.length - 1];
-    if (last && last.mask === mask && last.end === base + k) [last.end, last.b] = [base + k + 1, b];
-    else out.push({ mask, start: base + k, end: base + k + 1, a, b });
-  }
-  return out.map((s) => ({ text: text.slice(s.a, s.b), mask: s.mask, start: s.start, end: s.end }));
-}
-
-function maskStats(cols: TokenColumns, start: number, end: number) {
-  let generated = 0,
-    sum = 0,
-    counted = 0;
-  for (let i = start; i < end; i++) {
-    if (cols.mask[i] !== 1) continue;
-    generated++;
-    const lp = cols.logProb[i] as number;
-    if (!Number.isNaN(lp)) [sum, counted] = [sum + lp, counted + 1];
-  }
-  return { generated, mean_log_prob: counted > 0 ? sum / counted : null };
 }
 
 function bodyBlocks(
@@ -236,17 +156,19 @@ function fromBodiesPlain(
   messages: Message[],
   keyOf: readonly number[],
   input: ConversationInput,
-): Message[] {
+): { messages: Message[]; from: number[] } {
   const out: Message[] = [];
+  const from: number[] = []; // the token message each one came from
   messages.forEach((msg, i) => {
     const s = keyOf[i] as number;
     const bodies = s >= 0 ? bodiesFor(input, s) : null;
     const seg = input.segments[s];
-    if (!bodies || bodies.length === 0 || !seg) return void out.push(msg);
+    if (!bodies || bodies.length === 0 || !seg) return void (out.push(msg), from.push(i));
     const mask = seg.kind === "generated" ? 1 : 0;
     const source = seg.part === "output" ? "response" : "request";
     for (const b of bodies) {
       const blocks = bodyBlocks(b.blocks, mask, msg.start, msg.end);
+      from.push(i);
       out.push({
         ...msg,
         role: b.role,
@@ -257,27 +179,35 @@ function fromBodiesPlain(
       });
     }
   });
-  return out;
+  return { messages: out, from };
 }
 
 /**
  * Side calls and failed calls in time order, each placed just before the first generated message
  * of a call created after it (its input stays above it: it happened while the agent was waiting).
  */
-function placeEvents(messages: readonly Message[], input: ConversationInput): ConversationItem[] {
+function placeEvents(
+  messages: readonly Message[],
+  input: ConversationInput,
+): { items: ConversationItem[]; of: number[] } {
   const events = [...input.events].sort((a, b) => a.time - b.time);
   const timeOf = new Map(input.calls.map((c) => [c.id, c.createdAt]));
   const items: ConversationItem[] = [];
+  const of: number[] = []; // each item's message, -1 for an event
+  const event = (e: ConversationEvent) => (
+    items.push({ ...e.item, index: items.length }),
+    of.push(-1)
+  );
   let e = 0;
-  for (const m of messages) {
+  messages.forEach((m, k) => {
     const t = timeOf.get(m.call);
     if (m.generated > 0 && t !== undefined) {
       while (e < events.length && (events[e] as ConversationEvent).time < t)
-        items.push({ ...(events[e++] as ConversationEvent).item, index: items.length });
+        event(events[e++] as ConversationEvent);
     }
     items.push({ ...m, index: items.length });
-  }
-  while (e < events.length)
-    items.push({ ...(events[e++] as ConversationEvent).item, index: items.length });
-  return items;
+    of.push(k);
+  });
+  while (e < events.length) event(events[e++] as ConversationEvent);
+  return { items, of };
 }

@@ -1,7 +1,15 @@
 // The pure URL helpers of previous / next; that their keys are the table query's is checked in
 // lib/runs/neighbors.test.ts (lib/view does not import lib/runs).
 import { describe, expect, it } from "vitest";
-import { inspectorHref, neighborHref, neighborsUrl, tableHref, tableQueryOf } from "./rollout-nav";
+import {
+  alertTableHref,
+  inspectorHref,
+  neighborHref,
+  neighborsUrl,
+  reasonOptions,
+  tableHref,
+  tableQueryOf,
+} from "./rollout-nav";
 
 const runPage = new URLSearchParams(
   "sort=reward&dir=desc&verdict=masked&severity=masked&reason=unresolved_retry&status=422&step=3&cut_short=1&q=a b&hide=bytes,chains&offset=400",
@@ -45,5 +53,43 @@ describe("rollout navigation URLs", () => {
     );
     expect(tableHref("r", inspector)).toBe("/runs/r?sort=bytes&step=1");
     expect(tableQueryOf(new URLSearchParams("profile=seed")).toString()).toBe("");
+  });
+});
+
+describe("the reason filter's options", () => {
+  it("offers the run's mask reasons and the warnings it has, each with its count", () => {
+    const options = reasonOptions({
+      mask_reasons: [
+        { key: "multiple_roots", count: 2 },
+        { key: "masked_by_record", count: 3 },
+        { key: "error", count: 1 },
+        { key: "build_error", count: 1 },
+      ],
+      severity_reasons: [
+        { key: "cut short", count: 12 },
+        { key: "torn tail", count: 1 },
+        { key: "several roots", count: 2 },
+        { key: "token ids outside any vocabulary", count: 4 },
+      ],
+    });
+    expect(options).toEqual([
+      { group: "mask reasons", value: "multiple_roots", label: "several roots (2)" },
+      { group: "mask reasons", value: "agent_masked", label: "masked by the agent (3)" },
+      { group: "mask reasons", value: "build_error", label: "build error (2)" },
+      { group: "warnings", value: "cut_short", label: "cut short (12)" },
+      {
+        group: "warnings",
+        value: "out_of_vocabulary",
+        label: "token ids outside any vocabulary (4)",
+      },
+      { group: "warnings", value: "torn_tail", label: "torn tail (1)" },
+    ]);
+  });
+
+  it("links an alert to the run's table under its query, and a file alert nowhere", () => {
+    expect(alertTableHref("run a", { table_query: "alert=dangling_intents" })).toBe(
+      "/runs/run%20a?alert=dangling_intents",
+    );
+    expect(alertTableHref("r", {})).toBeNull();
   });
 });

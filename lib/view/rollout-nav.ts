@@ -1,6 +1,10 @@
 // URLs that carry the rollouts table's sort and filters from the run page into the inspector, so
-// previous / next follow the table's order: the table's row links, the neighbours route and the
-// inspector's previous / next links. Pure; the order itself is lib/runs/rollout-query neighborsOf.
+// previous / next follow the table's order: the table's row links, the neighbours route, the
+// inspector's previous / next links and the run page's alert links; and the reasons the table's
+// reason filter offers. Pure; the order itself is lib/runs/rollout-query neighborsOf.
+import type { Alert, Count } from "@/lib/schema/api-runs";
+import { WARNING_TITLES } from "@/lib/severity/reasons";
+import { maskReasonShort } from "./mask-reasons";
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
 export const TABLE_QUERY_KEYS = [
@@ -12,6 +16,7 @@ export const TABLE_QUERY_KEYS = [
   "status",
   "step",
   "cut_short",
+  "alert",
   "q",
 ] as const;
 
@@ -76,4 +81,64 @@ export function neighborsUrl(runId: string, rolloutId: string, current: ParamSou
 /** Where the rollouts table of the run is, under the same sort and filters (the way back). */
 export function tableHref(runId: string, current: ParamSource): string {
   return withQuery(`/runs/${encodeURIComponent(runId)}`, tableQueryOf(current));
+}
+
+/**
+ * Where an alert lists its rollouts: the run's table filtered to exactly them (the alert's
+ * `table_query`), or null for an alert about a file, which has no rollouts to list.
+ */
+export function alertTableHref(runId: string, alert: Pick<Alert, "table_query">): string | null {
+  if (!alert.table_query) return null;
+  return withQuery(`/runs/${encodeURIComponent(runId)}`, new URLSearchParams(alert.table_query));
+}
+
+/** The inspector of one rollout an alert names (no table query: the alert is not a table). */
+export function alertRolloutHref(runId: string, rolloutId: string): string {
+  return rolloutPath(runId, rolloutId);
+}
+
+export interface ReasonOption {
+  group: "mask reasons" | "warnings";
+  /** The `reason` URL value: a code the rollouts route matches (lib/runs/rollout-query hasReason). */
+  value: string;
+  label: string;
+}
+
+// The run's health counts a masked rollout with no mask reason under these keys; the severity
+// model gives those rollouts exactly these reason codes (lib/severity classify).
+const HEALTH_KEY_CODE: Record<string, { code: string; words: string }> = {
+  masked_by_record: { code: "agent_masked", words: "masked by the agent" },
+  error: { code: "build_error", words: "build error" },
+};
+
+/**
+ * What the reason filter offers, with the run's counts: its mask reasons (`health.mask_reasons`)
+ * and the severity model's warnings it has (`health.severity_reasons`, counted by title).
+ */
+export function reasonOptions(health: {
+  mask_reasons: readonly Count[];
+  severity_reasons: readonly Count[];
+}): ReasonOption[] {
+  const mask = new Map<string, { words: string; count: number }>();
+  for (const { key, count } of health.mask_reasons) {
+    const known = HEALTH_KEY_CODE[key];
+    const code = known?.code ?? key;
+    const prev = mask.get(code);
+    mask.set(code, {
+      words: known?.words ?? maskReasonShort(key),
+      count: (prev?.count ?? 0) + count,
+    });
+  }
+  const out: ReasonOption[] = [...mask].map(([value, m]) => ({
+    group: "mask reasons",
+    value,
+    label: `${m.words} (${m.count})`,
+  }));
+  const byTitle = new Map(health.severity_reasons.map((c) => [c.key, c.count]));
+  for (const [value, title] of Object.entries(WARNING_TITLES)) {
+    const count = byTitle.get(title) ?? 0;
+    if (count > 0 && !mask.has(value))
+      out.push({ group: "warnings", value, label: `${title} (${count})` });
+  }
+  return out;
 }
