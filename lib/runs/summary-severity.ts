@@ -104,7 +104,11 @@ export function outsideIds(v: Verdict, entries: readonly TokenEntry[]): number {
 }
 
 export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
-  const store = capture.hasTokenFile || capture.state !== null || capture.intents !== null;
+  // An empty token file holds no capture: the consumer builds nothing from it (builder.md §5.1).
+  const file =
+    capture.hasTokenFile &&
+    (capture.snapshot.entries.length > 0 || capture.issues.length > 0 || capture.snapshot.tornTail);
+  const store = file || capture.state !== null || capture.intents !== null;
   return (
     store ||
     capture.snapshot.incompleteMarker !== null ||
