@@ -7,6 +7,12 @@ import { toVerdictRow, type Verdict } from "@/lib/builder";
 import { UnknownRolloutError } from "@/lib/errors";
 import { rolloutSourceOf } from "@/lib/runs/build-rollout";
 import { buildRolloutOffThread } from "@/lib/runs/build-rollout-pool";
+import {
+  danglingIntentsOf,
+  decidedEntries,
+  hasLifecycleFiles,
+  inheritedLengths,
+} from "@/lib/runs/lifecycle-facts";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { LifecycleView, OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
 import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
@@ -89,7 +95,7 @@ async function tokenizer(
  */
 function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
   const lc = capture.lifecycle;
-  if (lc.state === "absent" && capture.intents === null && lc.outsideIds.length === 0) return null;
+  if (!hasLifecycleFiles(capture) && lc.outsideIds.length === 0) return null;
   return {
     state: lc.state,
     frozen: lc.frozen,
@@ -133,18 +139,6 @@ function readFacts(
   };
 }
 
-/**
- * The entries the verdict decided on, with their lines: under gym-v1 the freeze's read (any integer
- * id, its own torn tail). When the freeze failed before reading any entry, the token store's read
- * stands in, so the view still lists what the file holds (every call excluded: the build failed).
- */
-function decidedEntries(capture: RolloutCapture, verdict: Verdict) {
-  const gym = capture.snapshot.gym;
-  if (verdict.profile === "gym-v1" && gym && (gym.error === null || gym.entries.length > 0))
-    return { entries: gym.entries, lines: capture.gymEntryLines };
-  return { entries: capture.snapshot.entries, lines: capture.entryLines };
-}
-
 export async function buildModel({
   run,
   rolloutId,
@@ -165,6 +159,7 @@ export async function buildModel({
   const { verdict, capture, captureStore, record } = built;
   const { decoder, error: tokenizerError } = await tokenizer(run);
 
+  // The entries, intents, tombstone and id count the run table's summary shows too.
   const { entries, lines } = decidedEntries(capture, verdict);
   const join = joinExchanges(entries, captureStore?.exchanges ?? []);
   const { calls, tokens, callIndex } = describeCalls(
@@ -176,7 +171,6 @@ export async function buildModel({
   );
   const chains = describeChains(verdict.build, callIndex, tokens);
   const failed = placeFailed(join.withoutEntry, calls);
-  const inherited = new Map(calls.map((c) => [c.model_call_id, c.inherited_len]));
   const notes = verdict.build?.notes;
   const view: RolloutView = {
     run_id: run.id,
@@ -194,10 +188,15 @@ export async function buildModel({
     other_profile: null,
     calls,
     failed,
-    dangling_intents: danglingIntents(capture.intents?.ids ?? null, callIndex),
+    // Which intents dangle is the profile's reading; the seed parse's order only places them.
+    dangling_intents: danglingIntents(
+      danglingIntentsOf(capture, verdict),
+      capture.intents?.ids ?? null,
+      callIndex,
+    ),
     main_model: mainModelOf(calls),
     policy_model: null, // the run's policy needs every rollout: the page sets it when the run has it
-    oov_tokens: countOutsideIds(entries, inherited, decoder),
+    oov_tokens: countOutsideIds(entries, inheritedLengths(verdict), decoder),
     ...storeFacts(capture, verdict),
     capture_expected: run.manifest.capture === undefined ? null : run.manifest.capture === "on",
     chains,

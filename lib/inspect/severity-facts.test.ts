@@ -98,13 +98,28 @@ describe("gym-main-v1 3-0: the dangling intent", () => {
 
   it("places intents after the nearest earlier recorded one, null before any", () => {
     const recorded = new Set(["a", "c"]);
-    expect(danglingIntents(["x", "a", "b", "c", "d", "e"], recorded)).toEqual([
+    const order = ["x", "a", "b", "c", "d", "e"];
+    expect(danglingIntents(["x", "b", "d", "e"], order, recorded)).toEqual([
       { model_call_id: "x", after_call: null },
       { model_call_id: "b", after_call: "a" },
       { model_call_id: "d", after_call: "c" },
       { model_call_id: "e", after_call: "c" },
     ]);
-    expect(danglingIntents(null, recorded)).toEqual([]);
+    expect(danglingIntents([], null, recorded)).toEqual([]);
+  });
+
+  it("places ids the seed order lacks (Gym's `-c2` lines) after the dangling one before them", () => {
+    // File `a`, `b`, `c2`, `-c2`, `d`: the seed parse cancels c2 and drops `-c2`; Gym keeps both.
+    const recorded = new Set(["a", "b"]);
+    const seedOrder = ["a", "b", "d"];
+    expect(danglingIntents(["c2", "-c2", "d"], seedOrder, recorded)).toEqual([
+      { model_call_id: "c2", after_call: "b" },
+      { model_call_id: "-c2", after_call: "b" },
+      { model_call_id: "d", after_call: "b" },
+    ]);
+    expect(danglingIntents(["c2"], null, recorded)).toEqual([
+      { model_call_id: "c2", after_call: null },
+    ]);
   });
 });
 

@@ -1,8 +1,9 @@
 // One rollout's summary for run views: the verdict and metrics (read and decided by buildRollout),
 // call counts, side calls, status codes from the model-call store, reward and step from its record,
-// file sizes and the store's lifecycle (./summary-lifecycle). Never keeps token arrays. A record
-// without a token store is summarised from itself; a deleted rollout with nothing left is listed
-// as deleted. The summary's shape is the API contract's (lib/schema/api-runs).
+// file sizes and the store's lifecycle (./summary-lifecycle; its facts are ./lifecycle-facts', as
+// the inspector's are). Never keeps token arrays. A record without a token store is summarised
+// from itself; a deleted rollout with nothing left is listed as deleted. The summary's shape is
+// the API contract's (lib/schema/api-runs).
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
@@ -10,21 +11,14 @@ import type { AttemptRef, RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRolloutOffThread } from "./build-rollout-pool";
 import {
-  hasCapture,
-  mainModelOf,
-  outsideIds,
-  severityOf,
-  storeFacts,
-  timelineFacts,
-} from "./summary-severity";
-import {
+  countOutsideIds,
   danglingIntentsOf,
   decidedEntries,
-  deletedSummary,
-  lifecycleOf,
-  lifecycleWithoutStore,
+  inheritedLengths,
   readErrorOf,
-} from "./summary-lifecycle";
+} from "./lifecycle-facts";
+import { hasCapture, mainModelOf, severityOf, storeFacts, timelineFacts } from "./summary-severity";
+import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./summary-lifecycle";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -73,12 +67,14 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     if (x.error_category)
       error_categories[x.error_category] = (error_categories[x.error_category] ?? 0) + 1;
   }
-  // Under gym-v1 the entries Gym's freeze kept (ids the seed reader refuses, a torn line dropped).
+  // Under gym-v1 the entries Gym's freeze kept (ids the seed reader refuses, a torn line dropped),
+  // as the inspector lists them (./lifecycle-facts).
   const { entries, lines } = decidedEntries(capture, v);
   const withoutEntry = joinExchanges(entries, exchanges).withoutEntry;
   const failed = withoutEntry.filter((x) => isFailedExchange(x.exchange));
   const timeline = timelineFacts(entries, lines, withoutEntry);
-  const oov = outsideIds(v, entries);
+  // Past int32 only: the run's tokenizer is the inspector's check, not the index's.
+  const oov = countOutsideIds(entries, inheritedLengths(v));
   const sideReasons = { pattern: 0, self_calibration: 0 };
   for (const s of v.side_calls) sideReasons[s.reason.kind]++;
   const m = v.metrics;

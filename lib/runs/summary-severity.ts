@@ -6,7 +6,6 @@ import type { Verdict } from "@/lib/builder";
 import type { RolloutRecord, RolloutSummary, TokenEntry } from "@/lib/schema";
 import {
   classifySeverity,
-  countOutsideVocabulary,
   failedCallFromExchange,
   isFailedExchange,
   mainChainModel,
@@ -84,23 +83,6 @@ export function mainModelOf(v: Verdict): string | null {
     ];
   });
   return mainChainModel(calls);
-}
-
-/**
- * Token ids past int32, which no vocabulary holds (a tokenizer's own size is the inspector's
- * check). A built call's prompt repeats its parent's tokens, so only its own tail is counted.
- */
-export function outsideIds(v: Verdict, entries: readonly TokenEntry[]): number {
-  const nodes = v.build?.nodes ?? [];
-  const inherited = new Map<string, number>();
-  for (const n of nodes)
-    inherited.set(n.entry.model_call_id, n.parent >= 0 ? (nodes[n.parent]?.cumLen ?? 0) : 0);
-  let count = 0;
-  for (const e of entries) {
-    count += countOutsideVocabulary(e.prompt_token_ids.slice(inherited.get(e.model_call_id) ?? 0));
-    count += countOutsideVocabulary(e.generation_token_ids);
-  }
-  return count;
 }
 
 export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
