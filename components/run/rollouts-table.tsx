@@ -160,6 +160,7 @@ export function RolloutsTable({
                   <div
                     key={c.id}
                     className="vcell"
+                    data-col={c.id}
                     style={{ width: (c.columnDef as Col).meta.width }}
                   >
                     {s ? (
