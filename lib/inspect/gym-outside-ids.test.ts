@@ -139,8 +139,13 @@ describe.each(OUTSIDE_CASES)("gym-v1 case %s in the inspector", (name) => {
     const inFile = outsideInFile(file);
     expect(inFile.length).toBeGreaterThan(0);
     expect(view.oov_tokens).toBe(inFile.length);
-    const reasons = rolloutSeverity(view).reasons.map((r) => r.code);
-    expect(reasons).toContain("out_of_vocabulary");
+    const reasons = rolloutSeverity(view).reasons;
+    const oov = reasons.find((r) => r.code === "out_of_vocabulary");
+    const first = inFile[0]!;
+    // The banner's sentence names the first id, its call and its line (read from the file here).
+    expect(oov?.sentence).toContain(
+      `first: id ${first.digits} in call ${first.call}, line ${first.line}`,
+    );
     expect(
       view.read.lifecycle?.outside_ids.map((o) => ({
         call: o.model_call_id,

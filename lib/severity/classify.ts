@@ -12,6 +12,7 @@ import {
   otherMaskReason,
   otherModelReason,
   outOfVocabularyReason,
+  type OutsideIdFact,
   pendingReason,
   retiredReason,
   tornTailReason,
@@ -49,6 +50,8 @@ export interface SeverityInput {
   generated_tokens?: { captured: number; delivered: number } | null;
   /** Token ids outside any vocabulary; null when not checked. */
   oov_tokens?: number | null;
+  /** The first out-of-range id's call, line and digits, when known (the inspector's view). */
+  oov_first?: OutsideIdFact | null;
   torn_tail?: boolean;
   /** Any token-capture evidence for this rollout (store files or `_ng_token_capture`). */
   has_capture?: boolean;
@@ -123,7 +126,7 @@ function warnings(input: SeverityInput): Reason[] {
     out.push(branchesDroppedReason(fraction, generated));
   }
   const oov = input.oov_tokens ?? null;
-  if (oov !== null && oov > 0) out.push(outOfVocabularyReason(oov));
+  if (oov !== null && oov > 0) out.push(outOfVocabularyReason(oov, input.oov_first ?? null));
   if (input.torn_tail === true) out.push(tornTailReason());
   if (input.has_capture === false && input.capture_expected !== false)
     out.push(noCaptureReason(input.capture_expected ?? null));

@@ -236,12 +236,22 @@ export function branchesDroppedReason(
   );
 }
 
-export function outOfVocabularyReason(count: number): Reason {
+/** Where the first out-of-range id sits, when the store says (gym-v1 reads exact digits). */
+export interface OutsideIdFact {
+  model_call_id: string;
+  line: number;
+  digits: string;
+}
+
+export function outOfVocabularyReason(count: number, first: OutsideIdFact | null = null): Reason {
+  const where = first
+    ? ` (first: id ${first.digits} in call ${first.model_call_id}, line ${first.line})`
+    : "";
   return reason(
     "out_of_vocabulary",
     "trained_with_warnings",
     WARNING_TITLES.out_of_vocabulary,
-    `${plural(count, "token id")} ${count === 1 ? "lies" : "lie"} outside every vocabulary (0 … 2^31−1, or the tokenizer's size), and the consumer trains on ${count === 1 ? "it" : "them"} as recorded`,
+    `${plural(count, "token id")} ${count === 1 ? "lies" : "lie"} outside every vocabulary (0 … 2^31−1, or the tokenizer's size)${where}, and the consumer trains on ${count === 1 ? "it" : "them"} as recorded`,
   );
 }
 

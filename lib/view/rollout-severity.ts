@@ -7,6 +7,7 @@ import {
   classifySeverity,
   isFailedExchange,
   type FailedCallFact,
+  type OutsideIdFact,
   type SeverityInput,
   type SeverityResult,
   type SeverityState,
@@ -54,6 +55,7 @@ export function severityInputOf(view: RolloutView): SeverityInput {
     delivered_fraction: view.delivered_fraction,
     generated_tokens: view.generated_tokens,
     oov_tokens: view.oov_tokens,
+    oov_first: firstOutsideId(view),
     torn_tail: view.read.torn_tail,
     has_capture: hasCapture(view),
     capture_expected: view.capture_expected,
@@ -76,4 +78,10 @@ export function isSequenceTrained(
   if (severity !== "trained" && severity !== "trained_with_warnings") return false;
   if (sequence === "main") return true;
   return sequence.startsWith("call:") && calls.get(sequence.slice(5))?.role === "main";
+}
+
+/** The first id outside 0 … 2^31−1 the store's reader found, for the warning's sentence. */
+function firstOutsideId(view: RolloutView): OutsideIdFact | null {
+  const o = view.read.lifecycle?.outside_ids[0];
+  return o ? { model_call_id: o.model_call_id, line: o.line, digits: o.digits } : null;
 }
