@@ -19,6 +19,7 @@ import {
 } from "./lifecycle-facts";
 import { hasCapture, mainModelOf, severityOf, storeFacts, timelineFacts } from "./summary-severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./summary-lifecycle";
+import { noStoreFacts } from "./summary-defaults";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -168,20 +169,8 @@ function fromRecord(input: SummarizeInput): RolloutSummary {
     delivered_fraction: num("delivered_fraction"),
     quarantined: num("quarantined_calls") ?? 0,
     side_calls: num("side_calls_excluded") ?? 0,
-    side_call_reasons: { pattern: 0, self_calibration: 0 },
+    ...noStoreFacts(),
     fallbacks: numbersIn(m.parent_link_fallbacks),
-    torn_tail: false,
-    dangling_intents: 0,
-    unreadable: false,
-    newer_schema: false,
-    other_profile_disagrees: false,
-    status_codes: {},
-    error_categories: {},
-    failed_calls: 0,
-    cut_short: null,
-    cut_short_call: null,
-    main_model: null,
-    oov_tokens: null,
     has_capture: (r?._ng_token_capture ?? null) !== null,
     reward: r?.reward ?? null,
     step: r?.step ?? null,

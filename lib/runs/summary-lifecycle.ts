@@ -5,6 +5,7 @@
 import type { AttemptRef, RolloutLifecycle, RolloutSummary } from "@/lib/schema";
 import type { RolloutCapture } from "@/lib/store";
 import { hasLifecycleFiles } from "./lifecycle-facts";
+import { noStoreFacts } from "./summary-defaults";
 
 // ./summary-severity takes the store's facts from here.
 export { incompleteOf, tombstoneOf } from "./lifecycle-facts";
@@ -77,20 +78,8 @@ export function deletedSummary(
     delivered_fraction: null,
     quarantined: 0,
     side_calls: 0,
-    side_call_reasons: { pattern: 0, self_calibration: 0 },
+    ...noStoreFacts(),
     fallbacks: {},
-    torn_tail: false,
-    dangling_intents: 0,
-    unreadable: false,
-    newer_schema: false,
-    other_profile_disagrees: false,
-    status_codes: {},
-    error_categories: {},
-    failed_calls: 0,
-    cut_short: null,
-    cut_short_call: null,
-    main_model: null,
-    oov_tokens: null,
     // The lock file is the capture's trace: no "nothing captured" warning on top.
     has_capture: true,
     severity: "masked",
