@@ -4,6 +4,7 @@
 // server's event loop a small structured clone of the view, never the build.
 // Not responsible for the pools (./model-pool) or for caching (./rollout-model).
 import "server-only";
+import { getHeapStatistics } from "node:v8";
 import type { JobContext } from "@/lib/store/io-serve";
 import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
@@ -12,6 +13,9 @@ import { o200kDecoder } from "@/lib/tokens/decoder";
 
 /** A model without its decoder: what crosses from the worker. */
 export type SentModel = Omit<RolloutModel, "decoder">;
+
+/** A worker whose heap is past this after a build is ended (its memory freed) rather than reused. */
+const RETIRE_HEAP_BYTES = 256 * 2 ** 20;
 
 export type ModelJob =
   | { kind: "warm" }
@@ -51,14 +55,21 @@ export async function runModelJob(
   }
   // The worker's job is not cancelled from inside: a cancelled request terminates the worker.
   const signal = new AbortController().signal;
-  if (job.kind === "decide") return decideProfile(job.run, job.rolloutId, job.profile, signal);
-  const progress = { read: ctx.progress, decoding: () => ctx.phase("decoding") };
-  const built: Partial<RolloutModel> & SentModel = await buildModel({
-    ...job.request,
-    signal,
-    progress,
-  });
-  delete built.decoder;
-  ctx.transfer(tokenBuffers(built));
-  return built;
+  try {
+    if (job.kind === "decide")
+      return await decideProfile(job.run, job.rolloutId, job.profile, signal);
+    const progress = { read: ctx.progress, decoding: () => ctx.phase("decoding") };
+    const built: Partial<RolloutModel> & SentModel = await buildModel({
+      ...job.request,
+      signal,
+      progress,
+    });
+    delete built.decoder;
+    ctx.transfer(tokenBuffers(built));
+    return built;
+  } finally {
+    // A large rollout's entries leave garbage the worker's GC frees lazily; a page often asks for
+    // the other profile's build next, on another worker: without this the two heaps add up.
+    if (getHeapStatistics().used_heap_size > RETIRE_HEAP_BYTES) ctx.retire();
+  }
 }

@@ -186,6 +186,8 @@ export class StoreWorkerPool {
     if ("phase" in m) return void job.onPhase?.(m.phase);
     slot.job = null;
     slot.worker.unref();
+    // A worker that asked to go (a large build's heap) is ended before the next job can take it.
+    if ("result" in m && m.retire) this.retire(slot);
     if ("result" in m) this.settle(job, null, m.result);
     else {
       const revive = job.revive ?? this.options.revive;

@@ -31,7 +31,7 @@ export type FromWorker =
   | { blocking: string }
   | { id: number; progress: number }
   | { id: number; phase: string }
-  | { id: number; result: unknown }
+  | { id: number; result: unknown; retire?: boolean }
   | { id: number; error: WorkerFailure };
 
 export interface JobContext {
@@ -44,6 +44,11 @@ export interface JobContext {
    * hold them; the worker must not touch them again). A large model's token arrays cross for free.
    */
   transfer(buffers: Iterable<ArrayBuffer>): void;
+  /**
+   * Ends this worker once the result is sent: its heap (a large rollout's entries, garbage not yet
+   * collected) is freed at once instead of sitting beside the next build's.
+   */
+  retire(): void;
 }
 
 export function serveStoreJobs(
@@ -68,16 +73,19 @@ export function serveStoreJobs(
   });
   port.on("message", async ({ id, request }: { id: number; request: unknown }) => {
     const moved = new Set<ArrayBuffer>();
+    let retire = false;
     const ctx: JobContext = {
       progress: (n) => port.postMessage({ id, progress: n } satisfies FromWorker),
       phase: (name) => port.postMessage({ id, phase: name } satisfies FromWorker),
       transfer: (buffers) => {
         for (const b of buffers) if (b.byteLength > 0) moved.add(b);
       },
+      retire: () => void (retire = true),
     };
     let reply: FromWorker;
     try {
-      reply = { id, result: await handle(request, ctx) };
+      const result = await handle(request, ctx);
+      reply = retire ? { id, result, retire } : { id, result };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       reply = { id, error: { kind: classify(err), message } };
