@@ -17,12 +17,17 @@ export type Col = ColumnDef<RolloutSummary> & {
 
 /** The severity reasons (a mask reason by its code, as filters name it), the error, the failed call. */
 function reasonsText(s: RolloutSummary): string {
-  const titles = s.severity_reasons
-    .map((r) => (s.mask_reasons.some((m) => m === r.code) ? r.code : r.title))
-    .join(", ");
-  return [titles, s.error, s.cut_short ? `cut short: ${s.cut_short}` : ""]
-    .filter(Boolean)
-    .join(" · ");
+  // The cut-short reason carries its detail ("cut short: HTTP 422 …"), never a second label.
+  const cut = s.cut_short ? `cut short: ${s.cut_short}` : null;
+  const titles = s.severity_reasons.map((r) =>
+    r.code === "cut_short" && cut
+      ? cut
+      : s.mask_reasons.some((m) => m === r.code)
+        ? r.code
+        : r.title,
+  );
+  const cutShown = s.severity_reasons.some((r) => r.code === "cut_short");
+  return [titles.join(", "), s.error, cutShown ? null : cut].filter(Boolean).join(" · ");
 }
 
 const num = (v: number | null, digits = 0) =>
