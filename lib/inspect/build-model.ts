@@ -125,8 +125,15 @@ function readFacts(
   captureRead: CaptureRead | null,
   verdict: Verdict,
 ): RolloutView["read"] {
+  // The store's line checks are the seed reader's: under gym-v1 a line it refuses (an id of -1 or
+  // 2^60) may be one Gym reads and trains on, so say whose refusal it is.
+  const seedOnly = verdict.profile === "gym-v1";
   return {
-    issues: capture.issues,
+    issues: capture.issues.map((i) =>
+      seedOnly && i.severity === "error" && i.line !== null
+        ? { ...i, message: `the seed profile refuses this line: ${i.message}` }
+        : i,
+    ),
     // The torn line the verdict's profile dropped: gym-v1 judges the tail by its own rules.
     torn_tail: verdict.torn_tail,
     token_file: capture.hasTokenFile,

@@ -25,6 +25,16 @@ function checkArray(
   return value;
 }
 
+/**
+ * An id as the message names it. Past 2^53 a double no longer holds the file's digits (2^60 reads
+ * back as 1152921504606847000): say so rather than print digits the file never held.
+ */
+function describeId(t: unknown): string {
+  if (typeof t === "number" && Number.isInteger(t) && !Number.isSafeInteger(t))
+    return `an integer beyond ${t < 0 ? "−" : ""}2^53 (its exact digits are in the file)`;
+  return JSON.stringify(t);
+}
+
 const isTokenId = (t: unknown) => typeof t === "number" && Number.isSafeInteger(t) && t >= 0;
 
 export const tokenIdArray = z
@@ -35,8 +45,7 @@ export const tokenIdArray = z
         v,
         ctx,
         isTokenId,
-        (i, t) =>
-          `token id at index ${i} is ${JSON.stringify(t)}: ids must be non-negative integers`,
+        (i, t) => `token id at index ${i} is ${describeId(t)}: ids must be non-negative integers`,
       ) as number[],
   );
 
