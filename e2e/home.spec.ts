@@ -26,6 +26,37 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   await page.screenshot({ path: "test-results/run-page.png", fullPage: true });
 });
 
+test("a count of zero is shown but muted, never in its class's alarm colour", async ({
+  page,
+  request,
+}) => {
+  // Which runs have a zero comes from the runs route; what a zero looks like is this test's own
+  // expectation: the number, in the page's --muted grey (#9aa3b2), no severity class.
+  type Counts = Record<"trained" | "trained_with_warnings" | "masked" | "pending", number>;
+  const body = (await (await request.get("/api/runs")).json()) as {
+    runs: { id: string; rollouts: number; severity: Counts }[];
+  };
+  const zeros = body.runs.flatMap((r) =>
+    r.rollouts > 0 && r.severity.pending === 0
+      ? (["trained", "trained_with_warnings", "masked"] as const)
+          .filter((s) => r.severity[s] === 0)
+          .map((s) => ({ id: r.id, s }))
+      : [],
+  );
+  expect(zeros.length, "a bundled run with a zero count").toBeGreaterThan(0);
+  await page.goto("/");
+  for (const { id, s } of zeros) {
+    const pill = page
+      .locator(`[data-testid="runs-row"][data-run-id="${id}"]`)
+      .getByTestId(`run-severity-${s}`);
+    await expect(pill).toHaveAttribute("data-count", "0");
+    await expect(pill).toHaveText(/ 0$/);
+    await expect(pill).toHaveClass(/\bcount-zero\b/);
+    await expect(pill).not.toHaveClass(/\bsev-/);
+    await expect(pill).toHaveCSS("color", "rgb(154, 163, 178)");
+  }
+});
+
 test("an unknown run is a 404 page, not a crash", async ({ page }) => {
   const res = await page.goto("/runs/no-such-run");
   expect(res?.status()).toBe(404);

@@ -70,7 +70,7 @@ test("token ids outside 0…2^31−1: an alert that opens the table filtered to 
   const alert = page.locator('[data-testid="alert"][data-kind="outside_token_ids"]');
   await expect(alert).toContainText("1 rollout carries token ids outside 0…2^31−1");
   await alert.getByTestId("alert-table-link").click();
-  await expect(page).toHaveURL(/[?&]reason=out_of_vocabulary(&|$)/);
+  await expect(page).toHaveURL(/[?&]reason=out_of_vocabulary(&|#|$)/);
   await expect(page.getByTestId("rollout-row")).toHaveCount(1);
   await expect(page.locator(row("r0")).getByTestId("severity-pill")).toHaveAttribute(
     "data-severity",

@@ -158,7 +158,9 @@ test("opencode-before-fix: the cut-short alert lists all its rollouts in the run
   await page.goto("/runs/opencode-before-fix");
   const alert = page.locator('[data-testid="alert"][data-kind="cut_short"]');
   await alert.getByTestId("alert-table-link").click();
-  await expect(page).toHaveURL(/\/runs\/opencode-before-fix\?cut_short=1$/);
+  await expect(page).toHaveURL(/\/runs\/opencode-before-fix\?cut_short=1#rollouts$/);
+  // The table is far below the alerts: the link scrolls to it.
+  await expect(page.locator("h2#rollouts")).toBeInViewport();
   await expect(page.getByTestId("filter-cut-short")).toBeChecked();
   await expect(page.getByTestId("rollouts-count")).toHaveText(
     `${failed.length} of ${readdirSync(path.join(RUNS, "opencode-before-fix", "tokens")).length} rollouts`,

@@ -6,6 +6,7 @@
 // alert about a file names the file and links nowhere (there is no page for a file).
 import Link from "next/link";
 import type { Alert } from "@/lib/schema/api-runs";
+import { alertSeverityClass } from "@/lib/severity/palette";
 import { alertRolloutHref, alertTableHref } from "@/lib/view/rollout-nav";
 import { SeverityPill } from "./severity-pill";
 
@@ -13,6 +14,13 @@ import { SeverityPill } from "./severity-pill";
 function Words({ text }: { text: string }) {
   return text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 }
+
+/**
+ * The id of the rollouts table's heading (components/run/run-overview). The table sits far below
+ * the alerts, so a link that filters it also scrolls to it: Next's client navigation scrolls to
+ * the URL's hash once the new page has rendered.
+ */
+export const ROLLOUTS_ANCHOR = "rollouts";
 
 export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
   if (alerts.length === 0)
@@ -26,7 +34,7 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
       {alerts.map((a, i) => (
         <li
           key={`${a.kind}-${i}`}
-          className={`alert ${a.severity}`}
+          className={`alert ${alertSeverityClass(a)}`}
           data-testid="alert"
           data-kind={a.kind}
           data-verdict={a.verdict ?? undefined}
@@ -58,8 +66,9 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
 
 /** "list all N in the table": the run's table filtered to exactly the alert's rollouts. */
 function TableLink({ runId, alert }: { runId: string; alert: Alert }) {
-  const href = alertTableHref(runId, alert);
-  if (href === null) return null;
+  const query = alertTableHref(runId, alert);
+  if (query === null) return null;
+  const href = `${query}#${ROLLOUTS_ANCHOR}`;
   const words = alert.count === 1 ? "show it in the table" : `list all ${alert.count} in the table`;
   return (
     <>

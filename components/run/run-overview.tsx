@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
 import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
-import { Alerts } from "./alerts";
+import { Alerts, ROLLOUTS_ANCHOR } from "./alerts";
 import { HealthCharts } from "./health-charts";
 import { RolloutsTable } from "./rollouts-table";
 
@@ -57,7 +57,8 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
       <Alerts runId={health.run_id} alerts={health.alerts} />
       <h2>Health</h2>
       <HealthCharts h={health} />
-      <h2>Rollouts</h2>
+      {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). */}
+      <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
       <RolloutsTable runId={health.run_id} health={health} version={version} />
     </>
   );

@@ -1,10 +1,15 @@
 "use client";
 // The runs on the home page with their key health numbers (rollouts per severity class, in the
-// classes' colours); pick two to compare them.
+// classes' colours, a zero in grey); pick two to compare them.
 import Link from "next/link";
 import { useState } from "react";
 import type { RunOverview } from "@/lib/schema/api-runs";
-import { SEVERITY_CLASS, SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
+import {
+  SEVERITY_CLASS,
+  SEVERITY_LABEL,
+  SEVERITY_ORDER,
+  ZERO_COUNT_CLASS,
+} from "@/lib/severity/palette";
 import { isPartial, overviewCells } from "@/lib/health/overview-cells";
 import { plural } from "@/lib/view/plural";
 
@@ -19,19 +24,23 @@ function SeverityCounts({ run }: { run: RunOverview }) {
   const shown = SEVERITY_ORDER.filter((s) => s !== "pending" || run.severity.pending > 0);
   return (
     <div className="severity-counts" style={{ display: "flex", gap: 4, flexWrap: "wrap" }}>
-      {shown.map((s) => (
-        <span
-          key={s}
-          className={`badge ${partial && s !== "pending" ? PENDING : SEVERITY_CLASS[s]}`}
-          title={
-            partial && s !== "pending" ? `${SEVERITY_LABEL[s]}: not known yet` : SEVERITY_LABEL[s]
-          }
-          data-testid={`run-severity-${s}`}
-          data-count={partial && s !== "pending" ? undefined : run.severity[s]}
-        >
-          {SEVERITY_LABEL[s]} {partial && s !== "pending" ? "—" : run.severity[s]}
-        </span>
-      ))}
+      {shown.map((s) => {
+        const unknown = partial && s !== "pending";
+        const n = run.severity[s];
+        // A known zero is shown but muted: "masked 0" in red would read as an alarm.
+        const cls = unknown ? PENDING : n === 0 ? ZERO_COUNT_CLASS : SEVERITY_CLASS[s];
+        return (
+          <span
+            key={s}
+            className={`badge ${cls}`}
+            title={unknown ? `${SEVERITY_LABEL[s]}: not known yet` : SEVERITY_LABEL[s]}
+            data-testid={`run-severity-${s}`}
+            data-count={unknown ? undefined : n}
+          >
+            {SEVERITY_LABEL[s]} {unknown ? "—" : n}
+          </span>
+        );
+      })}
     </div>
   );
 }

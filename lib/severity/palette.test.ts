@@ -1,6 +1,7 @@
 // Reference ratios from WCAG 2.x (black on white 21:1; #777 on white 4.48:1, #767676 4.54:1).
 import { describe, expect, it } from "vitest";
 import {
+  alertSeverityClass,
   contrastRatio,
   countBySeverity,
   PAGE_BACKGROUNDS,
@@ -9,6 +10,8 @@ import {
   SEVERITY_ORDER,
   SEVERITY_PALETTE,
   severityCss,
+  ZERO_COUNT_CLASS,
+  ZERO_COUNT_COLOURS,
 } from "./palette";
 
 /** Hue in degrees of a #rrggbb colour (HSL), computed here, not by the module under test. */
@@ -88,5 +91,43 @@ describe("the severity palette", () => {
       masked: 2,
       pending: 0,
     });
+  });
+});
+
+describe("alert boxes", () => {
+  it("take the class of the rollouts they name, so a trained-with-warnings error is amber", () => {
+    expect(alertSeverityClass({ severity: "error", verdict: "trained_with_warnings" })).toBe(
+      "sev-warn",
+    );
+    expect(alertSeverityClass({ severity: "warning", verdict: "trained_with_warnings" })).toBe(
+      "sev-warn",
+    );
+    expect(alertSeverityClass({ severity: "warning", verdict: "masked" })).toBe("sev-masked");
+  });
+
+  it("without rollouts: red for an error, amber for a warning", () => {
+    expect(alertSeverityClass({ severity: "error", verdict: null })).toBe("sev-masked");
+    expect(alertSeverityClass({ severity: "warning", verdict: null })).toBe("sev-warn");
+  });
+
+  it("keep the page's text and links readable on their backgrounds", () => {
+    // app/globals.css: `.alerts .alert` keeps --text (#e6e8ee); links are --accent (#6ea8fe).
+    for (const s of ["trained_with_warnings", "masked"] as const)
+      for (const fg of ["#e6e8ee", "#6ea8fe"])
+        expect(contrastRatio(fg, SEVERITY_PALETTE[s].bg), `${fg} on ${s}`).toBeGreaterThanOrEqual(
+          4.5,
+        );
+  });
+});
+
+describe("a zero count on the home page", () => {
+  it("is grey, not a severity colour, and readable (AA text)", () => {
+    expect(Object.values(SEVERITY_CLASS)).not.toContain(ZERO_COUNT_CLASS);
+    // #9aa3b2 is the page's --muted: no hue to speak of (grey), unlike every severity's text.
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(ZERO_COUNT_COLOURS.fg.slice(i, i + 2), 16));
+    expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!)).toBeLessThan(32);
+    expect(contrastRatio(ZERO_COUNT_COLOURS.fg, ZERO_COUNT_COLOURS.bg)).toBeGreaterThanOrEqual(4.5);
+    for (const page of PAGE_BACKGROUNDS)
+      expect(contrastRatio(ZERO_COUNT_COLOURS.fg, page)).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -11,6 +11,27 @@ export const SEVERITY_CLASS: Readonly<Record<SeverityState, string>> = {
   pending: "sev-pending",
 };
 
+/**
+ * An alert box's class: the severity class of the rollouts it names (a "trained, warnings" alert
+ * is amber even when the alert is an error), else red for an error and amber for a warning. So
+ * a box is red only when what it reports is masked or broken.
+ */
+export function alertSeverityClass(alert: {
+  severity: "error" | "warning";
+  verdict: SeverityState | null;
+}): string {
+  if (alert.verdict) return SEVERITY_CLASS[alert.verdict];
+  return SEVERITY_CLASS[alert.severity === "error" ? "masked" : "trained_with_warnings"];
+}
+
+/**
+ * A home-page count of zero: known, so shown, but muted (app/globals.css `.count-zero`, grey on
+ * the pill background), never in an alarming colour ("masked 0" is good news).
+ */
+export const ZERO_COUNT_CLASS = "count-zero";
+/** `.count-zero`'s colours: `--muted` on `--panel-2` of app/globals.css. */
+export const ZERO_COUNT_COLOURS = { fg: "#9aa3b2", bg: "#1e222b" } as const;
+
 /** The pill's words. A pending rollout never says "trained". */
 export const SEVERITY_LABEL: Readonly<Record<SeverityState, string>> = {
   trained: "trained",

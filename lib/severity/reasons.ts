@@ -244,14 +244,15 @@ export interface OutsideIdFact {
 }
 
 export function outOfVocabularyReason(count: number, first: OutsideIdFact | null = null): Reason {
+  // One parenthesis: the range, then where the first such id is, after a semicolon.
   const where = first
-    ? ` (first: id ${first.digits} in call ${first.model_call_id}, line ${first.line})`
+    ? `; first: id ${first.digits} in call ${first.model_call_id}, line ${first.line}`
     : "";
   return reason(
     "out_of_vocabulary",
     "trained_with_warnings",
     WARNING_TITLES.out_of_vocabulary,
-    `${plural(count, "token id")} ${count === 1 ? "lies" : "lie"} outside every vocabulary (0 … 2^31−1, or the tokenizer's size)${where}, and the consumer trains on ${count === 1 ? "it" : "them"} as recorded`,
+    `${plural(count, "token id")} ${count === 1 ? "lies" : "lie"} outside every vocabulary (0 … 2^31−1, or the tokenizer's size${where}), and the consumer trains on ${count === 1 ? "it" : "them"} as recorded`,
   );
 }
 
