@@ -61,7 +61,13 @@ export function storePool(lane: BuildLane): StoreWorkerPool | null {
   const script = storeWorkerScript();
   const size = poolSize(lane);
   if (size === 0 || !existsSync(script)) return null;
-  return (pools[lane] = new StoreWorkerPool(script, { size, revive: reviveStoreError }));
+  // A page's build is what its user waits for: normal priority. The background lane yields.
+  const lowPriority = lane === "background";
+  return (pools[lane] = new StoreWorkerPool(script, {
+    size,
+    revive: reviveStoreError,
+    lowPriority,
+  }));
 }
 
 /** buildRollout, run on a store worker when there is one (see the module comment). */

@@ -46,6 +46,12 @@ export interface PoolOptions {
   revive?: (failure: WorkerFailure) => Error;
   /** A worker without a job this long is ended (a long-lived pool holds no idle threads). */
   idleMs?: number;
+  /**
+   * Workers lower their scheduling priority (the default: background work such as the summary
+   * index never starves the main thread). A pool whose jobs a user is waiting on keeps the normal
+   * priority: below it, a busy machine (the browser itself) would slow the very build on screen.
+   */
+  lowPriority?: boolean;
 }
 
 export interface JobOptions {
@@ -157,7 +163,8 @@ export class StoreWorkerPool {
     if (this.slots.length >= this.options.size) return null;
     const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
     // Plain JavaScript: no loader flags of the parent (vitest, tsx).
-    const worker = new Worker(this.script, { execArgv: [], workerData: { watch: shared } });
+    const workerData = { watch: shared, lowPriority: this.options.lowPriority ?? true };
+    const worker = new Worker(this.script, { execArgv: [], workerData });
     const slot: Slot = {
       worker,
       watch: new Float64Array(shared),

@@ -56,10 +56,11 @@ export function serveStoreJobs(
   classify: (err: unknown) => string = () => "error",
 ): void {
   const port = parentPort;
-  const shared: unknown = (workerData as { watch?: unknown } | null)?.watch;
+  const data = workerData as { watch?: unknown; lowPriority?: boolean } | null;
+  const shared: unknown = data?.watch;
   if (!port || !(shared instanceof SharedArrayBuffer))
     throw new Error("a store worker runs only as a worker thread of a StoreWorkerPool");
-  yieldToMainThread();
+  if (data?.lowPriority !== false) yieldToMainThread();
   const watch = new Float64Array(shared);
   let last = "";
   watchBlockingCalls({
