@@ -6,6 +6,7 @@
 import { useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
+import { plural } from "@/lib/view/plural";
 import { isSequenceTrained, rolloutSeverity } from "@/lib/view/rollout-severity";
 import {
   callTokensPatch,
@@ -57,7 +58,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const sequences = useMemo(() => {
     const out = view.chains.map((c) => ({
       value: c.chain_id,
-      label: `${c.chain_id} (${c.call_ids.length} calls)`,
+      label: `${c.chain_id} (${plural(c.call_ids.length, "call")})`,
     }));
     const alone = [selected, sequence.startsWith("call:") ? sequence.slice(5) : null];
     for (const id of new Set(alone)) {
@@ -67,7 +68,13 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
     return out;
   }, [view.chains, selected, sequence, callById]);
   const openTokens = (chain: string) => set({ tab: "tokens", chain, pos: null });
-  const selectCall = useCallSelect(view, base, profileQs, set);
+  const selectCall = useCallSelect(
+    view,
+    base,
+    profileQs,
+    set,
+    tab === "conversation" ? selected : null,
+  );
   // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
   const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
   const noChain = view.chains.length === 0 && (
@@ -155,7 +162,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             <ChainPanel
               view={view}
               onOpenChain={openTokens}
-              onSelectCall={(id) => set({ call: id, tab: "call" })}
+              onSelectCall={(id) => set({ call: id, tab: "call", pos: null, message: null })}
             />
           </div>
         )}

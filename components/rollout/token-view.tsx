@@ -2,16 +2,19 @@
 // The loss-mask token view: a chain (or one call) as text, the way the trainer sees it. Tokens flow
 // and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability,
 // re-fed ones (mask 0) slate. Only visible lines are in the DOM; windows load as they scroll in.
-// It opens at the URL's position (selected), else at the selected call's first token.
+// It opens at the URL's position (selected), else at the selected call's first token; a selected
+// token selects its call.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { SeverityState } from "@/lib/severity";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { CANVAS } from "@/lib/view/token-palette";
 import {
+  callAt,
   callStart,
   itemOfCall,
   itemOfPosition,
+  jumpValue,
   moveCursor,
   tokenItems,
   type TokenItem,
@@ -111,6 +114,14 @@ export function TokenView(props: TokenViewProps) {
   }, [pos, call, items, segments, url]);
   const scroll = useScrollTarget(scroller, virt, target, first !== undefined || !!error);
 
+  // A selected token (a click, a key, a `pos` link) selects its call too: its timeline row and its
+  // detail. The view does not move: with a position selected, the target is the position. The
+  // message was the previous call's.
+  const tokenCall = pos === null ? null : callAt(segments, pos);
+  useEffect(() => {
+    if (tokenCall !== null && tokenCall !== call) onPatch({ call: tokenCall, message: null });
+  }, [tokenCall, call, onPatch]);
+
   // Key presses can outrun the URL update, so the cursor moves from the last key press, not the prop.
   const cursor = useRef<number | null>(pos);
   const sent = useRef(new Set<number | null>());
@@ -161,7 +172,7 @@ export function TokenView(props: TokenViewProps) {
         <label>
           jump to call{" "}
           <select
-            value=""
+            value={jumpValue(segments, call)}
             onChange={(e) => {
               const id = e.target.value;
               if (!id) return;

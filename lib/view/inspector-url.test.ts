@@ -7,6 +7,8 @@ import { callView, failedCall } from "@/lib/testing/rollout-view";
 import {
   callPosition,
   callTokensPatch,
+  callToFind,
+  conversationSearch,
   selectCall,
   sequenceCalls,
   sequenceForCall,
@@ -113,6 +115,26 @@ const view: SequenceSource = {
   failed: [failedCall({ model_call_id: "f" })],
 };
 
+describe("the conversation opening at the selected call", () => {
+  const find = (qs: string) => callToFind(new URLSearchParams(qs));
+  it("looks for the call's item on the conversation tab when no message is selected", () => {
+    expect(find("tab=conversation&call=b")).toBe("b");
+    expect(find("call=b&chain=main&tab=conversation&shade=1")).toBe("b");
+  });
+
+  it("leaves a selected message, another tab or no call alone", () => {
+    expect(find("tab=conversation&call=b&message=3")).toBeNull();
+    expect(find("tab=conversation&call=b&message=0")).toBeNull();
+    expect(find("tab=tokens&call=b")).toBeNull();
+    expect(find("call=b")).toBeNull(); // no tab is the token tab
+    expect(find("tab=conversation")).toBeNull();
+  });
+
+  it("a message that is not an item index does not count as one", () => {
+    expect(find("tab=conversation&call=b&message=x")).toBe("b");
+  });
+});
+
 describe("selecting a call", () => {
   it("lays out chains and calls alone as the routes do", () => {
     expect(sequenceCalls(view, "main")).toEqual(["a", "b"]);
@@ -134,34 +156,50 @@ describe("selecting a call", () => {
 
   it("keeps the token tab and moves it to the call; no token entry opens the detail", () => {
     expect(selectCall(view, "tokens", "main", "b")).toEqual({
-      patch: { call: "b", pos: null },
+      patch: { call: "b", pos: null, message: null },
       search: [],
     });
     expect(selectCall(view, "tokens", "main", "c").patch).toEqual({
       call: "c",
       pos: null,
+      message: null,
       chain: "chain-1",
     });
     expect(selectCall(view, "tokens", "main", "s").patch.chain).toBe("call:s");
-    expect(selectCall(view, "tokens", "main", "f").patch).toEqual({ call: "f", tab: "call" });
+    expect(selectCall(view, "tokens", "main", "f").patch).toEqual({
+      call: "f",
+      pos: null,
+      message: null,
+      tab: "call",
+    });
   });
 
   it("keeps the conversation tab and searches the current sequence first", () => {
     expect(selectCall(view, "conversation", "main", "b")).toEqual({
-      patch: { call: "b", message: null },
+      patch: { call: "b", pos: null, message: null },
       search: ["main"],
     });
     // A side call is an item of the chain where it happened, else its own conversation.
     expect(selectCall(view, "conversation", "main", "s").search).toEqual(["main", "call:s"]);
     expect(selectCall(view, "conversation", "main", "f")).toEqual({
-      patch: { call: "f", message: null },
+      patch: { call: "f", pos: null, message: null },
       search: ["main"],
     });
     expect(selectCall(view, "conversation", "main", "intent-1").patch.tab).toBe("call");
+    expect(conversationSearch(view, "main", "intent-1")).toEqual([]);
+    expect(conversationSearch(view, "chain-1", "c")).toEqual(["chain-1"]);
+    expect(conversationSearch(view, "main", "c")).toEqual(["main", "chain-1"]);
   });
 
-  it("only selects on the detail and chain tabs", () => {
-    expect(selectCall(view, "call", "main", "c")).toEqual({ patch: { call: "c" }, search: [] });
-    expect(selectCall(view, "chains", "main", "s")).toEqual({ patch: { call: "s" }, search: [] });
+  it("only selects on the detail and chain tabs, dropping the previous call's token and message", () => {
+    const drop = { pos: null, message: null };
+    expect(selectCall(view, "call", "main", "c")).toEqual({
+      patch: { call: "c", ...drop },
+      search: [],
+    });
+    expect(selectCall(view, "chains", "main", "s")).toEqual({
+      patch: { call: "s", ...drop },
+      search: [],
+    });
   });
 });

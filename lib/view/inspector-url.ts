@@ -131,7 +131,9 @@ export interface CallSelection {
  * Selecting a call keeps the tab and moves it to the call: the token tab to the sequence holding
  * it (the view scrolls to the call while no position is selected), the conversation to the call's
  * item (searched for, as items are paged). A call the tab has nothing of (no token entry on the
- * token tab; a dangling intent on the conversation) opens the call's detail instead.
+ * token tab; a dangling intent on the conversation) opens the call's detail instead. The selected
+ * token and message belong to the call selected before: every selection drops them, so neither tab
+ * opens at the previous call (a token position would also select its own call back).
  */
 export function selectCall(
   view: SequenceSource,
@@ -139,22 +141,44 @@ export function selectCall(
   current: string,
   callId: string,
 ): CallSelection {
-  const detail = { patch: { call: callId, tab: "call" }, search: [] };
+  const patch: InspectorPatch = { call: callId, pos: null, message: null };
+  const detail = { patch: { ...patch, tab: "call" }, search: [] };
   if (tab === "tokens") {
     const sequence = sequenceForCall(view, current, callId);
     if (sequence === null) return detail;
-    const patch: InspectorPatch = { call: callId, pos: null };
     if (sequence !== current) patch.chain = sequence;
     return { patch, search: [] };
   }
   if (tab === "conversation") {
-    const sequence = sequenceForCall(view, current, callId);
-    if (sequence === null && !view.failed.some((f) => f.model_call_id === callId)) return detail;
-    // Side calls and failed calls are items where they happened: look in the current one first.
-    const search = sequence === null || sequence === current ? [current] : [current, sequence];
-    return { patch: { call: callId, message: null }, search };
+    const search = conversationSearch(view, current, callId);
+    return search.length === 0 ? detail : { patch, search };
   }
-  return { patch: { call: callId }, search: [] };
+  return { patch, search: [] };
+}
+
+/**
+ * The sequences whose conversation to search for a call's first item, in order: the current one,
+ * then the one that shows the call's tokens. Empty for a call the conversation has no item of (a
+ * dangling intent). Side calls and failed calls are items where they happened: current first.
+ */
+export function conversationSearch(
+  view: SequenceSource,
+  current: string,
+  callId: string,
+): string[] {
+  const sequence = sequenceForCall(view, current, callId);
+  if (sequence === null && !view.failed.some((f) => f.model_call_id === callId)) return [];
+  return sequence === null || sequence === current ? [current] : [current, sequence];
+}
+
+/**
+ * The call whose first item the conversation tab has to find as it opens (switched to, or deep
+ * linked) with a call selected and no message: the URL's `call`, else null.
+ */
+export function callToFind(params: { get(key: string): string | null }): string | null {
+  const call = params.get("call");
+  if (!call || tabOf(params.get("tab")) !== "conversation") return null;
+  return messageOf(params.get("message")) === null ? call : null;
 }
 
 /** "view tokens": the call alone (after its ancestors), opened at its own first token. */

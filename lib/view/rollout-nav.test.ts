@@ -41,12 +41,12 @@ describe("rollout navigation URLs", () => {
     );
   });
 
-  it("previous / next keep the table query, the profile and the tab, and drop the rollout's own state", () => {
+  it("previous / next keep the table query, the profile, the tab and the view settings, and drop the rollout's own state", () => {
     const inspector = new URLSearchParams(
-      "sort=bytes&step=1&profile=gym-v1&tab=chains&call=abc&chain=main&pos=120&low=-2",
+      "sort=bytes&step=1&profile=gym-v1&tab=chains&call=abc&chain=main&pos=120&low=-2&message=4&shade=1",
     );
     expect(neighborHref("r", "1-2", inspector)).toBe(
-      "/runs/r/rollouts/1-2?sort=bytes&step=1&profile=gym-v1&tab=chains",
+      "/runs/r/rollouts/1-2?sort=bytes&step=1&profile=gym-v1&tab=chains&shade=1&low=-2",
     );
     expect(neighborsUrl("r", "1-2", inspector)).toBe(
       "/api/runs/r/rollouts/1-2/neighbors?sort=bytes&step=1",

@@ -20,8 +20,12 @@ export const TABLE_QUERY_KEYS = [
   "q",
 ] as const;
 
-/** Inspector state that still means something on another rollout: the builder profile, the tab. */
-export const KEPT_ON_NAVIGATION = ["profile", "tab"] as const;
+/**
+ * Inspector state that still means something on another rollout: the builder profile, the tab and
+ * the view settings (conversation shading, the low-probability filter's threshold). The selection
+ * (call, chain, token position, message) names things of this rollout only and is dropped.
+ */
+export const KEPT_ON_NAVIGATION = ["profile", "tab", "shade", "low"] as const;
 
 /** What the helpers read parameters from: URLSearchParams, or Next's read-only search params. */
 export interface ParamSource {
@@ -62,7 +66,7 @@ export function inspectorHref(runId: string, rolloutId: string, tableParams: Par
   return withQuery(rolloutPath(runId, rolloutId), tableQueryOf(tableParams));
 }
 
-/** Another rollout of the inspector's order: the table query plus the profile and tab of `current`. */
+/** Another rollout of the inspector's order: the table query plus the kept state of `current`. */
 export function neighborHref(runId: string, rolloutId: string, current: ParamSource): string {
   return withQuery(
     rolloutPath(runId, rolloutId),

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import {
+  callAt,
   callStart,
   headOfText,
   infoTokens,
   itemOfCall,
   itemOfPosition,
+  jumpValue,
   LINE_CAP,
   moveCursor,
   moveLine,
@@ -174,6 +176,25 @@ describe("token lines", () => {
     expect(moveCursor(items, 6, "ArrowRight", 0)).toBe(7); // a cursor in place ignores the start
     expect(callStart(segments, "a")).toBe(0);
     expect(callStart(segments, "zzz")).toBeNull();
+  });
+
+  it("finds the call a selected token belongs to", () => {
+    // Fixture above: call a holds [0, 6), call b [6, 13); the last token is 12.
+    expect(callAt(segments, 0)).toBe("a");
+    expect(callAt(segments, 5)).toBe("a");
+    expect(callAt(segments, 6)).toBe("b");
+    expect(callAt(segments, 12)).toBe("b");
+    expect(callAt(segments, 13)).toBeNull();
+    expect(callAt(segments, -1)).toBeNull();
+    expect(callAt([], 0)).toBeNull();
+  });
+
+  it("shows the selected call in the jump select only when the sequence has its tokens", () => {
+    expect(jumpValue(segments, "b")).toBe("b");
+    expect(jumpValue(segments, "a")).toBe("a");
+    expect(jumpValue(segments, "zzz")).toBe("");
+    expect(jumpValue(segments, null)).toBe("");
+    expect(jumpValue([], "a")).toBe("");
   });
 
   it("keeps the selected token in the info line while another is hovered", () => {

@@ -117,6 +117,19 @@ export function callStart(segments: readonly TokenSegment[], callId: string): nu
   return segments.find((s) => s.call === callId)?.start ?? null;
 }
 
+/** The call whose segment holds position `pos`; null when no segment of the sequence does. */
+export function callAt(segments: readonly TokenSegment[], pos: number): string | null {
+  return segments.find((s) => pos >= s.start && pos < s.start + s.length)?.call ?? null;
+}
+
+/**
+ * The "jump to call" select's value: the selected call when the sequence has tokens of it, else ""
+ * (its "—" option), as a select holds no value it has no option for.
+ */
+export function jumpValue(segments: readonly TokenSegment[], call: string | null): string {
+  return call !== null && segments.some((s) => s.call === call) ? call : "";
+}
+
 /** The header of a call's first segment, to jump to it; -1 when the call is not in the sequence. */
 export function itemOfCall(
   items: readonly TokenItem[],
