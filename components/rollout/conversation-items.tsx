@@ -93,7 +93,7 @@ function Message({
       data-testid="conversation-message"
       data-role={m.role}
       data-shaded={shaded ? (shown && window ? "ready" : "loading") : undefined}
-      onClick={() => onPatch?.({ message: String(m.index) })}
+      onClick={() => onPatch?.({ message: String(m.index), call: m.call })}
     >
       <header className={styles.header}>
         <span className={styles.role}>{m.role}</span>
