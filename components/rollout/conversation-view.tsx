@@ -3,6 +3,7 @@
 // from re-fed text (mask 0), tool calls and results as blocks, side calls as collapsible threads
 // where they happened. Pages of items load as they scroll into view (virtualised, rows measured);
 // the items themselves are drawn by conversation-items.tsx.
+import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import type { ConversationItem, ConversationPage } from "@/lib/schema/api-conversation";
@@ -38,6 +39,7 @@ export function ConversationView({
   trained,
   onPatch,
 }: ConversationViewProps) {
+  const [shadeShown, setShadeShown] = useUrlFlag(shade);
   const url = `${base}/conversation?chain=${encodeURIComponent(sequence)}&clip=${CLIP}${profileQs}`;
   const { first, error, ensure, pageOf } = usePages(url, PAGE, parsePage);
   const total = first?.total ?? 0;
@@ -89,8 +91,11 @@ export function ConversationView({
         <label>
           <input
             type="checkbox"
-            checked={shade}
-            onChange={(e) => onPatch({ shade: e.target.checked ? "1" : null })}
+            checked={shadeShown}
+            onChange={(e) => {
+              setShadeShown(e.target.checked);
+              onPatch({ shade: e.target.checked ? "1" : null });
+            }}
             data-testid="conversation-shade-toggle"
           />{" "}
           shade generated tokens by probability

@@ -2,6 +2,7 @@
 // Filters of the rollouts table (verdict, severity class, reason: a mask reason or a warning of the
 // severity model, status code, step, cut short, an alert's rollouts, free text) and the column
 // chooser. Everything is a URL parameter, so a filtered table can be linked (alerts link here).
+import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
@@ -38,6 +39,7 @@ export function TableFilters({
   table: Table<RolloutSummary>;
 }) {
   const [text, setText] = useState(params.get("q") ?? "");
+  const [cutShort, setCutShort] = useUrlFlag(params.get("cut_short") === "1");
   const current = params.get("q") ?? "";
   useEffect(() => {
     if (text === current) return;
@@ -102,8 +104,11 @@ export function TableFilters({
       <label>
         <input
           type="checkbox"
-          checked={params.get("cut_short") === "1"}
-          onChange={(e) => set({ cut_short: e.target.checked ? "1" : null })}
+          checked={cutShort}
+          onChange={(e) => {
+            setCutShort(e.target.checked);
+            set({ cut_short: e.target.checked ? "1" : null });
+          }}
           data-testid="filter-cut-short"
         />{" "}
         cut short
