@@ -8,6 +8,7 @@ import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
 import { Alerts, ROLLOUTS_ANCHOR } from "./alerts";
 import { HealthCharts } from "./health-charts";
 import { RolloutsTable } from "./rollouts-table";
+import { TruthCheck } from "./truth-check";
 
 const asHealth = (v: unknown): RunHealth => runHealthSchema.parse(v);
 
@@ -57,6 +58,7 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
       <Alerts runId={health.run_id} alerts={health.alerts} />
       <h2>Health</h2>
       <HealthCharts h={health} />
+      <TruthCheck runId={health.run_id} />
       {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). */}
       <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
       <RolloutsTable runId={health.run_id} health={health} version={version} />

@@ -18,6 +18,7 @@ import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summ
 import { fileAlerts } from "./file-alerts";
 import { computeHealth } from "./health";
 import { lifecycleAlerts } from "./lifecycle-alerts";
+import { truthAlerts } from "./truth-alerts";
 import { withRunSeverity, type RunSeverity } from "./run-severity";
 
 const MAX_POINTS = 1000;
@@ -72,7 +73,9 @@ export async function snapshotWithHealth(
     });
     return { ...h, alerts: [...h.alerts, ...lifecycleAlerts(sev.summaries)] };
   });
-  const alerts = withTableQueries([...health.alerts, ...fileAlerts(snap, metrics)]);
+  // The trainer's own logs against the capture (cached by file versions; none without logs).
+  const truth = await truthAlerts(run).catch(() => []);
+  const alerts = withTableQueries([...health.alerts, ...fileAlerts(snap, metrics), ...truth]);
   return { snap, metrics, health: { ...health, alerts } };
 }
 

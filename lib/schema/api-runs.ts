@@ -190,8 +190,15 @@ export const alertKindSchema = z.enum([
 /** Alerts about the store's lifecycle (lib/health/lifecycle-alerts), beside lib/health's own. */
 export const lifecycleAlertKindSchema = z.enum(["outside_token_ids"]);
 
+/** The trainer truth check's alert (lib/health/truth-alerts): trained samples that differ. */
+export const trainerAlertKindSchema = z.enum(["trainer_truth"]);
+
 export const alertSchema = z.strictObject({
-  kind: z.enum([...alertKindSchema.options, ...lifecycleAlertKindSchema.options]),
+  kind: z.enum([
+    ...alertKindSchema.options,
+    ...lifecycleAlertKindSchema.options,
+    ...trainerAlertKindSchema.options,
+  ]),
   severity: z.enum(["error", "warning"]),
   /** The severity class of the rollouts the alert names: its colour on every page. */
   verdict: z.enum(["trained_with_warnings", "masked"]).nullable(),

@@ -21,6 +21,8 @@ export const runManifestSchema = z.strictObject({
       model_calls: z.string().optional(),
       rollouts: z.string().optional(),
       metrics: z.string().optional(),
+      /** A trainer's log directory (NeMo-RL's `log_dir`: `tensorboard/`, `mlruns/`). */
+      trainer_logs: z.string().optional(),
     })
     .optional(),
 });

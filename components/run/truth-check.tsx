@@ -1,0 +1,172 @@
+"use client";
+// The run page's truth check: whether the trainer trained on what the capture delivered, from
+// NeMo-RL's train_data_step{N}.jsonl (GET …/trainer/truth). Per run and per step counts, the step's
+// token_mult_prob_error, and the samples that differ, each linked to its rollout. Shows nothing
+// for a run without NeMo-RL step logs.
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { fetchParsed } from "@/components/shared/url-state";
+import { trainerTruthSchema, type TrainerTruth, type TruthSample } from "@/lib/schema/api-trainer";
+import { alertRolloutHref } from "@/lib/view/rollout-nav";
+
+const asTruth = (v: unknown): TrainerTruth => trainerTruthSchema.parse(v);
+const n = (v: number) => v.toLocaleString("en-US");
+const err = (v: number | null) => (v === null ? "–" : v.toFixed(4));
+/** Sample rows drawn; the rest are counted. */
+const SHOWN = 50;
+
+const CLASS_WORDS: Record<TruthSample["class"], string> = {
+  identical: "identical",
+  mask_differs: "same tokens, different mask",
+  tokens_differ: "tokens differ",
+  no_capture: "no capture found",
+};
+
+export function TruthCheck({ runId }: { runId: string }) {
+  const [truth, setTruth] = useState<TrainerTruth | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    fetchParsed(`/api/runs/${encodeURIComponent(runId)}/trainer/truth`, asTruth, ctl.signal).then(
+      setTruth,
+      (e: unknown) => {
+        if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+    return () => ctl.abort();
+  }, [runId]);
+  if (error) return <div className="error-box">Truth check: {error}</div>;
+  if (!truth || truth.log_dir === null) return null;
+  return <TruthView truth={truth} />;
+}
+
+function Summary({ t }: { t: TrainerTruth }) {
+  const { samples, identical, no_capture } = t.totals;
+  if (no_capture === samples)
+    return (
+      <p data-testid="truth-summary">
+        No captured rollout for any of the {n(samples)} trained samples
+        {t.capture === "off" ? " (capture is off)" : ""}: nothing to compare. The mismatch column is
+        where re-tokenization drift shows.
+      </p>
+    );
+  return (
+    <p data-testid="truth-summary" className={identical === samples ? "ok-text" : undefined}>
+      The trainer trained on exactly what the capture delivered for {n(identical)} of {n(samples)}{" "}
+      samples.
+    </p>
+  );
+}
+
+function TruthView({ truth: t }: { truth: TrainerTruth }) {
+  return (
+    <section data-testid="truth-check">
+      <h2>Trainer truth check</h2>
+      <Summary t={t} />
+      <p className="muted">
+        From <code>{t.log_dir}/train_data_step&#123;N&#125;.jsonl</code>. {t.join_rule} Run
+        token_mult_prob_error: {err(t.totals.token_mult_prob_error)}.
+      </p>
+      {t.issues.map((i, k) => (
+        <div key={k} className="error-box" data-testid="truth-issue">
+          {i.message}
+        </div>
+      ))}
+      <table className="grid" data-testid="truth-steps">
+        <thead>
+          <tr>
+            <th>step file</th>
+            <th>samples</th>
+            <th>identical</th>
+            <th>mask differs</th>
+            <th>tokens differ</th>
+            <th>no capture</th>
+            <th>token_mult_prob_error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {t.steps.map((s) => (
+            <tr key={s.step} data-testid="truth-step-row">
+              <td className="mono">{s.file}</td>
+              <td>{n(s.samples)}</td>
+              <td>{n(s.identical)}</td>
+              <td>{n(s.mask_differs)}</td>
+              <td>{n(s.tokens_differ)}</td>
+              <td>{n(s.no_capture)}</td>
+              <td>{err(s.token_mult_prob_error)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <SampleTable runId={t.run_id} rows={t.samples.slice(0, SHOWN)} total={t.samples_total} />
+    </section>
+  );
+}
+
+function SampleTable({
+  runId,
+  rows,
+  total,
+}: {
+  runId: string;
+  rows: TruthSample[];
+  total: number;
+}) {
+  return (
+    <>
+      <p className="muted" data-testid="truth-samples-count">
+        Samples, differences first: {n(rows.length)} of {n(total)}.
+      </p>
+      <table className="grid" data-testid="truth-samples">
+        <thead>
+          <tr>
+            <th>step / idx</th>
+            <th>rollout</th>
+            <th>check</th>
+            <th>where</th>
+            <th>mult prob error (worst token)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => (
+            <tr key={`${s.step}-${s.line}`} data-testid="truth-sample" data-class={s.class}>
+              <td className="mono">
+                {s.step} / {s.idx ?? "–"}
+              </td>
+              <td>
+                {s.rollout_id ? (
+                  <Link href={alertRolloutHref(runId, s.rollout_id)} className="mono">
+                    {s.rollout_id}
+                  </Link>
+                ) : (
+                  "–"
+                )}
+              </td>
+              <td>{CLASS_WORDS[s.class]}</td>
+              <td>
+                <Where s={s} />
+              </td>
+              <td>
+                {err(s.mult_prob_error)} ({err(s.max_token_error)} at {s.max_token_pos ?? "–"})
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function Where({ s }: { s: TruthSample }) {
+  if (s.first_diff === null) return "–";
+  const at = `token ${n(s.first_diff)}`;
+  if (s.class === "mask_differs") return `${at} (${n(s.mask_diffs)} tokens masked differently)`;
+  if (!s.context) return at;
+  const c = s.context;
+  return (
+    <span data-testid="truth-context">
+      {at}: <code>{c.before}</code> then trainer <code>{c.trainer}</code> vs capture{" "}
+      <code>{c.capture}</code>
+    </span>
+  );
+}

@@ -1,0 +1,43 @@
+// The run alert of the truth check: on a capture-on run, any trained sample whose tokens or loss
+// mask differ from what the capture delivered (lib/trainer/truth-check). Capture-off runs have no
+// delivery to compare with, so they get none. Not responsible for the check itself.
+import "server-only";
+import type { Alert } from "@/lib/schema";
+import type { RunLayout } from "@/lib/runs/runs-root";
+import { trainerTruth } from "@/lib/trainer/truth-check";
+import { plural } from "@/lib/view/plural";
+
+/** The alert's kind; lib/schema/api-runs alertSchema must list it (see the report). */
+export const TRUTH_ALERT_KIND = "trainer_truth";
+const SAMPLE = 20;
+
+export type TruthAlert = Omit<Alert, "kind"> & { kind: typeof TRUTH_ALERT_KIND };
+
+export async function truthAlerts(run: RunLayout): Promise<TruthAlert[]> {
+  if (run.manifest.capture !== "on") return [];
+  const t = await trainerTruth(run);
+  const { samples, mask_differs: masks, tokens_differ: tokens } = t.totals;
+  const differing = masks + tokens;
+  if (differing === 0) return [];
+  const ids = [
+    ...new Set(
+      t.samples
+        .filter((s) => s.class === "mask_differs" || s.class === "tokens_differ")
+        .flatMap((s) => (s.rollout_id ? [s.rollout_id] : [])),
+    ),
+  ];
+  const parts = [
+    tokens > 0 ? `tokens differ for ${plural(tokens, "sample")}` : null,
+    masks > 0 ? `the loss mask differs for ${plural(masks, "sample")}` : null,
+  ].filter((p) => p !== null);
+  return [
+    {
+      kind: TRUTH_ALERT_KIND,
+      severity: "error",
+      verdict: null,
+      count: ids.length,
+      message: `The trainer did not train on what the capture delivered for ${differing.toLocaleString("en-US")} of ${samples.toLocaleString("en-US")} samples in \`train_data_step{N}.jsonl\`: ${parts.join(", ")}.`,
+      rollout_ids: ids.slice(0, SAMPLE),
+    },
+  ];
+}

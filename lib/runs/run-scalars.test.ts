@@ -1,0 +1,177 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { eventFileBytes } from "@/lib/trainer/event-writer";
+import type { MetricsRow } from "./metrics";
+import { getRun } from "./runs-root";
+import {
+  chooseScalar,
+  readRunScalars,
+  scalarAsMetricsRows,
+  sharedScalars,
+  type RunScalars,
+} from "./run-scalars";
+
+const FIXTURES = path.join(process.cwd(), "fixtures", "runs");
+
+/** metrics.jsonl's reward per step, read here without the app's reader. */
+function metricsRewards(run: string): Map<number, number> {
+  const text = readFileSync(path.join(FIXTURES, run, "metrics.jsonl"), "utf8");
+  const rows = text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { step: number; reward: number });
+  return new Map(rows.map((r) => [r.step, r.reward]));
+}
+
+describe("the GRPO sample runs' TensorBoard logs", () => {
+  it.each(["grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2"])(
+    "%s: found in logs/ without run.json naming it; train/reward is metrics.jsonl's reward (float32)",
+    async (id) => {
+      const s = await readRunScalars(await getRun(id, FIXTURES));
+      expect(s.trainer_logs).toBe("logs");
+      expect(s.notes).toEqual([]);
+      const tags = s.series.map((x) => x.tag);
+      for (const t of [
+        "train/reward",
+        "train/token_mult_prob_error",
+        "train/gen_kl_error",
+        "reward",
+      ])
+        expect(tags).toContain(t);
+      const reward = s.series.find((x) => x.tag === "train/reward")!;
+      expect(reward.sources).toEqual([
+        expect.stringMatching(/^tensorboard\/events\.out\.tfevents\.1788000000\.nemo-rl-node-0\./),
+      ]);
+      const expected = metricsRewards(id);
+      expect(reward.points.map((p) => p.step)).toEqual([...expected.keys()]);
+      for (const p of reward.points) expect(p.value).toBe(Math.fround(expected.get(p.step)!));
+    },
+  );
+
+  it("capture off shows a higher train/inference mismatch than capture on", async () => {
+    const mean = async (id: string) => {
+      const s = await readRunScalars(await getRun(id, FIXTURES));
+      const pts = s.series.find((x) => x.tag === "train/token_mult_prob_error")!.points;
+      return pts.reduce((n, p) => n + p.value!, 0) / pts.length;
+    };
+    expect(await mean("grpo-capture-on")).toBeLessThan(1.01);
+    expect(await mean("grpo-capture-off")).toBeGreaterThan(1.02);
+  });
+});
+
+describe("paths.trainer_logs", () => {
+  function runsRoot(): string {
+    const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-trainer-"));
+    const named = path.join(root, "named");
+    mkdirSync(path.join(named, "nemo", "mlruns", "0", "abc", "metrics", "train"), {
+      recursive: true,
+    });
+    writeFileSync(
+      path.join(named, "nemo", "mlruns", "0", "abc", "metrics", "train", "reward"),
+      "1000 0.5 0\n2000 0.75 1\n",
+    );
+    writeFileSync(
+      path.join(named, "run.json"),
+      JSON.stringify({ paths: { trainer_logs: "nemo" } }),
+    );
+    const outside = path.join(root, "outside");
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, "run.json"), JSON.stringify({ paths: { trainer_logs: "/" } }));
+    const plain = path.join(root, "plain", "logs", "tensorboard");
+    mkdirSync(plain, { recursive: true });
+    writeFileSync(
+      path.join(plain, "events.out.tfevents.1.h"),
+      eventFileBytes(0, [{ tag: "loss", step: 4, wall_time: 9, value: 2 }]),
+    );
+    mkdirSync(path.join(root, "none"));
+    return root;
+  }
+  const root = runsRoot();
+
+  it("reads MLflow metrics from the directory run.json names", async () => {
+    const s = await readRunScalars(await getRun("named", root));
+    expect(s.trainer_logs).toBe("nemo");
+    expect(s.series).toEqual([
+      {
+        tag: "train/reward",
+        sources: [path.join("mlruns", "0", "abc", "metrics", "train", "reward")],
+        points: [
+          { step: 0, wall_time: 1, value: 0.5 },
+          { step: 1, wall_time: 2, value: 0.75 },
+        ],
+      },
+    ]);
+  });
+  it("refuses a directory outside the runs root, with a note", async () => {
+    const s = await readRunScalars(await getRun("outside", root));
+    expect(s.trainer_logs).toBeNull();
+    expect(s.series).toEqual([]);
+    expect(s.notes).toEqual([
+      expect.stringMatching(/^run\.json paths\.trainer_logs: \/: outside the runs root/),
+    ]);
+  });
+  it("finds logs/tensorboard by itself; a run without logs has none", async () => {
+    const plain = await readRunScalars(await getRun("plain", root));
+    expect(plain.series).toEqual([
+      {
+        tag: "loss",
+        sources: [path.join("tensorboard", "events.out.tfevents.1.h")],
+        points: [{ step: 4, wall_time: 9, value: 2 }],
+      },
+    ]);
+    const none = await readRunScalars(await getRun("none", root));
+    expect(none).toEqual({ run: "none", series: [], trainer_logs: null, notes: [] });
+  });
+});
+
+describe("choosing and feeding a scalar", () => {
+  const run = (tags: string[]): RunScalars => ({
+    run: "r",
+    trainer_logs: null,
+    notes: [],
+    series: tags.map((tag) => ({
+      tag,
+      sources: [],
+      points: [{ step: 1, wall_time: 0, value: 1 }],
+    })),
+  });
+  it("compares the tags both runs have, train/reward first by default", () => {
+    const shared = sharedScalars(
+      run(["train/reward", "reward", "a", "kl"]),
+      run(["kl", "reward", "train/reward"]),
+    );
+    expect(shared).toEqual(["kl", "reward", "train/reward"]);
+    expect(chooseScalar(shared, null)).toBe("train/reward");
+    expect(chooseScalar(shared, "kl")).toBe("kl");
+    expect(chooseScalar(shared, "a")).toBe("train/reward");
+    expect(chooseScalar(["kl", "reward"], null)).toBe("reward");
+    expect(chooseScalar(["kl"], null)).toBe("kl");
+    expect(chooseScalar([], null)).toBeNull();
+  });
+  it("feeds the chosen series as reward, keeping metrics.jsonl's other scalars", () => {
+    const s: RunScalars = {
+      ...run([]),
+      series: [
+        {
+          tag: "t",
+          sources: [],
+          points: [
+            { step: 1, wall_time: 0, value: 0.25 },
+            { step: 3, wall_time: 0, value: 0.5 },
+          ],
+        },
+      ],
+    };
+    const base: MetricsRow[] = [
+      { step: 1, reward: 0.9, scalars: { "token_capture/invalid_rows": 2 } },
+      { step: 2, reward: 0.8, scalars: {} },
+    ];
+    expect(scalarAsMetricsRows(s, "t", base)).toEqual([
+      { step: 1, reward: 0.25, scalars: { "token_capture/invalid_rows": 2 } },
+      { step: 2, reward: null, scalars: {} },
+      { step: 3, reward: 0.5, scalars: {} },
+    ]);
+  });
+});

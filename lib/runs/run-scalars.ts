@@ -1,0 +1,126 @@
+// Every scalar series of a run: the trainer's own logs (TensorBoard event files and MLflow metrics
+// in its log directory, lib/trainer) and the columns of metrics.jsonl. The log directory is
+// `paths.trainer_logs` from run.json, else `logs/` when it holds `tensorboard/` or `mlruns/`; like
+// every run path it must resolve inside the runs root or an --allow-path directory. Also the
+// helpers a comparison needs to pick and feed one scalar. Read-only; never throws for a bad file.
+import "server-only";
+import path from "node:path";
+import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
+import { isDirectory } from "@/lib/store/run-files";
+import { readTrainerLogs } from "@/lib/trainer/read-logs";
+import type { ScalarSeries } from "@/lib/trainer/scalar-series";
+import { readMetrics, type MetricsRow } from "./metrics";
+import { getRun, type RunLayout } from "./runs-root";
+
+export type { ScalarPoint, ScalarSeries } from "@/lib/trainer/scalar-series";
+
+export interface RunScalars {
+  run: string;
+  /** Series sorted by tag: the trainer's logs' tags, then metrics.jsonl's keys they do not repeat. */
+  series: ScalarSeries[];
+  /** The trainer log directory read, relative to the run directory; null when there is none. */
+  trainer_logs: string | null;
+  /** Skipped records, torn tails, unreadable files and refused paths, each naming its file. */
+  notes: string[];
+}
+
+/** Where the run's trainer logs are: run.json's `paths.trainer_logs`, else `logs/` by its contents. */
+export async function trainerLogsDir(
+  run: RunLayout,
+): Promise<{ dir: string | null; error: string | null }> {
+  const named = run.manifest.paths?.trainer_logs || undefined;
+  let rel: string | null = named ?? null;
+  if (rel === null) {
+    const logs = path.join(run.dir, "logs");
+    const holds = await Promise.all(
+      ["tensorboard", "mlruns"].map((d) => isDirectory(path.join(logs, d))),
+    );
+    rel = holds.some(Boolean) ? "logs" : null;
+  }
+  if (rel === null) return { dir: null, error: null };
+  try {
+    const c = await confinementOf(run.root, "the runs root");
+    return { dir: await resolveConfined(run.dir, rel, c), error: null };
+  } catch (err) {
+    if (!(err instanceof OutsideStoreError)) throw err;
+    const label = named === undefined ? "" : "run.json paths.trainer_logs: ";
+    return { dir: null, error: `${label}${err.message}` };
+  }
+}
+
+/** metrics.jsonl's numeric columns as series (its rows carry no wall time: 0). */
+function metricsSeries(rows: readonly MetricsRow[], file: string): ScalarSeries[] {
+  const byKey = new Map<string, ScalarSeries>();
+  for (const row of rows)
+    for (const [key, value] of Object.entries(row.scalars)) {
+      let s = byKey.get(key);
+      if (!s) byKey.set(key, (s = { tag: key, sources: [file], points: [] }));
+      s.points.push({ step: row.step, wall_time: 0, value });
+    }
+  return [...byKey.values()];
+}
+
+/** Every scalar series of `run`. */
+export async function readRunScalars(run: RunLayout): Promise<RunScalars> {
+  const notes: string[] = [];
+  const where = await trainerLogsDir(run);
+  if (where.error) notes.push(where.error);
+  const logs = where.dir ? await readTrainerLogs(where.dir) : null;
+  if (logs) notes.push(...logs.notes);
+  const metrics = await readMetrics(run.metricsFile);
+  if (metrics.error) notes.push(metrics.error);
+  const fromLogs = logs?.series ?? [];
+  const logged = new Set(fromLogs.map((s) => s.tag));
+  const series = [
+    ...fromLogs,
+    ...metricsSeries(metrics.rows, metrics.file).filter((s) => !logged.has(s.tag)),
+  ].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  return {
+    run: run.id,
+    series,
+    trainer_logs: where.dir ? path.relative(run.dir, where.dir) || "." : null,
+    notes,
+  };
+}
+
+/** Every scalar series of the run `id` (UnknownRunError / InvalidRunIdError as getRun throws). */
+export async function runScalars(id: string): Promise<RunScalars> {
+  return readRunScalars(await getRun(id));
+}
+
+/** The reward tags a comparison prefers, in order: the trainer's, then metrics.jsonl's. */
+export const DEFAULT_SCALARS = ["train/reward", "reward"] as const;
+
+/** Tags both runs have with at least one finite value, sorted. */
+export function sharedScalars(a: RunScalars, b: RunScalars): string[] {
+  const has = (r: RunScalars) =>
+    new Set(r.series.filter((s) => s.points.some((p) => p.value !== null)).map((s) => s.tag));
+  const inB = has(b);
+  return [...has(a)].filter((t) => inB.has(t)).sort();
+}
+
+/** `asked` when both runs have it, else the first default both have, else the first shared tag. */
+export function chooseScalar(shared: readonly string[], asked: string | null): string | null {
+  if (asked !== null && shared.includes(asked)) return asked;
+  return DEFAULT_SCALARS.find((t) => shared.includes(t)) ?? shared[0] ?? null;
+}
+
+/**
+ * metrics.jsonl's rows with `reward` replaced by the series `tag` (null where it has no value):
+ * what lib/compare's training comparison reads, so any scalar can be fed where reward is read today.
+ * Each row keeps its other scalars (the capture side sums `token_capture/*` from them); a step only
+ * the series has becomes a row of its own.
+ */
+export function scalarAsMetricsRows(
+  scalars: RunScalars,
+  tag: string,
+  base: readonly MetricsRow[] = [],
+): MetricsRow[] {
+  const points = scalars.series.find((x) => x.tag === tag)?.points ?? [];
+  const byStep = new Map(points.map((p) => [p.step, p.value]));
+  const rows = base.map((r) => ({ ...r, reward: byStep.get(r.step) ?? null }));
+  const inBase = new Set(base.map((r) => r.step));
+  for (const p of points)
+    if (!inBase.has(p.step)) rows.push({ step: p.step, reward: p.value, scalars: {} });
+  return rows.sort((a, b) => a.step - b.step);
+}

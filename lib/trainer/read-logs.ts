@@ -1,0 +1,111 @@
+// Reads a trainer log directory (NeMo-RL's `log_dir`): TensorBoard event files under
+// `tensorboard/` (`events.out.tfevents.*`, a few levels deep) and MLflow's file store under
+// `mlruns/<experiment>/<run>/metrics/`. Files are opened only through lib/store's deadline-guarded
+// readers, each parsed once per file version; symlinks inside the directory are not followed (the
+// directory itself is confined by the caller). One unreadable file is a note, never the run's error.
+import "server-only";
+import path from "node:path";
+import type { Dirent } from "node:fs";
+import { readdirWithin, readRegularFile } from "@/lib/store/io-file";
+import { cachedOrError } from "@/lib/store/versioned-cache";
+import { readEventFile } from "./event-scalars";
+import { readMlflowMetric } from "./mlflow";
+import { SeriesCollector, type ScalarSeries } from "./scalar-series";
+
+/** Larger than any scalar log a trainer writes: refused rather than held in memory. */
+export const TRAINER_LOG_MAX_BYTES = 256 << 20;
+const MAX_DEPTH = 6;
+const EVENT_FILE = /^events\.out\.tfevents\./;
+
+export interface TrainerLogs {
+  dir: string;
+  series: ScalarSeries[];
+  /** Files read, relative to `dir`. */
+  files: string[];
+  /** What was skipped, torn or unreadable, naming the file (and byte offset or line). */
+  notes: string[];
+}
+
+interface Found {
+  rel: string;
+  file: string;
+}
+
+/** Regular files under `dir` (relative paths), `depth` levels at most; symlinks are noted, not followed. */
+async function walk(dir: string, base: string, depth: number, notes: string[]): Promise<Found[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdirWithin(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+      notes.push(`${path.relative(base, dir) || "."}: ${(err as Error).message}`);
+    return [];
+  }
+  const out: Found[] = [];
+  for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const file = path.join(dir, d.name);
+    const rel = path.relative(base, file);
+    if (d.isFile()) out.push({ rel, file });
+    else if (d.isSymbolicLink()) notes.push(`${rel}: a symlink; not followed`);
+    else if (d.isDirectory() && depth > 0 && !d.name.startsWith("."))
+      out.push(...(await walk(file, base, depth - 1, notes)));
+  }
+  return out;
+}
+
+type Parsed = { series: ScalarSeries[]; notes: string[] };
+
+async function parsed(scope: string, f: Found, parse: (b: Buffer) => Parsed) {
+  const r = await cachedOrError(scope, f.file, async (st) => {
+    if (st.size > TRAINER_LOG_MAX_BYTES)
+      throw new Error(`${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`);
+    return parse(await readRegularFile(f.file, TRAINER_LOG_MAX_BYTES));
+  });
+  return r.value ?? { series: [], notes: r.error ? [`${f.rel}: ${r.error}`] : [] };
+}
+
+function eventFile(f: Found): Promise<Parsed> {
+  return parsed("tfevents", f, (bytes) => {
+    const c = new SeriesCollector();
+    const read = readEventFile(bytes, f.rel, c);
+    return { series: c.series(), notes: read.notes };
+  });
+}
+
+/** `<exp>/<run>/metrics/<key…>` (relative to mlruns/): the key, slashes kept; null for other files. */
+function mlflowKey(rel: string): string | null {
+  const parts = rel.split(path.sep);
+  return parts.length >= 4 && parts[2] === "metrics" ? parts.slice(3).join("/") : null;
+}
+
+function metricFile(f: Found, key: string): Promise<Parsed> {
+  return parsed("mlflow-metric", f, (bytes) => {
+    const c = new SeriesCollector();
+    const read = readMlflowMetric(bytes.toString("utf8"), key, f.rel, c);
+    return { series: c.series(), notes: read.notes };
+  });
+}
+
+/** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
+export async function readTrainerLogs(dir: string): Promise<TrainerLogs> {
+  const notes: string[] = [];
+  const tb = (await walk(path.join(dir, "tensorboard"), dir, MAX_DEPTH, notes)).filter((f) =>
+    EVENT_FILE.test(path.basename(f.file)),
+  );
+  const ml = (await walk(path.join(dir, "mlruns"), dir, MAX_DEPTH, notes)).flatMap((f) => {
+    const key = mlflowKey(path.relative(path.join(dir, "mlruns"), f.file));
+    return key === null ? [] : [{ f, key }];
+  });
+  const reads = await Promise.all([
+    ...tb.map(eventFile),
+    ...ml.map(({ f, key }) => metricFile(f, key)),
+  ]);
+  const all = new SeriesCollector();
+  for (const r of reads) {
+    notes.push(...r.notes);
+    // Each file's series name that one file as their source.
+    for (const s of r.series) for (const p of s.points) all.add(s.tag, s.sources[0] ?? "", p);
+  }
+  const files = [...tb, ...ml.map((m) => m.f)].map((f) => f.rel);
+  return { dir, series: all.series(), files, notes };
+}

@@ -1,0 +1,55 @@
+// The shape every trainer-log reader produces: per tag a series of (step, wall time, value), and
+// the notes on what was skipped. NaN and ±Infinity are kept as gaps (value null, the literal kept)
+// so JSON can carry them and a chart breaks its line there. Merging keeps one point per step: the
+// one written last, as a restarted trainer's later write replaces an earlier one. Pure.
+
+export interface ScalarPoint {
+  step: number;
+  /** Seconds since the epoch, as the trainer wrote it. */
+  wall_time: number;
+  /** null for NaN or ±Infinity (see `non_finite`). */
+  value: number | null;
+  non_finite?: "NaN" | "Infinity" | "-Infinity";
+}
+
+export interface ScalarSeries {
+  tag: string;
+  /** Which files the points came from (base names), in the order read. */
+  sources: string[];
+  points: ScalarPoint[];
+}
+
+/** A scalar point; a non-finite value becomes a gap that remembers its literal. */
+export function pointOf(step: number, wallTime: number, value: number): ScalarPoint {
+  if (Number.isFinite(value)) return { step, wall_time: wallTime, value };
+  const literal = Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  return { step, wall_time: wallTime, value: null, non_finite: literal };
+}
+
+/** Collects points per tag from any number of files. */
+export class SeriesCollector {
+  private readonly byTag = new Map<string, { sources: Set<string>; points: ScalarPoint[] }>();
+
+  add(tag: string, source: string, point: ScalarPoint): void {
+    let s = this.byTag.get(tag);
+    if (!s) this.byTag.set(tag, (s = { sources: new Set(), points: [] }));
+    s.sources.add(source);
+    s.points.push(point);
+  }
+
+  /** Series sorted by tag; points by step, one per step (the latest wall time; on a tie, the last added). */
+  series(): ScalarSeries[] {
+    return [...this.byTag.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([tag, s]) => ({ tag, sources: [...s.sources], points: onePerStep(s.points) }));
+  }
+}
+
+function onePerStep(points: readonly ScalarPoint[]): ScalarPoint[] {
+  const byStep = new Map<number, ScalarPoint>();
+  for (const p of points) {
+    const prev = byStep.get(p.step);
+    if (!prev || p.wall_time >= prev.wall_time) byStep.set(p.step, p);
+  }
+  return [...byStep.values()].sort((a, b) => a.step - b.step);
+}

@@ -1,0 +1,218 @@
+// Reads NeMo-RL's per-step sample logs, `<log_dir>/train_data_step{N}.jsonl` and `val_data_step{N}.jsonl`:
+// one line per sample, every value a batch of one (`[[…ids]]`, `[0.5]`), `idx` the sample's place in
+// the step's batch. A bad line names its file and line and costs only that sample; unknown keys are
+// kept. Reads through lib/store's confined, deadline-guarded readers; not responsible for joining.
+import "server-only";
+import path from "node:path";
+import { z } from "zod";
+import { readJsonl, type JsonlLine } from "@/lib/store";
+import { cachedOrError } from "@/lib/store/versioned-cache";
+import { readdirWithin } from "@/lib/store/io-file";
+import { isDirectory } from "@/lib/store/run-files";
+import type { ScannedLists } from "@/lib/store/token-line";
+import { describeZodError } from "@/lib/store/zod-message";
+
+export type StepFileKind = "train" | "val";
+
+export interface StepFile {
+  kind: StepFileKind;
+  /** The N of the name: NeMo-RL writes train files as `total_steps + 1` (1-based), val as `step`. */
+  step: number;
+  file: string;
+}
+
+export interface StepSample {
+  step: number;
+  kind: StepFileKind;
+  /** The file's base name and the 1-based line, for every message about this sample. */
+  file: string;
+  line: number;
+  idx: number | null;
+  /** `input_lengths`: the real length; token lists below are cut to it (the rest is padding). */
+  inputLength: number | null;
+  tokenIds: number[] | null;
+  tokenLossMask: number[] | null;
+  sampleLossMask: number | null;
+  advantages: number[] | null;
+  generationLogprobs: number[] | null;
+  prevLogprobs: number[] | null;
+  reward: number | null;
+  agentName: string | null;
+  content: unknown;
+  /** Keys this reader does not know, as written (each still a batch of one). */
+  extra: Record<string, unknown>;
+}
+
+export interface StepIssue {
+  file: string;
+  line: number | null;
+  message: string;
+}
+
+export interface StepRead {
+  samples: StepSample[];
+  issues: StepIssue[];
+}
+
+const STEP_FILE = /^(train|val)_data_step(\d+)\.jsonl$/;
+
+/** NeMo-RL's step logs in `dir`, by kind then step; empty when `dir` is missing or unreadable. */
+export async function listStepFiles(dir: string): Promise<StepFile[]> {
+  if (!(await isDirectory(dir))) return [];
+  const entries = await readdirWithin(dir).catch(() => []);
+  const out: StepFile[] = [];
+  for (const d of entries) {
+    const m = STEP_FILE.exec(d.name);
+    if (!m || d.isDirectory()) continue;
+    out.push({ kind: m[1] as StepFileKind, step: Number(m[2]), file: path.join(dir, d.name) });
+  }
+  return out.sort((a, b) => a.kind.localeCompare(b.kind) || a.step - b.step);
+}
+
+// Python's json.dumps writes NaN, Infinity and -Infinity bare; they are kept as numbers.
+const PY_NUMBER = /(?<![\w"])(-?Infinity|NaN)(?![\w"])/g;
+const pyNumbers = new Map([
+  ["NaN", NaN],
+  ["Infinity", Infinity],
+  ["-Infinity", -Infinity],
+]);
+
+/** Parses a line that JSON.parse refuses only for Python's non-finite numbers; null otherwise. */
+function scanPythonNumbers(buf: Buffer): { value: unknown; lists: ScannedLists } | null {
+  if (!buf.includes("NaN") && !buf.includes("Infinity")) return null;
+  const text = buf.toString("utf8");
+  const mark = "\u0001py:";
+  const marked = replaceOutsideStrings(text, (chunk) =>
+    chunk.replace(PY_NUMBER, (s) => JSON.stringify(mark + s)),
+  );
+  try {
+    const value: unknown = JSON.parse(marked, (_k, v: unknown) =>
+      typeof v === "string" && v.startsWith(mark) ? pyNumbers.get(v.slice(mark.length)) : v,
+    );
+    return { value, lists: {} };
+  } catch {
+    return null; // JSON.parse of the original then names the error
+  }
+}
+
+/** Applies `f` to the parts of a JSON text outside string literals. */
+function replaceOutsideStrings(text: string, f: (chunk: string) => string): string {
+  let out = "";
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== '"') {
+      i++;
+      continue;
+    }
+    out += f(text.slice(start, i));
+    let j = i + 1;
+    while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+    out += text.slice(i, j + 1);
+    start = i = j + 1;
+  }
+  return out + f(text.slice(start));
+}
+
+/** A batch of one: `[value]`. */
+const one = <T extends z.ZodType>(inner: T) => z.tuple([inner]).optional();
+// NaN and ±Infinity pass (z.number() refuses them): non-finite log probs are evidence, not errors.
+const num = z.custom<number>((v) => typeof v === "number", "expected a number");
+const ints = z.array(z.int());
+const nums = z.array(num);
+
+const stepLineSchema = z.looseObject({
+  idx: z.int().nonnegative().optional(),
+  input_lengths: one(z.int().nonnegative()),
+  token_ids: one(ints),
+  token_loss_mask: one(nums),
+  sample_loss_mask: one(num),
+  advantages: one(nums),
+  generation_logprobs: one(nums),
+  prev_logprobs: one(nums),
+  rewards: one(num),
+  content: one(z.unknown()),
+  agent_ref: one(z.looseObject({ name: z.string().optional() }).nullable()),
+});
+
+const KNOWN = new Set(Object.keys(stepLineSchema.shape));
+const PER_TOKEN = [
+  "token_loss_mask",
+  "advantages",
+  "generation_logprobs",
+  "prev_logprobs",
+] as const;
+
+type StepLine = z.infer<typeof stepLineSchema>;
+
+/** Why the per-token lists cannot be lined up with `token_ids`; null when they can. */
+function raggedness(v: StepLine): string | null {
+  const ids = v.token_ids?.[0];
+  const len = v.input_lengths?.[0];
+  if (ids && len !== undefined && len > ids.length)
+    return `input_lengths is ${len} but token_ids holds ${ids.length} ids`;
+  if (!ids) return v.input_lengths ? "input_lengths without token_ids" : null;
+  if (len === undefined) return "token_ids without input_lengths";
+  for (const key of PER_TOKEN) {
+    const list = v[key]?.[0];
+    if (list && list.length !== ids.length)
+      return `ragged lists: token_ids holds ${ids.length} entries but ${key} ${list.length}`;
+  }
+  return null;
+}
+
+function toSample(v: StepLine, f: StepFile, line: number): StepSample {
+  const len = v.input_lengths?.[0] ?? null;
+  const cut = (xs: number[] | undefined) => (xs && len !== null ? xs.slice(0, len) : null);
+  const extra: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(v)) if (!KNOWN.has(k)) extra[k] = val;
+  return {
+    step: f.step,
+    kind: f.kind,
+    file: path.basename(f.file),
+    line,
+    idx: v.idx ?? null,
+    inputLength: len,
+    tokenIds: cut(v.token_ids?.[0]),
+    tokenLossMask: cut(v.token_loss_mask?.[0]),
+    sampleLossMask: v.sample_loss_mask?.[0] ?? null,
+    advantages: cut(v.advantages?.[0]),
+    generationLogprobs: cut(v.generation_logprobs?.[0]),
+    prevLogprobs: cut(v.prev_logprobs?.[0]),
+    reward: v.rewards?.[0] ?? null,
+    agentName: v.agent_ref?.[0]?.name ?? null,
+    content: v.content?.[0],
+    extra,
+  };
+}
+
+function readLine(l: JsonlLine, f: StepFile, out: StepRead): void {
+  const file = path.basename(f.file);
+  const refuse = (why: string) =>
+    void out.issues.push({ file, line: l.line, message: `${file} line ${l.line}: ${why}` });
+  if (l.problem) return refuse(l.problem);
+  const parsed = stepLineSchema.safeParse(l.value);
+  if (!parsed.success) return refuse(describeZodError(parsed.error));
+  const ragged = raggedness(parsed.data);
+  if (ragged) return refuse(ragged);
+  out.samples.push(toSample(parsed.data, f, l.line));
+}
+
+/** One step file's samples and the lines that could not be read, once per file version. */
+export async function readStepFile(f: StepFile): Promise<StepRead> {
+  const file = path.basename(f.file);
+  const res = await cachedOrError(`nemo-rl-step:${f.kind}:${f.step}`, f.file, async () => {
+    const out: StepRead = { samples: [], issues: [] };
+    const onLine = (l: JsonlLine) => readLine(l, f, out);
+    const read = await readJsonl(f.file, onLine, undefined, undefined, scanPythonNumbers);
+    if (read.tornTail)
+      out.issues.push({
+        file,
+        line: read.tornTail.line,
+        message: `${file} line ${read.tornTail.line}: a torn final line (a write in progress), not read`,
+      });
+    return out;
+  });
+  if (res.value) return res.value;
+  return { samples: [], issues: res.error ? [{ file, line: null, message: res.error }] : [] };
+}

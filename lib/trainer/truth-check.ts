@@ -1,0 +1,206 @@
+// The truth check of a run: every sample of NeMo-RL's train_data_step{N}.jsonl joined to its captured
+// rollout (lib/trainer/truth-join) and classified, with per-step and per-run counts and each
+// sample's train/inference mismatch (lib/trainer/mismatch). Computed once per version of the files
+// it read. Not responsible for what the page draws or which alerts follow (lib/health/truth-alerts).
+import "server-only";
+import path from "node:path";
+import { toVerdictRow } from "@/lib/builder";
+import { processCache } from "@/lib/cache/registry";
+import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
+import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import type { RunLayout } from "@/lib/runs/runs-root";
+import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema/api-trainer";
+import { fileVersion } from "@/lib/store/file-version";
+import { isDirectory } from "@/lib/store/run-files";
+import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
+import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
+import { listStepFiles, readStepFile, type StepFile, type StepIssue } from "./step-data";
+import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
+
+export const JOIN_RULE =
+  "train_data_step{N}.jsonl holds step N−1 of the rollout records (NeMo-RL names it total_steps + 1). " +
+  "A sample joins the rollout of that step (same agent_ref name) whose main chain equals its tokens " +
+  "up to input_lengths, else the one sharing the longest token prefix; among equals, the rollout at " +
+  "the sample's idx in rollouts.jsonl order.";
+
+/** Samples a response lists; the counts always cover all of them. */
+export const MAX_SAMPLES = 1000;
+const CONTEXT_TOKENS = 12;
+
+/** The run's NeMo-RL log directory: `<run>/logs`, else the run directory when it holds step files. */
+export async function trainerLogDir(run: RunLayout): Promise<string | null> {
+  const logs = path.join(run.dir, "logs");
+  if ((await isDirectory(logs)) && (await listStepFiles(logs)).length > 0) return logs;
+  return (await listStepFiles(run.dir)).length > 0 ? run.dir : null;
+}
+
+type Main = NonNullable<TruthCandidate["main"]>;
+
+/** The step's rollouts in rollouts.jsonl order, each with its projected main chain. */
+async function candidatesOf(run: RunLayout, ids: readonly string[]): Promise<TruthCandidate[]> {
+  const records = await readRolloutRecords(run.rolloutsFile);
+  const out: TruthCandidate[] = [];
+  for (const id of ids) {
+    const record = records.byId.get(id) ?? null;
+    let main: Main | null = null;
+    if (run.tokensDir) {
+      const built = await buildRollout({ ...rolloutSourceOf(run), record }, id, {
+        profile: run.manifest.builder_profile ?? "seed",
+        sideCallPatterns: run.manifest.side_call_patterns,
+      });
+      main = built.capture.hasTokenFile ? toVerdictRow(built.verdict).main : null;
+    }
+    out.push({ rolloutId: id, agentName: record?.agent_ref?.name ?? null, main });
+  }
+  return out;
+}
+
+/** Rollout ids per 0-based record step, in rollouts.jsonl order. */
+async function idsByStep(run: RunLayout): Promise<Map<number, string[]>> {
+  const byStep = new Map<number, string[]>();
+  for (const [id, r] of (await readRolloutRecords(run.rolloutsFile)).byId) {
+    if (r.step === null) continue;
+    byStep.set(r.step, [...(byStep.get(r.step) ?? []), id]);
+  }
+  return byStep;
+}
+
+function context(
+  trainer: readonly number[],
+  capture: readonly number[],
+  at: number,
+  decoder: TokenDecoder | null,
+): TruthSample["context"] {
+  const text = (ids: readonly number[]) =>
+    decoder ? decoder.decode(ids) : ids.length ? `[${ids.join(" ")}]` : "";
+  return {
+    before: text(trainer.slice(Math.max(0, at - CONTEXT_TOKENS), at)),
+    trainer: text(trainer.slice(at, at + CONTEXT_TOKENS)),
+    capture: text(capture.slice(at, at + CONTEXT_TOKENS)),
+  };
+}
+
+interface StepResult {
+  step: TruthStep;
+  samples: TruthSample[];
+  issues: StepIssue[];
+}
+
+async function checkStep(
+  run: RunLayout,
+  f: StepFile,
+  ids: readonly string[],
+  decoder: TokenDecoder | null,
+): Promise<StepResult> {
+  const read = await readStepFile(f);
+  const samples = read.samples.filter((s) => s.tokenIds !== null);
+  const candidates = await candidatesOf(run, ids);
+  const mains = new Map(candidates.map((c) => [c.rolloutId, c.main]));
+  const joins: TruthJoin[] = joinStep(
+    samples.map((s) => ({ ...s, tokenIds: s.tokenIds ?? [] })),
+    candidates,
+  );
+  const mismatches: Array<SampleMismatch | null> = samples.map(sampleMismatch);
+  const counts = { samples: 0, identical: 0, mask_differs: 0, tokens_differ: 0, no_capture: 0 };
+  const rows = samples.map((s, k): TruthSample => {
+    const j = joins[k] as TruthJoin;
+    const m = mismatches[k] ?? null;
+    const main = j.rolloutId ? mains.get(j.rolloutId) : null;
+    counts.samples++;
+    counts[j.cls]++;
+    return {
+      step: f.step,
+      record_step: Math.max(0, f.step - 1),
+      idx: s.idx,
+      line: s.line,
+      rollout_id: j.rolloutId,
+      class: j.cls,
+      first_diff: j.firstDiff,
+      mask_diffs: j.maskDiffs,
+      context:
+        j.cls === "tokens_differ" && main && j.firstDiff !== null
+          ? context(s.tokenIds ?? [], main.token_ids, j.firstDiff, decoder)
+          : null,
+      input_length: s.inputLength ?? 0,
+      reward: finiteOrNull(s.reward),
+      mult_prob_error: finiteOrNull(m?.mean ?? null),
+      masked_tokens: m?.maskedTokens ?? 0,
+      max_token_error: finiteOrNull(m?.max ?? null),
+      max_token_pos: m?.maxPos ?? null,
+    };
+  });
+  const step: TruthStep = {
+    step: f.step,
+    file: path.basename(f.file),
+    ...counts,
+    token_mult_prob_error: finiteOrNull(stepMismatch(mismatches)),
+    masked_tokens: mismatches.reduce((a, m) => a + (m?.maskedTokens ?? 0), 0),
+  };
+  return { step, samples: rows, issues: read.issues };
+}
+
+const finiteOrNull = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
+
+const ORDER = { tokens_differ: 0, mask_differs: 1, no_capture: 2, identical: 3 } as const;
+
+function assemble(run: RunLayout, logDir: string | null, results: StepResult[]): TrainerTruth {
+  const steps = results.map((r) => r.step);
+  const all = results.flatMap((r) => r.samples);
+  all.sort((a, b) => ORDER[a.class] - ORDER[b.class] || a.step - b.step || a.line - b.line);
+  const sum = (k: "samples" | "identical" | "mask_differs" | "tokens_differ" | "no_capture") =>
+    steps.reduce((a, s) => a + s[k], 0);
+  const masked = steps.reduce((a, s) => a + s.masked_tokens, 0);
+  const weighted = steps.reduce((a, s) => a + (s.token_mult_prob_error ?? 0) * s.masked_tokens, 0);
+  return {
+    run_id: run.id,
+    capture: run.manifest.capture ?? null,
+    log_dir: logDir === null ? null : path.relative(run.dir, logDir) || ".",
+    join_rule: JOIN_RULE,
+    totals: {
+      samples: sum("samples"),
+      identical: sum("identical"),
+      mask_differs: sum("mask_differs"),
+      tokens_differ: sum("tokens_differ"),
+      no_capture: sum("no_capture"),
+      token_mult_prob_error: masked > 0 ? weighted / masked : null,
+    },
+    steps,
+    samples: all.slice(0, MAX_SAMPLES),
+    samples_total: all.length,
+    issues: results.flatMap((r) => r.issues),
+  };
+}
+
+const cache = () =>
+  processCache<{ key: string; value: Promise<TrainerTruth> }>("trainer-truth", "entries", 32);
+
+/** Everything a version key must cover: the step files, rollouts.jsonl and each joined rollout. */
+async function versionKey(run: RunLayout, files: StepFile[], ids: string[]): Promise<string> {
+  const source = rolloutSourceOf(run);
+  const parts = await Promise.all([
+    ...files.map((f) => fileVersion(f.file)),
+    fileVersion(run.rolloutsFile),
+    ...ids.map((id) => rolloutVersion(source, id)),
+  ]);
+  return `${run.manifest.tokenizer ?? ""}|${parts.join(",")}`;
+}
+
+/** The run's truth check (empty when it has no NeMo-RL log directory). */
+export async function trainerTruth(run: RunLayout): Promise<TrainerTruth> {
+  const logDir = await trainerLogDir(run);
+  const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
+  const byStep = await idsByStep(run);
+  const stepIds = (f: StepFile) => byStep.get(f.step - 1) ?? [];
+  const key = await versionKey(run, files, files.flatMap(stepIds));
+  const hit = cache().get(run.dir);
+  if (hit?.key === key) return hit.value;
+  const value = (async () => {
+    const decoder = await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null);
+    const results: StepResult[] = [];
+    for (const f of files) results.push(await checkStep(run, f, stepIds(f), decoder));
+    return assemble(run, logDir, results);
+  })();
+  cache().set(run.dir, { key, value });
+  value.catch(() => cache().delete(run.dir));
+  return value;
+}
