@@ -2,7 +2,7 @@
 // planted in grpo-capture-on (fixtures/generator/nemo-rl-steps PLANTED) are named and link to their
 // rollouts; the capture-off run says there is nothing to compare.
 import { expect, test } from "@playwright/test";
-import { PLANTED } from "../fixtures/generator/nemo-rl-steps";
+import { PLANTED } from "../fixtures/generator/nemo-rl-planted";
 
 test("grpo-capture-on: the truth check names the planted samples and links to their rollouts", async ({
   page,
