@@ -7,6 +7,7 @@ import { benchInspector } from "./inspector.bench";
 import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
+import { benchCompare } from "./compare.bench";
 import { crashed, summarise } from "./util";
 
 const BENCHES: Array<[string, () => Promise<void>]> = [
@@ -15,6 +16,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["token view", benchTokenView],
   ["index", benchIndex],
   ["load", benchLoad],
+  ["compare calibration", benchCompare],
 ];
 
 for (const [name, bench] of BENCHES) {

@@ -3,11 +3,8 @@ import { notFound } from "next/navigation";
 import { compareRuns } from "@/lib/compare/load";
 import { InvalidInputError, InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import type { Comparison } from "@/lib/schema";
-import {
-  CaptureSection,
-  EvaluationSection,
-  TrainingSection,
-} from "@/components/compare/compare-sections";
+import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
+import { TrainingSection } from "@/components/compare/training-section";
 import { RunPicker } from "@/components/compare/run-picker";
 
 export const dynamic = "force-dynamic";

@@ -1,76 +1,11 @@
-// The compare page's sections as plain views: training statistics and verdict, evaluation by
-// task, and capture health side by side. Numbers are printed with their intervals.
+// The compare page's sections as plain views: evaluation by task and capture health side by side
+// (training statistics and the verdict are ./training-section). Numbers print with their intervals.
 import Link from "next/link";
-import type { CaptureSide, Comparison, Interval } from "@/lib/schema/api-compare";
-import { CallsChart, DiffChart, RewardChart } from "./compare-charts";
+import type { CaptureSide, Comparison } from "@/lib/schema/api-compare";
+import { CallsChart } from "./compare-charts";
 
 const f = (x: number, d = 3) => x.toFixed(d);
-const ci = (i: Interval) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f(Math.abs(x))}`;
-
-export function TrainingSection({ c }: { c: Comparison }) {
-  const t = c.training;
-  if (!t) return null;
-  return (
-    <section data-testid="training">
-      <h2>Training: reward per step ({t.steps} shared steps)</h2>
-      <p
-        className={`verdict-text ${t.within_noise === false ? "bad-text" : t.within_noise ? "ok-text" : "muted"}`}
-        data-testid="compare-verdict"
-      >
-        {t.verdict}
-      </p>
-      <table className="grid stats" data-testid="training-stats">
-        <tbody>
-          <tr>
-            <th>mean reward, {c.a.id} (95% bootstrap CI)</th>
-            <td data-testid="mean-a">{ci(t.mean_a)}</td>
-          </tr>
-          <tr>
-            <th>mean reward, {c.b.id}</th>
-            <td data-testid="mean-b">{ci(t.mean_b)}</td>
-          </tr>
-          <tr>
-            <th>difference a − b</th>
-            <td data-testid="mean-diff">
-              {signed(t.diff.estimate)} [{signed(t.diff.low)}, {signed(t.diff.high)}]
-            </td>
-          </tr>
-          <tr>
-            <th>step-wise correlation (Pearson)</th>
-            <td data-testid="correlation">
-              {t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}
-            </td>
-          </tr>
-          <tr>
-            <th>repeatability floor</th>
-            <td data-testid="floor">
-              {t.floor
-                ? `${f(t.floor.correlation)} (${t.floor.run} vs ${t.floor.against}, ${t.floor.steps} steps)`
-                : "none: no seed repeat"}
-            </td>
-          </tr>
-          {t.floor_test && (
-            <tr>
-              <th>correlation below the floor? (Fisher z, one-sided)</th>
-              <td data-testid="floor-test">
-                z = {f(t.floor_test.z, 2)}, p = {f(t.floor_test.p)}
-              </td>
-            </tr>
-          )}
-          {t.baseline_diff !== null && (
-            <tr>
-              <th>seed-to-seed difference of means</th>
-              <td>{signed(t.baseline_diff)}</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-      <RewardChart t={t} a={c.a.id} b={c.b.id} />
-      <DiffChart t={t} />
-    </section>
-  );
-}
 
 export function EvaluationSection({ c }: { c: Comparison }) {
   const e = c.evaluation;

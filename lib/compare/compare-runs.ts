@@ -1,16 +1,17 @@
 // Compares two runs: training metrics per step (reward, rolling means, difference, bootstrap
-// intervals, correlation, the repeatability floor from a seed-repeat baseline, a verdict in
-// words), evaluation records paired by task, and capture health side by side. The numbers come
-// from ./stats; this module only assembles them from summaries and metrics.
+// intervals, correlation, the repeatability floor from a seed-repeat baseline, the calibrated
+// verdict of ./calibrated in words), evaluation records paired by task, and capture health side by
+// side. The numbers come from ./stats and ./calibrated; this module only assembles them.
 import type { MetricsRow } from "@/lib/runs/metrics";
 import type {
   CaptureSide,
   EvaluationComparison,
   HealthReport,
-  Interval,
   RolloutSummary,
   TrainingComparison,
 } from "@/lib/schema";
+import { calibratedVerdict, type StepSeries } from "./calibrated";
+import { verdictInWords } from "./verdict-text";
 import {
   bootstrapMean,
   bootstrapMeanDifference,
@@ -80,8 +81,12 @@ export function compareTraining(
       : null;
   // A perfect or undefined correlation has no finite Fisher z: no test rather than a NaN on the wire.
   const floor_test = test && Number.isFinite(test.z) && Number.isFinite(test.p) ? test : null;
-  const diffCovers0 = diff.low <= 0 && diff.high >= 0;
-  const within_noise = floor_test ? diffCovers0 && floor_test.p >= 0.05 : null;
+  const calibrated = calibratedVerdict(
+    stepSeries(a),
+    stepSeries(b),
+    baseline && baselineAgainst ? stepSeries(baseline) : null,
+    baseline && baselineAgainst ? stepSeries(baselineAgainst) : null,
+  );
   return {
     steps: shared.length,
     series: shared.map((r, i) => ({
@@ -99,50 +104,24 @@ export function compareTraining(
     correlation,
     floor,
     floor_test,
-    within_noise,
-    verdict: trainingVerdict(
-      a.id,
-      b.id,
-      diff,
-      correlation,
-      floor,
-      floor_test,
-      within_noise,
-      baseline_diff,
-    ),
+    within_noise: { differs: false, within_noise: true, not_enough_evidence: null }[
+      calibrated.decision
+    ],
+    calibrated,
+    verdict: verdictInWords(a.id, b.id, calibrated, correlation, floor),
   };
 }
 
+/** A run's reward by step (steps without a reward left out). */
+const stepSeries = (run: RunInput): StepSeries => ({
+  id: run.id,
+  byStep: new Map(
+    run.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]),
+  ),
+});
+
 /** NaN (a constant series has no correlation) becomes null, which JSON can carry. */
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
-const f3 = (x: number | null) => (x === null ? "undefined (a constant series)" : x.toFixed(3));
-const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
-
-function trainingVerdict(
-  a: string,
-  b: string,
-  diff: Interval,
-  r: number | null,
-  floor: TrainingComparison["floor"],
-  test: TrainingComparison["floor_test"],
-  within: boolean | null,
-  baselineDiff: number | null,
-): string {
-  const ci = `95% CI ${signed(diff.low)} to ${signed(diff.high)}`;
-  const meanPart =
-    diff.low <= 0 && diff.high >= 0
-      ? `the mean reward differs by ${signed(diff.estimate)} (${ci}, which includes 0)`
-      : `the mean reward differs by ${signed(diff.estimate)} (${ci}, which excludes 0)`;
-  if (!floor || !test)
-    return `No repeatability floor: mark a run as a seed repeat (run.json seed_repeat_of) or pass a baseline. ${a} vs ${b}: ${meanPart}; step-wise correlation ${f3(r)}.`;
-  const corrPart =
-    test.p >= 0.05
-      ? `the step-wise correlation ${f3(r)} is within the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(2)})`
-      : `the step-wise correlation ${f3(r)} is below the repeatability floor ${f3(floor.correlation)} (${floor.run} vs ${floor.against}; Fisher z = ${test.z.toFixed(2)}, p = ${test.p.toFixed(3)})`;
-  const seedShift =
-    baselineDiff === null ? "" : ` Two seeds alone differ by ${signed(baselineDiff)}.`;
-  return `${within ? "Within run-to-run noise" : "Not within run-to-run noise"}: ${meanPart}, and ${corrPart}.${seedShift}`;
-}
 
 function taskIndex(id: string): number | null {
   const m = /^(\d+)-\d+/.exec(id);

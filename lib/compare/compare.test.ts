@@ -36,10 +36,41 @@ describe("capture on versus off (GRPO training runs)", () => {
       expect.closeTo(-0.006891499999999588, 10),
       expect.closeTo(0.019067025000000064, 10),
     ]);
+    // The calibrated verdict (reference.py calibrated, on the three fixture series): the verdict's
+    // words changed with its method (was: the independent-bootstrap CI and Fisher's z).
+    const cal = t.calibrated;
+    expect(cal.decision).toBe("within_noise");
     expect(t.within_noise).toBe(true);
+    expect(cal.paired).toMatchObject({
+      steps: 100,
+      block_length: 1,
+      mean: expect.closeTo(0.005999, 12),
+    });
+    expect(cal.paired!.sd).toBeCloseTo(0.001666164360623917, 12);
+    expect(cal.seed_pair).toMatchObject({
+      run: "grpo-capture-off-seed2",
+      against: "grpo-capture-off",
+      mean: expect.closeTo(0.002997, 12),
+      sd: expect.closeTo(0.0014942259146799221, 12),
+    });
+    expect(cal.mean_test).toMatchObject({
+      t: expect.closeTo(1.7494843147374803, 8),
+      df: expect.closeTo(1.7120222641627647, 8),
+      p: expect.closeTo(0.24286429361671585, 8),
+      low: expect.closeTo(-0.013940286564703953, 8),
+      high: expect.closeTo(0.025938286564703955, 8),
+      level: 0.96,
+    });
+    expect(cal.correlation_test).toMatchObject({
+      method: "steiger",
+      shared: "grpo-capture-off",
+      z: expect.closeTo(0.911853725805906, 10),
+      p: expect.closeTo(0.18092286189181683, 6),
+    });
     expect(t.verdict).toMatch(
-      /^Within run-to-run noise: the mean reward differs by \+0\.006 \(95% CI −0\.007 to \+0\.019, which includes 0\), and the step-wise correlation 0\.943 is within the repeatability floor 0\.952/,
+      /^Within run-to-run noise \(5% level\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
     );
+    expect(t.verdict).toMatch(/correlation 0\.943 is not below the floor 0\.952 \(Steiger z/);
     expect(t.series[10]).toMatchObject({ step: 10 });
     expect(t.series[10]!.a_rolling).toBeCloseTo(
       t.series.slice(1, 11).reduce((s, p) => s + p.a, 0) / 10,
@@ -78,7 +109,12 @@ describe("capture on versus off (GRPO training runs)", () => {
       against: { id: "grpo-capture-off" },
     });
     expect(c.training?.floor).not.toBeNull();
-    expect(c.training?.verdict).not.toMatch(/No repeatability floor/);
+    // A pair cannot be its own yardstick: the calibrated verdict declines to decide.
+    expect(c.training?.calibrated.decision).toBe("not_enough_evidence");
+    expect(c.training?.within_noise).toBeNull();
+    expect(c.training?.verdict).toMatch(
+      /^Not enough evidence: the two runs are the seed-repeat pair itself/,
+    );
   });
 
   it("rejects missing and unknown runs", async () => {
@@ -145,5 +181,7 @@ describe("degenerate training series", () => {
     expect(t.floor_test).toBeNull();
     expect(trainingComparisonSchema.parse(JSON.parse(JSON.stringify(t))).correlation).toBeNull();
     expect(t.verdict).toMatch(/correlation undefined \(a constant series\)/);
+    expect(t.calibrated.decision).toBe("not_enough_evidence");
+    expect(t.verdict).toMatch(/^Not enough evidence: only 4 shared steps \(at least 20 needed\)/);
   });
 });

@@ -1,9 +1,13 @@
-"""Independent reference values for lib/compare/stats.test.ts (numpy/scipy, not our TypeScript).
+"""Independent reference values for lib/compare (numpy/scipy, not our TypeScript).
 
-Run: python3 lib/compare/reference.py. The bootstrap re-implements mulberry32 and the resampling
-loop so the seeded intervals can be checked exactly; everything else is numpy/scipy.
+Run: python3 lib/compare/reference.py (the fixed numbers in stats.test.ts), or
+python3 lib/compare/reference.py calibrated IN.json: the calibrated verdict's statistics for each
+{"a": [...], "b": [...], "seed": [...]} triplet in IN.json (seed is a repeat of b), printed as JSON;
+lib/compare/reference.test.ts runs it on shared inputs and compares. The bootstraps re-implement
+mulberry32 and the resampling loops so seeded results can be checked exactly; the distributions
+(Student t, normal), correlations and variances are numpy/scipy.
 """
-import itertools, json, math
+import itertools, json, math, sys
 import numpy as np
 from scipy import stats
 
@@ -37,6 +41,59 @@ def boot_diff(xa, xb, iterations=2000, seed=20260729, level=0.95):
         out.append(sa - sb)
     a = (1 - level) / 2
     return float(np.mean(xa) - np.mean(xb)), float(np.percentile(out, a * 100)), float(np.percentile(out, (1 - a) * 100))
+
+def lag1(x):
+    u = np.asarray(x, dtype=float) - np.mean(x)
+    den = float(np.dot(u, u))
+    return 0.0 if den == 0 else float(np.dot(u[1:], u[:-1]) / den)
+
+def block_length(x):
+    """Politis-White (2004/2009) MBB length with an AR(1) plug-in, clamped as the page does."""
+    n = len(x); rho = min(0.95, max(0.0, lag1(x)))
+    b = math.floor((math.sqrt(6) * rho / (1 - rho * rho)) ** (2 / 3) * n ** (1 / 3) + 0.5)
+    return max(1, min(b, n // 4))
+
+def mbb(x, seed, iterations=2000):
+    rng = mulberry32(seed); n = len(x); L = block_length(x); means = []
+    for _ in range(iterations):
+        picked = []
+        while len(picked) < n:
+            start = int(math.floor(rng() * (n - L + 1)))
+            picked.extend(x[start:start + L])
+        means.append(float(np.mean(picked[:n])))
+    return {"steps": n, "mean": float(np.mean(x)), "sd": float(np.std(means, ddof=1)), "block_length": L, "lag1": lag1(x)}
+
+def steiger(rjk, rjh, rkh, n):
+    """Steiger (1980) eq. 15: Fisher z difference over the pooled-r asymptotic covariance."""
+    rbar = (rjk + rjh) / 2
+    psi = rkh * (1 - 2 * rbar ** 2) - 0.5 * rbar ** 2 * (1 - 2 * rbar ** 2 - rkh ** 2)
+    c = psi / (1 - rbar ** 2) ** 2
+    return (np.arctanh(rjh) - np.arctanh(rjk)) * math.sqrt(n - 3) / math.sqrt(2 - 2 * c)
+
+def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.01):
+    a, b, c = (np.asarray(v, dtype=float) for v in (a, b, seed_run))
+    d, s = list(a - b), list(c - b)
+    pd, ps = mbb(d, seed), mbb(s, seed + 1)
+    within, between = pd["sd"] ** 2, ps["mean"] ** 2
+    u = max(between, ps["sd"] ** 2)
+    blocks = max(1, pd["steps"] // pd["block_length"] - 1)
+    df = (within + u) ** 2 / (u ** 2 + within ** 2 / blocks)
+    se = math.sqrt(within + between); t = pd["mean"] / se
+    p = float(2 * stats.t.sf(abs(t), df)); q = float(stats.t.ppf(1 - mean_level / 2, df))
+    r = lambda x, y: float(stats.pearsonr(x, y).statistic)
+    rho = min(0.95, max(0.0, lag1(d)))
+    n_eff = 3 + (len(d) - 3) * (1 - rho) / (1 + rho)
+    z = float(steiger(r(b, a), r(b, c), r(a, c), n_eff)); pz = float(stats.norm.sf(z))
+    return {
+        "paired": pd, "seed_pair": ps,
+        "mean_test": {"t": t, "df": df, "p": p, "se": se, "low": pd["mean"] - q * se, "high": pd["mean"] + q * se},
+        "correlation_test": {"z": z, "p": pz, "effective_steps": n_eff},
+        "decision": "differs" if p < mean_level or pz < corr_level else "within_noise",
+    }
+
+if len(sys.argv) == 3 and sys.argv[1] == "calibrated":
+    print(json.dumps([calibrated(t["a"], t["b"], t["seed"]) for t in json.load(open(sys.argv[2]))]))
+    sys.exit(0)
 
 def rewards(run):
     return [json.loads(l)["reward"] for l in open(f"fixtures/runs/{run}/metrics.jsonl")]

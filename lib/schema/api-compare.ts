@@ -26,6 +26,59 @@ export const permutationTestSchema = z.strictObject({
   iterations: int,
 });
 
+/** Moving-block bootstrap of one per-step difference series (lib/compare/dependent). */
+export const blockBootstrapSchema = z.strictObject({
+  steps: int,
+  /** Mean of the per-step difference. */
+  mean: z.number(),
+  /** Standard deviation of the resampled means: the within-run standard error. */
+  sd: z.number(),
+  block_length: int,
+  /** Lag-1 autocorrelation of the difference series, which chose the block length. */
+  lag1: z.number(),
+});
+
+/** The calibrated verdict (lib/compare/calibrated): paired, drift-aware, with its tests. */
+export const calibratedVerdictSchema = z.strictObject({
+  decision: z.enum(["differs", "within_noise", "not_enough_evidence"]),
+  /** Family-wise level of "differs": mean_level + correlation_level (Bonferroni). */
+  level: z.number(),
+  mean_level: z.number(),
+  correlation_level: z.number(),
+  /** Why the decision: which test fired, or what is missing for one. */
+  reason: z.string(),
+  /** a − b per step, block-bootstrapped. */
+  paired: blockBootstrapSchema.nullable(),
+  /** The seed-repeat pair's own per-step difference (run − against), the yardstick. */
+  seed_pair: blockBootstrapSchema.extend({ run: z.string(), against: z.string() }).nullable(),
+  /** t = mean(a − b) / sqrt(sd² + mean(seed pair)²), Satterthwaite df; interval at 1 − mean_level. */
+  mean_test: z
+    .strictObject({
+      t: z.number(),
+      df: z.number(),
+      p: z.number(),
+      se: z.number(),
+      low: z.number(),
+      high: z.number(),
+      level: z.number(),
+    })
+    .nullable(),
+  /** One-sided test that the a–b correlation is below the floor, on effective steps. */
+  correlation_test: z
+    .strictObject({
+      method: z.enum(["steiger", "fisher"]),
+      /** The run both correlations share (Steiger), null when they share none (Fisher). */
+      shared: z.string().nullable(),
+      steps: int,
+      effective_steps: z.number(),
+      z: z.number(),
+      p: z.number(),
+    })
+    .nullable(),
+  /** The method in words, for the page. */
+  method: z.string(),
+});
+
 export const trainingComparisonSchema = z.strictObject({
   steps: int,
   series: z.array(
@@ -40,7 +93,8 @@ export const trainingComparisonSchema = z.strictObject({
   ),
   mean_a: intervalSchema,
   mean_b: intervalSchema,
-  /** mean(a) - mean(b) over the shared steps (steps resampled per run: run-level noise counts). */
+  /** mean(a) - mean(b) over the shared steps, each run's steps resampled independently (ignores
+   * the pairing and drift; the verdict uses `calibrated.mean_test`). */
   diff: intervalSchema,
   /** The same difference between the seed-repeat baseline and the run it repeats, for scale. */
   baseline_diff: nullableNumber,
@@ -49,9 +103,14 @@ export const trainingComparisonSchema = z.strictObject({
   floor: z
     .strictObject({ run: z.string(), against: z.string(), correlation: z.number(), steps: int })
     .nullable(),
-  /** Fisher z test that the a-b correlation is below the floor. */
+  /** Fisher z test that the a-b correlation is below the floor, as if the two were independent
+   * and serially independent (kept for reference; the verdict uses `calibrated.correlation_test`). */
   floor_test: z.strictObject({ z: z.number(), p: z.number() }).nullable(),
+  /** calibrated.decision as a boolean: true within noise, false differs, null not enough evidence.
+   * (Before the calibrated verdict it was "diff covers 0 and Fisher p ≥ 0.05".) */
   within_noise: z.boolean().nullable(),
+  calibrated: calibratedVerdictSchema,
+  /** The calibrated verdict in words: what was tested and how sure it is. */
   verdict: z.string(),
 });
 
@@ -124,6 +183,8 @@ export type Interval = z.infer<typeof intervalSchema>;
 export type SignTest = z.infer<typeof signTestSchema>;
 export type PermutationTest = z.infer<typeof permutationTestSchema>;
 export type TrainingComparison = z.infer<typeof trainingComparisonSchema>;
+export type CalibratedVerdict = z.infer<typeof calibratedVerdictSchema>;
+export type BlockBootstrapSummary = z.infer<typeof blockBootstrapSchema>;
 export type EvaluationComparison = z.infer<typeof evaluationComparisonSchema>;
 export type CaptureSide = z.infer<typeof captureSideSchema>;
 export type RunRef = z.infer<typeof runRefSchema>;

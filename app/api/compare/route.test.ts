@@ -19,6 +19,11 @@ describe("GET /api/compare", () => {
       chosen: "seed_repeat_of",
     });
     expect(c.training?.steps).toBe(100);
+    expect(c.training?.calibrated).toMatchObject({
+      decision: "within_noise",
+      seed_pair: { run: "grpo-capture-off-seed2", against: "grpo-capture-off" },
+      correlation_test: { method: "steiger", shared: "grpo-capture-off" },
+    });
     expect(c.runs.map((r) => r.id)).toContain("gym-main-v1");
   });
 

@@ -1,0 +1,30 @@
+// Compare-verdict calibration: simulated A/B triplets (lib/compare/simulate: shared prompt
+// difficulty, per-run slow drift, AR(1) noise, on/off correlation about 0.94). Figure: the share of
+// 1,000 no-effect triplets called "differs" at the stated 5% level, target ≤ 0.07 (issue 15). Power
+// at shifts of 1, 2 and 3 between-run sds (400 triplets each) is printed beside it, with the
+// previous verdict's rates on the same triplets. Seeds differ from the unit test's.
+import { measureCalibration } from "@/lib/compare/calibration";
+import { betweenRunSd } from "@/lib/compare/simulate";
+import { figure } from "./util";
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export async function benchCompare(): Promise<void> {
+  const t0 = performance.now();
+  const nul = measureCalibration(0, 1000, 7_000_000);
+  console.log(
+    `between-run sd of the mean difference: ${betweenRunSd().toFixed(4)}; ` +
+      `on/off correlation ${nul.correlation.toFixed(3)}`,
+  );
+  for (const shift of [1, 2, 3]) {
+    const p = measureCalibration(shift, 400, 7_000_000 + shift * 100_000);
+    console.log(
+      `power at ${shift} sd: ${pct(p.rate)} of ${p.triplets} (previous verdict ${pct(p.previousRate)})`,
+    );
+  }
+  console.log(
+    `null: previous verdict ${pct(nul.previousRate)}, paired bootstrap without the seed pair ` +
+      `${pct(nul.pairedOnlyRate)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  figure(`compare: "differs" with no effect, ${nul.triplets} triplets, 5% level`, nul.rate, 0.07);
+}

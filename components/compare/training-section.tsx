@@ -1,0 +1,130 @@
+// The compare page's training section: the calibrated verdict in words with its decision, the
+// tests behind it (paired block bootstrap, the seed pair's yardstick, the t test, Steiger's z), the
+// descriptive statistics, and the reward and difference charts.
+import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema/api-compare";
+import { DiffChart, RewardChart } from "./compare-charts";
+
+const f = (x: number, d = 3) => x.toFixed(d);
+const ci = (i: Interval) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f(Math.abs(x))}`;
+const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : f(p));
+
+const DECISION: Record<CalibratedVerdict["decision"], [string, string]> = {
+  differs: ["differs", "bad-text"],
+  within_noise: ["within run-to-run noise", "ok-text"],
+  not_enough_evidence: ["not enough evidence", "muted"],
+};
+
+/** The rows of the calibrated verdict: what was tested, with its numbers. */
+function CalibratedRows({ v }: { v: CalibratedVerdict }) {
+  const m = v.mean_test,
+    c = v.correlation_test;
+  return (
+    <>
+      {v.paired && (
+        <tr>
+          <th>paired difference a − b per step (moving-block bootstrap)</th>
+          <td data-testid="paired-diff">
+            {signed(v.paired.mean)} ± {f(v.paired.sd)} (block {v.paired.block_length}, lag-1
+            autocorrelation {f(v.paired.lag1, 2)}, {v.paired.steps} steps)
+          </td>
+        </tr>
+      )}
+      {v.seed_pair && (
+        <tr>
+          <th>seed-to-seed difference per step (the yardstick)</th>
+          <td data-testid="seed-diff">
+            {signed(v.seed_pair.mean)} ± {f(v.seed_pair.sd)} ({v.seed_pair.run} −{" "}
+            {v.seed_pair.against})
+          </td>
+        </tr>
+      )}
+      {m && (
+        <tr>
+          <th>a − b beyond seed noise? (t test, at {v.mean_level * 100}%)</th>
+          <td data-testid="mean-test">
+            {(m.level * 100).toFixed(0)}% interval [{signed(m.low)}, {signed(m.high)}]; t ={" "}
+            {f(m.t, 2)}, {f(m.df, 1)} df, p = {pValue(m.p)}
+          </td>
+        </tr>
+      )}
+      {c && (
+        <tr>
+          <th>
+            correlation below the floor? ({c.method === "steiger" ? "Steiger" : "Fisher"} z,
+            one-sided, at {v.correlation_level * 100}%)
+          </th>
+          <td data-testid="correlation-test">
+            z = {f(c.z, 2)}, p = {pValue(c.p)} ({f(c.effective_steps, 0)} effective of {c.steps}{" "}
+            steps{c.shared ? `; both share ${c.shared}` : ""})
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function TrainingSection({ c }: { c: Comparison }) {
+  const t = c.training;
+  if (!t) return null;
+  const [label, tone] = DECISION[t.calibrated.decision];
+  return (
+    <section data-testid="training">
+      <h2>Training: reward per step ({t.steps} shared steps)</h2>
+      <p
+        className={`verdict-text ${tone}`}
+        data-testid="compare-verdict"
+        data-decision={t.calibrated.decision}
+        title={`decision: ${label}`}
+      >
+        {t.verdict}
+      </p>
+      <p className="muted" data-testid="compare-method">
+        {t.calibrated.method}
+      </p>
+      <table className="grid stats" data-testid="training-stats">
+        <tbody>
+          <CalibratedRows v={t.calibrated} />
+          <tr>
+            <th>mean reward, {c.a.id} (95% bootstrap CI)</th>
+            <td data-testid="mean-a">{ci(t.mean_a)}</td>
+          </tr>
+          <tr>
+            <th>mean reward, {c.b.id}</th>
+            <td data-testid="mean-b">{ci(t.mean_b)}</td>
+          </tr>
+          <tr>
+            <th>difference of means a − b (runs resampled independently; not the verdict)</th>
+            <td data-testid="mean-diff">
+              {signed(t.diff.estimate)} [{signed(t.diff.low)}, {signed(t.diff.high)}]
+            </td>
+          </tr>
+          <tr>
+            <th>step-wise correlation (Pearson)</th>
+            <td data-testid="correlation">
+              {t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}
+            </td>
+          </tr>
+          <tr>
+            <th>repeatability floor</th>
+            <td data-testid="floor">
+              {t.floor
+                ? `${f(t.floor.correlation)} (${t.floor.run} vs ${t.floor.against}, ${t.floor.steps} steps)`
+                : "none: no seed repeat"}
+            </td>
+          </tr>
+          {t.floor_test && (
+            <tr>
+              <th>Fisher z as if independent (one-sided; not the verdict)</th>
+              <td data-testid="floor-test">
+                z = {f(t.floor_test.z, 2)}, p = {f(t.floor_test.p)}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <RewardChart t={t} a={c.a.id} b={c.b.id} />
+      <DiffChart t={t} />
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+// A seeded simulator of A/B triplets for calibrating the compare verdict: run a (maybe shifted), run
+// b and a seed repeat of b, sharing a learning curve and per-step prompt difficulty, each with its
+// own slow drift and short-memory AR(1) noise (on/off correlation about 0.94, like seed 000's GRPO
+// runs). It only makes series; ./calibration.test.ts and bench/compare.bench.ts count verdicts.
+import type { StepSeries } from "./calibrated";
+import { SeededRandom } from "./prng";
+
+export interface SimulationParams {
+  steps: number;
+  /** Standard deviation of the per-step prompt difficulty all three runs share. */
+  difficulty: number;
+  /** Per-run slow drift: stationary AR(1) with this coefficient and standard deviation. */
+  driftPhi: number;
+  driftSd: number;
+  /** Per-run short-memory noise: stationary AR(1). */
+  noisePhi: number;
+  noiseSd: number;
+}
+
+export const DEFAULT_SIMULATION: SimulationParams = {
+  steps: 100,
+  difficulty: 0.03,
+  driftPhi: 0.97,
+  driftSd: 0.006,
+  noisePhi: 0.4,
+  noiseSd: 0.009,
+};
+
+/** The shared learning curve: 0.48 rising towards 0.59, like the GRPO fixtures' reward. */
+const curve = (t: number) => 0.48 + 0.11 * (1 - Math.exp(-t / 30));
+
+/** Standard normal draws from the seeded uniform stream (Box–Muller). */
+export class NormalStream {
+  private spare: number | null = null;
+  constructor(private readonly rng: SeededRandom) {}
+  next(): number {
+    if (this.spare !== null) {
+      const s = this.spare;
+      this.spare = null;
+      return s;
+    }
+    const u = 1 - this.rng.next(),
+      v = this.rng.next();
+    const r = Math.sqrt(-2 * Math.log(u));
+    this.spare = r * Math.sin(2 * Math.PI * v);
+    return r * Math.cos(2 * Math.PI * v);
+  }
+}
+
+/** A stationary AR(1) path of n values with the given coefficient and marginal sd. */
+function ar1(n: number, phi: number, sd: number, z: NormalStream): number[] {
+  const innovation = sd * Math.sqrt(1 - phi * phi);
+  const out = [sd * z.next()];
+  for (let t = 1; t < n; t++) out.push(phi * (out[t - 1] as number) + innovation * z.next());
+  return out;
+}
+
+/** Variance of the mean of n values of a stationary AR(1) with coefficient phi and sd 1. */
+function ar1MeanVariance(n: number, phi: number): number {
+  let s = n;
+  for (let k = 1; k < n; k++) s += 2 * (n - k) * phi ** k;
+  return s / (n * n);
+}
+
+/**
+ * Standard deviation of mean(a) − mean(b) between two runs of one configuration: the unit the
+ * effect shifts are measured in. Closed form from the AR(1) parts (the shared parts cancel).
+ */
+export function betweenRunSd(p: SimulationParams = DEFAULT_SIMULATION): number {
+  const perRun =
+    p.driftSd ** 2 * ar1MeanVariance(p.steps, p.driftPhi) +
+    p.noiseSd ** 2 * ar1MeanVariance(p.steps, p.noisePhi);
+  return Math.sqrt(2 * perRun);
+}
+
+export interface Triplet {
+  a: StepSeries;
+  b: StepSeries;
+  /** A seed repeat of b: the yardstick pair is (seed, b). */
+  seed: StepSeries;
+}
+
+/**
+ * One triplet. `shift` is added to every step of a, in units of betweenRunSd. The same seed gives
+ * the same triplet.
+ */
+export function simulateTriplet(
+  seed: number,
+  shift = 0,
+  p: SimulationParams = DEFAULT_SIMULATION,
+): Triplet {
+  const z = new NormalStream(new SeededRandom(seed));
+  const shared = Array.from({ length: p.steps }, (_, t) => curve(t) + p.difficulty * z.next());
+  const delta = shift * betweenRunSd(p);
+  const run = (id: string, offset: number): StepSeries => {
+    const drift = ar1(p.steps, p.driftPhi, p.driftSd, z);
+    const noise = ar1(p.steps, p.noisePhi, p.noiseSd, z);
+    return {
+      id,
+      byStep: new Map(
+        shared.map((c, t) => [t, c + (drift[t] as number) + (noise[t] as number) + offset]),
+      ),
+    };
+  };
+  return { a: run("sim-a", delta), b: run("sim-b", 0), seed: run("sim-b-seed2", 0) };
+}
