@@ -97,6 +97,7 @@ describe("rollout-lens build", () => {
       host: "127.0.0.1",
       allowedHosts: [],
       allowPaths: [],
+      bareRun: {},
     });
     expect(() => parseCommand(["serve", "--port", "x"])).toThrow(UsageError);
   });

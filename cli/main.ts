@@ -2,14 +2,15 @@
 // each rollout with lib/runs/build-rollout, as the routes and the index do). Runs as the bundle
 // dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toVerdictRow, verdictRowJson } from "@/lib/builder";
 import { listStore, isValidRolloutId } from "@/lib/store";
 import { buildRollout } from "@/lib/runs/build-rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
-import { parseCommand, serveEnvironment, USAGE, UsageError, type Command } from "./args";
+import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
+import { parseCommand, serveEnvironment, UsageError, type Command } from "./args";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -42,7 +43,38 @@ async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<nu
   return 0;
 }
 
-function runServe(cmd: Extract<Command, { command: "serve" }>): Promise<number> {
+type ServeCommand = Extract<Command, { command: "serve" }>;
+
+/**
+ * Serve's run.json flags name a bare capture directory's settings: refused (with why) when the runs
+ * root holds runs rather than token files, or the tokenizer path is not a file. A tokenizer given
+ * as a directory means its tokenizer.json.
+ */
+function checkBareRun(cmd: ServeCommand): ServeCommand | string {
+  if (Object.keys(cmd.bareRun).length === 0) return cmd;
+  const root = path.resolve(
+    cmd.runsRoot ?? process.env.ROLLOUT_LENS_RUNS ?? path.join(ROOT, "fixtures", "runs"),
+  );
+  const isBare =
+    existsSync(root) && readdirSync(root).some((name) => name.endsWith(".tokens.jsonl"));
+  if (!isBare)
+    return `--tokenizer, --side-call-pattern and --profile apply to a bare capture directory (*.tokens.jsonl); ${root} holds runs: set them in each run's run.json`;
+  const given = cmd.bareRun.tokenizer;
+  if (given === undefined || !path.isAbsolute(given)) return cmd;
+  const file =
+    existsSync(given) && statSync(given).isDirectory() ? path.join(given, "tokenizer.json") : given;
+  if (!existsSync(file) || !statSync(file).isFile())
+    return `--tokenizer ${given}: no such file (give a tokenizer.json, its directory, or a bundled encoding: ${BUNDLED_ENCODINGS.join(", ")})`;
+  return { ...cmd, bareRun: { ...cmd.bareRun, tokenizer: file } };
+}
+
+function runServe(given: ServeCommand): Promise<number> {
+  const checked = checkBareRun(given);
+  if (typeof checked === "string") {
+    process.stderr.write(`rollout-lens: ${checked}\n`);
+    return Promise.resolve(2);
+  }
+  const cmd = checked;
   const loopback = cmd.host === "127.0.0.1" || cmd.host === "localhost" || cmd.host === "::1";
   if (!loopback && !process.env.ROLLOUT_LENS_TOKEN) {
     process.stderr.write(
@@ -75,11 +107,11 @@ async function main(argv: string[]): Promise<number> {
     cmd = parseCommand(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`rollout-lens: ${err.message}\n${USAGE}\n`);
+    process.stderr.write(`rollout-lens: ${err.message}\n${err.usage}\n`);
     return 2;
   }
   if (cmd.command === "help") {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(cmd.usage + "\n");
     return 0;
   }
   return cmd.command === "build" ? runBuild(cmd) : runServe(cmd);

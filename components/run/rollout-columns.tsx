@@ -6,6 +6,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { RolloutLink } from "./rollout-link";
 import type { RolloutSummary } from "@/lib/schema/api-runs";
 import { inspectorHref } from "@/lib/view/rollout-nav";
+import { formatBytes } from "@/lib/view/format";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
 
@@ -166,6 +167,6 @@ export const COLUMNS: Col[] = [
     id: "bytes",
     accessorFn: (s) => s.bytes,
     header: "Size",
-    meta: { width: 80, render: (s) => (s.bytes ? `${(s.bytes / 1024).toFixed(1)} kB` : "—") },
+    meta: { width: 80, render: (s) => (s.bytes ? formatBytes(s.bytes) : "—") },
   },
 ];

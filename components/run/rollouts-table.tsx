@@ -9,11 +9,12 @@ import {
   type VisibilityState,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
 import { COLUMNS, type Col, type Ctx } from "./rollout-columns";
-import { useRowPages } from "./use-row-pages";
+import { plural } from "@/lib/view/plural";
+import { useRowPages, type BadQueryParam } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 
 const ROW = 30;
@@ -30,9 +31,13 @@ export function RolloutsTable({
   const [params, set] = useUrlState();
   const query = queryFrom(params);
   const base = `/api/runs/${encodeURIComponent(runId)}/rollouts`;
-  const { total, all, error, ensure, rowAt } = useRowPages(base, query, version);
+  const { total, all, error, bad, ensure, rowAt } = useRowPages(base, query, version);
+  const badKeys = new Set(bad.map((b) => b.key));
   const sorting: SortingState = [
-    { id: params.get("sort") ?? "rollout_id", desc: params.get("dir") === "desc" },
+    {
+      id: (!badKeys.has("sort") && params.get("sort")) || "rollout_id",
+      desc: params.get("dir") === "desc",
+    },
   ];
   const hidden = new Set((params.get("hide") ?? "").split(",").filter(Boolean));
   const visibility: VisibilityState = Object.fromEntries(
@@ -91,9 +96,13 @@ export function RolloutsTable({
       <TableFilters key={clears} health={health} params={params} set={set} table={table} />
       <div className="table-meta">
         <span className="muted" data-testid="rollouts-count">
-          {total === null
-            ? "loading…"
-            : `${total.toLocaleString("en-US")} of ${(all ?? 0).toLocaleString("en-US")} rollouts`}
+          {bad.length > 0
+            ? "bad query"
+            : error
+              ? "could not load the rollouts"
+              : total === null
+                ? "loading…"
+                : `${total.toLocaleString("en-US")} of ${plural(all ?? 0, "rollout", "rollouts", (all ?? 0).toLocaleString("en-US"))}`}
         </span>
         <a href={exportHref("csv")} data-testid="export-csv" download>
           export CSV
@@ -102,7 +111,14 @@ export function RolloutsTable({
           export JSON
         </a>
       </div>
-      {error && <div className="error-box">{error}</div>}
+      {bad.length > 0 && (
+        <BadQuery bad={bad} drop={() => set(Object.fromEntries(bad.map((b) => [b.key, null])))} />
+      )}
+      {error && bad.length === 0 && (
+        <div className="error-box" role="alert" data-testid="rollouts-error">
+          Could not load the rollouts: {error}
+        </div>
+      )}
       {total === 0 && (all ?? 0) > 0 && (
         <div className="card empty" data-testid="rollouts-none-match">
           No rollouts match these filters.{" "}
@@ -111,7 +127,12 @@ export function RolloutsTable({
           </button>
         </div>
       )}
-      <div className="vtable" ref={scroller} data-testid="rollouts-table">
+      <div
+        className="vtable"
+        ref={scroller}
+        data-testid="rollouts-table"
+        hidden={bad.length > 0 || Boolean(error)}
+      >
         <div className="vrow vhead" style={{ width }}>
           {table.getHeaderGroups()[0]!.headers.map((h) => {
             const sorted = h.column.getIsSorted();
@@ -176,5 +197,40 @@ export function RolloutsTable({
         </div>
       </div>
     </section>
+  );
+}
+
+/** A query the rollouts route refuses (a 400): each bad parameter, what it takes, and a way out. */
+function BadQuery({ bad, drop }: { bad: BadQueryParam[]; drop: () => void }) {
+  return (
+    <div className="error-box" role="alert" data-testid="rollouts-bad-query">
+      <strong>400 · the table cannot take {plural(bad.length, "parameter")} of this address</strong>
+      <ul>
+        {bad.map((b) => (
+          <li key={b.key} data-testid="bad-query-param" data-key={b.key}>
+            <span className="mono">
+              {b.key}={JSON.stringify(b.given)}
+            </span>
+            :{" "}
+            {b.allowed ? (
+              <>
+                {b.key} takes one of{" "}
+                {b.allowed.map((v, i) => (
+                  <Fragment key={v}>
+                    {i > 0 && ", "}
+                    <code>{v}</code>
+                  </Fragment>
+                ))}
+              </>
+            ) : (
+              b.rule
+            )}
+          </li>
+        ))}
+      </ul>
+      <button className="linkish" onClick={drop} data-testid="bad-query-drop">
+        Drop {bad.length === 1 ? "it" : "them"} and show the rollouts
+      </button>
+    </div>
   );
 }

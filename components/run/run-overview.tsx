@@ -2,6 +2,7 @@
 // The run page's container: health (charts, alerts) and the rollouts table. Polls the health route
 // every second while the index is being built (with a progress bar) and every 10 s after, so a
 // run still being written shows new rollouts without a reload.
+import Link from "next/link";
 import { useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
 import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
@@ -56,6 +57,21 @@ export function RunOverview({ initial }: { initial: RunHealth }) {
       {p.error && <div className="error-box">Index error: {p.error}</div>}
       <h2>Alerts</h2>
       <Alerts runId={health.run_id} alerts={health.alerts} />
+      {health.notes.map((n) => (
+        <p key={n.kind} className="muted health-note" data-testid="health-note" data-kind={n.kind}>
+          {n.message}
+          {n.table_query && (
+            <>
+              {" "}
+              <Link
+                href={`/runs/${encodeURIComponent(health.run_id)}?${n.table_query}#${ROLLOUTS_ANCHOR}`}
+              >
+                list them in the table
+              </Link>
+            </>
+          )}
+        </p>
+      ))}
       <h2>Health</h2>
       <HealthCharts h={health} />
       <TruthCheck runId={health.run_id} />

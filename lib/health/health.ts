@@ -1,6 +1,7 @@
 // Per-run health from rollout summaries: masked fraction and reasons, distributions (delivered
 // fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
-// alerts users miss. Pure: summaries in, numbers out; no I/O and no token arrays.
+// alerts users miss (the lines that need no fixing are ./health-notes). Pure: summaries in,
+// numbers out; no I/O and no token arrays.
 import type {
   Alert,
   AlertKind,
@@ -37,6 +38,12 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 const isMasked = (s: RolloutSummary) => s.severity === "masked";
 
+/**
+ * Alert kinds computeHealth raises. The other profile's disagreement is a note (./health-notes): the
+ * consumer runs one profile, so what the other would do is worth knowing but needs no fixing.
+ */
+type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
+
 export interface HealthExtra {
   unreadableRecords?: number;
   /** Rollouts the index has not summarised yet: counted as pending, never as trained. */
@@ -61,14 +68,13 @@ export function computeHealth(
     categories = new Map<string, number>();
   const steps = new Map<number, RolloutSummary[]>();
   const severityReasons = new Map<string, number>();
-  const flagged: Record<AlertKind, string[]> = {
+  const flagged: Record<FlaggedKind, string[]> = {
     cut_short: [],
     other_model_main: [],
     masked_fraction: [],
     dangling_intents: [],
     unreadable: [],
     newer_schema: [],
-    profile_disagreement: [],
     unreadable_records: [],
   };
   let masked = 0,
@@ -105,7 +111,6 @@ export function computeHealth(
     if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
     if (s.unreadable) flagged.unreadable.push(s.rollout_id);
     if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
-    if (s.other_profile_disagrees) flagged.profile_disagreement.push(s.rollout_id);
   }
   const n = summaries.length;
   const per_step: StepPoint[] = [...steps.keys()]
@@ -154,7 +159,7 @@ export function computeHealth(
   };
 }
 
-const VERDICT: Partial<Record<AlertKind, Alert["verdict"]>> = {
+const VERDICT: Partial<Record<FlaggedKind, Alert["verdict"]>> = {
   cut_short: "trained_with_warnings",
   other_model_main: "trained_with_warnings",
   masked_fraction: "masked",
@@ -190,13 +195,13 @@ function otherModelMessage(
 }
 
 function alerts(
-  flagged: Record<AlertKind, string[]>,
+  flagged: Record<FlaggedKind, string[]>,
   n: number,
   byId: Map<string, RolloutSummary>,
   extra: HealthExtra,
 ): Alert[] {
   const out: Alert[] = [];
-  const add = (kind: AlertKind, severity: Alert["severity"], message: string) => {
+  const add = (kind: FlaggedKind, severity: Alert["severity"], message: string) => {
     const ids = flagged[kind];
     if (ids.length > 0)
       out.push({
@@ -240,12 +245,6 @@ function alerts(
       "newer_schema",
       "error",
       `${counted(flagged.newer_schema.length, "rollout", "holds", "hold")} records of a schema this version does not support.`,
-    );
-  if (flagged.profile_disagreement.length)
-    add(
-      "profile_disagreement",
-      "warning",
-      `${plural(flagged.profile_disagreement.length, "rollout")} would be masked differently by the other builder profile.`,
     );
   const unreadableRecords = extra.unreadableRecords ?? 0;
   if (unreadableRecords > 0)

@@ -17,6 +17,7 @@ import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
 import { fileAlerts } from "./file-alerts";
 import { computeHealth } from "./health";
+import { healthNotes } from "./health-notes";
 import { lifecycleAlerts } from "./lifecycle-alerts";
 import { truthAlerts } from "./truth-alerts";
 import { withRunSeverity, type RunSeverity } from "./run-severity";
@@ -122,5 +123,9 @@ export async function runHealth(run: RunLayout): Promise<RunHealth> {
       .map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,
+    notes: healthNotes(
+      runSeverityOf(indexFor(run), run).summaries,
+      run.manifest.side_call_patterns ?? [],
+    ),
   };
 }

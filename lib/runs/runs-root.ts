@@ -132,9 +132,35 @@ export async function resolveRunLayout(
   };
 }
 
+/**
+ * A bare capture directory's run.json fields given on the command line (`rollout-lens serve DIR
+ * --tokenizer … --side-call-pattern … --profile …`, passed by cli/args serveEnvironment as JSON).
+ * They override a run.json the directory holds; unusable JSON is the manifest error.
+ */
+function withBareRunFields(run: RunLayout): RunLayout {
+  const raw = process.env.ROLLOUT_LENS_BARE_RUN;
+  if (!raw) return run;
+  let parsed;
+  try {
+    parsed = runManifestSchema.safeParse(JSON.parse(raw));
+  } catch (err) {
+    return {
+      ...run,
+      manifestError: `ROLLOUT_LENS_BARE_RUN: not valid JSON (${(err as Error).message})`,
+    };
+  }
+  if (!parsed.success)
+    return {
+      ...run,
+      manifestError: `ROLLOUT_LENS_BARE_RUN: ${describeZodError(parsed.error)}`,
+    };
+  return { ...run, manifest: { ...run.manifest, ...parsed.data } };
+}
+
 /** Every run under the root, sorted by id. A root that holds token files itself is one run. */
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
-  if (await holdsTokenFiles(root)) return [await resolveRunLayout(path.basename(root), root, root)];
+  if (await holdsTokenFiles(root))
+    return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
   const names = await listSubdirectories(root);
   const ids = names.filter(isValidRunId).sort();
   const c = await confinementOf(root, "the runs root");
@@ -148,7 +174,7 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
   if (!isValidRunId(id)) throw new InvalidRunIdError(id);
   if (await holdsTokenFiles(root)) {
     if (id !== path.basename(root)) throw new UnknownRunError(id);
-    return resolveRunLayout(id, root, root);
+    return withBareRunFields(await resolveRunLayout(id, root, root));
   }
   const dir = path.join(/*turbopackIgnore: true*/ root, id);
   if (!(await isDirectory(dir))) throw new UnknownRunError(id);

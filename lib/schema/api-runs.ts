@@ -2,6 +2,7 @@
 // and the JSON export's rows (the comparison's are in ./api-compare). One zod schema per body,
 // snake_case on the wire; the server builds values of the inferred types, and route tests and the
 // browser parse responses with these same schemas. Not the inspector's routes (./api-rollout).
+import { healthNoteSchema } from "./api-health-notes";
 import { z } from "zod";
 import { noLifecycle, rolloutLifecycleSchema } from "./api-run-lifecycle";
 
@@ -245,6 +246,8 @@ export const runHealthSchema = healthReportSchema.extend({
   metrics: z.array(z.strictObject({ step: int, reward: nullableNumber })),
   metrics_unreadable: int,
   skipped_files: z.array(z.string()),
+  /** Lines under the health worth knowing that need no fixing (lib/health/health-notes). */
+  notes: z.array(healthNoteSchema),
 });
 
 /** One row of GET /api/runs/{run}/export?format=json; the CSV has the same columns in this order. */

@@ -16,11 +16,19 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
   const health = await runHealth(run);
   return (
     <>
-      <p className="crumbs">
-        <Link href="/">runs</Link> / <span className="mono">{run.id}</span>
+      {/* The id is in the crumbs only beside a name: a run without one (a bare directory) is titled
+          by its id, which should not show twice. */}
+      <p className="crumbs" data-testid="run-crumbs">
+        <Link href="/">runs</Link>
+        {run.manifest.name !== undefined && (
+          <>
+            {" "}
+            / <span className="mono">{run.id}</span>
+          </>
+        )}
       </p>
-      <h1>
-        {run.manifest.name ?? run.id}{" "}
+      <h1 data-testid="run-title">
+        {run.manifest.name ?? <span className="mono">{run.id}</span>}{" "}
         {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
       </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}

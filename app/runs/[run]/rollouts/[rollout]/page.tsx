@@ -103,13 +103,26 @@ async function RolloutContent({
   strings: Array<[string, string]>;
 }) {
   const loaded = await load(runId, rollout, Object.fromEntries(strings));
-  if ("error" in loaded)
+  if ("error" in loaded) {
+    // A bad query parameter (?profile=bogus) is a 400: the breadcrumb stays, the message lists the
+    // allowed values (lib/http/params), and the rollout opens without the parameter.
+    const runHref = `/runs/${encodeURIComponent(runId)}`;
     return (
       <>
         <PageArrived />
-        <div className="error-box">{loaded.error}</div>
+        <p className="crumbs">
+          <Link href="/">runs</Link> / <Link href={runHref}>{runId}</Link> /{" "}
+          <span className="mono">{rollout}</span>
+        </p>
+        <div className="error-box" role="alert" data-testid="rollout-bad-query">
+          <strong>400 · bad query:</strong> {loaded.error}.{" "}
+          <Link href={`${runHref}/rollouts/${encodeURIComponent(rollout)}`}>
+            Open the rollout without it
+          </Link>
+        </div>
       </>
     );
+  }
   const { run, view, seed, policyPending } = loaded;
   const asked = strings.find(([k]) => k === "profile")?.[1] || null;
   return (

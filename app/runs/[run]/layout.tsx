@@ -1,0 +1,24 @@
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
+import { getRun } from "@/lib/runs/runs-root";
+
+export const dynamic = "force-dynamic";
+
+// An unknown run is answered here, above every page of the run, so its 404 (app/runs/not-found)
+// says "no run X" whatever was asked of it; below, app/runs/[run]/not-found knows the run exists and
+// so can name an unknown rollout as such.
+export default async function RunLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ run: string }>;
+}) {
+  const { run } = await params;
+  await getRun(run).catch((err: unknown) => {
+    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
+    throw err;
+  });
+  return children;
+}

@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
+import { getRun, listRuns } from "./runs-root";
+
+afterEach(() => {
+  delete process.env.ROLLOUT_LENS_BARE_RUN;
+});
+
+describe("a bare capture directory's run.json fields from serve's flags", () => {
+  it("become its manifest's fields, over any run.json it holds", async () => {
+    const dir = tempStore({
+      "r1.tokens.jsonl": line(tokenRecord("r1", "a", [1], [2])),
+      "run.json": JSON.stringify({ name: "bare", builder_profile: "gym-v1" }),
+    });
+    process.env.ROLLOUT_LENS_BARE_RUN = JSON.stringify({
+      tokenizer: "o200k_base",
+      side_call_patterns: ["haiku"],
+      builder_profile: "seed",
+    });
+    const run = await getRun(path.basename(dir), dir);
+    expect(run.manifest).toEqual({
+      name: "bare",
+      tokenizer: "o200k_base",
+      side_call_patterns: ["haiku"],
+      builder_profile: "seed",
+    });
+    expect((await listRuns(dir))[0]!.manifest).toEqual(run.manifest);
+    expect(run.manifestError).toBeNull();
+  });
+
+  it("never reach a runs root of runs, and a malformed value is the manifest error", async () => {
+    const root = tempStore({});
+    mkdirSync(path.join(root, "a"));
+    writeFileSync(path.join(root, "a", "r1.tokens.jsonl"), line(tokenRecord("r1", "a", [1], [2])));
+    process.env.ROLLOUT_LENS_BARE_RUN = JSON.stringify({ side_call_patterns: ["haiku"] });
+    expect((await getRun("a", root)).manifest).toEqual({});
+    const bare = tempStore({ "r1.tokens.jsonl": line(tokenRecord("r1", "a", [1], [2])) });
+    process.env.ROLLOUT_LENS_BARE_RUN = JSON.stringify({ builder_profile: "v9" });
+    const run = await getRun(path.basename(bare), bare);
+    expect(run.manifestError).toMatch(/^ROLLOUT_LENS_BARE_RUN: /);
+    expect(run.manifest).toEqual({});
+  });
+});
