@@ -6,19 +6,24 @@ import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
 import { TrainingSection } from "@/components/compare/training-section";
 import { RunPicker } from "@/components/compare/run-picker";
+import { ScalarPicker } from "@/components/compare/scalar-picker";
 
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (typeof v === "string" && v !== "" ? v : null);
+/** A /compare link with the parameters that have a value. */
+const href = (p: Record<string, string | null>) =>
+  `/compare?${new URLSearchParams(Object.entries(p).filter((e): e is [string, string] => !!e[1]))}`;
 
 async function load(
   a: string | null,
   b: string | null,
   baseline: string | null,
+  scalar: string | null,
 ): Promise<Comparison | { error: string }> {
   try {
-    return await compareRuns(a, b, baseline);
+    return await compareRuns(a, b, baseline, scalar);
   } catch (err) {
     if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
@@ -28,8 +33,8 @@ async function load(
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Search> }) {
   const q = await searchParams;
-  const [a, b, baseline] = [one(q.a), one(q.b), one(q.baseline)];
-  const c = await load(a, b, baseline);
+  const [a, b, baseline, scalar] = [one(q.a), one(q.b), one(q.baseline), one(q.scalar)];
+  const c = await load(a, b, baseline, scalar);
   if ("error" in c) {
     return (
       <>
@@ -38,12 +43,19 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           {c.error}
         </div>
         <p>
-          <Link href="/">Pick two runs on the home page.</Link>
+          {a && b && scalar ? (
+            <Link href={href({ a, b, baseline })} data-testid="compare-without-scalar">
+              Compare the runs on their default scalar.
+            </Link>
+          ) : (
+            <Link href="/">Pick two runs on the home page.</Link>
+          )}
         </p>
       </>
     );
   }
-  const swap = `/compare?a=${encodeURIComponent(c.b.id)}&b=${encodeURIComponent(c.a.id)}${baseline ? `&baseline=${encodeURIComponent(baseline)}` : ""}`;
+  // Swapping keeps the scalar and smoothing: the pair (and so what it shares) is the same.
+  const swap = href({ a: c.b.id, b: c.a.id, baseline, scalar, smooth: one(q.smooth) });
   return (
     <>
       <p className="crumbs">
@@ -65,6 +77,14 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <Link href={swap} className="button" data-testid="swap">
           ⇄ swap sides
         </Link>
+        <ScalarPicker
+          key={`${c.a.id}|${c.b.id}|${c.scalar ?? ""}`}
+          scalars={c.scalars}
+          chosen={c.scalar}
+          a={c.a.id}
+          b={c.b.id}
+          baseline={baseline}
+        />
         {c.baseline && (
           <span className="muted" data-testid="baseline">
             floor from {c.baseline.run.id} vs {c.baseline.against.id} (

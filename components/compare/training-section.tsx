@@ -1,6 +1,6 @@
 // The compare page's training section: the calibrated verdict in words with its decision, the
 // tests behind it (paired block bootstrap, the seed pair's yardstick, the t test, Steiger's z), the
-// descriptive statistics, and the reward and difference charts.
+// descriptive statistics, and the charts of the chosen scalar and of the difference.
 import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema/api-compare";
 import { DiffChart, RewardChart } from "./compare-charts";
 
@@ -68,9 +68,13 @@ export function TrainingSection({ c }: { c: Comparison }) {
   const t = c.training;
   if (!t) return null;
   const [label, tone] = DECISION[t.calibrated.decision];
+  // A training comparison exists only on a scalar both runs log; "reward" is metrics.jsonl's own.
+  const scalar = c.scalar ?? "reward";
   return (
     <section data-testid="training">
-      <h2>Training: reward per step ({t.steps} shared steps)</h2>
+      <h2 data-testid="training-title">
+        Training: <span className="mono">{scalar}</span> per step ({t.steps} shared steps)
+      </h2>
       <p
         className={`verdict-text ${tone}`}
         data-testid="compare-verdict"
@@ -86,11 +90,15 @@ export function TrainingSection({ c }: { c: Comparison }) {
         <tbody>
           <CalibratedRows v={t.calibrated} />
           <tr>
-            <th>mean reward, {c.a.id} (95% bootstrap CI)</th>
+            <th>
+              mean {scalar}, {c.a.id} (95% bootstrap CI)
+            </th>
             <td data-testid="mean-a">{ci(t.mean_a)}</td>
           </tr>
           <tr>
-            <th>mean reward, {c.b.id}</th>
+            <th>
+              mean {scalar}, {c.b.id}
+            </th>
             <td data-testid="mean-b">{ci(t.mean_b)}</td>
           </tr>
           <tr>
@@ -123,8 +131,8 @@ export function TrainingSection({ c }: { c: Comparison }) {
           )}
         </tbody>
       </table>
-      <RewardChart t={t} a={c.a.id} b={c.b.id} />
-      <DiffChart t={t} />
+      <RewardChart t={t} a={c.a.id} b={c.b.id} scalar={scalar} />
+      <DiffChart t={t} scalar={scalar} />
     </section>
   );
 }

@@ -15,7 +15,10 @@ afterAll(() => {
 
 describe("capture on versus off (GRPO training runs)", () => {
   it("correlation, floor from the seed repeat, intervals and the verdict", async () => {
-    const c = await compareRuns("grpo-capture-on", "grpo-capture-off", null);
+    // On metrics.jsonl's `reward` (float64), reference.py's input; the default `train/reward` is the
+    // same curve stored as float32 by the event files (compare-scalars.test.ts).
+    const c = await compareRuns("grpo-capture-on", "grpo-capture-off", null, "reward");
+    expect(c.scalar).toBe("reward");
     expect(c.baseline).toMatchObject({
       run: { id: "grpo-capture-off-seed2" },
       against: { id: "grpo-capture-off" },

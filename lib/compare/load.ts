@@ -1,11 +1,18 @@
-// Loads what a comparison needs for each run (metrics, summaries, health) and picks the
-// repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat
-// of b (or of a, or the run b repeats, or one side when it repeats the other). Assembles the
-// comparison that the route and page share.
+// Loads what a comparison needs for each run (metrics, summaries, health, scalar series) and picks
+// the repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed
+// repeat of b (or of a, or the run b repeats, or one side when it repeats the other). The training
+// comparison runs on one scalar both runs log (lib/runs/run-scalars; `train/reward` by default).
 // A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
 import { snapshotWithHealth } from "@/lib/health/run-health";
+import {
+  chooseScalar,
+  readRunScalars,
+  scalarAsMetricsRows,
+  sharedScalars,
+  type RunScalars,
+} from "@/lib/runs/run-scalars";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
@@ -16,14 +23,22 @@ const ref = (r: RunLayout): RunRef => ({
   capture: r.manifest.capture ?? (r.tokensDir ? "on" : null),
 });
 
-/** What a side of the comparison is built from, and notes on the files of the run it could not read. */
-async function load(run: RunLayout, notes: string[]): Promise<RunInput> {
+/**
+ * What a side of the comparison is built from, with `chosen` (a tag of `scalars`) standing in for
+ * metrics.jsonl's reward, and notes on the files of the run it could not read.
+ */
+async function load(
+  run: RunLayout,
+  scalars: RunScalars,
+  chosen: string | null,
+  notes: string[],
+): Promise<RunInput> {
   const { snap, health, metrics } = await snapshotWithHealth(run, 60_000);
   for (const error of [metrics.error, snap.records_error])
     if (error) notes.push(`Run ${run.id}: could not read ${error}.`);
   return {
     id: run.id,
-    metrics: metrics.rows,
+    metrics: chosen ? scalarAsMetricsRows(scalars, chosen, metrics.rows) : metrics.rows,
     summaries: snap.summaries,
     health,
     unreadableRecords: snap.unreadable_records.length,
@@ -51,36 +66,80 @@ function pickBaseline(
   return null;
 }
 
+type Baseline = { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" };
+
+/** The baseline pair: the run asked for (against the run it repeats, else b), else pickBaseline's. */
+async function findBaseline(
+  baselineId: string | null,
+  all: RunLayout[],
+  a: RunLayout,
+  b: RunLayout,
+): Promise<Baseline | null> {
+  if (!baselineId) {
+    const picked = pickBaseline(all, a, b);
+    return picked ? { ...picked, chosen: "seed_repeat_of" } : null;
+  }
+  const run = await getRun(baselineId);
+  const against =
+    run.manifest.seed_repeat_of && run.manifest.seed_repeat_of !== run.id
+      ? await getRun(run.manifest.seed_repeat_of).catch(() => b)
+      : b;
+  return { run, against: against.id === run.id ? b : against, chosen: "asked" };
+}
+
+/** The scalar asked for, which must be one both runs log; a list of the allowed tags otherwise. */
+function checkScalar(asked: string | null, shared: readonly string[]): void {
+  if (asked === null || asked === "" || shared.includes(asked)) return;
+  const allowed = shared.length ? shared.map((t) => JSON.stringify(t)).join(", ") : "none";
+  throw new InvalidInputError(
+    `scalar ${JSON.stringify(asked.slice(0, 120))} is not logged by both runs; they share: ${allowed}`,
+  );
+}
+
+const logsScalar = (s: RunScalars, tag: string) =>
+  s.series.some((x) => x.tag === tag && x.points.some((p) => p.value !== null));
+
+/** The baseline pair's sides on the chosen scalar, with a note for a side that does not log it. */
+async function loadBaseline(
+  base: Baseline | null,
+  chosen: string | null,
+  notes: string[],
+): Promise<[RunInput, RunInput] | [null, null]> {
+  if (!base) return [null, null];
+  const [sr, sa] = await Promise.all([readRunScalars(base.run), readRunScalars(base.against)]);
+  if (chosen)
+    for (const s of [sr, sa])
+      if (!logsScalar(s, chosen))
+        notes.push(`No floor: the baseline run ${s.run} does not log ${chosen}.`);
+  return Promise.all([load(base.run, sr, chosen, notes), load(base.against, sa, chosen, notes)]);
+}
+
 export async function compareRuns(
   aId: string | null,
   bId: string | null,
   baselineId: string | null,
+  scalar: string | null = null,
 ): Promise<Comparison> {
   if (!aId || !bId) throw new InvalidInputError("compare needs two runs: ?a=<run>&b=<run>");
   const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
-  let base: { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" } | null =
-    null;
-  if (baselineId) {
-    const run = await getRun(baselineId);
-    const against =
-      run.manifest.seed_repeat_of && run.manifest.seed_repeat_of !== run.id
-        ? await getRun(run.manifest.seed_repeat_of).catch(() => b)
-        : b;
-    base = { run, against: against.id === run.id ? b : against, chosen: "asked" };
-  } else {
-    const picked = pickBaseline(all, a, b);
-    if (picked) base = { ...picked, chosen: "seed_repeat_of" };
-  }
+  const [base, sa, sb] = await Promise.all([
+    findBaseline(baselineId, all, a, b),
+    readRunScalars(a),
+    readRunScalars(b),
+  ]);
+  const shared = sharedScalars(sa, sb);
+  checkScalar(scalar, shared);
+  const chosen = chooseScalar(shared, scalar || null);
   const notes: string[] = [];
-  const [ia, ib] = await Promise.all([load(a, notes), load(b, notes)]);
-  const [ibase, iagainst] = base
-    ? await Promise.all([load(base.run, notes), load(base.against, notes)])
-    : [null, null];
+  const [ia, ib] = await Promise.all([load(a, sa, chosen, notes), load(b, sb, chosen, notes)]);
+  const [ibase, iagainst] = await loadBaseline(base, chosen, notes);
   if (a.id === b.id) notes.push("Both sides are the same run.");
   const training = compareTraining(ia, ib, ibase, iagainst);
   if (!training)
     notes.push(
-      "No training comparison: the runs do not share at least 3 steps of metrics.jsonl with a reward.",
+      chosen
+        ? `No training comparison: the runs do not share at least 3 steps with a value of ${chosen}.`
+        : "No training comparison: the runs do not share at least 3 steps of any scalar (trainer logs or metrics.jsonl).",
     );
   const evaluation = compareEvaluation(ia, ib);
   if (!evaluation)
@@ -92,6 +151,8 @@ export async function compareRuns(
     b: ref(b),
     baseline: base ? { run: ref(base.run), against: ref(base.against), chosen: base.chosen } : null,
     runs: all.map(ref),
+    scalars: shared,
+    scalar: chosen,
     training,
     evaluation,
     capture: { a: captureSide(ia), b: captureSide(ib) },

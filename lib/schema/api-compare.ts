@@ -173,6 +173,11 @@ export const comparisonSchema = z.strictObject({
     })
     .nullable(),
   runs: z.array(runRefSchema),
+  /** Scalar tags both runs log (trainer logs, metrics.jsonl columns), sorted: the picker's choices. */
+  scalars: z.array(z.string()),
+  /** The scalar the training comparison is on (`train/reward`, else `reward`, by default); null
+   * when the runs share none. */
+  scalar: z.string().nullable(),
   training: trainingComparisonSchema.nullable(),
   evaluation: evaluationComparisonSchema.nullable(),
   capture: z.strictObject({ a: captureSideSchema, b: captureSideSchema }),

@@ -44,4 +44,18 @@ describe("GET /api/compare", () => {
     expect(unknown.status).toBe(404);
     apiErrorSchema.parse(await unknown.json());
   });
+
+  it("compares the scalar asked for, and answers 400 with the allowed ones for any other", async () => {
+    const kl = comparisonSchema.parse(
+      await (await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train/gen_kl_error")).json(),
+    );
+    expect(kl.scalar).toBe("train/gen_kl_error");
+    expect(kl.scalars).toContain("train/reward");
+    const bad = await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train%2Fnope");
+    expect(bad.status).toBe(400);
+    const { error } = apiErrorSchema.parse(await bad.json());
+    expect(error).toMatch(
+      /scalar "train\/nope" is not logged by both runs; they share: .*"train\/reward"/,
+    );
+  });
 });
