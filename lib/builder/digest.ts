@@ -14,14 +14,38 @@ export function tokenDigest(tokens: readonly number[], start = 0, end = tokens.l
   const hash = createHash("sha256").update(DOMAIN);
   const count = end - start;
   if (count <= 0) return hash.digest("hex");
-  const bytes = 9 + 8 * count;
+  const header = new DataView(new ArrayBuffer(9));
+  header.setUint8(0, DIGEST_VERSION);
+  header.setUint32(1, Math.floor(count / TWO_32));
+  header.setUint32(5, count >>> 0);
+  hash.update(new Uint8Array(header.buffer));
+  return hash.update(idBytes(tokens, start, end)).digest("hex");
+}
+
+/** The ids as u64 big-endian, in the scratch buffer (valid until the next call). */
+function idBytes(tokens: readonly number[], start: number, end: number): Uint8Array {
+  const bytes = 8 * (end - start);
   if (scratch.byteLength < bytes)
     scratch = new ArrayBuffer(Math.max(bytes, scratch.byteLength * 2));
-  const view = new DataView(scratch);
-  view.setUint8(0, DIGEST_VERSION);
-  view.setUint32(1, Math.floor(count / TWO_32));
-  view.setUint32(5, count >>> 0);
-  let off = 9;
+  // Ids below 2^32 (every real vocabulary): [0, id] as native words, then each word byte-swapped
+  // at once, which on a little-endian machine is the big-endian u64. Anything else: DataView.
+  const words = new Uint32Array(scratch, 0, bytes / 4);
+  const out = Buffer.from(scratch, 0, bytes);
+  let w = 0;
+  for (let i = start; i < end; i++) {
+    const t = tokens[i] as number;
+    if (!(t >= 0 && t <= 0xffffffff && Math.floor(t) === t) || !LITTLE_ENDIAN)
+      return idBytesSlow(tokens, start, end, out);
+    words[w] = 0;
+    words[w + 1] = t;
+    w += 2;
+  }
+  return out.swap32();
+}
+
+function idBytesSlow(tokens: readonly number[], start: number, end: number, out: Buffer): Buffer {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  let off = 0;
   for (let i = start; i < end; i++) {
     const t = tokens[i] as number;
     if (!Number.isSafeInteger(t) || t < 0)
@@ -30,5 +54,7 @@ export function tokenDigest(tokens: readonly number[], start = 0, end = tokens.l
     view.setUint32(off + 4, t >>> 0);
     off += 8;
   }
-  return hash.update(new Uint8Array(scratch, 0, bytes)).digest("hex");
+  return out;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -97,37 +97,84 @@ const lastLength: Record<ListKey, number> = {
 };
 
 /**
+ * The previous prompt list scanned: its text from `[` up to `]` and its ids. A call's prompt
+ * repeats its parent's, so when the next prompt's text starts with these very bytes (followed by a
+ * separator), its first ids are these ids: only the rest is scanned. Bytes equal, ids equal: the
+ * result is what a full scan gives. Reset at each file (resetPromptReuse).
+ */
+let prevPrompt: { text: Uint8Array; ids: number[] } | null = null;
+
+/** Forgets the previous prompt (a new file starts; nothing else may have touched its ids). */
+export function resetPromptReuse(): void {
+  prevPrompt = null;
+}
+
+/**
  * A list of token ids at `i` (its `[`): plain non-negative integers below 2^31 with JSON whitespace,
  * into `out[key]`. Returns the index after `]`, or -1 for anything else (a sign, a fraction, an
  * exponent, a larger number, another value), which is left to JSON.parse and the schema.
  */
 function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): number {
-  const ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
-  let k = 0;
-  i = skipSpace(b, i + 1);
-  if (b[i] !== CLOSE_BRACKET) {
-    for (;;) {
-      const start = i;
-      let n = (b[i] as number) - ZERO;
-      if (!(n >= 0 && n <= 9)) return -1;
-      let c = b[++i] as number;
-      if (n !== 0) {
-        // Up to 10 digits the sum is exact; the bound is checked once per id, not per digit.
-        for (let d = c - ZERO; d >= 0 && d <= 9; d = (c = b[++i] as number) - ZERO) n = n * 10 + d;
-        if (i - start > 10 || n > MAX_ID) return -1;
-      } else if (isDigit(c)) return -1; // a leading zero is not JSON
-      if (c === DOT || c === 0x65 || c === 0x45) return -1;
-      ids[k++] = n; // past the capacity, the array grows as push would
-      if (c !== COMMA && c !== CLOSE_BRACKET) c = b[(i = skipSpace(b, i))] as number;
-      if (c === CLOSE_BRACKET) break;
-      if (c !== COMMA) return -1;
-      i = skipSpace(b, i + 1);
-    }
+  const open = i;
+  let ids: number[];
+  const prev = key === "prompt_token_ids" ? reusedPrefix(b, i) : -1;
+  if (prev >= 0) {
+    // The new tail apart, then one concat: a single copy of the parent's ids, sized once.
+    const tail: number[] = [];
+    i = skipSpace(b, prev);
+    if (b[i] === COMMA) i = scanNumbers(b, skipSpace(b, i + 1), tail, 0);
+    else if (b[i] !== CLOSE_BRACKET) return -1;
+    ids = (prevPrompt as { ids: number[] }).ids.concat(tail);
+  } else {
+    ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
+    i = skipSpace(b, i + 1);
+    if (b[i] !== CLOSE_BRACKET) i = scanNumbers(b, i, ids, 0);
+    else ids.length = 0;
+  }
+  if (i < 0) return -1;
+  lastLength[key] = ids.length;
+  out[key] = ids;
+  if (key === "prompt_token_ids") prevPrompt = { text: b.subarray(open, i), ids };
+  return i + 1;
+}
+
+/** Where the previous prompt's text ends in the list at `i`, when it starts it; else -1. */
+function reusedPrefix(b: Uint8Array, i: number): number {
+  const prev = prevPrompt;
+  if (prev === null || prev.ids.length === 0) return -1;
+  const n = prev.text.length;
+  const end = i + n;
+  if (end >= b.length) return -1;
+  // The byte after must end the last id: "[1,2,3" is no prefix of "[1,2,34".
+  const c = b[end] as number;
+  if (c !== COMMA && c !== CLOSE_BRACKET && !isSpace(c)) return -1;
+  return Buffer.from(b.buffer, b.byteOffset + i, n).equals(prev.text) ? end : -1;
+}
+
+/**
+ * Ids from `i` (at a value) through the closing `]`, appended to `ids` from index `k`; the index of
+ * `]`, or -1. `ids` ends with exactly the ids read.
+ */
+function scanNumbers(b: Uint8Array, i: number, ids: number[], k: number): number {
+  for (;;) {
+    const start = i;
+    let n = (b[i] as number) - ZERO;
+    if (!(n >= 0 && n <= 9)) return -1;
+    let c = b[++i] as number;
+    if (n !== 0) {
+      // Up to 10 digits the sum is exact; the bound is checked once per id, not per digit.
+      for (let d = c - ZERO; d >= 0 && d <= 9; d = (c = b[++i] as number) - ZERO) n = n * 10 + d;
+      if (i - start > 10 || n > MAX_ID) return -1;
+    } else if (isDigit(c)) return -1; // a leading zero is not JSON
+    if (c === DOT || c === 0x65 || c === 0x45) return -1;
+    ids[k++] = n; // past the capacity, the array grows as push would
+    if (c !== COMMA && c !== CLOSE_BRACKET) c = b[(i = skipSpace(b, i))] as number;
+    if (c === CLOSE_BRACKET) break;
+    if (c !== COMMA) return -1;
+    i = skipSpace(b, i + 1);
   }
   ids.length = k;
-  lastLength[key] = k;
-  out[key] = ids;
-  return i + 1;
+  return i;
 }
 
 /** Index after the JSON number at `i` (its grammar exactly), or -1. */

@@ -11,7 +11,7 @@ import {
 } from "@/lib/schema";
 import type { CaptureSnapshot } from "@/lib/builder";
 import { readJsonl, readLinesIfExists, type JsonlLine, type ReadProgress } from "./jsonl";
-import { scanTokenLine } from "./token-line";
+import { resetPromptReuse, scanTokenLine } from "./token-line";
 import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
@@ -225,6 +225,8 @@ async function readTokenLines(
   try {
     await confine(path.dirname(filePath), filePath);
     const scan = reader === "scan" ? scanTokenLine : undefined;
+    resetPromptReuse(); // only this file's prompts are reused, parsed moments before
+
     const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
     listed.close();
     if (result.tornTail) {
