@@ -89,7 +89,7 @@ test("new calls and rollouts appear without a restart; a half-written line is ne
   await expect(page.getByTestId("token-counts")).toContainText("8 tokens");
 
   await page.goto(`${url}/runs/live`);
-  await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollouts");
+  await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollout");
   writeFileSync(path.join(tokens, "1-0.tokens.jsonl"), rec("1-0", "x", [9], [10], 3));
   await until(
     page,
