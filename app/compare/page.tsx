@@ -5,6 +5,7 @@ import { InvalidInputError, InvalidRunIdError, UnknownRunError } from "@/lib/err
 import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
 import { TrainingSection } from "@/components/compare/training-section";
+import { MismatchSection } from "@/components/compare/mismatch-section";
 import { RunPicker } from "@/components/compare/run-picker";
 import { ScalarPicker } from "@/components/compare/scalar-picker";
 
@@ -100,6 +101,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         </ul>
       )}
       <TrainingSection c={c} />
+      <MismatchSection a={c.a.id} b={c.b.id} />
       <EvaluationSection c={c} />
       <CaptureSection c={c} />
     </>

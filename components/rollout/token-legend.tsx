@@ -1,5 +1,6 @@
 // The token view's key: mask colours, the probability shading scale, how special tokens, raw bytes
-// and whitespace look, and (with the filter on) how matches differ from the tokens set aside.
+// and whitespace look, and (with the filter on) how matches differ from the tokens set aside. With
+// mismatch colouring on, the probability scale gives way to the train/inference mismatch scale.
 import {
   CANVAS,
   CHROME,
@@ -10,6 +11,7 @@ import {
   generatedShade,
   type Swatch,
 } from "@/lib/view/token-palette";
+import { MISMATCH_SHADES, NO_MISMATCH } from "@/lib/view/mismatch-palette";
 import styles from "./token-view.module.css";
 
 function Sample({ swatch, text, className }: { swatch: Swatch; text: string; className?: string }) {
@@ -23,7 +25,19 @@ function Sample({ swatch, text, className }: { swatch: Swatch; text: string; cla
   );
 }
 
-export function TokenLegend({ filtering }: { filtering: boolean }) {
+function MismatchScale() {
+  return (
+    <span className={styles.legendGroup} data-testid="token-legend-mismatch">
+      trained, by train/inference mismatch exp(|gen − prev|):
+      {MISMATCH_SHADES.map((s) => (
+        <Sample key={s.label} swatch={s} text={s.label} />
+      ))}
+      <Sample swatch={NO_MISMATCH} text="no trainer value" />
+    </span>
+  );
+}
+
+export function TokenLegend({ filtering, mismatch }: { filtering: boolean; mismatch: boolean }) {
   return (
     <div
       className={styles.legend}
@@ -33,13 +47,17 @@ export function TokenLegend({ filtering }: { filtering: boolean }) {
       <span className={styles.legendGroup}>
         <Sample swatch={REFED} text="re-fed" /> mask 0: prompt, tool results, inherited prefix
       </span>
-      <span className={styles.legendGroup} data-testid="token-legend-shades">
-        generated, mask 1, by probability:
-        {GENERATED_SHADES.map((s) => (
-          <Sample key={s.label} swatch={s} text={s.label} />
-        ))}
-        <Sample swatch={UNSCORED} text="no log prob" />
-      </span>
+      {mismatch ? (
+        <MismatchScale />
+      ) : (
+        <span className={styles.legendGroup} data-testid="token-legend-shades">
+          generated, mask 1, by probability:
+          {GENERATED_SHADES.map((s) => (
+            <Sample key={s.label} swatch={s} text={s.label} />
+          ))}
+          <Sample swatch={UNSCORED} text="no log prob" />
+        </span>
+      )}
       <span className={styles.legendGroup}>
         <Sample swatch={REFED} text="<|im_end|>" className={styles.special} /> special
         <Sample swatch={REFED} text="\xe2" className={styles.raw} /> raw bytes

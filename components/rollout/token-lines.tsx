@@ -1,11 +1,13 @@
 "use client";
 // How the token view draws one item of its line model: a segment header worded by the verdict, a
-// placeholder for a window still loading, or a line of tokens coloured by the token palette. The
-// list, its virtualisation and the selection belong to token-view.tsx.
+// placeholder for a window still loading, or a line of tokens coloured by the token palette (or, with
+// `mismatchAt`, trained tokens by their train/inference mismatch). The list, its virtualisation and
+// the selection belong to token-view.tsx.
 import { memo } from "react";
 import type { SeverityState } from "@/lib/severity";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
-import { CHROME, tokenSwatch } from "@/lib/view/token-palette";
+import { mismatchShade, NO_MISMATCH } from "@/lib/view/mismatch-palette";
+import { CHROME, tokenSwatch, type Swatch } from "@/lib/view/token-palette";
 import {
   headOfText,
   segmentLabel,
@@ -25,6 +27,8 @@ export interface ItemProps {
   tokenAt: (p: number) => TokenAt | null;
   selected: number | null;
   threshold: number | null;
+  /** exp(|gen − prev|) at a position (null: the trainer has no value there); null when off. */
+  mismatchAt: ((pos: number) => number | null) | null;
   height: number;
 }
 
@@ -36,6 +40,7 @@ export const TokenItemView = memo(function Item({
   tokenAt,
   selected,
   threshold,
+  mismatchAt,
   height,
 }: ItemProps) {
   if (item.kind === "header") {
@@ -65,36 +70,34 @@ export const TokenItemView = memo(function Item({
       </div>
     );
   }
-  return <Line line={item} tokenAt={tokenAt} selected={selected} threshold={threshold} />;
+  return (
+    <Line
+      line={item}
+      tokenAt={tokenAt}
+      selected={selected}
+      threshold={threshold}
+      mismatchAt={mismatchAt}
+    />
+  );
 });
+
+type TokenProps = Pick<ItemProps, "selected" | "threshold" | "mismatchAt">;
 
 function Line({
   line,
   tokenAt,
-  selected,
-  threshold,
-}: { line: TokenLine } & Pick<ItemProps, "tokenAt" | "selected" | "threshold">) {
+  ...shown
+}: { line: TokenLine; tokenAt: ItemProps["tokenAt"] } & TokenProps) {
   const cells = [];
   const lead = line.lead ? tokenAt(line.start - 1) : null;
   if (lead?.text)
-    cells.push(
-      <Token
-        key="lead"
-        t={lead}
-        text={tailOfText(lead.text)}
-        lead
-        selected={selected}
-        threshold={threshold}
-      />,
-    );
+    cells.push(<Token key="lead" t={lead} text={tailOfText(lead.text)} lead {...shown} />);
   for (let p = line.start; p < line.end; p++) {
     const t = tokenAt(p);
     if (!t) continue; // lines only cover loaded windows
     const text =
       t.text === null ? String(t.id) : line.cut && p === line.end - 1 ? headOfText(t.text) : t.text;
-    cells.push(
-      <Token key={p} t={t} text={text} lead={false} selected={selected} threshold={threshold} />,
-    );
+    cells.push(<Token key={p} t={t} text={text} lead={false} {...shown} />);
   }
   return (
     <div
@@ -121,9 +124,13 @@ function Token({
   lead,
   selected,
   threshold,
-}: { t: TokenAt; text: string; lead: boolean } & Pick<ItemProps, "selected" | "threshold">) {
+  mismatchAt,
+}: { t: TokenAt; text: string; lead: boolean } & TokenProps) {
   const match = threshold !== null && t.mask === 1 && t.logProb !== null && t.logProb < threshold;
-  const sw = tokenSwatch(t.mask, t.logProb, threshold !== null && !match);
+  const error = mismatchAt ? mismatchAt(t.pos) : null;
+  const sw = mismatchAt
+    ? mismatchSwatch(t.mask, error)
+    : tokenSwatch(t.mask, t.logProb, threshold !== null && !match);
   const sel = selected === t.pos;
   const cls = [
     styles.token,
@@ -141,8 +148,15 @@ function Token({
       className={cls.filter(Boolean).join(" ")}
       style={{ backgroundColor: sw.bg, color: sw.fg }}
       {...(lead ? { "data-lead-pos": t.pos } : { "data-pos": t.pos, "data-mask": t.mask })}
+      {...(error !== null && !lead ? { "data-mismatch": error.toFixed(4) } : {})}
     >
       {visibleText(text)}
     </span>
   );
+}
+
+/** A token the trainer trained has its mismatch's colour; generated ones it has no value for are grey. */
+function mismatchSwatch(mask: number, error: number | null): Swatch {
+  if (error !== null) return mismatchShade(error);
+  return mask === 1 ? NO_MISMATCH : tokenSwatch(0, null, false);
 }

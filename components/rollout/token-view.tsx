@@ -3,7 +3,8 @@
 // and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability,
 // re-fed ones (mask 0) slate. Only visible lines are in the DOM; windows load as they scroll in.
 // It opens at the URL's position (selected), else at the selected call's first token; a selected
-// token selects its call.
+// token selects its call. On demand (URL `mismatch=1`) trained tokens take the colour of their
+// train/inference mismatch instead (./trainer-mismatch), for a rollout the truth check joined.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { SeverityState } from "@/lib/severity";
@@ -26,6 +27,7 @@ import { ThresholdInput } from "./threshold-input";
 import { TokenInfo } from "./token-info";
 import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
+import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
 import { fmtInt, short } from "./labels";
 import styles from "./token-view.module.css";
 
@@ -61,6 +63,7 @@ export function TokenView(props: TokenViewProps) {
   const call = props.call ?? null;
   const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
+  const mismatch = useTrainerMismatch(base, sequence, profileQs);
   const segments = useMemo(() => first?.segments ?? [], [first]);
   const total = first?.total ?? 0;
   // Which windows are loaded, as a key: the line model is rebuilt when one arrives.
@@ -199,6 +202,12 @@ export function TokenView(props: TokenViewProps) {
           low-probability tokens below{" "}
           <ThresholdInput low={low} onCommit={(value) => onPatch({ low: value })} />
         </label>
+        <MismatchToggle
+          head={mismatch.head}
+          on={mismatch.on}
+          failed={mismatch.failed}
+          onPatch={onPatch}
+        />
         <span className="muted" data-testid="token-counts">
           {first
             ? `${fmtInt(total)} tokens · ${fmtInt(generated)} generated (mask 1) · ${fmtInt(total - generated)} re-fed (mask 0)`
@@ -207,7 +216,7 @@ export function TokenView(props: TokenViewProps) {
               : "loading tokens…"}
         </span>
       </div>
-      <TokenLegend filtering={threshold !== null} />
+      <TokenLegend filtering={threshold !== null} mismatch={mismatch.errorAt !== null} />
       {error && <div className="error-box">{error}</div>}
       {low !== null && (
         <LowProbList
@@ -256,6 +265,7 @@ export function TokenView(props: TokenViewProps) {
                     tokenAt={tokenAt}
                     selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
                     threshold={threshold}
+                    mismatchAt={mismatch.errorAt}
                     height={estimate(item)}
                   />
                 </div>

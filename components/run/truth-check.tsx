@@ -1,12 +1,18 @@
 "use client";
 // The run page's truth check: whether the trainer trained on what the capture delivered, from
 // NeMo-RL's train_data_step{N}.jsonl (GET …/trainer/truth). Per run and per step counts, the step's
-// token_mult_prob_error, and the samples that differ, each linked to its rollout. Shows nothing
-// for a run without NeMo-RL step logs.
+// token_mult_prob_error beside the one the trainer logged (equal / differs / one side only), and the
+// samples that differ, each linked to its rollout. Shows nothing for a run without NeMo-RL step logs.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
-import { trainerTruthSchema, type TrainerTruth, type TruthSample } from "@/lib/schema/api-trainer";
+import {
+  trainerTruthSchema,
+  type LoggedCheck,
+  type TrainerTruth,
+  type TruthSample,
+  type TruthStep,
+} from "@/lib/schema/api-trainer";
 import { alertRolloutHref } from "@/lib/view/rollout-nav";
 
 const asTruth = (v: unknown): TrainerTruth => trainerTruthSchema.parse(v);
@@ -58,6 +64,48 @@ function Summary({ t }: { t: TrainerTruth }) {
   );
 }
 
+const LOGGED_WORDS: Record<LoggedCheck, string> = {
+  equal: "equal",
+  differs: "differs",
+  not_logged: "not logged",
+  not_computed: "only logged",
+};
+
+/** One line: how the recomputed per-step values compare with the trainer's logged scalar. */
+function LoggedSummary({ t }: { t: TrainerTruth }) {
+  const l = t.logged;
+  if (!l)
+    return (
+      <p className="muted" data-testid="truth-logged">
+        The trainer logged no train/token_mult_prob_error to compare with.
+      </p>
+    );
+  const ok = l.differs === 0 && l.not_computed === 0 && l.not_logged === 0;
+  const parts = [`${n(l.equal)} of ${n(t.steps.length)} step files equal`];
+  if (l.differs) parts.push(`${n(l.differs)} differ`);
+  if (l.not_logged) parts.push(`${n(l.not_logged)} not logged`);
+  if (l.not_computed) parts.push(`${n(l.not_computed)} logged but not computable from the file`);
+  return (
+    <p data-testid="truth-logged" className={ok ? "ok-text" : "warn-text"}>
+      Recomputed token_mult_prob_error vs the trainer&apos;s <code>{l.tag}</code> (in{" "}
+      <code>{l.trainer_logs}</code>, step N = train_data_step&#123;N&#125;, relative tolerance{" "}
+      {l.relative_tolerance}): {parts.join(", ")}
+      {l.only_logged ? `; ${n(l.only_logged)} logged steps have no step file` : ""}.
+    </p>
+  );
+}
+
+function LoggedCell({ s }: { s: TruthStep }) {
+  const words = LOGGED_WORDS[s.logged_check];
+  return (
+    <td data-testid="truth-step-logged" data-check={s.logged_check}>
+      {s.logged_token_mult_prob_error === null
+        ? words
+        : `${err(s.logged_token_mult_prob_error)} (${words})`}
+    </td>
+  );
+}
+
 function TruthView({ truth: t }: { truth: TrainerTruth }) {
   return (
     <section data-testid="truth-check">
@@ -67,6 +115,7 @@ function TruthView({ truth: t }: { truth: TrainerTruth }) {
         From <code>{t.log_dir}/train_data_step&#123;N&#125;.jsonl</code>. {t.join_rule} Run
         token_mult_prob_error: {err(t.totals.token_mult_prob_error)}.
       </p>
+      <LoggedSummary t={t} />
       {t.issues.map((i, k) => (
         <div key={k} className="error-box" data-testid="truth-issue">
           {i.message}
@@ -82,6 +131,7 @@ function TruthView({ truth: t }: { truth: TrainerTruth }) {
             <th>tokens differ</th>
             <th>no capture</th>
             <th>token_mult_prob_error</th>
+            <th>logged</th>
           </tr>
         </thead>
         <tbody>
@@ -94,6 +144,7 @@ function TruthView({ truth: t }: { truth: TrainerTruth }) {
               <td>{n(s.tokens_differ)}</td>
               <td>{n(s.no_capture)}</td>
               <td>{err(s.token_mult_prob_error)}</td>
+              <LoggedCell s={s} />
             </tr>
           ))}
         </tbody>

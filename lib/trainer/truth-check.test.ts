@@ -16,7 +16,7 @@ const truths = new Map<string, TrainerTruth>();
 beforeAll(async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-truth-"));
   await writeGrpoRuns(root);
-  planted = await writeNemoRlSteps(root);
+  planted = (await writeNemoRlSteps(root)).planted;
   for (const id of ["grpo-capture-on", "grpo-capture-off"])
     truths.set(id, await trainerTruth(await getRun(id, root)));
 }, 60_000);

@@ -1,7 +1,8 @@
 // The truth check of a run: every sample of NeMo-RL's train_data_step{N}.jsonl joined to its captured
 // rollout (lib/trainer/truth-join) and classified, with per-step and per-run counts and each
-// sample's train/inference mismatch (lib/trainer/mismatch). Computed once per version of the files
-// it read. Not responsible for what the page draws or which alerts follow (lib/health/truth-alerts).
+// sample's train/inference mismatch (lib/trainer/mismatch), and each step's recomputed
+// token_mult_prob_error against the one the trainer logged (./logged-mismatch). Computed once per
+// version of the files it read. Not responsible for what the page draws or which alerts follow.
 import "server-only";
 import path from "node:path";
 import { toVerdictRow } from "@/lib/builder";
@@ -9,11 +10,14 @@ import { processCache } from "@/lib/cache/registry";
 import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
 import type { RunLayout } from "@/lib/runs/runs-root";
+import { trainerLogsDir } from "@/lib/runs/run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema/api-trainer";
 import { fileVersion } from "@/lib/store/file-version";
 import { isDirectory } from "@/lib/store/run-files";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
+import { compareLogged, LOGGED_RELATIVE_TOLERANCE, LOGGED_TAG } from "./logged-mismatch";
 import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
+import { readTrainerLogs } from "./read-logs";
 import { listStepFiles, readStepFile, type StepFile, type StepIssue } from "./step-data";
 import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
 
@@ -135,6 +139,8 @@ async function checkStep(
     ...counts,
     token_mult_prob_error: finiteOrNull(stepMismatch(mismatches)),
     masked_tokens: mismatches.reduce((a, m) => a + (m?.maskedTokens ?? 0), 0),
+    logged_token_mult_prob_error: null,
+    logged_check: "not_logged",
   };
   return { step, samples: rows, issues: read.issues };
 }
@@ -165,7 +171,8 @@ function assemble(run: RunLayout, logDir: string | null, results: StepResult[]):
       token_mult_prob_error: masked > 0 ? weighted / masked : null,
     },
     steps,
-    samples: all.slice(0, MAX_SAMPLES),
+    logged: null,
+    samples: all,
     samples_total: all.length,
     issues: results.flatMap((r) => r.issues),
   };
@@ -185,8 +192,8 @@ async function versionKey(run: RunLayout, files: StepFile[], ids: string[]): Pro
   return `${run.manifest.tokenizer ?? ""}|${parts.join(",")}`;
 }
 
-/** The run's truth check (empty when it has no NeMo-RL log directory). */
-export async function trainerTruth(run: RunLayout): Promise<TrainerTruth> {
+/** The truth check with every sample listed and no logged comparison (both: see trainerTruth). */
+export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
   const logDir = await trainerLogDir(run);
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
   const byStep = await idsByStep(run);
@@ -203,4 +210,42 @@ export async function trainerTruth(run: RunLayout): Promise<TrainerTruth> {
   cache().set(run.dir, { key, value });
   value.catch(() => cache().delete(run.dir));
   return value;
+}
+
+/**
+ * Each step's recomputed value against the trainer's logged `train/token_mult_prob_error`, read
+ * fresh (the event files are cached per version by ./read-logs, not under the truth's key).
+ */
+async function withLogged(run: RunLayout, t: TrainerTruth): Promise<TrainerTruth> {
+  const where = await trainerLogsDir(run);
+  if (!where.dir || t.steps.length === 0) return t;
+  const logs = await readTrainerLogs(where.dir);
+  const series = logs.series.find((s) => s.tag === LOGGED_TAG);
+  if (!series) return t;
+  const c = compareLogged(t.steps, series);
+  return {
+    ...t,
+    steps: t.steps.map((s, k) => {
+      const row = c.steps[k];
+      return row
+        ? { ...s, logged_token_mult_prob_error: finiteOrNull(row.logged), logged_check: row.check }
+        : s;
+    }),
+    logged: {
+      tag: LOGGED_TAG,
+      trainer_logs: path.relative(run.dir, where.dir) || ".",
+      relative_tolerance: LOGGED_RELATIVE_TOLERANCE,
+      equal: c.equal,
+      differs: c.differs,
+      not_logged: c.not_logged,
+      not_computed: c.not_computed,
+      only_logged: c.only_logged,
+    },
+  };
+}
+
+/** The run's truth check (empty when it has no NeMo-RL log directory), at most MAX_SAMPLES listed. */
+export async function trainerTruth(run: RunLayout): Promise<TrainerTruth> {
+  const t = await withLogged(run, await trainerTruthAll(run));
+  return { ...t, samples: t.samples.slice(0, MAX_SAMPLES) };
 }
