@@ -2,6 +2,7 @@
 // The conversation tab's items: a message (blocks of mask spans; shaded, the same blocks token by
 // token, generated ones by probability), a side call's collapsible thread (its messages load when
 // opened) and a failed call. Model text is always React text, never HTML. Container: conversation-view.
+import { binColours as binStyle } from "@/lib/view/conversation-page";
 import { useCallback, useEffect, useState } from "react";
 import {
   conversationPageSchema,
@@ -218,9 +219,8 @@ function Blocks({
           : shadeSpans(b.spans, window).map((s, k) => (
               <span
                 key={k}
-                className={
-                  s.bin >= 0 ? styles[`bin${s.bin}`] : s.mask === 1 ? styles.gen : styles.refed
-                }
+                className={s.bin >= 0 ? styles.bin : s.mask === 1 ? styles.gen : styles.refed}
+                style={binStyle(s.bin)}
                 data-mask={s.mask}
                 title={s.logProb === null ? undefined : `log prob ${s.logProb.toFixed(3)}`}
               >

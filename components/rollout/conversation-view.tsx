@@ -7,7 +7,7 @@ import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import type { ConversationItem, ConversationPage } from "@/lib/schema/api-conversation";
-import { PROBABILITY_BINS } from "@/lib/view/conversation-page";
+import { binColours as binStyle, PROBABILITY_BINS } from "@/lib/view/conversation-page";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";
@@ -162,7 +162,7 @@ function Legend({ shade, trained }: { shade: boolean; trained: boolean }) {
       <span className={styles.refed}>re-fed (mask 0, context only)</span>
       {shade &&
         PROBABILITY_BINS.map((b, i) => (
-          <span key={b.label} className={styles[`bin${i}`]}>
+          <span key={b.label} className={styles.bin} style={binStyle(i)}>
             {b.label}
           </span>
         ))}

@@ -34,6 +34,6 @@ describe("probability bins", () => {
         -Infinity,
         null,
       ].map(probabilityBin),
-    ).toEqual([0, 0, 1, 2, 3, 4, 4, -1]);
+    ).toEqual([0, 0, 2, 4, 5, 5, 5, -1]); // the token view's bands: 0.9, 0.7, 0.5, 0.3, 0.1, 0
   });
 });

@@ -1,6 +1,7 @@
 // Paging a built conversation for the wire (items by offset and limit, every block's text cut to
 // a number of characters) and the probability bins the view shades generated tokens with. Pure and
 // small: the browser imports the bins from here without the conversation builder.
+import { GENERATED_SHADES } from "./token-palette";
 import type { ConversationBlock, ConversationItem, MaskSpan } from "@/lib/schema/api-conversation";
 
 /** Items [offset, offset + limit), every block's text cut to `clip` characters. */
@@ -32,14 +33,17 @@ function clipBlock(b: ConversationBlock, clip: number): ConversationBlock {
   return { ...b, spans, truncated: true };
 }
 
-/** Probability bins for shading generated tokens: few, named and legible (each has its legend). */
-export const PROBABILITY_BINS = [
-  { min: 0.9, label: "p ≥ 0.9" },
-  { min: 0.5, label: "0.5–0.9" },
-  { min: 0.1, label: "0.1–0.5" },
-  { min: 0.01, label: "0.01–0.1" },
-  { min: 0, label: "p < 0.01" },
-] as const;
+/**
+ * Probability bins for shading generated tokens: the token view's bands (token-palette), so a
+ * token has one shade, one legend and one contrast check on every tab.
+ */
+export const PROBABILITY_BINS = GENERATED_SHADES.map((s) => ({ min: s.minProb, label: s.label }));
+
+/** A shaded token's colours (its band's), as an inline style; none for an unshaded token. */
+export function binColours(bin: number): { backgroundColor: string; color: string } | undefined {
+  const shade = GENERATED_SHADES[bin];
+  return shade ? { backgroundColor: shade.bg, color: shade.fg } : undefined;
+}
 
 /** The bin of a generated token's log prob (0 = most probable); -1 without a log prob. */
 export function probabilityBin(logProb: number | null): number {

@@ -8,10 +8,10 @@ describe("conversation span shading", () => {
     start,
     end,
   });
-  // Log probs from position 10: ln 0.95, ln 0.3, none, ln 0.005.
+  // Log probs from position 10: ln 0.95, ln 0.35, none, ln 0.005 (the token view's bands).
   const window = {
     offset: 10,
-    tokens: { log_prob: [Math.log(0.95), Math.log(0.3), null, Math.log(0.005)] },
+    tokens: { log_prob: [Math.log(0.95), Math.log(0.35), null, Math.log(0.005)] },
   };
 
   it("shades generated tokens by their own log prob and leaves re-fed text unshaded", () => {
@@ -21,9 +21,9 @@ describe("conversation span shading", () => {
     );
     expect(out.map((s) => [s.text, s.mask, s.bin])).toEqual([
       ["Hi", 1, 0],
-      [" there", 1, 2],
+      [" there", 1, 3],
       ["\n", 0, -1],
-      ["!", 1, 4],
+      ["!", 1, 5],
     ]);
     expect(out[0]!.logProb).toBeCloseTo(Math.log(0.95));
   });
