@@ -22,6 +22,9 @@ function Words({ text }: { text: string }) {
  */
 export const ROLLOUTS_ANCHOR = "rollouts";
 
+/** Rollout ids an alert names one by one; the rest are "N more", a link to the filtered table. */
+const SHOWN_IDS = 8;
+
 export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
   if (alerts.length === 0)
     return (
@@ -44,7 +47,7 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
           {a.rollout_ids.length > 0 && (
             <span className="alert-ids">
               {" "}
-              {a.rollout_ids.slice(0, 8).map((id) => (
+              {a.rollout_ids.slice(0, SHOWN_IDS).map((id) => (
                 <Link
                   key={id}
                   href={alertRolloutHref(runId, id)}
@@ -54,7 +57,7 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
                   {id}
                 </Link>
               ))}
-              {a.count > 8 ? ` … ${a.count - 8} more` : ""}
+              {a.count > SHOWN_IDS && <MoreLink runId={runId} alert={a} />}
             </span>
           )}
           <TableLink runId={runId} alert={a} />
@@ -64,11 +67,31 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
   );
 }
 
+/** The table's href listing exactly the alert's rollouts, scrolled to the table; null for none. */
+function tableHrefOf(runId: string, alert: Alert): string | null {
+  const query = alertTableHref(runId, alert);
+  return query === null ? null : `${query}#${ROLLOUTS_ANCHOR}`;
+}
+
+/** "… N more": the rollouts the alert does not name one by one, in the filtered table. */
+function MoreLink({ runId, alert }: { runId: string; alert: Alert }) {
+  const href = tableHrefOf(runId, alert);
+  const words = `${alert.count - SHOWN_IDS} more`;
+  if (href === null) return <> … {words}</>;
+  return (
+    <>
+      {" … "}
+      <Link href={href} data-testid="alert-more">
+        {words}
+      </Link>
+    </>
+  );
+}
+
 /** "list all N in the table": the run's table filtered to exactly the alert's rollouts. */
 function TableLink({ runId, alert }: { runId: string; alert: Alert }) {
-  const query = alertTableHref(runId, alert);
-  if (query === null) return null;
-  const href = `${query}#${ROLLOUTS_ANCHOR}`;
+  const href = tableHrefOf(runId, alert);
+  if (href === null) return null;
   const words = alert.count === 1 ? "show it in the table" : `list all ${alert.count} in the table`;
   return (
     <>

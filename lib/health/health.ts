@@ -12,6 +12,7 @@ import type {
 } from "@/lib/schema";
 import { countBySeverity, describeFailedCall } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
+import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 import { counted, plural } from "@/lib/view/plural";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
@@ -28,11 +29,9 @@ function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count
     : out.sort((a, b) => a.key.localeCompare(b.key, "en", { numeric: true }));
 }
 
-/** Buckets of width 0.1, labelled by their lower edge ("0.9" holds 0.9 ≤ x < 1.0; "1.0" is exactly 1). */
-export function deliveredBucket(x: number): string {
-  if (x >= 1) return "1.0";
-  return (Math.floor(Math.max(0, x) * 10) / 10).toFixed(1);
-}
+// Which bucket a rollout falls in is shared with the rollouts table's filters (lib/view/rollout-nav),
+// so a bar's click lists exactly the rollouts the bar counts.
+export { deliveredBucket };
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
@@ -90,9 +89,8 @@ export function computeHealth(
     if (isMasked(s)) {
       masked++;
       flagged.masked_fraction.push(s.rollout_id);
-      if (s.mask_reasons.length === 0) tally(reasons, s.error ? "error" : "masked_by_record");
     }
-    for (const r of s.mask_reasons) tally(reasons, r);
+    for (const r of maskReasonKeys(s)) tally(reasons, r);
     if (s.delivered_fraction !== null) tally(delivered, deliveredBucket(s.delivered_fraction));
     if (s.chains !== null) tally(chains, String(s.chains));
     if (s.roots !== null) tally(roots, String(s.roots));

@@ -1,7 +1,9 @@
 // The rollouts table's reason filter lists rollouts by any reason the severity model gives (its
 // warnings as well as the consumer's mask reasons), served from the summary index like the mask
-// reasons; and the `alert` filter lists exactly the rollouts a run alert names. Over the sample
-// runs, through the rollouts route's own path: lib/health/run-health.test.ts.
+// reasons; the `alert` filter lists exactly the rollouts a run alert names; and the chart-bucket
+// filters (`calls=7`, `delivered=0.9`, …) list exactly a bar's rollouts. Over the sample runs,
+// through the rollouts route's own path: lib/health/run-health.test.ts and
+// components/run/charts/chart-buckets.test.ts.
 import { describe, expect, it } from "vitest";
 import type { RolloutSummary } from "@/lib/schema";
 import { summaryOf } from "@/lib/testing/summary";
@@ -63,5 +65,77 @@ describe("reason filter over hand-made summaries", () => {
     expect(alertTableQuery("masked_fraction")).toBe("severity=masked");
     expect(alertTableQuery("dangling_intents")).toBe("alert=dangling_intents");
     expect(alertTableQuery("unreadable_records")).toBeNull();
+  });
+});
+
+describe("chart-bucket filters over hand-made summaries", () => {
+  const all = [
+    summaryOf({ rollout_id: "0-0", n_calls: 7, chains: 1, roots: 1, delivered_fraction: 1 }),
+    summaryOf({ rollout_id: "1-0", n_calls: 3, chains: 2, roots: 2, delivered_fraction: 0.95 }),
+    summaryOf({
+      rollout_id: "2-0",
+      n_calls: 7,
+      chains: null,
+      roots: null,
+      delivered_fraction: null,
+    }),
+    summaryOf({ rollout_id: "3-0", n_calls: 12, chains: 1, roots: 1, delivered_fraction: 0.3 }),
+    summaryOf({ rollout_id: "4-0", n_calls: 2.5, delivered_fraction: 0.9 }),
+    summaryOf({ rollout_id: "5-0", delivered_fraction: 0.89999 }),
+  ];
+
+  it("lists a bucket's rollouts by calls, chains, roots and delivered fraction", () => {
+    expect(ids(selectRollouts(all, query("calls=7")))).toEqual(["0-0", "2-0"]);
+    expect(ids(selectRollouts(all, query("calls=2.5")))).toEqual(["4-0"]);
+    expect(ids(selectRollouts(all, query("calls=1")))).toEqual([]);
+    expect(ids(selectRollouts(all, query("chains=2")))).toEqual(["1-0"]);
+    expect(ids(selectRollouts(all, query("roots=1")))).toEqual(["0-0", "3-0", "4-0", "5-0"]);
+    // Buckets 0.1 wide by their lower edge; exactly 1 is "1.0"; no fraction is in none.
+    expect(ids(selectRollouts(all, query("delivered=1.0")))).toEqual(["0-0"]);
+    expect(ids(selectRollouts(all, query("delivered=0.9")))).toEqual(["1-0", "4-0"]);
+    expect(ids(selectRollouts(all, query("delivered=0.8")))).toEqual(["5-0"]);
+    expect(ids(selectRollouts(all, query("delivered=0.3")))).toEqual(["3-0"]);
+    expect(ids(selectRollouts(all, query("delivered=0.9&calls=3")))).toEqual(["1-0"]);
+  });
+
+  it("lists the rollouts with a side call, fallback or error category of a kind", () => {
+    const rows = [
+      summaryOf({ rollout_id: "0-0", side_call_reasons: { pattern: 2, self_calibration: 0 } }),
+      summaryOf({ rollout_id: "1-0", side_call_reasons: { pattern: 0, self_calibration: 1 } }),
+      summaryOf({ rollout_id: "2-0", fallbacks: { parent_call_id_missing: 1, digest: 0 } }),
+      summaryOf({ rollout_id: "3-0", error_categories: { client_error: 1 } }),
+    ];
+    expect(ids(selectRollouts(rows, query("side_call=pattern")))).toEqual(["0-0"]);
+    expect(ids(selectRollouts(rows, query("side_call=self_calibration")))).toEqual(["1-0"]);
+    expect(ids(selectRollouts(rows, query("fallback=parent_call_id_missing")))).toEqual(["2-0"]);
+    expect(ids(selectRollouts(rows, query("fallback=digest")))).toEqual([]); // counted zero times
+    expect(ids(selectRollouts(rows, query("fallback=constructor")))).toEqual([]);
+    expect(ids(selectRollouts(rows, query("error_category=client_error")))).toEqual(["3-0"]);
+    expect(ids(selectRollouts(rows, query("error_category=toString")))).toEqual([]);
+  });
+
+  it("lists a mask-reason bar's rollouts, masked ones with no reason by why", () => {
+    const masked = (id: string, over: Partial<RolloutSummary>) =>
+      summaryOf({ rollout_id: id, severity: "masked", mask_sample: true, ...over });
+    const rows = [
+      masked("0-0", { mask_reasons: ["build_error"], error: "ValueError: x" }),
+      masked("1-0", { error: "ValueError: y" }),
+      masked("2-0", {}),
+      masked("3-0", { mask_reasons: ["unresolved_retry", "multiple_roots"] }),
+      summaryOf({ rollout_id: "4-0" }),
+    ];
+    expect(ids(selectRollouts(rows, query("mask_reason=build_error")))).toEqual(["0-0"]);
+    expect(ids(selectRollouts(rows, query("mask_reason=error")))).toEqual(["1-0"]);
+    expect(ids(selectRollouts(rows, query("mask_reason=masked_by_record")))).toEqual(["2-0"]);
+    expect(ids(selectRollouts(rows, query("mask_reason=multiple_roots")))).toEqual(["3-0"]);
+  });
+
+  it("refuses values no bucket has, and keys each bucket's rows apart", () => {
+    expect(() => query("delivered=0.95")).toThrow(/delivered/);
+    expect(() => query("delivered=1.1")).toThrow(/delivered/);
+    expect(() => query("calls=seven")).toThrow(/calls/);
+    expect(() => query("side_call=other")).toThrow(/side_call/);
+    const keys = ["calls=7", "chains=7", "roots=7", "delivered=0.7", "mask_reason=x", "fallback=x"];
+    expect(new Set(keys.map((k) => filterKey(query(k)))).size).toBe(keys.length);
   });
 });

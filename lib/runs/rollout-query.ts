@@ -12,6 +12,7 @@ import {
 } from "@/lib/schema";
 import { SEVERITY_ORDER } from "@/lib/severity/palette";
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
+import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 
 export const SORT_KEYS = [
   "rollout_id",
@@ -65,6 +66,32 @@ export function hasReason(s: RolloutSummary, reason: string): boolean {
   );
 }
 
+type BucketTest = (s: RolloutSummary, value: string) => boolean;
+const has = (counts: Record<string, number>, key: string) => Object.hasOwn(counts, key);
+
+/**
+ * A health chart's bucket that no filter above lists exactly (`calls=7`, `delivered=0.9`), each with
+ * the test lib/health/health.ts files a rollout under that bucket by, so a bar's click lists
+ * exactly the rollouts it counts.
+ */
+export const BUCKET_FILTERS = {
+  mask_reason: (s, v) => maskReasonKeys(s).includes(v),
+  delivered: (s, v) => s.delivered_fraction !== null && deliveredBucket(s.delivered_fraction) === v,
+  calls: (s, v) => String(s.n_calls) === v,
+  chains: (s, v) => s.chains !== null && String(s.chains) === v,
+  roots: (s, v) => s.roots !== null && String(s.roots) === v,
+  side_call: (s, v) => (v === "pattern" || v === "self_calibration") && s.side_call_reasons[v] > 0,
+  fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
+  error_category: (s, v) => has(s.error_categories, v),
+} satisfies Record<string, BucketTest>;
+const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
+
+const word = z.string().max(64).optional();
+const count = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, "takes a count")
+  .optional();
+
 const intParam = (max: number, fallback: number) =>
   z.coerce.number().int().min(0).max(max).default(fallback);
 
@@ -84,6 +111,17 @@ export const rolloutQuerySchema = z.object({
   cut_short: z.enum(["1"]).optional(),
   /** The rollouts an alert names, where no other filter lists exactly them (ALERT_FILTERS). */
   alert: z.enum(ALERT_FILTER_KINDS).optional(),
+  mask_reason: word,
+  delivered: z
+    .string()
+    .regex(/^0\.\d$|^1\.0$/, "delivered takes a bucket's lower edge, 0.0 … 0.9 or 1.0")
+    .optional(),
+  calls: count,
+  chains: count,
+  roots: count,
+  side_call: z.enum(["pattern", "self_calibration"]).optional(),
+  fallback: word,
+  error_category: word,
   q: z.string().max(200).optional(),
   offset: intParam(Number.MAX_SAFE_INTEGER, 0),
   limit: intParam(5000, 200),
@@ -121,6 +159,7 @@ export function filterKey(q: RolloutQuery): string {
     q.cut_short ?? "",
     q.alert ?? "",
     q.q ?? "",
+    ...BUCKET_KEYS.map((k) => q[k] ?? ""),
   ]);
 }
 
@@ -134,6 +173,10 @@ function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boole
   if (q.step !== undefined && s.step !== q.step) return false;
   if (q.cut_short && !s.cut_short) return false;
   if (q.alert && !ALERT_FILTERS[q.alert](s)) return false;
+  for (const k of BUCKET_KEYS) {
+    const v = q[k];
+    if (v !== undefined && !BUCKET_FILTERS[k](s, v)) return false;
+  }
   if (
     text &&
     !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)

@@ -1,9 +1,15 @@
 // The pure URL helpers of previous / next; that their keys are the table query's is checked in
 // lib/runs/neighbors.test.ts (lib/view does not import lib/runs).
 import { describe, expect, it } from "vitest";
+import { summaryOf } from "@/lib/testing/summary";
 import {
   alertTableHref,
+  bucketTableHref,
+  chartBucketQuery,
+  deliveredBucket,
   inspectorHref,
+  isBucketShown,
+  maskReasonKeys,
   neighborHref,
   neighborsUrl,
   reasonOptions,
@@ -91,5 +97,92 @@ describe("the reason filter's options", () => {
       "/runs/run%20a?alert=dangling_intents",
     );
     expect(alertTableHref("r", {})).toBeNull();
+  });
+});
+
+describe("a chart bucket's table query", () => {
+  it("uses the table's own filters where they list exactly the bar's rollouts", () => {
+    expect(chartBucketQuery("verdicts", "masked")).toBe("severity=masked");
+    expect(chartBucketQuery("verdicts", "trained_with_warnings")).toBe(
+      "severity=trained_with_warnings",
+    );
+    expect(chartBucketQuery("mask-reasons", "unresolved_retry")).toBe("reason=unresolved_retry");
+    expect(chartBucketQuery("mask-reasons", "deleted")).toBe("reason=deleted");
+    expect(chartBucketQuery("status", "422")).toBe("status=422");
+    expect(chartBucketQuery("step", "3")).toBe("step=3");
+  });
+
+  it("maps a reason title of 'why not simply trained' to the severity model's code", () => {
+    expect(chartBucketQuery("severity-reasons", "unresolved final retry")).toBe(
+      "reason=unresolved_retry",
+    );
+    expect(chartBucketQuery("severity-reasons", "only side calls")).toBe("reason=all_side_calls");
+    expect(chartBucketQuery("severity-reasons", "masked by the agent")).toBe("reason=agent_masked");
+    expect(chartBucketQuery("severity-reasons", "cut short")).toBe("reason=cut_short");
+    expect(chartBucketQuery("severity-reasons", "token ids outside any vocabulary")).toBe(
+      "reason=out_of_vocabulary",
+    );
+    expect(chartBucketQuery("severity-reasons", "retired tombstone")).toBe("reason=retired");
+    // A mask reason this version does not know is titled by its name with spaces.
+    expect(chartBucketQuery("severity-reasons", "deleted")).toBe("reason=deleted");
+  });
+
+  it("uses a bucket filter where no table filter is exact", () => {
+    // build_error as a reason also lists masked rollouts with an error and no reason (`error`).
+    expect(chartBucketQuery("mask-reasons", "build_error")).toBe("mask_reason=build_error");
+    expect(chartBucketQuery("mask-reasons", "error")).toBe("mask_reason=error");
+    expect(chartBucketQuery("mask-reasons", "masked_by_record")).toBe(
+      "mask_reason=masked_by_record",
+    );
+    expect(chartBucketQuery("delivered", "0.9")).toBe("delivered=0.9");
+    expect(chartBucketQuery("calls", "7")).toBe("calls=7");
+    expect(chartBucketQuery("chains", "2")).toBe("chains=2");
+    expect(chartBucketQuery("roots", "1")).toBe("roots=1");
+    expect(chartBucketQuery("side-calls", "self_calibration")).toBe("side_call=self_calibration");
+    expect(chartBucketQuery("fallbacks", "parent_call_id_missing")).toBe(
+      "fallback=parent_call_id_missing",
+    );
+    expect(chartBucketQuery("error-categories", "client_error")).toBe(
+      "error_category=client_error",
+    );
+  });
+
+  it("has no query for rollouts the table cannot list (not summarised yet)", () => {
+    expect(chartBucketQuery("verdicts", "pending")).toBeNull();
+  });
+
+  it("replaces the table's filters with the bucket's, keeping its sort and columns", () => {
+    const page = new URLSearchParams("sort=reward&dir=desc&verdict=masked&calls=3&q=x&hide=bytes");
+    const href = bucketTableHref("run a", page, "reason=unresolved_retry");
+    expect(href).toBe("/runs/run%20a?sort=reward&dir=desc&hide=bytes&reason=unresolved_retry");
+    expect(bucketTableHref("r", page, "")).toBe("/runs/r?sort=reward&dir=desc&hide=bytes");
+  });
+
+  it("knows when the table lists exactly a bucket", () => {
+    const shown = new URLSearchParams("sort=reward&calls=7&hide=bytes");
+    expect(isBucketShown(shown, "calls=7")).toBe(true);
+    expect(isBucketShown(shown, "calls=3")).toBe(false);
+    expect(isBucketShown(new URLSearchParams("calls=7&step=2"), "calls=7")).toBe(false);
+  });
+
+  it("files a rollout under the delivered and mask-reason buckets", () => {
+    expect([0, 0.05, 0.1, 0.3, 0.7, 0.95, 0.999, 1, 1.2].map(deliveredBucket)).toEqual([
+      "0.0",
+      "0.0",
+      "0.1",
+      "0.3",
+      "0.7",
+      "0.9",
+      "0.9",
+      "1.0",
+      "1.0",
+    ]);
+    const masked = { severity: "masked" as const, mask_sample: true };
+    expect(maskReasonKeys(summaryOf({ ...masked, mask_reasons: ["multiple_roots"] }))).toEqual([
+      "multiple_roots",
+    ]);
+    expect(maskReasonKeys(summaryOf({ ...masked, error: "ValueError" }))).toEqual(["error"]);
+    expect(maskReasonKeys(summaryOf(masked))).toEqual(["masked_by_record"]);
+    expect(maskReasonKeys(summaryOf({}))).toEqual([]);
   });
 });

@@ -1,9 +1,15 @@
 // URLs that carry the rollouts table's sort and filters from the run page into the inspector, so
 // previous / next follow the table's order: the table's row links, the neighbours route, the
-// inspector's previous / next links and the run page's alert links; and the reasons the table's
-// reason filter offers. Pure; the order itself is lib/runs/rollout-query neighborsOf.
-import type { Alert, Count } from "@/lib/schema/api-runs";
-import { WARNING_TITLES } from "@/lib/severity/reasons";
+// inspector's previous / next links, the run page's alert links and its charts' bars (a bucket's
+// table query); and the reasons the table's reason filter offers. Pure; the order itself and what
+// each filter matches are lib/runs/rollout-query's.
+import {
+  maskReasonSchema,
+  type Alert,
+  type Count,
+  type RolloutSummary,
+} from "@/lib/schema/api-runs";
+import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity/reasons";
 import { maskReasonShort } from "./mask-reasons";
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
@@ -18,6 +24,15 @@ export const TABLE_QUERY_KEYS = [
   "cut_short",
   "alert",
   "q",
+  // A chart bucket's rollouts where no filter above lists exactly them (chartBucketQuery).
+  "mask_reason",
+  "delivered",
+  "calls",
+  "chains",
+  "roots",
+  "side_call",
+  "fallback",
+  "error_category",
 ] as const;
 
 /**
@@ -145,4 +160,109 @@ export function reasonOptions(health: {
       out.push({ group: "warnings", value, label: `${title} (${count})` });
   }
   return out;
+}
+
+/** Buckets of width 0.1, labelled by their lower edge ("0.9" holds 0.9 ≤ x < 1.0; "1.0" is exactly 1). */
+export function deliveredBucket(x: number): string {
+  if (x >= 1) return "1.0";
+  return (Math.floor(Math.max(0, x) * 10) / 10).toFixed(1);
+}
+
+/**
+ * The keys the mask-reasons chart counts a rollout under: its mask reasons; a masked one with none
+ * under `error` (the consumer's error says why) or `masked_by_record` (the record's own flag).
+ */
+export function maskReasonKeys(s: RolloutSummary): readonly string[] {
+  if (s.mask_reasons.length > 0 || s.severity !== "masked") return s.mask_reasons;
+  return [s.error ? "error" : "masked_by_record"];
+}
+
+/** The run page's charts whose bars (or points) list their rollouts in the table. */
+export type BucketChart =
+  | "verdicts"
+  | "severity-reasons"
+  | "mask-reasons"
+  | "delivered"
+  | "chains"
+  | "roots"
+  | "calls"
+  | "side-calls"
+  | "fallbacks"
+  | "status"
+  | "error-categories"
+  | "step";
+
+const NO_FACTS = {
+  error: null,
+  incomplete: null,
+  roots: null,
+  chains: null,
+  unresolved_retries: null,
+};
+
+/** The reason codes of lib/severity by their titles, which "why not simply trained" counts by. */
+const CODE_OF_TITLE = new Map<string, string>([
+  ...maskReasonSchema.options.map((r) => [maskReason(r, NO_FACTS).title, r] as const),
+  [agentMaskedReason().title, "agent_masked"],
+  ...Object.entries(WARNING_TITLES).map(([code, title]) => [title, code] as const),
+]);
+
+/**
+ * Mask reasons the `reason` filter lists exactly: a rollout carries the code only when the
+ * consumer gave it. Not `build_error`, which the severity model also gives a masked rollout with
+ * no reason but an error (that rollout is the chart's `error` bar): those go by `mask_reason`.
+ */
+const EXACT_BY_REASON: ReadonlySet<string> = new Set(
+  [...maskReasonSchema.options, "deleted"].filter((r) => r !== "build_error"),
+);
+
+/** The table's filter for one key of a chart's bucket: the table's own control where one fits. */
+function bucketFilter(chart: BucketChart, key: string): [string, string] | null {
+  switch (chart) {
+    case "verdicts": // pending rollouts are not summarised yet: the table cannot list them
+      return key === "pending" ? null : ["severity", key];
+    case "severity-reasons": // counted by title; a mask reason this version does not know keeps its name
+      return ["reason", CODE_OF_TITLE.get(key) ?? key.replace(/ /g, "_")];
+    case "mask-reasons":
+      return EXACT_BY_REASON.has(key) ? ["reason", key] : ["mask_reason", key];
+    case "side-calls":
+      return ["side_call", key];
+    case "fallbacks":
+      return ["fallback", key];
+    case "error-categories":
+      return ["error_category", key];
+    default:
+      return [chart, key];
+  }
+}
+
+/**
+ * The rollouts table's query listing exactly the rollouts a chart's bar (its `key`, as lib/health
+ * counts it) or a step chart's point stands for; null where the table cannot list them.
+ */
+export function chartBucketQuery(chart: BucketChart, key: string): string | null {
+  const filter = bucketFilter(chart, key);
+  return filter ? new URLSearchParams([filter]).toString() : null;
+}
+
+/**
+ * The run page under a bucket's `query` in place of the table's filters (so the table lists exactly
+ * the bucket's rollouts), keeping its sort and everything that is not a filter (columns).
+ */
+export function bucketTableHref(runId: string, current: URLSearchParams, query: string): string {
+  const filters: ReadonlySet<string> = new Set(
+    TABLE_QUERY_KEYS.filter((k) => k !== "sort" && k !== "dir"),
+  );
+  const next = new URLSearchParams();
+  for (const [k, v] of current) if (!filters.has(k)) next.set(k, v);
+  for (const [k, v] of new URLSearchParams(query)) next.set(k, v);
+  return withQuery(`/runs/${encodeURIComponent(runId)}`, next);
+}
+
+/** Whether the table shows exactly a bucket's rollouts now: its filters are the bucket's query. */
+export function isBucketShown(current: ParamSource, query: string): boolean {
+  const want = new URLSearchParams(query);
+  return TABLE_QUERY_KEYS.every(
+    (k) => k === "sort" || k === "dir" || (current.get(k) ?? "") === (want.get(k) ?? ""),
+  );
 }

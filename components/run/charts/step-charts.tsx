@@ -1,0 +1,114 @@
+"use client";
+// The run's per-step series, one quantity per value axis: rewards, masked share, delivered share,
+// calls per rollout (a mean) and side / quarantined / failed calls (totals) each get a chart of
+// their own, so a total of hundreds never flattens a mean of a few. A click on a step lists the
+// step's rollouts in the table.
+import type { RunHealth, StepPoint } from "@/lib/schema/api-runs";
+import { chartBucketQuery } from "@/lib/view/rollout-nav";
+import { MASKED, NEUTRAL, NEUTRAL_2, WARNING } from "./colours";
+import { StepChart, type StepChartProps, type StepRow } from "./step-chart";
+import type { BucketLink } from "./use-bucket-link";
+
+const RECORD_STEP = "step (rollout records)";
+const percent = (v: number) => `${(v * 100).toFixed(Math.abs(v) < 0.1 && v !== 0 ? 1 : 0)}%`;
+const fixed = (digits: number) => (v: number) => v.toFixed(digits);
+const whole = (v: number) => Math.round(v).toLocaleString("en-US");
+
+type Spec = Omit<StepChartProps, "link" | "query" | "data" | "stepAxis"> & {
+  row: (p: StepPoint) => Record<string, number | null>;
+};
+
+const SPECS: Spec[] = [
+  {
+    id: "per-step-reward",
+    title: "Mean reward per step",
+    valueAxis: "mean reward",
+    format: fixed(3),
+    series: [{ key: "reward_mean", label: "mean reward", color: NEUTRAL }],
+    row: (p) => ({ reward_mean: p.reward_mean }),
+  },
+  {
+    id: "per-step",
+    title: "Masked rollouts per step",
+    valueAxis: "masked, % of the step's rollouts",
+    format: percent,
+    series: [{ key: "masked_fraction", label: "masked", color: MASKED }],
+    row: (p) => ({ masked_fraction: p.masked_fraction }),
+  },
+  {
+    id: "per-step-delivered",
+    title: "Delivered fraction per step",
+    valueAxis: "mean delivered, % of generated tokens",
+    format: percent,
+    series: [{ key: "delivered_mean", label: "mean delivered fraction", color: NEUTRAL }],
+    row: (p) => ({ delivered_mean: p.delivered_mean }),
+  },
+  {
+    id: "per-step-calls",
+    title: "Calls per rollout, per step",
+    valueAxis: "calls per rollout (mean)",
+    format: fixed(1),
+    series: [{ key: "calls_mean", label: "mean calls per rollout", color: NEUTRAL }],
+    row: (p) => ({ calls_mean: p.calls_mean }),
+  },
+  {
+    id: "per-step-call-totals",
+    title: "Side, quarantined and failed calls per step",
+    valueAxis: "calls (sum over the step's rollouts)",
+    format: whole,
+    series: [
+      { key: "side_calls", label: "side calls", color: NEUTRAL },
+      { key: "quarantined", label: "quarantined", color: NEUTRAL_2 },
+      { key: "failed_calls", label: "failed calls", color: WARNING },
+    ],
+    row: (p) => ({
+      side_calls: p.side_calls,
+      quarantined: p.quarantined,
+      failed_calls: p.failed_calls,
+    }),
+  },
+];
+
+/** A series with no value at any step (no rewards, nothing delivered) has no chart. */
+function hasValues(rows: StepRow[], spec: Spec): boolean {
+  return spec.series.some((s) => rows.some((r) => r[s.key] != null));
+}
+
+export function StepCharts({ h, link }: { h: RunHealth; link: BucketLink }) {
+  const steps = new Set(h.per_step.map((p) => p.step));
+  // A training step lists rollouts only where the records have that step.
+  const query = (step: number) => (steps.has(step) ? chartBucketQuery("step", String(step)) : null);
+  const perStep = h.per_step.length > 1 ? SPECS : [];
+  return (
+    <>
+      {perStep.map(({ row, ...spec }) => {
+        const data = h.per_step.map((p) => ({ step: p.step, ...row(p) }));
+        return hasValues(data, { row, ...spec }) ? (
+          <StepChart
+            key={spec.id}
+            {...spec}
+            data={data}
+            stepAxis={RECORD_STEP}
+            query={query}
+            link={link}
+          />
+        ) : null;
+      })}
+      {h.metrics.length > 0 && (
+        <StepChart
+          id="metrics-reward"
+          title="Reward per training step (metrics.jsonl)"
+          data={h.metrics}
+          series={[{ key: "reward", label: "reward (training curve)", color: NEUTRAL }]}
+          valueAxis="reward (training curve)"
+          stepAxis="training step (metrics.jsonl)"
+          format={fixed(3)}
+          query={query}
+          link={link}
+          gaps
+          wide
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+// The run page's charts as instruments (issue 16): axis titles, hover values, charts that fill a
+// wide screen, and a click on a bar that leaves exactly its rollouts in the table (the URL records
+// it); an alert's "N more" opens the table filtered to the alert's rollouts; and the main pages
+// load with no console error. Expected rollouts are read from the fixture files, never from the
+// API under test.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import {
+  byRolloutId,
+  readEntries,
+  readRecords,
+  rolloutId,
+  storedRollouts,
+} from "./support/fixture-truth";
+import { FIXTURE_RUNS } from "./support/paths";
+
+const CC = "claude-code-capture-on";
+const BEFORE = "opencode-before-fix";
+
+/** The rollout ids the table shows, once every shown row has loaded (all fit in its window). */
+async function tableIds(page: Page): Promise<string[]> {
+  const ids = await page
+    .getByTestId("rollout-row")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-rollout-id") ?? ""));
+  return ids.sort(byRolloutId);
+}
+
+const count = (page: Page) => page.getByTestId("rollouts-count");
+
+/** Rollout ids whose model-call capture holds a failed exchange (HTTP ≥ 400). */
+function withFailedCall(run: string): string[] {
+  const dir = path.join(FIXTURE_RUNS, run, "model-calls");
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".capture.jsonl"))
+    .filter((n) =>
+      readFileSync(path.join(dir, n), "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .some((l) => (JSON.parse(l) as { status_code: number }).status_code >= 400),
+    )
+    .map((n) => n.slice(0, -".capture.jsonl".length))
+    .sort(byRolloutId);
+}
+
+test("clicking the 'unresolved retry' bar leaves exactly those rollouts in the table", async ({
+  page,
+}) => {
+  const records = readRecords(CC);
+  const n = records.length;
+  // The generator's scenario whose final retry group it leaves unresolved (fixtures/fixtures.test.ts).
+  const expected = records
+    .filter((r) => r.mask_sample === true && r.scenario === "final_retry_unresolved")
+    .map(rolloutId)
+    .sort(byRolloutId);
+  expect(expected.length).toBeGreaterThan(0);
+  await page.goto(`/runs/${CC}`);
+  await expect(count(page)).toHaveText(`${n} of ${n} rollouts`);
+  const bar = page
+    .getByTestId("chart-mask-reasons")
+    .locator('[data-testid="chart-bar"][data-key="unresolved_retry"]');
+  await expect(bar).toHaveAttribute("aria-label", /^unresolved retry: /);
+  await bar.click();
+  await expect(page).toHaveURL(/[?&]reason=unresolved_retry(&|#|$)/);
+  await expect(count(page)).toHaveText(`${expected.length} of ${n} rollouts`);
+  await expect(page.getByTestId("rollout-row")).toHaveCount(expected.length);
+  await expect.poll(() => tableIds(page)).toEqual(expected);
+  // The table's own reason filter shows what is applied; the bar is marked as the one shown.
+  await expect(page.getByTestId("filter-reason")).toHaveValue("unresolved_retry");
+  await expect(bar).toHaveAttribute("data-shown", "true");
+  // Back undoes the click; the URL alone restores it.
+  await page.goBack();
+  await expect(count(page)).toHaveText(`${n} of ${n} rollouts`);
+  await page.goto(`/runs/${CC}?reason=unresolved_retry`);
+  await expect(count(page)).toHaveText(`${expected.length} of ${n} rollouts`);
+  await expect.poll(() => tableIds(page)).toEqual(expected);
+});
+
+test("a calls-per-rollout bar lists the rollouts with that many calls, by a filter in the URL", async ({
+  page,
+}) => {
+  const ids = storedRollouts(CC);
+  const byCalls = new Map<string, string[]>();
+  for (const id of ids) {
+    const k = String(readEntries(CC, id).length);
+    byCalls.set(k, [...(byCalls.get(k) ?? []), id]);
+  }
+  // The fullest bucket that is not every rollout.
+  const [key, expected] = [...byCalls].sort(([, a], [, b]) => b.length - a.length)[0]!;
+  expect(expected.length).toBeLessThan(ids.length);
+  await page.goto(`/runs/${CC}?verdict=masked`); // a filter the click replaces
+  await page
+    .getByTestId("chart-calls")
+    .locator(`[data-testid="chart-bar"][data-key="${key}"]`)
+    .click();
+  await expect(page).toHaveURL(new RegExp(`[?&]calls=${key}(&|#|$)`));
+  expect(new URL(page.url()).searchParams.get("verdict")).toBeNull();
+  await expect(count(page)).toHaveText(`${expected.length} of ${ids.length} rollouts`);
+  await expect.poll(() => tableIds(page)).toEqual([...expected].sort(byRolloutId));
+  // The toolbar has no control for it: the note above the charts says it and clears it.
+  await expect(page.getByTestId("chart-filter")).toContainText(`calls per rollout ${key}`);
+  await page.getByTestId("chart-filter-clear").click();
+  await expect(count(page)).toHaveText(`${ids.length} of ${ids.length} rollouts`);
+  await expect(page.getByTestId("chart-filter")).toHaveCount(0);
+});
+
+test("every chart titles its axes and shows values on hover; the charts fill a wide screen", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto(`/runs/${CC}`);
+  const charts = page.locator("figure.chart");
+  await expect(
+    page.getByTestId("chart-calls").locator(".recharts-bar-rectangle").first(),
+  ).toBeVisible();
+  const n = await charts.count();
+  expect(n).toBeGreaterThan(5);
+  for (let i = 0; i < n; i++) {
+    await expect(charts.nth(i).getByTestId("chart-x-title")).not.toHaveText("");
+    await expect(charts.nth(i).getByTestId("chart-y-title")).not.toHaveText("");
+  }
+  await expect(page.getByTestId("chart-calls").getByTestId("chart-y-title")).toHaveText("rollouts");
+  // The cards reach the grid's right edge (no empty third of the screen).
+  const grid = (await page.getByTestId("charts").boundingBox())!;
+  const rights = await charts.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  expect(Math.max(...rights)).toBeGreaterThan(grid.x + grid.width - 2);
+  // Hover: the bar's bucket and its count.
+  const records = readRecords(CC);
+  const masked = records.filter((r) => r.mask_sample === true).length;
+  await page
+    .getByTestId("chart-verdicts")
+    .locator('[data-testid="chart-bar"][data-key="masked"]')
+    .hover();
+  const tip = page.getByTestId("chart-verdicts").getByTestId("chart-tooltip");
+  await expect(tip).toContainText("masked");
+  await expect(tip).toContainText(`rollouts: ${masked}`);
+});
+
+test("an alert's 'N more' opens the table filtered to the alert's rollouts", async ({ page }) => {
+  const cut = withFailedCall(BEFORE);
+  const all = storedRollouts(BEFORE);
+  expect(cut.length).toBeGreaterThan(8);
+  await page.goto(`/runs/${BEFORE}`);
+  const more = page
+    .locator('[data-testid="alert"][data-kind="cut_short"]')
+    .getByTestId("alert-more");
+  await expect(more).toHaveText(`${cut.length - 8} more`);
+  await more.click();
+  await expect(page).toHaveURL(/[?&]cut_short=1/);
+  await expect(count(page)).toHaveText(`${cut.length} of ${all.length} rollouts`);
+  await expect.poll(() => tableIds(page)).toEqual(cut);
+});
+
+test("the home, run, inspector and compare pages load with no console error", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
+  await page.goto("/");
+  await expect(page.getByTestId("runs-row").first()).toBeVisible();
+  await page.goto(`/runs/${CC}`);
+  await expect(page.getByTestId("rollout-row").first()).toBeVisible();
+  await expect(
+    page.getByTestId("chart-mask-reasons").locator(".recharts-bar-rectangle").first(),
+  ).toBeVisible();
+  await page.goto(`/runs/${CC}/rollouts/3-0`);
+  await expect(page.getByTestId("verdict-bar")).toBeVisible();
+  await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
+  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  expect(errors).toEqual([]);
+});
