@@ -1,13 +1,18 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-// Independent of lib/compare: a two-pass Pearson on the fixture files themselves.
+const GRPO = ["grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2"];
+
+// Independent of lib/compare and lib/trainer: the runs' train/reward per step as
+// lib/compare/reference.py decodes their TensorBoard event files (they keep no metrics.jsonl),
+// and a two-pass Pearson on it.
 function rewards(run: string): number[] {
-  return readFileSync(path.join("fixtures/runs", run, "metrics.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l).reward as number);
+  const out = execFileSync("python3", ["lib/compare/reference.py", "series", run], {
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as number[];
 }
 function pearson(a: number[], b: number[]): number {
   const m = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -42,10 +47,52 @@ test("capture on vs off: correlation, floor and verdict match an independent com
   await expect(page.getByTestId("mean-diff")).toHaveText("+0.006 [−0.007, +0.019]");
   await expect(page.getByTestId("baseline")).toContainText("marked as a seed repeat in run.json");
   await expect(page.getByTestId("chart-reward").locator(".recharts-line")).toHaveCount(4);
-  await expect(page.getByTestId("capture-logged")).toContainText(
-    "staging_failures 0, invalid_rows 0",
-  );
   await page.screenshot({ path: "test-results/compare-grpo.png", fullPage: true });
+});
+
+test("capture on vs off from their TensorBoard files: calibrated verdict, scalar picker, mismatch", async ({
+  page,
+}) => {
+  for (const run of GRPO)
+    expect(existsSync(path.join("fixtures/runs", run, "metrics.jsonl"))).toBe(false);
+  await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
+  // The calibrated verdict: its decision as an attribute, and the paragraph saying how it was tested.
+  const verdict = page.getByTestId("compare-verdict");
+  await expect(verdict).toHaveAttribute("data-decision", "within_noise");
+  await expect(verdict).toContainText("Within run-to-run noise (5% level)");
+  const method = page.getByTestId("compare-method");
+  await expect(method).toContainText("Paired by step");
+  await expect(method).toContainText("moving-block bootstrap");
+  await expect(method).toContainText("Steiger's z");
+  await expect(page.getByTestId("mean-test")).toContainText("t = 1.75, 1.7 df, p = 0.243");
+  // The scalar picker: train/reward chosen, the event files' other train/* scalars offered.
+  const select = page.getByTestId("scalar-picker").getByTestId("scalar-select");
+  await expect(select).toHaveValue("train/reward");
+  await expect(select.locator("option")).toHaveText([
+    "train/gen_kl_error",
+    "train/reward",
+    "train/token_mult_prob_error",
+  ]);
+  await expect(page.getByTestId("training-title")).toContainText(
+    "train/reward per step (100 shared steps)",
+  );
+  await expect(page.getByTestId("chart-reward")).toHaveAttribute("data-scalar", "train/reward");
+  // Both runs' mismatch distributions, side by side (fetched after the page renders).
+  const mismatch = page.getByTestId("compare-mismatch");
+  await expect(mismatch).toBeVisible({ timeout: 60_000 });
+  const heads = mismatch.getByTestId("compare-mismatch-quantiles").locator("thead th");
+  await expect(heads.nth(1)).toContainText("grpo-capture-on");
+  await expect(heads.nth(2)).toContainText("grpo-capture-off");
+  await expect(mismatch.getByTestId("compare-mismatch-samples")).toHaveText(["24 (3)", "24 (3)"]);
+  await expect(mismatch.getByTestId("compare-mismatch-bin").first()).toBeVisible();
+  // Picking another scalar recomputes the comparison on it.
+  await select.selectOption("train/gen_kl_error");
+  await expect(page).toHaveURL(/[?&]scalar=train%2Fgen_kl_error/);
+  await expect(page.getByTestId("training-title")).toContainText("train/gen_kl_error per step");
+  await expect(page.getByTestId("chart-reward")).toHaveAttribute(
+    "data-scalar",
+    "train/gen_kl_error",
+  );
 });
 
 test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({ page }) => {

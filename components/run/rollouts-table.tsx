@@ -12,26 +12,34 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
+import { tableCountWords, type IndexState } from "@/lib/health/index-state";
 import { COLUMNS, type Col, type Ctx } from "./rollout-columns";
 import { plural } from "@/lib/view/plural";
-import { useRowPages, type BadQueryParam } from "./use-row-pages";
+import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 
 const ROW = 30;
 
+/**
+ * `rows`: the table's pages (components/run/use-row-pages, owned by the run overview, whose
+ * progress line reads the same response); `state`: the index's state in that response.
+ */
 export function RolloutsTable({
   runId,
   health,
-  version,
+  rows,
+  state,
 }: {
   runId: string;
   health: RunHealth;
-  version: number;
+  rows: RowPages;
+  state: IndexState | null;
 }) {
   const [params, set] = useUrlState();
   const query = queryFrom(params);
-  const base = `/api/runs/${encodeURIComponent(runId)}/rollouts`;
-  const { total, all, error, bad, ensure, rowAt } = useRowPages(base, query, version);
+  const { page, error, bad, ensure, rowAt } = rows;
+  const total = page?.total ?? null,
+    all = page?.all ?? null;
   const badKeys = new Set(bad.map((b) => b.key));
   const sorting: SortingState = [
     {
@@ -95,14 +103,20 @@ export function RolloutsTable({
     <section data-testid="rollouts-section">
       <TableFilters key={clears} health={health} params={params} set={set} table={table} />
       <div className="table-meta">
-        <span className="muted" data-testid="rollouts-count">
+        <span
+          className="muted"
+          data-testid="rollouts-count"
+          data-matching={total ?? undefined}
+          data-indexed={state && state.kind !== "counting" ? state.indexed : undefined}
+          data-state={state?.kind}
+        >
           {bad.length > 0
             ? "bad query"
             : error
               ? "could not load the rollouts"
-              : total === null
+              : total === null || state === null
                 ? "loading…"
-                : `${total.toLocaleString("en-US")} of ${plural(all ?? 0, "rollout", "rollouts", (all ?? 0).toLocaleString("en-US"))}`}
+                : tableCountWords(total, state)}
         </span>
         <a href={exportHref("csv")} data-testid="export-csv" download>
           export CSV

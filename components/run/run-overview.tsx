@@ -1,83 +1,194 @@
 "use client";
-// The run page's container: health (charts, alerts) and the rollouts table. Polls the health route
-// every second while the index is being built (with a progress bar) and every 10 s after, so a
-// run still being written shows new rollouts without a reload.
+// The run page's container: health (charts, alerts) and the rollouts table. While the index counts
+// or summarises, the page says "indexing N of M rollouts" with a progress bar and skeleton charts,
+// never a count, a 0 or "healthy" that is not final (lib/health/index-state); the progress line
+// and the table's count read the same response, so they agree. A run with token capture off leads
+// with what it has (its training curve, its records) and says in one line that it has no capture.
 import Link from "next/link";
-import { useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
-import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
+import { useUrlState } from "@/components/shared/url-state";
+import {
+  indexState,
+  isSettled,
+  noAlertsClaim,
+  progressWords,
+  type IndexState,
+} from "@/lib/health/index-state";
+import { captureOffLine, curveSource, recordsSource } from "@/lib/health/number-sources";
+import type { TrainingCurveView } from "@/lib/health/training-curve";
+import type { RunHealth } from "@/lib/schema/api-runs";
 import { Alerts, ROLLOUTS_ANCHOR } from "./alerts";
 import { HealthCharts } from "./health-charts";
+import { HealthSkeleton } from "./health-skeleton";
 import { RolloutsTable } from "./rollouts-table";
+import { queryFrom } from "./table-filters";
+import { TrainingCurve } from "./training-curve";
 import { TruthCheck } from "./truth-check";
+import { useRowPages } from "./use-row-pages";
+import { useRunHealth } from "./use-run-health";
 
-const asHealth = (v: unknown): RunHealth => runHealthSchema.parse(v);
+/** What the page knows of the run's files (app/runs/[run]/page), beside its health. */
+export interface RunFacts {
+  /** The manifest says `capture: "off"`. */
+  captureOff: boolean;
+  /** The run has a token store, a model-call store or records: there are rollouts to count. */
+  hasSources: boolean;
+  hasRecords: boolean;
+  /** The run's training curve (the trainer's logs or metrics.jsonl), null without one. */
+  curve: TrainingCurveView | null;
+}
 
-export function RunOverview({ initial }: { initial: RunHealth }) {
-  const [health, setHealth] = useState(initial);
-  const [version, setVersion] = useState(0);
-  const running = health.progress.running;
-  useEffect(() => {
-    const ctl = new AbortController();
-    const t = setTimeout(
-      () =>
-        fetchParsed(
-          `/api/runs/${encodeURIComponent(initial.run_id)}/health`,
-          asHealth,
-          ctl.signal,
-        ).then(
-          (h) => {
-            setHealth(h);
-            if (
-              h.rollouts !== health.rollouts ||
-              h.progress.done !== health.progress.done ||
-              h.masked !== health.masked ||
-              h.policy_model !== health.policy_model
-            )
-              setVersion((v) => v + 1);
-          },
-          () => undefined,
-        ),
-      running ? 1000 : 10_000,
+export function RunOverview({ initial, facts }: { initial: RunHealth; facts: RunFacts }) {
+  const { health, version } = useRunHealth(initial, facts.hasSources);
+  const [params] = useUrlState();
+  const runId = health.run_id;
+  const rows = useRowPages(
+    `/api/runs/${encodeURIComponent(runId)}/rollouts`,
+    queryFrom(params),
+    version,
+  );
+  const state = indexState(health.progress, health.rollouts, facts.hasSources);
+  const tableState = rows.page
+    ? indexState(rows.page.progress, rows.page.all, facts.hasSources)
+    : null;
+  // The line reads the table's newest page once there is one (so the two counts agree) and stays
+  // until both the health and the table have seen the index finish.
+  const indexing = !isSettled(state) || (tableState !== null && !isSettled(tableState));
+  const progress = indexing ? <IndexProgress s={tableState ?? state} /> : null;
+  const table = <RolloutsTable runId={runId} health={health} rows={rows} state={tableState} />;
+  const error = health.progress.error && (
+    <div className="error-box">Index error: {health.progress.error}</div>
+  );
+  if (facts.captureOff)
+    return (
+      <>
+        {progress}
+        {error}
+        <p data-testid="capture-off-note">
+          {captureOffLine({ steps: facts.curve?.steps ?? 0, hasRecords: facts.hasRecords })}
+        </p>
+        {facts.curve && <TrainingCurve curve={facts.curve} />}
+        <AlertsSection health={health} state={state} captureOff />
+        <TruthCheck runId={runId} />
+        {(facts.hasRecords || health.rollouts > 0) && (
+          <>
+            <h2 id={ROLLOUTS_ANCHOR}>Records</h2>
+            <Sources health={health} state={state} curve={facts.curve} />
+            {table}
+          </>
+        )}
+      </>
     );
-    return () => {
-      clearTimeout(t);
-      ctl.abort();
-    };
-  }, [health, running, initial.run_id]);
-  const p = health.progress;
   return (
     <>
-      {running && (
-        <div className="card progress" data-testid="index-progress">
-          Indexing rollouts: {p.done.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")}{" "}
-          <progress max={p.total} value={p.done} /> — what is done is shown below.
-        </div>
+      {progress}
+      {error}
+      <AlertsSection health={health} state={state} captureOff={false} />
+      <h2>Health</h2>
+      {isSettled(state) ? (
+        <>
+          <Sources health={health} state={state} curve={facts.curve} />
+          <HealthCharts h={health} />
+          {/* The health draws metrics.jsonl's reward; a curve only the trainer's logs hold is drawn here. */}
+          {health.metrics.length === 0 && facts.curve && <TrainingCurve curve={facts.curve} />}
+        </>
+      ) : (
+        <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
-      {p.error && <div className="error-box">Index error: {p.error}</div>}
-      <h2>Alerts</h2>
-      <Alerts runId={health.run_id} alerts={health.alerts} />
+      <TruthCheck runId={runId} />
+      {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). */}
+      <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
+      {table}
+    </>
+  );
+}
+
+function IndexProgress({ s }: { s: IndexState }) {
+  return (
+    <div
+      className="card progress"
+      role="status"
+      data-testid="index-progress"
+      data-state={s.kind}
+      data-indexed={s.kind === "counting" ? undefined : s.indexed}
+      data-total={s.kind === "indexing" ? s.total : s.kind === "complete" ? s.indexed : undefined}
+    >
+      <span data-testid="index-progress-words">{progressWords(s)}</span>{" "}
+      {s.kind === "indexing" ? (
+        <progress aria-label="rollouts indexed" max={Math.max(1, s.total)} value={s.indexed} />
+      ) : s.kind === "counting" ? (
+        <progress aria-label="counting rollouts" />
+      ) : (
+        <progress aria-label="rollouts indexed" max={1} value={1} />
+      )}{" "}
+      <span className="muted">
+        — the table lists what is indexed; counts and charts follow once every rollout is.
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Alerts found so far are shown as they come; "capture looks healthy" only once every rollout is
+ * checked, and never for a run without capture.
+ */
+function AlertsSection({
+  health,
+  state,
+  captureOff,
+}: {
+  health: RunHealth;
+  state: IndexState;
+  captureOff: boolean;
+}) {
+  const runId = health.run_id;
+  const settled = isSettled(state);
+  const claim = noAlertsClaim(state, captureOff);
+  if (health.alerts.length === 0 && claim === "no_capture") return null;
+  return (
+    <>
+      <h2>{settled ? "Alerts" : "Alerts so far"}</h2>
+      {health.alerts.length > 0 || claim === "healthy" ? (
+        <Alerts runId={runId} alerts={health.alerts} />
+      ) : (
+        <p className="muted" data-testid="alerts-pending">
+          None so far: the run&apos;s alerts are known once every rollout is indexed.
+        </p>
+      )}
       {health.notes.map((n) => (
         <p key={n.kind} className="muted health-note" data-testid="health-note" data-kind={n.kind}>
           {n.message}
           {n.table_query && (
             <>
               {" "}
-              <Link
-                href={`/runs/${encodeURIComponent(health.run_id)}?${n.table_query}#${ROLLOUTS_ANCHOR}`}
-              >
+              <Link href={`/runs/${encodeURIComponent(runId)}?${n.table_query}#${ROLLOUTS_ANCHOR}`}>
                 list them in the table
               </Link>
             </>
           )}
         </p>
       ))}
-      <h2>Health</h2>
-      <HealthCharts h={health} />
-      <TruthCheck runId={health.run_id} />
-      {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). */}
-      <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
-      <RolloutsTable runId={health.run_id} health={health} version={version} />
     </>
+  );
+}
+
+/** Where the page's reward numbers come from, so they are not mistaken for compare's. */
+function Sources({
+  health,
+  state,
+  curve,
+}: {
+  health: RunHealth;
+  state: IndexState;
+  curve: TrainingCurveView | null;
+}) {
+  const parts: string[] = [];
+  if (isSettled(state) && health.reward_mean !== null)
+    parts.push(`mean reward ${health.reward_mean.toFixed(3)} (${recordsSource(health.rollouts)})`);
+  if (curve) parts.push(`reward per step (${curveSource(curve.steps)})`);
+  if (parts.length === 0) return null;
+  return (
+    <p className="muted small" data-testid="run-sources">
+      Sources: {parts.join(" · ")}
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALERT_FILTERS, SORT_KEYS } from "@/lib/runs/rollout-query";
-import { badQueryParams } from "./use-row-pages";
+import { badQueryParams, newerPages, pagesIn } from "./use-row-pages";
 
 describe("badQueryParams: what the rollouts route would refuse, before asking it", () => {
   it("names a bad sort with every sort key the route takes", () => {
@@ -32,5 +32,48 @@ describe("badQueryParams: what the rollouts route would refuse, before asking it
     expect(badQueryParams("")).toEqual([]);
     expect(badQueryParams("sort=reward&dir=desc&verdict=masked&status=422&step=3&q=x")).toEqual([]);
     expect(badQueryParams("sort=")).toEqual([]);
+  });
+});
+
+describe("refreshing the table's pages", () => {
+  const page = (all: number) => ({
+    total: all,
+    all,
+    offset: 0,
+    rollouts: [],
+    progress: {
+      done: all,
+      total: 10_000,
+      running: true,
+      error: null,
+      last_ms: null,
+      workers: 0,
+      in_workers: 0,
+    },
+    policy_model: null,
+  });
+  const loaded = (sent: string, version: number, all: number) => ({
+    sent,
+    version,
+    first: page(all),
+    pages: new Map([[0, page(all)]]),
+  });
+
+  it("fetches the first page with the pages in view", () => {
+    expect(pagesIn(0, 0)).toEqual([0]);
+    expect(pagesIn(0, 45)).toEqual([0]);
+    expect(pagesIn(390, 430)).toEqual([0, 1, 2]);
+    expect(pagesIn(400, 401)).toEqual([0, 2]);
+  });
+
+  it("never lets an older version's answer replace a newer one of the same query", () => {
+    const v3 = loaded("", 3, 900);
+    expect(newerPages(v3, loaded("", 2, 600))).toBe(v3);
+    const v4 = loaded("", 4, 1200);
+    expect(newerPages(v3, v4)).toBe(v4);
+    // Another query's answer is always taken: its rows are not comparable.
+    const sorted = loaded("sort=reward", 1, 1200);
+    expect(newerPages(v3, sorted)).toBe(sorted);
+    expect(newerPages(null, v3)).toBe(v3);
   });
 });

@@ -1,10 +1,12 @@
 "use client";
 // Pages of the rollouts table from /api/runs/{run}/rollouts (sorted and filtered on the server),
-// parsed with the route's schema; `version` refetches when the run changed (live runs). A query the
-// route would refuse (`?sort=bogus`) is found here, from the route's own schema, and never sent.
-import { useCallback, useMemo } from "react";
+// parsed with the route's schema. A new `version` (the index moved on: a cold index summarising, a
+// live run growing) refetches the first page and the pages in view together and swaps them in at
+// once, so the table keeps its rows while it refreshes; a new query starts over. A query the route
+// would refuse (`?sort=bogus`) is found here, from the route's own schema, and never sent.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
-import { usePages } from "@/components/shared/use-pages";
+import { fetchParsed } from "@/components/shared/url-state";
 import { rolloutQuerySchema } from "@/lib/runs/rollout-query";
 import { rolloutPageSchema, type RolloutPage, type RolloutSummary } from "@/lib/schema/api-runs";
 
@@ -47,24 +49,109 @@ export function badQueryParams(query: string): BadQueryParam[] {
   return [...out.values()];
 }
 
+/** Pages fetched for one query at one index version; `first` carries the counts and progress. */
+export interface LoadedPages {
+  /** The route and query as sent (refused parameters left out). */
+  sent: string;
+  version: number;
+  first: RolloutPage;
+  pages: Map<number, RolloutPage>;
+}
+
+/** The pages covering rows [from, to), always with the first (it carries the counts). */
+export function pagesIn(from: number, to: number): number[] {
+  const out = [0];
+  for (let p = Math.floor(from / PAGE); p <= Math.floor(Math.max(from, to - 1) / PAGE); p++)
+    if (p > 0) out.push(p);
+  return out;
+}
+
+/**
+ * What the table shows once `next` arrived: it, unless it answers an older version of the query
+ * shown (requests of successive versions are not cancelled, so an old one may land last).
+ */
+export function newerPages(shown: LoadedPages | null, next: LoadedPages): LoadedPages {
+  return shown !== null && shown.sent === next.sent && shown.version > next.version ? shown : next;
+}
+
 export function useRowPages(base: string, query: string, version: number) {
   const bad = useMemo(() => badQueryParams(query), [query]);
   // A refused query is never sent (the table shows what is wrong with it instead); the rest of it
   // is, so the counts stay those of the parameters that are fine.
   const sent = useMemo(() => {
-    if (bad.length === 0) return query;
+    if (bad.length === 0) return `${base}?${query}`;
     const q = new URLSearchParams(query);
     for (const b of bad) q.delete(b.key);
-    return q.toString();
-  }, [query, bad]);
-  const { first, error, ensure, pageOf } = usePages(
-    `${base}?${sent}${sent ? "&" : ""}v=${version}`,
-    PAGE,
-    asPage,
+    return `${base}?${q.toString()}`;
+  }, [base, query, bad]);
+  const [shown, setShown] = useState<LoadedPages | null>(null);
+  const [failed, setFailed] = useState<{ sent: string; error: string } | null>(null);
+  const [, setTick] = useState(0);
+  /** The rows the table last asked for: a refresh fetches their pages with the first. */
+  const view = useRef<[number, number]>([0, 0]);
+  const inflight = useRef(new Set<string>());
+  const ctl = useRef<AbortController | null>(null);
+  const urlOf = useCallback(
+    (v: number, p: number) =>
+      `${sent}${sent.endsWith("?") ? "" : "&"}v=${v}&offset=${p * PAGE}&limit=${PAGE}`,
+    [sent],
+  );
+
+  // One controller per query: a new query drops what the old one had in flight; a new version
+  // does not, or a version bumped faster than a page answers would never be shown.
+  useEffect(() => {
+    const c = new AbortController();
+    ctl.current = c;
+    return () => c.abort();
+  }, [urlOf]);
+
+  useEffect(() => {
+    const c = ctl.current;
+    if (!c) return;
+    const wanted = pagesIn(...view.current);
+    Promise.all(wanted.map((p) => fetchParsed(urlOf(version, p), asPage, c.signal))).then(
+      (got) => {
+        const pages = new Map(got.map((page, i) => [wanted[i] as number, page]));
+        setShown((prev) =>
+          newerPages(prev, { sent, version, first: got[0] as RolloutPage, pages }),
+        );
+        setFailed(null);
+      },
+      (err: unknown) => !c.signal.aborted && setFailed({ sent, error: (err as Error).message }),
+    );
+  }, [urlOf, sent, version]);
+
+  const current = shown?.sent === sent ? shown : null;
+  /** Makes sure the pages covering rows [from, to) of what is shown are loaded or loading. */
+  const ensure = useCallback(
+    (from: number, to: number) => {
+      view.current = [from, to];
+      const c = ctl.current;
+      if (!c || !current) return;
+      for (const p of pagesIn(from, to)) {
+        const key = `${current.sent}\n${current.version}:${p}`;
+        if (current.pages.has(p) || inflight.current.has(key)) continue;
+        inflight.current.add(key);
+        fetchParsed(urlOf(current.version, p), asPage, c.signal).then(
+          (page) => {
+            current.pages.set(p, page);
+            inflight.current.delete(key);
+            setTick((n) => n + 1);
+          },
+          () => inflight.current.delete(key),
+        );
+      }
+    },
+    [current, urlOf],
   );
   const rowAt = useCallback(
-    (i: number): RolloutSummary | null => pageOf(i)?.rollouts[i % PAGE] ?? null,
-    [pageOf],
+    (i: number): RolloutSummary | null =>
+      current?.pages.get(Math.floor(i / PAGE))?.rollouts[i % PAGE] ?? null,
+    [current],
   );
-  return { total: first?.total ?? null, all: first?.all ?? null, error, bad, ensure, rowAt };
+  // A failed refresh keeps the rows shown; only a query with nothing to show says it failed.
+  const error = !current && failed?.sent === sent ? failed.error : undefined;
+  return { page: current?.first ?? null, error, bad, ensure, rowAt };
 }
+
+export type RowPages = ReturnType<typeof useRowPages>;

@@ -1,6 +1,7 @@
 "use client";
 // The runs on the home page with their key health numbers (rollouts per severity class, in the
-// classes' colours, a zero in grey); pick two to compare them.
+// classes' colours, a zero in grey); pick two to compare them. The mean reward names its source
+// (the records) and the steps theirs (the training curve), which compare averages instead.
 import Link from "next/link";
 import { useState } from "react";
 import type { RunOverview } from "@/lib/schema/api-runs";
@@ -11,7 +12,8 @@ import {
   ZERO_COUNT_CLASS,
 } from "@/lib/severity/palette";
 import { isPartial, overviewCells } from "@/lib/health/overview-cells";
-import { plural } from "@/lib/view/plural";
+import { curveSource, recordsSource } from "@/lib/health/number-sources";
+import { indexState } from "@/lib/health/index-state";
 
 const PENDING = SEVERITY_CLASS.pending;
 
@@ -109,7 +111,13 @@ function RunRow({
   picked: boolean;
   toggle: (id: string) => void;
 }) {
-  const c = overviewCells(r);
+  // An index still listing the run's files reports no rollouts yet: not a 0 (lib/health/index-state).
+  const counting =
+    indexState(r.indexing, r.rollouts, r.has_rollout_records || r.capture === "on").kind ===
+    "counting";
+  const c = counting
+    ? { partial: true, rollouts: "counting…", masked: "—", reward: "—", alerts: "—" }
+    : overviewCells(r);
   const pending = c.partial ? PENDING : undefined;
   return (
     <tr data-testid="runs-row" data-run-id={r.id} data-partial={c.partial || undefined}>
@@ -135,7 +143,11 @@ function RunRow({
       </td>
       <td data-testid="run-rollouts" className={pending}>
         {c.rollouts}
-        {r.steps > 0 && <div className="muted small">{plural(r.steps, "training step")}</div>}
+        {r.steps > 0 && (
+          <div className="muted small" data-testid="run-steps">
+            {curveSource(r.steps)}
+          </div>
+        )}
         {r.indexing.running && (
           <div className="muted small">
             indexing {r.indexing.done}/{r.indexing.total}
@@ -154,6 +166,12 @@ function RunRow({
       </td>
       <td data-testid="run-reward" className={pending}>
         {c.reward}
+        {/* Compare averages the training curve instead: the source tells the two numbers apart. */}
+        {!c.partial && r.reward_mean !== null && (
+          <div className="muted small" data-testid="run-reward-source">
+            {recordsSource(r.rollouts)}
+          </div>
+        )}
       </td>
       <td>
         {r.alerts ? (

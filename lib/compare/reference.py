@@ -3,7 +3,9 @@
 Run: python3 lib/compare/reference.py (the fixed numbers in stats.test.ts), or
 python3 lib/compare/reference.py calibrated IN.json: the calibrated verdict's statistics for each
 {"a": [...], "b": [...], "seed": [...]} triplet in IN.json (seed is a repeat of b), printed as JSON;
-lib/compare/reference.test.ts runs it on shared inputs and compares. The bootstraps re-implement
+lib/compare/reference.test.ts runs it on shared inputs and compares; or
+python3 lib/compare/reference.py series RUN: the GRPO fixture run's train/reward per step, read from
+its TensorBoard event file by a decoder written here (the runs keep no metrics.jsonl). The bootstraps re-implement
 mulberry32 and the resampling loops so seeded results can be checked exactly; the distributions
 (Student t, normal), correlations and variances are numpy/scipy.
 """
@@ -95,8 +97,54 @@ if len(sys.argv) == 3 and sys.argv[1] == "calibrated":
     print(json.dumps([calibrated(t["a"], t["b"], t["seed"]) for t in json.load(open(sys.argv[2]))]))
     sys.exit(0)
 
+def varint(buf, i):
+    shift = v = 0
+    while True:
+        b = buf[i]; i += 1; v |= (b & 0x7F) << shift; shift += 7
+        if b < 0x80: return v, i
+
+def fields(buf):
+    """(field number, wire type, value) of one protobuf message; only the wire types events use."""
+    i = 0
+    while i < len(buf):
+        key, i = varint(buf, i); num, wt = key >> 3, key & 7
+        if wt == 0: v, i = varint(buf, i)
+        elif wt == 1: v, i = buf[i:i + 8], i + 8
+        elif wt == 5: v, i = buf[i:i + 4], i + 4
+        elif wt == 2: n, i = varint(buf, i); v, i = buf[i:i + n], i + n
+        else: raise ValueError(f"wire type {wt}")
+        yield num, wt, v
+
+def event_scalars(run, tag):
+    """step -> simple_value (float32, widened) of `tag` in the run's TensorBoard event files.
+
+    TFRecord framing (u64 length, u32 crc, data, u32 crc) and Event{step=2, summary=5} ->
+    Summary{value=1} -> Value{tag=1, simple_value=2} decoded here by hand, not by lib/trainer."""
+    import glob, struct
+    out = {}
+    for path in sorted(glob.glob(f"fixtures/runs/{run}/logs/tensorboard/events.out.tfevents.*")):
+        data = open(path, "rb").read(); at = 0
+        while at < len(data):
+            (n,) = struct.unpack_from("<Q", data, at); rec = data[at + 12: at + 12 + n]; at += 16 + n
+            step = 0; values = []
+            for num, wt, v in fields(rec):
+                if num == 2 and wt == 0: step = v
+                if num == 5 and wt == 2:
+                    values += [x for f, w, x in fields(v) if f == 1 and w == 2]
+            for value in values:
+                got = {f: x for f, w, x in fields(value)}
+                if got.get(1) == tag.encode() and 2 in got:
+                    out[step] = float(np.frombuffer(got[2], dtype="<f4")[0])
+    return out
+
 def rewards(run):
-    return [json.loads(l)["reward"] for l in open(f"fixtures/runs/{run}/metrics.jsonl")]
+    """The run's training curve: train/reward per step from its event files (metrics.jsonl is gone)."""
+    by_step = event_scalars(run, "train/reward")
+    return [by_step[s] for s in sorted(by_step)]
+
+if len(sys.argv) == 3 and sys.argv[1] == "series":
+    print(json.dumps(rewards(sys.argv[2])))
+    sys.exit(0)
 
 on, off, off2 = rewards("grpo-capture-on"), rewards("grpo-capture-off"), rewards("grpo-capture-off-seed2")
 r_ab = stats.pearsonr(on, off).statistic

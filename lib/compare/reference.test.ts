@@ -2,11 +2,13 @@
 // mulberry32 port), run live on shared inputs: the GRPO fixture triplet and simulated triplets
 // (shifts 0, 1, 2, 3 and 8). Needs python3 with numpy and scipy (Debian: python3-numpy python3-scipy).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
+import { readEventFile } from "@/lib/trainer/event-scalars";
+import { SeriesCollector } from "@/lib/trainer/scalar-series";
 import { calibratedVerdict, type StepSeries } from "./calibrated";
 import { simulateTriplet, type Triplet } from "./simulate";
 
@@ -18,11 +20,13 @@ interface Reference {
   decision: string;
 }
 
-const rewards = (run: string) =>
-  readFileSync(path.join(RUNS_DIR, run, "metrics.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => (JSON.parse(l) as { reward: number }).reward);
+/** The run's train/reward per step from its event files (the runs keep no metrics.jsonl). */
+function rewards(run: string): number[] {
+  const dir = path.join(RUNS_DIR, run, "logs", "tensorboard");
+  const c = new SeriesCollector();
+  for (const f of readdirSync(dir)) readEventFile(readFileSync(path.join(dir, f)), f, c);
+  return (c.series().find((s) => s.tag === "train/reward")?.points ?? []).map((p) => p.value!);
+}
 const series = (id: string, xs: number[]): StepSeries => ({
   id,
   byStep: new Map(xs.map((x, i) => [i, x])),
@@ -55,6 +59,17 @@ function seedPairAgreeing(t: Triplet) {
 }
 
 describe("the calibrated verdict against the numpy/scipy reference", () => {
+  it("reads the same train/reward series from the event files as reference.py's own decoder", () => {
+    for (const run of ["grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2"]) {
+      const out = execFileSync("python3", ["lib/compare/reference.py", "series", run], {
+        encoding: "utf8",
+      });
+      const want = JSON.parse(out) as number[];
+      expect(want, run).toHaveLength(100);
+      expect(rewards(run), run).toEqual(want);
+    }
+  });
+
   it("computes the same statistics on the GRPO fixtures and simulated triplets", () => {
     const inputs = [
       {

@@ -1,9 +1,11 @@
 // Expected numbers come from lib/compare/reference.py (numpy/scipy and an independent mulberry32
 // port), not from this code.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
+import { readEventFile } from "@/lib/trainer/event-scalars";
+import { SeriesCollector } from "@/lib/trainer/scalar-series";
 import {
   bootstrapMean,
   bootstrapMeanDifference,
@@ -14,11 +16,13 @@ import {
   signTest,
 } from "./stats";
 
-const rewards = (run: string) =>
-  readFileSync(path.join(RUNS_DIR, run, "metrics.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => (JSON.parse(l) as { reward: number }).reward);
+/** The run's train/reward per step from its event files (float32), as reference.py reads them. */
+function rewards(run: string): number[] {
+  const dir = path.join(RUNS_DIR, run, "logs", "tensorboard");
+  const c = new SeriesCollector();
+  for (const f of readdirSync(dir)) readEventFile(readFileSync(path.join(dir, f)), f, c);
+  return (c.series().find((s) => s.tag === "train/reward")?.points ?? []).map((p) => p.value!);
+}
 const SMALL = [0.2, -0.1, 0.35, 0.0, 0.15, 0.4, -0.05, 0.3, 0.1, 0.25];
 
 describe("statistics against an independent reference", () => {
@@ -27,33 +31,33 @@ describe("statistics against an independent reference", () => {
     off2 = rewards("grpo-capture-off-seed2");
 
   it("Pearson correlation of the GRPO runs (scipy.stats.pearsonr)", () => {
-    expect(pearson(on, off)).toBeCloseTo(0.9429565048811746, 12);
-    expect(pearson(off2, off)).toBeCloseTo(0.9520194659589888, 12);
+    expect(pearson(on, off)).toBeCloseTo(0.9429564976492388, 12);
+    expect(pearson(off2, off)).toBeCloseTo(0.9520194821437309, 12);
     expect(() => pearson([1, 2], [1, 2])).toThrow(/at least 3/);
     expect(() => pearson([1, 2, 3], [1, 2])).toThrow(/3 vs 2/);
   });
 
   it("Fisher z comparison of the correlation with the floor (scipy.stats.norm.sf)", () => {
-    const t = compareCorrelations(0.9429565048811746, 100, 0.9520194659589888, 100);
-    expect(t.z).toBeCloseTo(0.6186723236852507, 10);
-    expect(t.p).toBeCloseTo(0.26806612301856736, 6);
+    const t = compareCorrelations(0.9429564976492388, 100, 0.9520194821437309, 100);
+    expect(t.z).toBeCloseTo(0.6186739815524286, 10);
+    expect(t.p).toBeCloseTo(0.26806557682662624, 6);
   });
 
   it("seeded percentile bootstraps (numpy percentile, mulberry32 port)", () => {
     expect(bootstrapMean(on)).toMatchObject({
-      estimate: expect.closeTo(0.552003, 10),
-      low: expect.closeTo(0.5427996749999999, 10),
-      high: expect.closeTo(0.5615171250000002, 10),
+      estimate: expect.closeTo(0.5520029991865159, 10),
+      low: expect.closeTo(0.5427996741756796, 10),
+      high: expect.closeTo(0.5615171227976681, 10),
       level: 0.95,
     });
     const d = bootstrapMeanDifference(on, off);
-    expect(d.estimate).toBeCloseTo(0.005999, 10);
-    expect(d.low).toBeCloseTo(-0.006891499999999588, 10);
-    expect(d.high).toBeCloseTo(0.019067025000000064, 10);
+    expect(d.estimate).toBeCloseTo(0.0059990021586419084, 10);
+    expect(d.low).toBeCloseTo(-0.006891497530043187, 10);
+    expect(d.high).toBeCloseTo(0.01906702782213686, 10);
     const paired = bootstrapMean(on.map((x, i) => x - off[i]!));
     expect([paired.low, paired.high]).toEqual([
-      expect.closeTo(0.0026786000000000054, 10),
-      expect.closeTo(0.009326025000000002, 10),
+      expect.closeTo(0.002678605131804944, 10),
+      expect.closeTo(0.009326028794050216, 10),
     ]);
     expect(bootstrapMean(SMALL, { iterations: 500, seed: 7 })).toMatchObject({
       estimate: expect.closeTo(0.16, 12),

@@ -1,5 +1,6 @@
 // Alerts about a run's files rather than its rollouts: a rollouts.jsonl or metrics.jsonl that could
-// not be read, NaN and Infinity values kept as gaps in metrics.jsonl, and store files the listing
+// not be read, NaN and Infinity values kept as gaps in the training curve (metrics.jsonl or the
+// trainer logs' reward, with what their reader skipped), and store files the listing
 // skipped. They stay on their own run's page (and count on the home page); nothing here reads files.
 import "server-only";
 import type { Alert } from "@/lib/schema";
@@ -36,7 +37,7 @@ function gapsAlert(metrics: RunMetrics): Alert {
   const n = metrics.gaps.length;
   const named = metrics.gaps
     .slice(0, NAMED)
-    .map((g) => `line ${g.line} \`${g.key}\` is ${g.value}`);
+    .map((g) => `${g.at ?? `line ${g.line}`} \`${g.key}\` is ${g.value}`);
   const values = n === 1 ? "1 value is" : `${n} values are`;
   return fileAlert(
     "warning",
@@ -72,6 +73,9 @@ export function fileAlerts(snap: IndexSnapshot, metrics: RunMetrics): Alert[] {
     );
   }
   if (metrics.gaps.length > 0) out.push(gapsAlert(metrics));
+  const notes = metrics.notes ?? [];
+  if (notes.length > 0)
+    out.push(fileAlert("warning", notes.length, `\`${metrics.file}\`: ${notes.join("; ")}.`));
   if (snap.skipped_files.length > 0) out.push(skippedAlert(snap.skipped_files));
   return out;
 }

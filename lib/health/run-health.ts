@@ -1,12 +1,14 @@
 // A run's health and rollouts as its routes and pages show them: the summary index's current
 // summaries with the run's severity applied (its policy model and run-level warnings), the
 // aggregates over them (computed once per index generation) with the alerts about the run's files,
-// the index's progress, a page of rollout rows, and reward per step from metrics.jsonl downsampled
-// to at most MAX_POINTS (gaps kept). Every alert naming rollouts carries the table query that lists
-// them (its link on the run page). Reads nothing itself; lib/runs does.
+// the index's progress, a page of rollout rows, and the training curve (reward per step from
+// metrics.jsonl, else the trainer logs' train/reward) downsampled to at most MAX_POINTS (gaps
+// kept). Every alert naming rollouts carries the table query that lists them (its link on the run
+// page). Reads nothing itself; lib/runs does.
 import "server-only";
 import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
-import { readMetrics, type RunMetrics } from "@/lib/runs/metrics";
+import type { RunMetrics } from "@/lib/runs/metrics";
+import { readTrainingCurve } from "@/lib/runs/run-scalars";
 import {
   alertTableQuery,
   filterKey,
@@ -29,6 +31,14 @@ function pendingOf(snap: IndexSnapshot): number {
   const p = snap.progress;
   return p.running ? Math.max(0, p.total - p.done) : 0;
 }
+
+/**
+ * How long a request waits for the index: the caller's wait (the snapshot's default when none)
+ * for a first look, so a small run's first answer is complete; none once the index is summarising,
+ * so the run page's polls during a long cold index answer at once with what is done.
+ */
+const waitFor = (index: SummaryIndex, waitMs?: number): number | undefined =>
+  index.progress.running ? 0 : waitMs;
 
 /** The run's severity for the index's current generation (memoised like every derived view). */
 function runSeverityOf(index: SummaryIndex, run: RunLayout): RunSeverity {
@@ -60,8 +70,8 @@ export async function snapshotWithHealth(
 ): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics }> {
   const index = indexFor(run);
   const [snap, metrics] = await Promise.all([
-    index.snapshot({ waitMs }),
-    readMetrics(run.metricsFile),
+    index.snapshot({ waitMs: waitFor(index, waitMs) }),
+    readTrainingCurve(run),
   ]);
   const unreadableRecords = snap.unreadable_records.length;
   const pending = pendingOf(snap);
@@ -95,7 +105,7 @@ export function withTableQueries(alerts: readonly Alert[]): Alert[] {
 /** One window of the table's filtered, sorted rows (the sorted list is kept per index generation). */
 export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<RolloutPage> {
   const index = indexFor(run);
-  const snap = await index.snapshot();
+  const snap = await index.snapshot({ waitMs: waitFor(index) });
   const sev = runSeverityOf(index, run);
   const rows = index.memo(`served-rows:${filterKey(query)}`, () =>
     selectRollouts(sev.summaries, query),
@@ -110,8 +120,9 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
   };
 }
 
-export async function runHealth(run: RunLayout): Promise<RunHealth> {
-  const { snap, health, metrics } = await snapshotWithHealth(run);
+/** `waitMs`: how long a first look waits for a cold index (the run page waits less than a route). */
+export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHealth> {
+  const { snap, health, metrics } = await snapshotWithHealth(run, waitMs);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   return {
     ...health,

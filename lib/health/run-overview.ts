@@ -1,12 +1,15 @@
 // One run's line on the home page and in GET /api/runs: manifest facts plus rollout, masked and
-// alert counts from the run's health (no token arrays). A run still indexing is listed with what
+// alert counts from the run's health (no token arrays), and the steps of its training curve (the
+// trainer's logs or metrics.jsonl, as compare reads it). A run still indexing is listed with what
 // is done and its progress after a short wait, so the list answers within a second on a cold machine.
 // A run whose files cannot be read is listed with the error; it never fails the list of runs.
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { fileProblems } from "./file-alerts";
+import { readRunScalars } from "@/lib/runs/run-scalars";
 import { snapshotWithHealth } from "./run-health";
+import { trainingCurve } from "./training-curve";
 
 /**
  * How long the list waits for a run's index (every run at once): long enough for a small run's
@@ -27,7 +30,10 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
 }
 
 async function overviewOf(run: RunLayout): Promise<RunOverview> {
-  const { snap, health, metrics } = await snapshotWithHealth(run, LIST_WAIT_MS);
+  const [{ snap, health, metrics }, scalars] = await Promise.all([
+    snapshotWithHealth(run, LIST_WAIT_MS),
+    readRunScalars(run),
+  ]);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
@@ -45,7 +51,7 @@ async function overviewOf(run: RunLayout): Promise<RunOverview> {
     reward_mean: health.reward_mean,
     alerts: health.alerts.length,
     indexing: snap.progress,
-    steps: metrics.rows.length,
+    steps: trainingCurve(scalars.series)?.steps ?? 0,
   };
 }
 

@@ -25,6 +25,8 @@ export interface MetricsRow {
 /** A NaN or ±Infinity value, kept as a gap. `key` is dotted for nested objects (`eval.loss`). */
 export interface MetricsGap {
   line: number;
+  /** Where it is when not a line of metrics.jsonl: "step 12" of a trainer log's series. */
+  at?: string;
   key: string;
   value: string;
 }
@@ -37,8 +39,10 @@ export interface RunMetrics {
   gaps: MetricsGap[];
   /** Why the file could not be read at all (then no rows); null when it was read. */
   error: string | null;
-  /** The file's name, for messages. */
+  /** The file's name, for messages (for a trainer log's curve, its tag and directory). */
   file: string;
+  /** A trainer log's curve: what its reader skipped (torn tails, CRC mismatches), each naming its file. */
+  notes?: string[];
 }
 
 const MAX_PROBLEMS = 20;

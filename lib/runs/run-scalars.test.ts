@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { grpoRewardCurves } from "@/fixtures/generator/grpo";
 import { eventFileBytes } from "@/lib/trainer/event-writer";
 import type { MetricsRow } from "./metrics";
 import { getRun } from "./runs-root";
@@ -15,38 +16,30 @@ import {
 
 const FIXTURES = path.join(process.cwd(), "fixtures", "runs");
 
-/** metrics.jsonl's reward per step, read here without the app's reader. */
-function metricsRewards(run: string): Map<number, number> {
-  const text = readFileSync(path.join(FIXTURES, run, "metrics.jsonl"), "utf8");
-  const rows = text
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as { step: number; reward: number });
-  return new Map(rows.map((r) => [r.step, r.reward]));
-}
+/** The fixture truth: the generator's reward curve per run (the event files store it as float32). */
+const CURVES: Record<string, number[]> = (() => {
+  const c = grpoRewardCurves();
+  return { "grpo-capture-on": c.on, "grpo-capture-off": c.off, "grpo-capture-off-seed2": c.off2 };
+})();
 
 describe("the GRPO sample runs' TensorBoard logs", () => {
   it.each(["grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2"])(
-    "%s: found in logs/ without run.json naming it; train/reward is metrics.jsonl's reward (float32)",
+    "%s: found in logs/ without run.json naming it; train/reward is the generator's curve (float32)",
     async (id) => {
       const s = await readRunScalars(await getRun(id, FIXTURES));
       expect(s.trainer_logs).toBe("logs");
       expect(s.notes).toEqual([]);
       const tags = s.series.map((x) => x.tag);
-      for (const t of [
-        "train/reward",
-        "train/token_mult_prob_error",
-        "train/gen_kl_error",
-        "reward",
-      ])
-        expect(tags).toContain(t);
+      // The trainer's tags alone: the GRPO runs keep no metrics.jsonl.
+      expect(existsSync(path.join(FIXTURES, id, "metrics.jsonl"))).toBe(false);
+      expect(tags).toEqual(["train/gen_kl_error", "train/reward", "train/token_mult_prob_error"]);
       const reward = s.series.find((x) => x.tag === "train/reward")!;
       expect(reward.sources).toEqual([
         expect.stringMatching(/^tensorboard\/events\.out\.tfevents\.1788000000\.nemo-rl-node-0\./),
       ]);
-      const expected = metricsRewards(id);
-      expect(reward.points.map((p) => p.step)).toEqual([...expected.keys()]);
-      for (const p of reward.points) expect(p.value).toBe(Math.fround(expected.get(p.step)!));
+      const expected = CURVES[id]!;
+      expect(reward.points.map((p) => p.step)).toEqual(expected.map((_, i) => i));
+      for (const p of reward.points) expect(p.value).toBe(Math.fround(expected[p.step]!));
     },
   );
 

@@ -2,14 +2,15 @@
 // in its log directory, lib/trainer) and the columns of metrics.jsonl. The log directory is
 // `paths.trainer_logs` from run.json, else `logs/` when it holds `tensorboard/` or `mlruns/`; like
 // every run path it must resolve inside the runs root or an --allow-path directory. Also the
-// helpers a comparison needs to pick and feed one scalar. Read-only; never throws for a bad file.
+// helpers a comparison needs to pick and feed one scalar, and the run's training curve (the run
+// page's and home page's reward per step). Read-only; never throws for a bad file.
 import "server-only";
 import path from "node:path";
 import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
 import { isDirectory } from "@/lib/store/run-files";
 import { readTrainerLogs } from "@/lib/trainer/read-logs";
 import type { ScalarSeries } from "@/lib/trainer/scalar-series";
-import { readMetrics, type MetricsRow } from "./metrics";
+import { readMetrics, type MetricsRow, type RunMetrics } from "./metrics";
 import { getRun, type RunLayout } from "./runs-root";
 
 export type { ScalarPoint, ScalarSeries } from "@/lib/trainer/scalar-series";
@@ -123,4 +124,42 @@ export function scalarAsMetricsRows(
   for (const p of points)
     if (!inBase.has(p.step)) rows.push({ step: p.step, reward: p.value, scalars: {} });
   return rows.sort((a, b) => a.step - b.step);
+}
+
+/** A trainer log series as metrics rows: `reward` per step, non-finite values kept as gaps. */
+function curveOf(series: ScalarSeries, file: string, notes: string[]): RunMetrics {
+  const rows: MetricsRow[] = series.points.map((p) => ({
+    step: p.step,
+    reward: p.value,
+    scalars: {},
+    nonFinite: p.non_finite ? ["reward"] : [],
+  }));
+  const gaps = series.points.flatMap((p) =>
+    p.non_finite ? [{ line: 0, at: `step ${p.step}`, key: series.tag, value: p.non_finite }] : [],
+  );
+  return { rows, unreadable: 0, problems: [], gaps, error: null, file, notes };
+}
+
+/**
+ * The run's training curve, reward per step, as a comparison picks it: the trainer logs' reward
+ * (`train/reward`, else `reward`, with a finite value) when they have one, else metrics.jsonl. `file`
+ * names the source ("train/reward in logs/tensorboard"); no curve at all is metrics.jsonl's empty
+ * answer (no rows, no error).
+ */
+export async function readTrainingCurve(run: RunLayout): Promise<RunMetrics> {
+  const where = await trainerLogsDir(run);
+  const logs = where.dir ? await readTrainerLogs(where.dir) : null;
+  const usable = (tag: string) =>
+    logs?.series.find((x) => x.tag === tag && x.points.some((p) => p.value !== null));
+  const found = DEFAULT_SCALARS.map(usable).find((x) => x !== undefined);
+  if (!found || !where.dir) {
+    const metrics = await readMetrics(run.metricsFile);
+    const notes = logs?.notes ?? [];
+    if (run.metricsFile !== null || where.error === null) return { ...metrics, notes };
+    return { ...metrics, error: where.error };
+  }
+  // Name the directories the series came from (its sources are paths inside the log directory).
+  const logDir = path.relative(run.dir, where.dir) || ".";
+  const from = new Set(found.sources.map((f) => path.join(logDir, path.dirname(f))));
+  return curveOf(found, `${found.tag} in ${[...from].join(", ")}`, logs?.notes ?? []);
 }

@@ -188,7 +188,11 @@ export class SummaryIndex {
       workers: 0,
       in_workers: 0,
     });
-    if (stale.length === 0) return;
+    if (stale.length === 0) {
+      // A refresh with nothing to summarise (an empty run, or all cached) has completed too.
+      this.progress.last_ms = performance.now() - t0;
+      return;
+    }
 
     const keyOf = new Map(stale.map((s) => [s.input.rolloutId, s.key]));
     const pendingRows: SummaryRow[] = [];

@@ -2,10 +2,19 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import { runHealth } from "@/lib/health/run-health";
+import { trainingCurve } from "@/lib/health/training-curve";
+import { readRunScalars } from "@/lib/runs/run-scalars";
 import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
 
 export const dynamic = "force-dynamic";
+
+/**
+ * How long the first render waits for a cold index: a run of a few dozen rollouts is usually done
+ * by then; a big one renders its progress at once (the page polls it from there), well within a
+ * second of navigation, rather than waiting for a route's longer first look.
+ */
+const FIRST_WAIT_MS = 400;
 
 export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
   const { run: runId } = await params;
@@ -13,7 +22,7 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
     if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     throw err;
   });
-  const health = await runHealth(run);
+  const [health, scalars] = await Promise.all([runHealth(run, FIRST_WAIT_MS), readRunScalars(run)]);
   return (
     <>
       {/* The id is in the crumbs only beside a name: a run without one (a bare directory) is titled
@@ -33,7 +42,15 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
       </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}
       {run.manifestError && <div className="error-box">{run.manifestError}</div>}
-      <RunOverview initial={health} />
+      <RunOverview
+        initial={health}
+        facts={{
+          captureOff: run.manifest.capture === "off",
+          hasSources: [run.tokensDir, run.modelCallsDir, run.rolloutsFile].some((f) => f !== null),
+          hasRecords: run.rolloutsFile !== null,
+          curve: trainingCurve(scalars.series),
+        }}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@
 // page, health and both export formats parse with the contract's schemas (strict), and the export
 // holds the same rows, in the same order, as the table for the same filters.
 import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EXPORT_COLUMNS } from "@/lib/runs/rollout-query";
 import { exportRowsSchema, rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "../../route";
@@ -26,8 +26,16 @@ describe("run routes on the fixture runs", () => {
   });
 
   it("health and a rollouts page parse strictly", async () => {
-    const health = runHealthSchema.parse(
-      await (await getHealth(req("/x"), ctx("claude-code-capture-on"))).json(),
+    // While the run's index runs, health answers at once with its progress: wait for the whole run.
+    const health = await vi.waitFor(
+      async () => {
+        const h = runHealthSchema.parse(
+          await (await getHealth(req("/x"), ctx("claude-code-capture-on"))).json(),
+        );
+        if (h.progress.running) throw new Error("the run's index is still running");
+        return h;
+      },
+      { timeout: 60_000, interval: 50 },
     );
     expect(health.run_id).toBe("claude-code-capture-on");
     const page = rolloutPageSchema.parse(
@@ -41,10 +49,21 @@ describe("run routes on the fixture runs", () => {
 
   it("the JSON and CSV exports are the table's rows for the same filters", async () => {
     const filters = "verdict=masked&sort=n_calls&dir=desc";
-    const page = rolloutPageSchema.parse(
-      await (
-        await getRollouts(req(`/x?${filters}&limit=5000`), ctx("claude-code-capture-on"))
-      ).json(),
+    // The table answers at once while the run's index runs (with its progress); the export waits
+    // for the whole run. Compare them once the index has completed.
+    const tableRows = async () =>
+      rolloutPageSchema.parse(
+        await (
+          await getRollouts(req(`/x?${filters}&limit=5000`), ctx("claude-code-capture-on"))
+        ).json(),
+      );
+    const page = await vi.waitFor(
+      async () => {
+        const p = await tableRows();
+        if (p.progress.running) throw new Error("the run's index is still running");
+        return p;
+      },
+      { timeout: 60_000, interval: 50 },
     );
     const json = await getExport(req(`/x?format=json&${filters}`), ctx("claude-code-capture-on"));
     expect(json.headers.get("content-disposition")).toBe(

@@ -1,0 +1,53 @@
+"use client";
+// A run's training curve (reward per step from the trainer's logs or metrics.jsonl, as compare reads
+// it; lib/health/training-curve) on its own: what a run without token capture leads with. Its title
+// names its source, "training curve: N steps", so its numbers are never mistaken for the records'
+// mean reward. A NaN step is a gap, never bridged.
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { curveSource } from "@/lib/health/number-sources";
+import type { TrainingCurveView } from "@/lib/health/training-curve";
+
+const AXIS = { fill: "#9aa3b2", fontSize: 11 };
+
+export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
+  const metrics = curve.points;
+  return (
+    <figure className="chart card wide" data-testid="chart-training-curve">
+      <figcaption>
+        Reward per training step ({curveSource(curve.steps)}: <code>{curve.tag}</code> from{" "}
+        {curve.sources.join(", ")})
+      </figcaption>
+      <LineChart
+        width={700}
+        height={230}
+        data={metrics}
+        margin={{ top: 10, right: 16, left: 8, bottom: 18 }}
+      >
+        <CartesianGrid stroke="#2a2f3a" vertical={false} />
+        <XAxis
+          dataKey="step"
+          tick={AXIS}
+          label={{ value: "training step", position: "insideBottom", offset: -10, ...AXIS }}
+        />
+        <YAxis
+          tick={AXIS}
+          domain={["auto", "auto"]}
+          label={{ value: "reward", angle: -90, position: "insideLeft", ...AXIS }}
+        />
+        <Tooltip
+          contentStyle={{ background: "#171a21", border: "1px solid #2a2f3a" }}
+          formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))}
+          labelFormatter={(step) => `step ${String(step)}`}
+        />
+        <Line
+          dataKey="reward"
+          name="reward"
+          stroke="#4cc38a"
+          dot={metrics.length <= 30}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+      </LineChart>
+    </figure>
+  );
+}

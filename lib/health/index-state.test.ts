@@ -1,0 +1,90 @@
+// A run page never claims a count, a 0 or "healthy" before its index has counted and summarised
+// every rollout; the progress is "indexed of total" over the rollouts the index serves.
+import { describe, expect, it } from "vitest";
+import type { IndexProgress } from "@/lib/schema/api-runs";
+import {
+  indexState,
+  noAlertsClaim,
+  pollDelayMs,
+  progressWords,
+  tableCountWords,
+} from "./index-state";
+
+const progress = (over: Partial<IndexProgress>): IndexProgress => ({
+  done: 0,
+  total: 0,
+  running: false,
+  error: null,
+  last_ms: null,
+  workers: 0,
+  in_workers: 0,
+  ...over,
+});
+
+describe("indexState", () => {
+  it("is counting before the index's first listing: nothing running, nothing held, never refreshed", () => {
+    expect(indexState(progress({}), 0, true)).toEqual({ kind: "counting" });
+  });
+
+  it("is complete for a run with nothing to list (capture off, no records), never counting", () => {
+    expect(indexState(progress({}), 0, false)).toEqual({ kind: "complete", indexed: 0 });
+  });
+
+  it("counts the rollouts held from the cache and those still to summarise", () => {
+    // 9,730 rollouts held (cached and done), 270 stale of which 0 done yet… and a cold one.
+    expect(indexState(progress({ running: true, done: 0, total: 270 }), 9_730, true)).toEqual({
+      kind: "indexing",
+      indexed: 9_730,
+      total: 10_000,
+    });
+    expect(indexState(progress({ running: true, done: 270, total: 10_000 }), 270, true)).toEqual({
+      kind: "indexing",
+      indexed: 270,
+      total: 10_000,
+    });
+  });
+
+  it("is complete once a refresh ran (last_ms) or rollouts are held, even with nothing stale", () => {
+    const done = progress({ done: 10_000, total: 10_000, last_ms: 4200 });
+    expect(indexState(done, 10_000, true)).toEqual({ kind: "complete", indexed: 10_000 });
+    // A warm re-open (every row from the cache, nothing stale) reports no refresh time.
+    expect(indexState(progress({}), 24, true)).toEqual({ kind: "complete", indexed: 24 });
+  });
+
+  it("is not counting when the index reports an error (the page shows the error instead)", () => {
+    expect(indexState(progress({ error: "EACCES" }), 0, true).kind).toBe("complete");
+  });
+});
+
+describe("the words and claims", () => {
+  const indexing = { kind: "indexing", indexed: 270, total: 10_000 } as const;
+  const complete = { kind: "complete", indexed: 10_000 } as const;
+
+  it("says indexing N of M, counting, or indexed", () => {
+    expect(progressWords(indexing)).toBe("indexing 270 of 10,000 rollouts");
+    expect(progressWords({ kind: "counting" })).toMatch(/^indexing: counting/);
+    expect(progressWords({ kind: "complete", indexed: 1 })).toBe("indexed 1 rollout");
+  });
+
+  it("never reads as a final table count while indexing", () => {
+    expect(tableCountWords(270, indexing)).toBe(
+      "270 of 270 indexed so far (10,000 rollouts in the run)",
+    );
+    expect(tableCountWords(12, complete)).toBe("12 of 10,000 rollouts");
+    expect(tableCountWords(1, { kind: "complete", indexed: 1 })).toBe("1 of 1 rollout");
+    expect(tableCountWords(0, { kind: "counting" })).not.toMatch(/\d/);
+  });
+
+  it("says healthy only when every rollout is checked, and never without capture", () => {
+    expect(noAlertsClaim(complete, false)).toBe("healthy");
+    expect(noAlertsClaim(indexing, false)).toBe("not_yet");
+    expect(noAlertsClaim({ kind: "counting" }, false)).toBe("not_yet");
+    expect(noAlertsClaim(complete, true)).toBe("no_capture");
+  });
+
+  it("polls every half second until the index is complete, then every 10 s", () => {
+    expect(pollDelayMs({ kind: "counting" })).toBe(500);
+    expect(pollDelayMs(indexing)).toBe(500);
+    expect(pollDelayMs(complete)).toBe(10_000);
+  });
+});

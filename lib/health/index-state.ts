@@ -1,0 +1,80 @@
+// What a run page may claim while its summary index is still being built: whether the rollouts
+// have been counted, how many of them are indexed, and so whether a count, a chart or "capture
+// looks healthy" would be final. Pure: the index's progress and counts in, words and states out;
+// polling and rendering are components/run's job.
+import type { IndexProgress } from "@/lib/schema/api-runs";
+import { plural } from "@/lib/view/plural";
+
+export type IndexState =
+  /** The index is listing the run's files: how many rollouts there are is not known yet. */
+  | { kind: "counting" }
+  /** `indexed` of `total` rollouts summarised; every count over them is partial. */
+  | { kind: "indexing"; indexed: number; total: number }
+  /** Every rollout the run has is summarised: counts are final (until the run grows). */
+  | { kind: "complete"; indexed: number };
+
+/** How often a run page asks again: short polls while indexing, so the progress moves each second. */
+export const POLL_INDEXING_MS = 500;
+export const POLL_SETTLED_MS = 10_000;
+
+/**
+ * The index's state from its progress and the rollouts it serves (`indexed`: summaries held now).
+ * Rollouts still to summarise are progress.total − progress.done; the ones held already (from the
+ * cache) are in `indexed`. Before its first listing finishes an index reports nothing running and
+ * no rollouts, which a run with nothing to list (`hasSources` false: no token store, no records)
+ * also does: only the first is "counting".
+ */
+export function indexState(
+  progress: IndexProgress,
+  indexed: number,
+  hasSources: boolean,
+): IndexState {
+  if (progress.running) {
+    const pending = Math.max(0, progress.total - progress.done);
+    return { kind: "indexing", indexed, total: indexed + pending };
+  }
+  const neverListed = progress.last_ms === null && progress.total === 0 && indexed === 0;
+  if (neverListed && hasSources && progress.error === null) return { kind: "counting" };
+  return { kind: "complete", indexed };
+}
+
+export const isSettled = (s: IndexState): boolean => s.kind === "complete";
+
+export const pollDelayMs = (s: IndexState): number =>
+  isSettled(s) ? POLL_SETTLED_MS : POLL_INDEXING_MS;
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The progress line: "indexing 270 of 10,000 rollouts", or that they are being counted. */
+export function progressWords(s: IndexState): string {
+  if (s.kind === "counting") return "indexing: counting the run's rollouts…";
+  if (s.kind === "indexing")
+    return `indexing ${n(s.indexed)} of ${plural(s.total, "rollout", "rollouts", n(s.total))}`;
+  return `indexed ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))}`;
+}
+
+/**
+ * The table's count: `matching` rows of the `indexed` rollouts, saying "so far" (and of how many)
+ * until the index is complete, so it never reads as "270 of 270 rollouts" for a run of 10,000.
+ */
+export function tableCountWords(matching: number, s: IndexState): string {
+  if (s.kind === "counting") return "counting rollouts…";
+  const of = `${n(matching)} of ${n(s.indexed)}`;
+  if (s.kind === "indexing")
+    return `${of} indexed so far (${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
+  return `${n(matching)} of ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))}`;
+}
+
+/** What the alerts section may say when the run has no alert (yet). */
+export type NoAlertsClaim =
+  /** Every rollout checked and none alerted: "capture looks healthy". */
+  | "healthy"
+  /** Not every rollout is checked yet: no verdict on the run's health. */
+  | "not_yet"
+  /** Token capture is off: there is no capture to call healthy. */
+  | "no_capture";
+
+export function noAlertsClaim(s: IndexState, captureOff: boolean): NoAlertsClaim {
+  if (captureOff) return "no_capture";
+  return isSettled(s) ? "healthy" : "not_yet";
+}

@@ -1,0 +1,30 @@
+// Names for where a run's numbers come from, so one shown in two places says which it is: the
+// run's rollout records (mean reward over its kept rollouts) or its training curve (reward per step
+// in metrics.jsonl, which compare averages). Only the words; the numbers are lib/health's.
+import { plural } from "@/lib/view/plural";
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** "records: 24 rollouts": a number computed over the run's rollout records. */
+export const recordsSource = (rollouts: number): string =>
+  `records: ${plural(rollouts, "rollout", "rollouts", n(rollouts))}`;
+
+/** "training curve: 100 steps": a number computed over metrics.jsonl. */
+export const curveSource = (steps: number): string =>
+  `training curve: ${plural(steps, "step", "steps", n(steps))}`;
+
+/**
+ * The one line a run with token capture off leads with: that there is nothing to check token by
+ * token, and what it has instead (its training curve, its rollout records).
+ */
+export function captureOffLine(run: { steps: number; hasRecords: boolean }): string {
+  const has = [
+    run.steps > 0
+      ? `its training curve (${plural(run.steps, "step", "steps", n(run.steps))})`
+      : null,
+    run.hasRecords ? "its rollout records (below)" : null,
+  ].filter((p): p is string => p !== null);
+  const what =
+    has.length > 0 ? `shown: ${has.join(" and ")}` : "it has no training curve or records";
+  return `Token capture is off for this run: no token files, so no verdicts, masks or chains to check; ${what}.`;
+}

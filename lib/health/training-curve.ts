@@ -1,0 +1,37 @@
+// A run's training curve as its pages show it: the reward series a comparison reads first (the
+// trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/runs/run-scalars),
+// how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
+// step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
+import { DEFAULT_SCALARS } from "@/lib/runs/run-scalars";
+import type { ScalarSeries } from "@/lib/trainer/scalar-series";
+
+export const CURVE_MAX_POINTS = 1000;
+
+export interface TrainingCurveView {
+  tag: string;
+  /** The files its points came from (base names), as the series names them. */
+  sources: string[];
+  /** Steps in the series, before downsampling. */
+  steps: number;
+  points: Array<{ step: number; reward: number | null }>;
+}
+
+/** The run's training curve, or null when it has no reward series with a finite value. */
+export function trainingCurve(
+  series: readonly ScalarSeries[],
+  maxPoints = CURVE_MAX_POINTS,
+): TrainingCurveView | null {
+  const usable = (tag: string) =>
+    series.find((s) => s.tag === tag && s.points.some((p) => p.value !== null));
+  const picked = DEFAULT_SCALARS.map(usable).find((s) => s !== undefined);
+  if (!picked) return null;
+  const stride = Math.max(1, Math.ceil(picked.points.length / maxPoints));
+  return {
+    tag: picked.tag,
+    sources: picked.sources,
+    steps: picked.points.length,
+    points: picked.points
+      .filter((p, i) => i % stride === 0 || p.value === null)
+      .map((p) => ({ step: p.step, reward: p.value })),
+  };
+}
