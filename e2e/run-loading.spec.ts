@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { grpoRewardCurves } from "../fixtures/generator/grpo";
+import { grpoRewardCurves } from "../fixtures/generator/grpo-curves";
 import { writeLargeRun } from "../fixtures/generator/large";
 import { FIXTURE_RUNS } from "./support/paths";
 import { startNext } from "./support/server";
