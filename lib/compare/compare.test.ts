@@ -79,8 +79,14 @@ describe("capture on versus off (GRPO training runs)", () => {
       t.series.slice(1, 11).reduce((s, p) => s + p.a, 0) / 10,
       12,
     );
-    // The token_capture/* sums came from metrics.jsonl's columns; the event files log none.
-    expect(c.capture.a.logged).toEqual({});
+    // The capturing run's trainer logs the capture's counters (token_capture/*, 0 every step in
+    // the fixture's event file), summed over its 100 steps; the capture-off run logs none.
+    expect(c.capture.a.logged).toEqual({
+      "token_capture/masked_fraction": 0,
+      "token_capture/staging_failures": 0,
+      "token_capture/invalid_rows": 0,
+    });
+    expect(c.capture.b.logged).toEqual({});
     expect(c.capture.a).toMatchObject({
       rollouts: 24,
       masked: 0,

@@ -123,6 +123,18 @@ export function scalarAsMetricsRows(
   const inBase = new Set(base.map((r) => r.step));
   for (const p of points)
     if (!inBase.has(p.step)) rows.push({ step: p.step, reward: p.value, scalars: {} });
+  // Every other finite scalar the trainer logged at a step rides along (the capture's own
+  // `token_capture/*` counters among them), as metrics.jsonl's other columns do.
+  const others = new Map<number, Record<string, number>>();
+  for (const s of scalars.series)
+    if (s.tag !== tag)
+      for (const p of s.points)
+        if (p.value !== null && Number.isFinite(p.value))
+          (others.get(p.step) ?? others.set(p.step, {}).get(p.step)!)[s.tag] = p.value;
+  for (const r of rows) {
+    const extra = others.get(r.step);
+    if (extra) r.scalars = { ...extra, ...r.scalars };
+  }
   return rows.sort((a, b) => a.step - b.step);
 }
 
