@@ -36,7 +36,10 @@ test("a joined rollout's tokens take their mismatch colour on demand, with a leg
   await expect(toggle).toBeChecked();
   await expect(page).toHaveURL(/[?&]mismatch=1/);
   await expect(page.getByTestId("token-legend-mismatch")).toBeVisible();
-  await expect(page.locator(`${TOKEN_VIEW.painted}[data-mismatch]`).first()).toBeVisible();
+  // The errors load after the toggle (one request for the whole chain).
+  await expect(page.locator(`${TOKEN_VIEW.painted}[data-mismatch]`).first()).toBeVisible({
+    timeout: 20_000,
+  });
   const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
   expect(violations.flatMap((v) => v.nodes.map((n) => n.target.join(" ")))).toEqual([]);
   await toggle.click();
