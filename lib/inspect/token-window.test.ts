@@ -1,4 +1,5 @@
 import path from "node:path";
+import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
 import { describe, expect, it } from "vitest";
 import { toVerdictRow } from "@/lib/builder";
 import { buildRollout } from "@/lib/runs/build-rollout";
@@ -65,10 +66,12 @@ describe("token windows", () => {
     const later = tokenWindow(model, "main", "10", "10");
     expect(tokenWindowSchema.safeParse(opening).success).toBe(false); // strict: a plain window has no segments
     expect(segmentedWindowSchema.safeParse(later).success).toBe(false);
+    // The page's window is the one holding the URL's position (windows start at multiples of it).
+    const start = Math.floor(2345 / TOKEN_WINDOW) * TOKEN_WINDOW;
     const page = segmentedWindowSchema.parse(firstWindow(model, null, 2345));
     expect(page).toMatchObject({
       sequence: "main",
-      offset: 2000,
+      offset: start,
       total: 3505,
       segments: opening.segments,
     });
@@ -78,7 +81,9 @@ describe("token windows", () => {
       ["b", "interstitial", 3003, 500],
       ["b", "generated", 3503, 2],
     ]);
-    expect(page.tokens.id).toEqual([...promptA, ...genA, ...inter, ...genB].slice(2000));
+    expect(page.tokens.id).toEqual(
+      [...promptA, ...genA, ...inter, ...genB].slice(start, start + TOKEN_WINDOW),
+    );
     expect(firstWindow(model, "call:a", null)).toMatchObject({
       sequence: "call:a",
       offset: 0,

@@ -72,12 +72,13 @@ describe("inspector URL state", () => {
       null,
       null,
     ]);
-    expect([windowStart(null), windowStart(1999), windowStart(2000), windowStart(4321)]).toEqual([
-      0,
-      0,
-      TOKEN_WINDOW,
-      2 * TOKEN_WINDOW,
-    ]);
+    const w = TOKEN_WINDOW;
+    expect([
+      windowStart(null),
+      windowStart(w - 1),
+      windowStart(w),
+      windowStart(2 * w + 321),
+    ]).toEqual([0, 0, w, 2 * w]);
   });
 
   it("reads the selected message and the shading switch", () => {
