@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -66,23 +67,26 @@ const idsOf = (w: SequenceWindows, from: number, to: number) =>
 describe("a sequence's token windows in the browser", () => {
   it("with the page's window: no request before the first token; later windows once each, without segments", async () => {
     requests.length = 0;
+    const W = TOKEN_WINDOW;
     const shipped = firstWindow(await inspectRollout(await getRun("run-w"), "w-0"), null, 2500);
-    expect(shipped?.offset).toBe(2000);
+    const at = Math.floor(2500 / W) * W;
+    expect(shipped?.offset).toBe(at);
     const w = new SequenceWindows(base, shipped);
+    // Every other window of the sequence, once each.
+    const others = Array.from({ length: Math.ceil(all.length / W) }, (_, p) => p * W).filter(
+      (o) => o !== at,
+    );
     let arrived = 0;
-    let bothLoaded: () => void = () => undefined;
-    const loaded = new Promise<void>((resolve) => (bothLoaded = resolve));
-    w.start(() => ++arrived === 2 && bothLoaded());
+    let allLoaded: () => void = () => undefined;
+    const loaded = new Promise<void>((resolve) => (allLoaded = resolve));
+    w.start(() => ++arrived === others.length && allLoaded());
     expect(requests).toEqual([]);
     expect(w.opening?.total).toBe(all.length);
-    expect(idsOf(w, 2000, 4000)).toEqual(all.slice(2000, 4000));
+    expect(idsOf(w, at, at + W)).toEqual(all.slice(at, at + W));
     w.ensure(0, all.length);
     w.ensure(0, all.length); // asked again while in flight: not fetched twice
     await loaded;
-    expect(requests.sort()).toEqual([
-      `${base}&offset=0&limit=2000`,
-      `${base}&offset=4000&limit=2000`,
-    ]);
+    expect(requests.sort()).toEqual(others.map((o) => `${base}&offset=${o}&limit=${W}`).sort());
     expect(idsOf(w, 0, all.length)).toEqual(all);
   });
 
@@ -90,14 +94,14 @@ describe("a sequence's token windows in the browser", () => {
     requests.length = 0;
     const w = new SequenceWindows(base, null);
     await opened(w);
-    expect(requests).toEqual([`${base}&offset=0&limit=2000&segments=1`]);
+    expect(requests).toEqual([`${base}&offset=0&limit=${TOKEN_WINDOW}&segments=1`]);
     expect(w.opening?.segments.map((s) => `${s.call}:${s.kind}:${s.length}`)).toEqual([
       "a:prompt:4000",
       "a:generated:3",
       "b:interstitial:1000",
       "b:generated:2",
     ]);
-    expect(idsOf(w, 0, 2000)).toEqual(all.slice(0, 2000));
+    expect(idsOf(w, 0, TOKEN_WINDOW)).toEqual(all.slice(0, TOKEN_WINDOW));
     expect(w.error).toBeNull();
   });
 
