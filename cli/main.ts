@@ -3,7 +3,6 @@
 // dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toVerdictRow, verdictRowJson } from "@/lib/builder";
@@ -69,34 +68,6 @@ function checkBareRun(cmd: ServeCommand): ServeCommand | string {
   return { ...cmd, bareRun: { ...cmd.bareRun, tokenizer: file } };
 }
 
-/**
- * How to start the app: in a clone (.next/BUILD_ID from `npm run build`), `next start`; in the
- * installed package, which ships only the standalone server (scripts/build-package.mjs), its
- * server.js. That runs from its own directory, so the runs root, the store worker (the app
- * directory) and the index cache are named to it. Null with no build.
- */
-function serverCommand(cmd: ServeCommand): { args: string[]; env: Record<string, string> } | null {
-  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-    const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-    return { args: [next, "start", "-p", String(cmd.port), "-H", cmd.host], env: {} };
-  }
-  const server = path.join(ROOT, ".next", "standalone", "server.js");
-  if (!existsSync(server)) return null;
-  const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return {
-    args: [server],
-    env: {
-      PORT: String(cmd.port),
-      HOSTNAME: cmd.host,
-      ROLLOUT_LENS_APP_DIR: ROOT,
-      ROLLOUT_LENS_RUNS: cmd.runsRoot
-        ? path.resolve(cmd.runsRoot)
-        : (process.env.ROLLOUT_LENS_RUNS ?? path.join(ROOT, "fixtures", "runs")),
-      ROLLOUT_LENS_CACHE: process.env.ROLLOUT_LENS_CACHE ?? path.join(cacheHome, "rollout-lens"),
-    },
-  };
-}
-
 function runServe(given: ServeCommand): Promise<number> {
   const checked = checkBareRun(given);
   if (typeof checked === "string") {
@@ -116,20 +87,18 @@ function runServe(given: ServeCommand): Promise<number> {
     process.stderr.write(`rollout-lens: --allow-path ${notDir}: not a directory\n`);
     return Promise.resolve(2);
   }
-  const server = serverCommand(cmd);
-  if (server === null) {
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     process.stderr.write("rollout-lens: no production build found; run `npm run build` first\n");
     return Promise.resolve(1);
   }
-  const child = spawn(process.execPath, server.args, {
+  const env = serveEnvironment(cmd, process.env);
+  const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], {
     cwd: ROOT,
-    env: { ...serveEnvironment(cmd, process.env), ...server.env },
+    env,
     stdio: "inherit",
   });
-  // A supervisor that stops this process must stop the server too, not leave it holding the port.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
-    process.on(signal, () => child.kill(signal));
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 0)));
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -21,14 +21,9 @@ import {
 } from "./build-rollout";
 import type { StoreJob } from "./store-jobs";
 
-/**
- * The built store worker, in the app directory: ROLLOUT_LENS_APP_DIR when the CLI serves the
- * installed package (its standalone server runs from .next/standalone), else the cwd (the clone's
- * `next start` and the tests).
- */
+/** The built store worker, relative to the app directory (the server's and the tests' cwd). */
 export function storeWorkerScript(): string {
-  const appDir = process.env.ROLLOUT_LENS_APP_DIR || process.cwd();
-  return path.join(/*turbopackIgnore: true*/ appDir, "dist", "store-worker.mjs");
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "dist", "store-worker.mjs");
 }
 
 /** The error a worker's failure stands for, so routes map it to the same status as inline. */
