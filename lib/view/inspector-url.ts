@@ -17,7 +17,7 @@ export function tabOf(param: string | null | undefined): InspectorTab {
 }
 
 /** Tokens per window the client asks for; windows start at multiples of it. */
-export const TOKEN_WINDOW = 1000;
+export const TOKEN_WINDOW = 2000;
 
 /** The `chain` URL parameter, else main, else the first call alone (a rollout with no chain). */
 export function sequenceOf(
