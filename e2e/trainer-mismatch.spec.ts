@@ -36,7 +36,9 @@ test("a joined rollout's tokens take their mismatch colour on demand, with a leg
   await expect(toggle).toBeChecked();
   await expect(page).toHaveURL(/[?&]mismatch=1/);
   await expect(page.getByTestId("token-legend-mismatch")).toBeVisible();
-  // The errors load after the toggle (one request for the whole chain).
+  // The trained tokens come after the prompt: bring them into the (virtualised) panel. The errors
+  // load after the toggle (one request for the whole chain).
+  await page.getByTestId("token-scroll").evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await expect(page.locator(`${TOKEN_VIEW.painted}[data-mismatch]`).first()).toBeVisible({
     timeout: 20_000,
   });
