@@ -64,7 +64,9 @@ async function idsByStep(run: RunLayout): Promise<Map<number, string[]>> {
   const byStep = new Map<number, string[]>();
   for (const [id, r] of (await readRolloutRecords(run.rolloutsFile)).byId) {
     if (r.step === null) continue;
-    byStep.set(r.step, [...(byStep.get(r.step) ?? []), id]);
+    const ids = byStep.get(r.step);
+    if (ids) ids.push(id);
+    else byStep.set(r.step, [id]);
   }
   return byStep;
 }
@@ -196,7 +198,8 @@ async function versionKey(run: RunLayout, files: StepFile[], ids: string[]): Pro
 export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
   const logDir = await trainerLogDir(run);
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
-  const byStep = await idsByStep(run);
+  // The run page's health asks on every poll: a run without step files reads no records here.
+  const byStep = files.length > 0 ? await idsByStep(run) : new Map<number, string[]>();
   const stepIds = (f: StepFile) => byStep.get(f.step - 1) ?? [];
   const key = await versionKey(run, files, files.flatMap(stepIds));
   const hit = cache().get(run.dir);
