@@ -2,7 +2,7 @@
 // trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/runs/run-scalars),
 // how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
-import { DEFAULT_SCALARS } from "@/lib/runs/run-scalars";
+import { rewardSeries } from "@/lib/runs/run-scalars";
 import type { ScalarSeries } from "@/lib/trainer/scalar-series";
 
 export const CURVE_MAX_POINTS = 1000;
@@ -21,9 +21,7 @@ export function trainingCurve(
   series: readonly ScalarSeries[],
   maxPoints = CURVE_MAX_POINTS,
 ): TrainingCurveView | null {
-  const usable = (tag: string) =>
-    series.find((s) => s.tag === tag && s.points.some((p) => p.value !== null));
-  const picked = DEFAULT_SCALARS.map(usable).find((s) => s !== undefined);
+  const picked = rewardSeries(series);
   if (!picked) return null;
   const stride = Math.max(1, Math.ceil(picked.points.length / maxPoints));
   return {

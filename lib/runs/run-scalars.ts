@@ -152,6 +152,13 @@ function curveOf(series: ScalarSeries, file: string, notes: string[]): RunMetric
   return { rows, unreadable: 0, problems: [], gaps, error: null, file, notes };
 }
 
+/** The reward series pages and compare read first: the first of DEFAULT_SCALARS with a value. */
+export function rewardSeries(series: readonly ScalarSeries[]): ScalarSeries | undefined {
+  const usable = (tag: string) =>
+    series.find((x) => x.tag === tag && x.points.some((p) => p.value !== null));
+  return DEFAULT_SCALARS.map(usable).find((x) => x !== undefined);
+}
+
 /**
  * The run's training curve, reward per step, as a comparison picks it: the trainer logs' reward
  * (`train/reward`, else `reward`, with a finite value) when they have one, else metrics.jsonl. `file`
@@ -161,9 +168,7 @@ function curveOf(series: ScalarSeries, file: string, notes: string[]): RunMetric
 export async function readTrainingCurve(run: RunLayout): Promise<RunMetrics> {
   const where = await trainerLogsDir(run);
   const logs = where.dir ? await readTrainerLogs(where.dir) : null;
-  const usable = (tag: string) =>
-    logs?.series.find((x) => x.tag === tag && x.points.some((p) => p.value !== null));
-  const found = DEFAULT_SCALARS.map(usable).find((x) => x !== undefined);
+  const found = logs ? rewardSeries(logs.series) : undefined;
   if (!found || !where.dir) {
     const metrics = await readMetrics(run.metricsFile);
     const notes = logs?.notes ?? [];
