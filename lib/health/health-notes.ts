@@ -13,13 +13,10 @@ export interface HealthNote {
   table_query: string | null;
 }
 
-/** `self_calibrated_models` (requested model → side calls) is read when the summary carries it. */
 type NoteFacts = Pick<
   RolloutSummary,
-  "profile" | "other_profile_disagrees" | "side_call_reasons"
-> & {
-  self_calibrated_models?: Record<string, number>;
-};
+  "profile" | "other_profile_disagrees" | "side_call_reasons" | "self_calibrated_models"
+>;
 
 const OTHER_PROFILE = { seed: "gym-v1", "gym-v1": "seed" } as const;
 
@@ -47,7 +44,7 @@ export function healthNotes(
   if (patterns.length > 0 || calls === 0) return notes;
   const models = new Map<string, number>();
   for (const s of found)
-    for (const [m, k] of Object.entries(s.self_calibrated_models ?? {}))
+    for (const [m, k] of Object.entries(s.self_calibrated_models))
       models.set(m, (models.get(m) ?? 0) + k);
   // The most named model; ties go to the first name in order, so the suggestion is stable.
   const top = [...models]

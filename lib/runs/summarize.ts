@@ -77,7 +77,13 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   // Past int32 only: the run's tokenizer is the inspector's check, not the index's.
   const oov = countOutsideIds(entries, inheritedLengths(v));
   const sideReasons = { pattern: 0, self_calibration: 0 };
-  for (const s of v.side_calls) sideReasons[s.reason.kind]++;
+  const selfCalibrated: Record<string, number> = {};
+  for (const s of v.side_calls) {
+    sideReasons[s.reason.kind]++;
+    // The run page suggests a pattern naming the model self-calibration set aside most.
+    if (s.reason.kind === "self_calibration")
+      selfCalibrated[s.requested_model] = (selfCalibrated[s.requested_model] ?? 0) + 1;
+  }
   const m = v.metrics;
   const readError = readErrorOf(capture, v);
   const newerSchema = readError !== null && /schema_version/.test(readError);
@@ -96,6 +102,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     quarantined: v.build?.quarantined.length ?? 0,
     side_calls: v.side_calls.length,
     side_call_reasons: sideReasons,
+    self_calibrated_models: selfCalibrated,
     fallbacks: { ...(v.build?.notes.parent_link_fallbacks ?? {}) },
     torn_tail: v.torn_tail,
     dangling_intents: danglingIntentsOf(capture, v).length,

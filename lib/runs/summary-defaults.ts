@@ -6,6 +6,7 @@ import type { RolloutSummary } from "@/lib/schema/api-runs";
 export function noStoreFacts() {
   return {
     side_call_reasons: { pattern: 0, self_calibration: 0 },
+    self_calibrated_models: {},
     torn_tail: false,
     dangling_intents: 0,
     unreadable: false,

@@ -14,7 +14,7 @@ import type { RunLayout } from "./runs-root";
 import type { SummarizeInput } from "./summarize";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
-export const SUMMARY_VERSION = 6;
+export const SUMMARY_VERSION = 7;
 /**
  * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
  * an older builder computed; a restart of the same build re-opens the index instantly.

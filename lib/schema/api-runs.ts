@@ -87,6 +87,8 @@ export const rolloutSummarySchema = z.strictObject({
   quarantined: z.number(),
   side_calls: z.number(),
   side_call_reasons: z.strictObject({ pattern: int, self_calibration: int }),
+  /** Requested model -> side calls self-calibration set aside (the run page's pattern hint). */
+  self_calibrated_models: z.record(z.string(), int),
   fallbacks: z.record(z.string(), z.number()),
   torn_tail: z.boolean(),
   dangling_intents: int,
