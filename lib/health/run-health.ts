@@ -69,10 +69,13 @@ export async function snapshotWithHealth(
   waitMs?: number,
 ): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics }> {
   const index = indexFor(run);
-  const [snap, metrics] = await Promise.all([
+  const [, metrics] = await Promise.all([
     index.snapshot({ waitMs: waitFor(index, waitMs) }),
     readTrainingCurve(run),
   ]);
+  // Taken again with nothing awaited after it until the health is computed: the summaries counted
+  // and the progress (pending) are of one moment, so counted + pending is the run's rollouts.
+  const snap = await index.snapshot({ waitMs: 0 });
   const unreadableRecords = snap.unreadable_records.length;
   const pending = pendingOf(snap);
   const sev = runSeverityOf(index, run);
