@@ -3,7 +3,7 @@
 // (ids below 2^32) and the slow one (ids up to 2^53 − 1) and the refusals.
 import { createHash } from "node:crypto";
 import { expect, it } from "vitest";
-import { tokenDigest } from "./digest";
+import { prehashDigests, tokenDigest } from "./digest";
 
 function byTheFormat(ids: number[]): string {
   const h = createHash("sha256").update(Buffer.from("nemo-gym-tokens", "ascii"));
@@ -25,4 +25,26 @@ it("equals the format's bytes, below and above 2^32, and over a slice", () => {
 it("refuses negative and fractional ids", () => {
   expect(() => tokenDigest([1, -1])).toThrow("token id -1 at index 1 cannot be digested");
   expect(() => tokenDigest([1, 1.5])).toThrow("token id 1.5 at index 1 cannot be digested");
+});
+
+it("prehashes on the thread pool to the format's bytes, several at once over one scratch buffer", async () => {
+  const arrays = Array.from({ length: 11 }, (_, k) =>
+    Array.from({ length: 1_000 * (k + 1) + k }, (_, i) => (i * 40503 + k * 7919) % 200_019),
+  );
+  arrays.push([4294967295, 4294967296, 2 ** 53 - 1, 7]);
+  const jobs = arrays.map((tokens, k) => ({ tokens, length: tokens.length - (k % 3) }));
+  await prehashDigests(jobs);
+  const expected = jobs.map((j) => byTheFormat(j.tokens.slice(0, j.length)));
+  // Answered from the prehash: changing an array now does not change its answer.
+  for (const j of jobs) j.tokens[0] = 123_456;
+  expect(jobs.map((j) => tokenDigest(j.tokens, 0, j.length))).toEqual(expected);
+  // Another length of the same array is hashed here, from the array as it is now.
+  const [first] = jobs;
+  expect(tokenDigest(first!.tokens, 0, 10)).toBe(byTheFormat(first!.tokens.slice(0, 10)));
+});
+
+it("leaves ids it cannot digest to tokenDigest, which refuses them as before", async () => {
+  const bad = [1, -1, 3];
+  await prehashDigests([{ tokens: bad, length: 3 }]);
+  expect(() => tokenDigest(bad)).toThrow("token id -1 at index 1 cannot be digested");
 });

@@ -11,6 +11,7 @@ import {
   type ProfileChoice,
   type Verdict,
 } from "@/lib/builder";
+import { ParentPrehash } from "@/lib/builder/parent-prehash";
 import type { RolloutRecord } from "@/lib/schema";
 import {
   assertRolloutId,
@@ -87,8 +88,18 @@ export async function buildRollout(
   assertRolloutId(rolloutId);
   const source: RolloutSource = typeof where === "string" ? { tokensDir: where } : where;
   const { signal, onProgress } = options;
+  // The parent digests the build verifies are hashed on the thread pool while the file is read.
+  const prehash = new ParentPrehash();
   const capture = source.tokensDir
-    ? await readRolloutCapture(source.tokensDir, rolloutId, signal, source.present, onProgress)
+    ? await readRolloutCapture(
+        source.tokensDir,
+        rolloutId,
+        signal,
+        source.present,
+        onProgress,
+        "scan",
+        (e) => prehash.add(e),
+      )
     : emptyCapture(rolloutId);
   const captureStore = source.modelCallsDir
     ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress)
@@ -124,6 +135,7 @@ export async function buildRollout(
           ? await storeProfile(source.tokensDir)
           : resolveProfile("auto", snapshot.entries)));
   const patterns = options.sideCallPatterns;
+  await prehash.done();
   const verdict = decideVerdict(snapshot, { profile, sideCallPatterns: patterns });
   signal?.throwIfAborted();
   const other = options.decideOther

@@ -56,6 +56,7 @@ export async function readRolloutCapture(
   present?: ReadonlySet<FileKind>,
   onProgress?: ReadProgress,
   reader: "scan" | "parse" = "scan",
+  onEntry?: (entry: TokenEntry) => void,
 ): Promise<RolloutCapture> {
   const has = (k: FileKind) => !present || present.has(k);
   assertRolloutId(rolloutId);
@@ -64,6 +65,7 @@ export async function readRolloutCapture(
     signal,
     onProgress,
     reader,
+    onEntry,
   });
   const refused: string[] = [];
   const side = <T>(kind: FileKind, read: (p: string) => Promise<T | null>) =>
@@ -129,13 +131,15 @@ interface ReadOptions {
   signal: AbortSignal | undefined;
   onProgress: ReadProgress | undefined;
   reader: "scan" | "parse";
+  /** Told each entry as it is accepted (the builder's digests start while the file is read). */
+  onEntry: ((entry: TokenEntry) => void) | undefined;
 }
 
 async function readTokenLines(
   filePath: string,
   rolloutId: string,
   issues: StoreIssue[],
-  { signal, onProgress, reader }: ReadOptions,
+  { signal, onProgress, reader, onEntry }: ReadOptions,
 ): Promise<TokenLines> {
   const file = path.basename(filePath);
   const out: TokenLines = {
@@ -221,6 +225,7 @@ async function readTokenLines(
     else firstLineOf.set(e.model_call_id, out.entries.length);
     out.entries.push(e);
     out.lines.push(l.line);
+    onEntry?.(e);
   };
   try {
     await confine(path.dirname(filePath), filePath);
