@@ -16,6 +16,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: "chromium",
+    // The specs' expected colours are the dark theme's; e2e/theme.spec.ts and a11y set their own.
+    colorScheme: "dark",
     headless: true,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",

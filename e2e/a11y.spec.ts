@@ -1,11 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
 import { TOKEN_VIEW } from "./support/token-view";
 
 // WCAG AA contrast (4.5:1) checked by axe-core's color-contrast rule (issue 12 item 4): the
 // inspector with the call timeline and the token view (generated and re-fed tokens), the
-// conversation tab, and the run page with its severity pills and charts.
+// conversation tab, and the run page with its severity pills and charts. Every check runs in both
+// themes (issue 16): as the system's preference (prefers-color-scheme), and as the top bar's
+// remembered choice (the rl-theme cookie) against the opposite system preference.
 
 async function expectNoContrastViolations(page: Page, where: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
@@ -33,46 +35,90 @@ async function conversationShown(page: Page): Promise<void> {
   await expect(page.getByTestId("conversation-shaded").first()).toBeVisible();
 }
 
-for (const [run, rollout] of [
-  ["claude-code-capture-on", "0-0"], // compaction: two roots, side calls, trained
-  ["claude-code-capture-on", "3-0"], // masked: the retry rows, the masked banner
-  ["opencode-before-fix", "0-0"], // cut short: the warning banner and a failed row
-]) {
-  test(`the inspector meets AA contrast: ${run} ${rollout}, tokens then conversation`, async ({
-    page,
-  }) => {
-    await page.goto(`/runs/${run}/rollouts/${rollout}`);
-    await tokensShown(page);
-    // A low-probability filter shows the quiet and the matching tokens too.
-    await page.getByTestId("low-toggle").click();
-    await expect(page.getByTestId("low-toggle")).toBeChecked();
-    await expect(page.getByTestId("low-count")).toBeVisible();
-    await expectNoContrastViolations(page, `${run} ${rollout} tokens`);
-    await conversationShown(page);
-    await expectNoContrastViolations(page, `${run} ${rollout} conversation`);
-  });
+type Scheme = "light" | "dark";
+
+/** Which theme the page must be in: html[data-theme] when chosen, else the system's. */
+async function expectTheme(page: Page, theme: Scheme, chosen: boolean): Promise<void> {
+  const html = page.locator("html");
+  if (chosen) await expect(html).toHaveAttribute("data-theme", theme);
+  else await expect(html).not.toHaveAttribute("data-theme", /./);
+  // --bg of app/globals.css, light and dark: the page really is in that theme.
+  await expect(page.locator("body")).toHaveCSS(
+    "background-color",
+    theme === "light" ? "rgb(246, 247, 249)" : "rgb(15, 17, 21)",
+  );
 }
 
-test("the 500-call, 200k-token rollout meets AA contrast: timeline, tokens, conversation", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  await page.goto(`/runs/${LARGE_RUN}/rollouts/${GENERATED_ROLLOUT}`, { timeout: 120_000 });
-  await tokensShown(page);
-  await expectNoContrastViolations(page, "the 500-call rollout's tokens");
-  await conversationShown(page);
-  await expectNoContrastViolations(page, "the 500-call rollout's conversation");
-});
+async function chooseTheme(context: BrowserContext, baseURL: string, theme: Scheme) {
+  await context.addCookies([{ name: "rl-theme", value: theme, url: baseURL, sameSite: "Lax" }]);
+}
 
-test("the run page meets AA contrast: severity pills, alerts, charts and the table", async ({
-  page,
-}) => {
-  for (const run of ["opencode-before-fix", "claude-code-capture-on", "gym-main-example"]) {
-    await page.goto(`/runs/${run}`);
-    await expect(page.getByTestId("rollout-row").first()).toBeVisible();
-    await expectNoContrastViolations(page, `the ${run} run page`);
-  }
-  await page.goto("/");
-  await expect(page.getByTestId("runs-row").first()).toBeVisible();
-  await expectNoContrastViolations(page, "the home page");
-});
+const opposite = (s: Scheme): Scheme => (s === "light" ? "dark" : "light");
+
+// The theme a page is checked in: the system's with no choice, or the choice (cookie) made against
+// the other system preference.
+const MODES = (["dark", "light"] as const).flatMap((theme) => [
+  { theme, system: theme, chosen: false },
+  { theme, system: opposite(theme), chosen: true },
+]);
+
+for (const { theme, system, chosen } of MODES) {
+  const mode = chosen
+    ? `${theme} theme chosen (system ${system})`
+    : `${theme} theme from the system`;
+  test.describe(mode, () => {
+    test.use({ colorScheme: system });
+    test.beforeEach(async ({ context, baseURL }) => {
+      if (chosen) await chooseTheme(context, baseURL ?? "", theme);
+    });
+
+    for (const [run, rollout] of [
+      ["claude-code-capture-on", "0-0"], // compaction: two roots, side calls, trained
+      ["claude-code-capture-on", "3-0"], // masked: the retry rows, the masked banner
+      ["opencode-before-fix", "0-0"], // cut short: the warning banner and a failed row
+    ]) {
+      test(`the inspector meets AA contrast: ${run} ${rollout}, tokens then conversation`, async ({
+        page,
+      }) => {
+        await page.goto(`/runs/${run}/rollouts/${rollout}`);
+        await expectTheme(page, theme, chosen);
+        await tokensShown(page);
+        // A low-probability filter shows the quiet and the matching tokens too.
+        await page.getByTestId("low-toggle").click();
+        await expect(page.getByTestId("low-toggle")).toBeChecked();
+        await expect(page.getByTestId("low-count")).toBeVisible();
+        await expectNoContrastViolations(page, `${run} ${rollout} tokens`);
+        await conversationShown(page);
+        await expectNoContrastViolations(page, `${run} ${rollout} conversation`);
+      });
+    }
+
+    test("the 500-call, 200k-token rollout meets AA contrast: timeline, tokens, conversation", async ({
+      page,
+    }) => {
+      // Its colours are the smaller rollouts' ones: once per theme is enough (no cookie repeat).
+      test.skip(chosen, "the same palette as the system's theme, checked without the cookie");
+      test.setTimeout(180_000);
+      await page.goto(`/runs/${LARGE_RUN}/rollouts/${GENERATED_ROLLOUT}`, { timeout: 120_000 });
+      await expectTheme(page, theme, chosen);
+      await tokensShown(page);
+      await expectNoContrastViolations(page, "the 500-call rollout's tokens");
+      await conversationShown(page);
+      await expectNoContrastViolations(page, "the 500-call rollout's conversation");
+    });
+
+    test("the run page meets AA contrast: severity pills, alerts, charts and the table", async ({
+      page,
+    }) => {
+      for (const run of ["opencode-before-fix", "claude-code-capture-on", "gym-main-example"]) {
+        await page.goto(`/runs/${run}`);
+        await expectTheme(page, theme, chosen);
+        await expect(page.getByTestId("rollout-row").first()).toBeVisible();
+        await expectNoContrastViolations(page, `the ${run} run page`);
+      }
+      await page.goto("/");
+      await expect(page.getByTestId("runs-row").first()).toBeVisible();
+      await expectNoContrastViolations(page, "the home page");
+    });
+  });
+}

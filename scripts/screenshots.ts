@@ -2,7 +2,8 @@
 // prior `npm run build`. Writes the e2e runs root (the sample runs plus the 500-call rollout, see
 // e2e/support/prepare-runs.ts), starts `next start` on a free port with a fresh index cache,
 // drives Debian's Chromium as the e2e tests do, waits for each view's data (never a loading
-// state), saves the PNGs and stops the server.
+// state), saves the PNGs and stops the server. Shots are taken in the dark theme (the system
+// preference the browser reports) unless one says light: the run page is taken in both.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
@@ -124,7 +125,23 @@ async function settle(page: Page): Promise<void> {
 interface Shot {
   file: string;
   what: string;
+  /** The system preference the page is taken under (app/globals.css follows it); dark unless said. */
+  scheme?: "light" | "dark";
   take: (page: Page, base: string) => Promise<Parameters<Page["screenshot"]>[0] | void>;
+}
+
+/** The run page with its data, in a theme (checked on the page: <body>'s background is --bg). */
+function runPage(theme: "light" | "dark"): Shot["take"] {
+  return async (page, base) => {
+    await page.goto(`${base}/runs/opencode-before-fix`);
+    await page.getByTestId("alert").first().waitFor({ timeout: 60_000 });
+    await page.getByTestId("rollouts-count").filter({ hasText: "12 of 12" }).waitFor();
+    await page.locator(".recharts-bar-rectangle").first().waitFor();
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const want = theme === "light" ? "rgb(246, 247, 249)" : "rgb(15, 17, 21)";
+    if (bg !== want) throw new Error(`the page is not in the ${theme} theme (body ${bg})`);
+    return { fullPage: true };
+  };
 }
 
 const inspector = (run: string, rollout: string, query = "") =>
@@ -176,14 +193,14 @@ const SHOTS: Shot[] = [
   },
   {
     file: "run-page.png",
-    what: "opencode-before-fix run page: the alert, health charts and amber pills in the table",
-    take: async (page, base) => {
-      await page.goto(`${base}/runs/opencode-before-fix`);
-      await page.getByTestId("alert").first().waitFor({ timeout: 60_000 });
-      await page.getByTestId("rollouts-count").filter({ hasText: "12 of 12" }).waitFor();
-      await page.locator(".recharts-bar-rectangle").first().waitFor();
-      return { fullPage: true };
-    },
+    what: "opencode-before-fix run page, dark theme: the alert, health charts and amber pills",
+    take: runPage("dark"),
+  },
+  {
+    file: "run-page-light.png",
+    what: "opencode-before-fix run page, light theme: the alert, health charts and amber pills",
+    scheme: "light",
+    take: runPage("light"),
   },
   {
     file: "timeline-500-calls.png",
@@ -240,7 +257,11 @@ async function takeAll(browser: Browser, base: string, only: string[]): Promise<
   if (unknown.length > 0) throw new Error(`no such screenshot: ${unknown.join(", ")}`);
   for (const shot of SHOTS) {
     if (only.length > 0 && !only.includes(shot.file)) continue;
-    const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    const page = await browser.newPage({
+      viewport: VIEWPORT,
+      deviceScaleFactor: 1,
+      colorScheme: shot.scheme ?? "dark",
+    });
     const options = await shot.take(page, base).catch(async (e: unknown) => {
       const seen = path.join(os.tmpdir(), `rollout-lens-failed-${shot.file}`);
       await page.screenshot({ path: seen });

@@ -22,13 +22,15 @@ import type { EvaluationComparison, TrainingComparison } from "@/lib/schema/api-
 import { smoothEma } from "@/lib/trainer/smoothing";
 import { smoothingOf } from "./scalar-picker";
 
-const AXIS = { fill: "#9aa3b2", fontSize: 11 };
-const TITLE = { fill: "#9aa3b2", fontSize: 12, textAnchor: "middle" } as const;
-const TIP = { background: "#171a21", border: "1px solid #2a2f3a" };
+// app/globals.css properties, so the charts follow the theme.
+const AXIS = { fill: "var(--muted)", fontSize: 11 };
+const TITLE = { fill: "var(--muted)", fontSize: 12, textAnchor: "middle" } as const;
+const TIP = { background: "var(--panel)", border: "1px solid var(--border)" };
+const GRID = "var(--border)";
 const MARGIN = { top: 10, right: 16, left: 8, bottom: 8 };
-const A = "#6ea8fe",
-  B = "#f5b14c",
-  DIFF = "#c586c0";
+const A = "var(--run-a)",
+  B = "var(--run-b)",
+  DIFF = "var(--run-diff)";
 
 /** At most ~`max` points (every k-th step) so long runs draw fast. */
 function thin<T>(xs: T[], max = 800): T[] {
@@ -123,7 +125,7 @@ export function RewardChart({
         <span className="mono">{scalar}</span> per step ({caption(s.w)})
       </figcaption>
       <LineChart width={900} height={280} data={s.points} margin={MARGIN}>
-        <CartesianGrid stroke="#2a2f3a" vertical={false} />
+        <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis dataKey="step" tick={AXIS} height={36}>
           <Label value="step" position="insideBottom" offset={0} style={TITLE} />
         </XAxis>
@@ -171,7 +173,7 @@ export function DiffChart({ t, scalar }: { t: TrainingComparison; scalar: string
         Per-step difference of <span className="mono">{scalar}</span> (a − b; {caption(s.w)})
       </figcaption>
       <LineChart width={900} height={190} data={s.points} margin={MARGIN}>
-        <CartesianGrid stroke="#2a2f3a" vertical={false} />
+        <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis dataKey="step" tick={AXIS} height={36}>
           <Label value="step" position="insideBottom" offset={0} style={TITLE} />
         </XAxis>
@@ -181,7 +183,7 @@ export function DiffChart({ t, scalar }: { t: TrainingComparison; scalar: string
         <Tooltip
           content={({ label }) => <StepTip point={s.byStep.get(Number(label))} rows={rows} />}
         />
-        <ReferenceLine y={0} stroke="#9aa3b2" />
+        <ReferenceLine y={0} stroke="var(--muted)" />
         <Line
           dataKey="diff"
           name="a − b (raw)"
@@ -223,16 +225,16 @@ export function CallsChart({ e, a, b }: { e: EvaluationComparison; a: string; b:
         data={data}
         margin={{ top: 18, right: 8, left: -18, bottom: 0 }}
       >
-        <CartesianGrid stroke="#2a2f3a" vertical={false} />
+        <CartesianGrid stroke={GRID} vertical={false} />
         <XAxis dataKey="calls" tick={AXIS} />
         <YAxis allowDecimals={false} tick={AXIS} />
         <Tooltip contentStyle={TIP} />
         <Legend />
         <Bar dataKey="a" name={a} fill={A} isAnimationActive={false}>
-          <LabelList dataKey="a" position="top" fill="#e6e8ee" fontSize={11} />
+          <LabelList dataKey="a" position="top" fill="var(--text)" fontSize={11} />
         </Bar>
         <Bar dataKey="b" name={b} fill={B} isAnimationActive={false}>
-          <LabelList dataKey="b" position="top" fill="#e6e8ee" fontSize={11} />
+          <LabelList dataKey="b" position="top" fill="var(--text)" fontSize={11} />
         </Bar>
       </BarChart>
     </figure>

@@ -7,8 +7,8 @@ import { fetchParsed } from "@/components/shared/url-state";
 import { mismatchDistributionSchema, type MismatchDistribution } from "@/lib/schema/api-trainer";
 
 const asDistribution = (v: unknown): MismatchDistribution => mismatchDistributionSchema.parse(v);
-const A = "#6ea8fe",
-  B = "#f5b14c";
+const A = "var(--run-a)",
+  B = "var(--run-b)";
 const fmt = (v: number | null) => (v === null ? "–" : v.toFixed(4));
 const QUANTILES = ["p10", "p50", "p90", "p99", "max"] as const;
 

@@ -7,7 +7,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts"
 import { curveSource } from "@/lib/health/number-sources";
 import type { TrainingCurveView } from "@/lib/health/training-curve";
 
-const AXIS = { fill: "#9aa3b2", fontSize: 11 };
+const AXIS = { fill: "var(--muted)", fontSize: 11 };
 
 export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
   const metrics = curve.points;
@@ -23,7 +23,7 @@ export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
         data={metrics}
         margin={{ top: 10, right: 16, left: 8, bottom: 18 }}
       >
-        <CartesianGrid stroke="#2a2f3a" vertical={false} />
+        <CartesianGrid stroke="var(--border)" vertical={false} />
         <XAxis
           dataKey="step"
           tick={AXIS}
@@ -35,14 +35,14 @@ export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
           label={{ value: "reward", angle: -90, position: "insideLeft", ...AXIS }}
         />
         <Tooltip
-          contentStyle={{ background: "#171a21", border: "1px solid #2a2f3a" }}
+          contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }}
           formatter={(v) => (typeof v === "number" ? v.toFixed(3) : String(v))}
           labelFormatter={(step) => `step ${String(step)}`}
         />
         <Line
           dataKey="reward"
           name="reward"
-          stroke="#4cc38a"
+          stroke="var(--chart-neutral)"
           dot={metrics.length <= 30}
           isAnimationActive={false}
           connectNulls={false}

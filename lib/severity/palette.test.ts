@@ -1,5 +1,9 @@
-// Reference ratios from WCAG 2.x (black on white 21:1; #777 on white 4.48:1, #767676 4.54:1).
+// Reference ratios from WCAG 2.x (black on white 21:1; #777 on white 4.48:1, #767676 4.54:1). The
+// palette names app/globals.css properties: each check reads both themes' values from the file.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readThemeColours, resolveColour, THEMES, type Theme } from "@/lib/view/palette";
 import {
   alertSeverityClass,
   contrastRatio,
@@ -30,6 +34,14 @@ function hue(hex: string): number {
 }
 const isGreen = (hex: string) => hue(hex) >= 90 && hue(hex) <= 170;
 
+const COLOURS = readThemeColours(
+  readFileSync(path.join(process.cwd(), "app", "globals.css"), "utf8"),
+);
+/** A palette entry (`var(--…)`) as one theme draws it. */
+const hex = (theme: Theme, value: string) => resolveColour(value, COLOURS[theme]);
+/** The contrast of two palette entries in one theme. */
+const ratio = (theme: Theme, a: string, b: string) => contrastRatio(hex(theme, a), hex(theme, b));
+
 describe("contrastRatio", () => {
   it("matches WCAG's reference values", () => {
     expect(contrastRatio("#000000", "#ffffff")).toBeCloseTo(21, 5);
@@ -42,28 +54,34 @@ describe("contrastRatio", () => {
 
 describe("the severity palette", () => {
   it("gives every pill's text at least 4.5:1 on its background and on the pages", () => {
-    for (const s of SEVERITY_ORDER) {
-      const c = SEVERITY_PALETTE[s];
-      expect(contrastRatio(c.fg, c.bg), s).toBeGreaterThanOrEqual(4.5);
-      for (const page of PAGE_BACKGROUNDS)
-        expect(contrastRatio(c.fg, page), s).toBeGreaterThanOrEqual(4.5);
-    }
+    for (const theme of THEMES)
+      for (const s of SEVERITY_ORDER) {
+        const c = SEVERITY_PALETTE[s];
+        expect(ratio(theme, c.fg, c.bg), `${theme} ${s}`).toBeGreaterThanOrEqual(4.5);
+        for (const page of PAGE_BACKGROUNDS)
+          expect(ratio(theme, c.fg, page), `${theme} ${s}`).toBeGreaterThanOrEqual(4.5);
+      }
   });
 
   it("gives chart marks at least 3:1 on the pages (WCAG 1.4.11)", () => {
-    for (const s of SEVERITY_ORDER) {
-      for (const page of PAGE_BACKGROUNDS)
-        expect(contrastRatio(SEVERITY_PALETTE[s].chart, page), s).toBeGreaterThanOrEqual(3);
-    }
+    for (const theme of THEMES)
+      for (const s of SEVERITY_ORDER)
+        for (const page of PAGE_BACKGROUNDS)
+          expect(ratio(theme, SEVERITY_PALETTE[s].chart, page), `${theme} ${s}`).toBeGreaterThanOrEqual(
+            3,
+          );
   });
 
   it("never draws masked green, and draws trained green", () => {
     expect(SEVERITY_CLASS.masked).not.toBe(SEVERITY_CLASS.trained);
-    const masked = SEVERITY_PALETTE.masked;
-    for (const hex of [masked.fg, masked.bg, masked.border, masked.chart])
-      expect(isGreen(hex), hex).toBe(false);
-    const trained = SEVERITY_PALETTE.trained;
-    for (const hex of [trained.fg, trained.bg, trained.chart]) expect(isGreen(hex), hex).toBe(true);
+    for (const theme of THEMES) {
+      const masked = SEVERITY_PALETTE.masked;
+      for (const v of [masked.fg, masked.bg, masked.border, masked.chart])
+        expect(isGreen(hex(theme, v)), `${theme} ${v}`).toBe(false);
+      const trained = SEVERITY_PALETTE.trained;
+      for (const v of [trained.fg, trained.bg, trained.chart])
+        expect(isGreen(hex(theme, v)), `${theme} ${v}`).toBe(true);
+    }
   });
 
   it("has one distinct class and label per state, pending never saying trained", () => {
@@ -80,7 +98,9 @@ describe("the severity palette", () => {
 
   it("writes the stylesheet from the palette", () => {
     const css = severityCss();
-    expect(css).toContain(".sev-masked { color: #ff8f8f; background: #331819;");
+    expect(css).toContain(
+      ".sev-masked { color: var(--sev-masked-fg); background: var(--sev-masked-bg);",
+    );
     expect(css.split("\n")).toHaveLength(4);
   });
 
@@ -111,23 +131,28 @@ describe("alert boxes", () => {
   });
 
   it("keep the page's text and links readable on their backgrounds", () => {
-    // app/globals.css: `.alerts .alert` keeps --text (#e6e8ee); links are --accent (#6ea8fe).
-    for (const s of ["trained_with_warnings", "masked"] as const)
-      for (const fg of ["#e6e8ee", "#6ea8fe"])
-        expect(contrastRatio(fg, SEVERITY_PALETTE[s].bg), `${fg} on ${s}`).toBeGreaterThanOrEqual(
-          4.5,
-        );
+    // app/globals.css: `.alerts .alert` keeps --text; links are --accent.
+    for (const theme of THEMES)
+      for (const s of ["trained_with_warnings", "masked"] as const)
+        for (const fg of ["var(--text)", "var(--accent)"])
+          expect(
+            ratio(theme, fg, SEVERITY_PALETTE[s].bg),
+            `${theme} ${fg} on ${s}`,
+          ).toBeGreaterThanOrEqual(4.5);
   });
 });
 
 describe("a zero count on the home page", () => {
   it("is grey, not a severity colour, and readable (AA text)", () => {
     expect(Object.values(SEVERITY_CLASS)).not.toContain(ZERO_COUNT_CLASS);
-    // #9aa3b2 is the page's --muted: no hue to speak of (grey), unlike every severity's text.
-    const [r, g, b] = [1, 3, 5].map((i) => parseInt(ZERO_COUNT_COLOURS.fg.slice(i, i + 2), 16));
-    expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!)).toBeLessThan(32);
-    expect(contrastRatio(ZERO_COUNT_COLOURS.fg, ZERO_COUNT_COLOURS.bg)).toBeGreaterThanOrEqual(4.5);
-    for (const page of PAGE_BACKGROUNDS)
-      expect(contrastRatio(ZERO_COUNT_COLOURS.fg, page)).toBeGreaterThanOrEqual(4.5);
+    // The page's --muted: no hue to speak of (grey), unlike every severity's text.
+    for (const theme of THEMES) {
+      const fg = hex(theme, ZERO_COUNT_COLOURS.fg);
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(fg.slice(i, i + 2), 16));
+      expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!), theme).toBeLessThan(32);
+      expect(ratio(theme, ZERO_COUNT_COLOURS.fg, ZERO_COUNT_COLOURS.bg)).toBeGreaterThanOrEqual(4.5);
+      for (const page of PAGE_BACKGROUNDS)
+        expect(ratio(theme, ZERO_COUNT_COLOURS.fg, page), theme).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

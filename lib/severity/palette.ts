@@ -1,6 +1,7 @@
 // One colour and one CSS class per severity, for every page: table pills, chart series, home-page
-// counts, alerts and the inspector's banner. Includes the WCAG contrast ratio the palette is held
-// to. Rendering (where the classes go) belongs to components/.
+// counts, alerts and the inspector's banner. The colours are app/globals.css properties (a light and
+// a dark value each, held to WCAG contrast by lib/view/palette.test.ts); this names them. Includes
+// the WCAG contrast ratio. Rendering (where the classes go) belongs to components/.
 import type { SeverityState } from "./reasons";
 
 /** The class a pill, row or alert of this severity carries; masked is never the green one. */
@@ -30,7 +31,7 @@ export function alertSeverityClass(alert: {
  */
 export const ZERO_COUNT_CLASS = "count-zero";
 /** `.count-zero`'s colours: `--muted` on `--panel-2` of app/globals.css. */
-export const ZERO_COUNT_COLOURS = { fg: "#9aa3b2", bg: "#1e222b" } as const;
+export const ZERO_COUNT_COLOURS = { fg: "var(--muted)", bg: "var(--panel-2)" } as const;
 
 /** The pill's words. A pending rollout never says "trained". */
 export const SEVERITY_LABEL: Readonly<Record<SeverityState, string>> = {
@@ -40,6 +41,7 @@ export const SEVERITY_LABEL: Readonly<Record<SeverityState, string>> = {
   pending: "not yet known",
 };
 
+/** Each colour is a `var(--sev-…)` of app/globals.css, so it follows the theme (SVG too). */
 export interface SeverityColours {
   /** Pill text. */
   fg: string;
@@ -51,13 +53,19 @@ export interface SeverityColours {
 }
 
 /** The page backgrounds of app/globals.css (`--bg`, `--panel`) that charts are drawn on. */
-export const PAGE_BACKGROUNDS = ["#0f1115", "#171a21"] as const;
+export const PAGE_BACKGROUNDS = ["var(--bg)", "var(--panel)"] as const;
+
+/** The properties of one class (named as it is): `--sev-warn-fg`, `--sev-warn-bg`, … */
+function themed(name: string): SeverityColours {
+  const v = (part: string) => `var(--${name}-${part})`;
+  return { fg: v("fg"), bg: v("bg"), border: v("border"), chart: v("chart") };
+}
 
 export const SEVERITY_PALETTE: Readonly<Record<SeverityState, SeverityColours>> = {
-  trained: { fg: "#5fd39a", bg: "#12281d", border: "#2c5a43", chart: "#4cc38a" },
-  trained_with_warnings: { fg: "#f7bd5e", bg: "#2d2312", border: "#6b5330", chart: "#f5b14c" },
-  masked: { fg: "#ff8f8f", bg: "#331819", border: "#6b3030", chart: "#f26d6d" },
-  pending: { fg: "#b3bccb", bg: "#1e222b", border: "#3a4150", chart: "#8a93a3" },
+  trained: themed(SEVERITY_CLASS.trained),
+  trained_with_warnings: themed(SEVERITY_CLASS.trained_with_warnings),
+  masked: themed(SEVERITY_CLASS.masked),
+  pending: themed(SEVERITY_CLASS.pending),
 };
 
 export const SEVERITY_ORDER: readonly SeverityState[] = [

@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readThemeColours, resolveColour, THEMES, type Theme } from "./palette";
 import { MISMATCH_SHADES, mismatchShade, NO_MISMATCH } from "./mismatch-palette";
 
 // WCAG 2.x contrast, written here from the definition (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio).
@@ -15,10 +18,19 @@ const contrast = (a: string, b: string) => {
   return (hi + 0.05) / (lo + 0.05);
 };
 
+// The palette names app/globals.css properties: read both themes' values from the file.
+const COLOURS = readThemeColours(
+  readFileSync(path.join(process.cwd(), "app", "globals.css"), "utf8"),
+);
+const hex = (theme: Theme, value: string) => resolveColour(value, COLOURS[theme]);
+
 describe("mismatch palette", () => {
   it("every text colour meets AA (4.5:1) on its background", () => {
-    for (const s of [...MISMATCH_SHADES, NO_MISMATCH])
-      expect(contrast(s.bg, s.fg), s.bg).toBeGreaterThanOrEqual(4.5);
+    for (const theme of THEMES)
+      for (const s of [...MISMATCH_SHADES, NO_MISMATCH])
+        expect(contrast(hex(theme, s.bg), hex(theme, s.fg)), `${theme} ${s.bg}`).toBeGreaterThanOrEqual(
+          4.5,
+        );
   });
 
   it("bins by exp(|gen − prev|): each edge opens its own shade", () => {

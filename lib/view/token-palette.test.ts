@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readThemeColours, resolveColour, THEMES, type Theme } from "./palette";
 import {
+  CANVAS,
   GENERATED_SHADES,
   generatedShade,
   QUIET,
@@ -24,6 +28,12 @@ function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
+// The palette names app/globals.css properties: read both themes' values from the file.
+const COLOURS = readThemeColours(
+  readFileSync(path.join(process.cwd(), "app", "globals.css"), "utf8"),
+);
+const hex = (theme: Theme, value: string) => resolveColour(value, COLOURS[theme]);
+
 describe("token palette", () => {
   it("computes contrast as WCAG does (reference values)", () => {
     expect(contrast("#000000", "#ffffff")).toBeCloseTo(21, 5);
@@ -38,14 +48,20 @@ describe("token palette", () => {
     for (const s of [REFED, UNSCORED, QUIET, ...GENERATED_SHADES]) {
       expect(pairs.some((p) => p.bg === s.bg && p.fg === s.fg)).toBe(true);
     }
-    for (const p of pairs) {
-      expect({ name: p.name, ok: contrast(p.fg, p.bg) >= 4.5 }).toEqual({ name: p.name, ok: true });
-    }
+    for (const theme of THEMES)
+      for (const p of pairs) {
+        const name = `${theme} ${p.name}`;
+        const ok = contrast(hex(theme, p.fg), hex(theme, p.bg)) >= 4.5;
+        expect({ name, ok }).toEqual({ name, ok: true });
+      }
   });
 
-  it("brightens generated green with probability, by bins", () => {
-    const lum = GENERATED_SHADES.map((s) => luminance(s.bg));
-    for (let i = 1; i < lum.length; i++) expect(lum[i]!).toBeLessThan(lum[i - 1]!);
+  it("sets generated green farther from the canvas the more probable, by bins", () => {
+    for (const theme of THEMES) {
+      const canvas = hex(theme, CANVAS);
+      const away = GENERATED_SHADES.map((s) => contrast(hex(theme, s.bg), canvas));
+      for (let i = 1; i < away.length; i++) expect(away[i]!, theme).toBeLessThan(away[i - 1]!);
+    }
     const bin = (lp: number) =>
       GENERATED_SHADES.indexOf(generatedShade(lp) as (typeof GENERATED_SHADES)[number]);
     expect(

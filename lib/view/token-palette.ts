@@ -1,6 +1,7 @@
 // The token view's colours: every background a token can have, each with the text colour drawn on
-// it. The text colour switches from light to dark as the green brightens, so each pair meets WCAG
-// AA (4.5:1); token-palette.test.ts checks every pair listed in `textPairs`. Layout lives in CSS.
+// it, as app/globals.css properties (a light and a dark value each, `--tok-*`), so inline styles
+// follow the theme. token-palette.test.ts checks every pair listed in `textPairs` (WCAG AA, 4.5:1)
+// in both themes. Layout lives in CSS.
 
 export interface Swatch {
   bg: string;
@@ -13,35 +14,40 @@ export interface Shade extends Swatch {
   label: string;
 }
 
+/** A background and its text: `--NAME-bg` and `--NAME-fg` of app/globals.css. */
+export function swatch(name: string): Swatch {
+  return { bg: `var(--${name}-bg)`, fg: `var(--${name}-fg)` };
+}
+
 /** The scroll area behind the lines, headers and placeholders. */
-export const CANVAS = "#0c0e12";
+export const CANVAS = "var(--tok-canvas)";
 
 /** Re-fed tokens (mask 0): the prompt, inherited prefix and interstitials. */
-export const REFED: Swatch = { bg: "#2b3240", fg: "#d5dbe5" };
+export const REFED: Swatch = swatch("tok-refed");
 
-/** Generated tokens (mask 1), brighter the more probable; highest first. */
+/** Generated tokens (mask 1), farther from the canvas the more probable; highest first. */
 export const GENERATED_SHADES: readonly Shade[] = [
-  { minProb: 0.9, label: "p ≥ 0.9", bg: "#8fe3b5", fg: "#04140b" },
-  { minProb: 0.7, label: "0.7–0.9", bg: "#5cc48e", fg: "#04140b" },
-  { minProb: 0.5, label: "0.5–0.7", bg: "#3f9e6e", fg: "#04140b" },
-  { minProb: 0.3, label: "0.3–0.5", bg: "#28704c", fg: "#f2fff7" },
-  { minProb: 0.1, label: "0.1–0.3", bg: "#1f5038", fg: "#e8fff2" },
-  { minProb: 0, label: "p < 0.1", bg: "#173526", fg: "#e8fff2" },
+  { minProb: 0.9, label: "p ≥ 0.9", ...swatch("tok-gen-0") },
+  { minProb: 0.7, label: "0.7–0.9", ...swatch("tok-gen-1") },
+  { minProb: 0.5, label: "0.5–0.7", ...swatch("tok-gen-2") },
+  { minProb: 0.3, label: "0.3–0.5", ...swatch("tok-gen-3") },
+  { minProb: 0.1, label: "0.1–0.3", ...swatch("tok-gen-4") },
+  { minProb: 0, label: "p < 0.1", ...swatch("tok-gen-5") },
 ];
 
 /** Generated tokens without a log prob. */
-export const UNSCORED: Swatch = { bg: "#35594b", fg: "#eef5f1" };
+export const UNSCORED: Swatch = swatch("tok-unscored");
 
 /** Tokens the low-probability filter sets aside (instead of lowering their contrast). */
-export const QUIET: Swatch = { bg: "#15181e", fg: "#a4adbb" };
+export const QUIET: Swatch = swatch("tok-quiet");
 
 /** Text drawn on the canvas: headers, gutters, placeholders, the legend. */
 export const CHROME = {
-  text: "#e6e8ee",
-  muted: "#9aa3b2",
-  gutter: "#8792a5",
-  generated: "#4cc38a",
-  notTrained: "#f5b14c",
+  text: "var(--text)",
+  muted: "var(--muted)",
+  gutter: "var(--tok-gutter)",
+  generated: "var(--ok)",
+  notTrained: "var(--warn)",
 } as const;
 
 /** The shade of a generated token with this log prob (natural log). */

@@ -3,10 +3,10 @@
 import type { ReactNode } from "react";
 
 export const PLOT_HEIGHT = 190;
-/** recharts' colours on the page's dark panels (app/globals.css --muted, --border, --text). */
-export const AXIS_TICK = { fill: "#9aa3b2", fontSize: 11 };
-export const GRID_STROKE = "#2a2f3a";
-export const VALUE_LABEL = "#e6e8ee";
+/** recharts' colours on the page's panels: app/globals.css properties, so they follow the theme. */
+export const AXIS_TICK = { fill: "var(--muted)", fontSize: 11 };
+export const GRID_STROKE = "var(--border)";
+export const VALUE_LABEL = "var(--text)";
 
 export function ChartFrame({
   id,

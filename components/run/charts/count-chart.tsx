@@ -163,7 +163,7 @@ export function CountChart(props: CountChartProps) {
             </>
           )}
           <Tooltip
-            cursor={{ fill: "rgba(154, 163, 178, 0.12)" }}
+            cursor={{ fill: "var(--chart-cursor)" }}
             content={(p) => tooltip(p.activeIndex)}
             isAnimationActive={false}
           />
