@@ -1,17 +1,27 @@
 // The rollouts table's columns: header, width, sort key (the column id is the server's sort key)
 // and how a cell renders, with the severity pill in the Verdict column, the store's lifecycle and
 // attempts (./lifecycle-cell), and row links that carry the table's query into the inspector
-// (lib/view/rollout-nav); a deleted rollout with nothing left to read has no link.
+// (lib/view/rollout-nav); a deleted rollout with nothing left to read has no link. Record-field
+// columns (recordColumn) show a scalar of the rollout's record, fetched for the rows in view.
 import type { ColumnDef } from "@tanstack/react-table";
 import { RolloutLink } from "./rollout-link";
 import type { RolloutSummary } from "@/lib/schema/api-runs";
+import type { FieldValue } from "@/lib/schema/api-groups";
 import { inspectorHref } from "@/lib/view/rollout-nav";
 import { formatBytes } from "@/lib/view/format";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
+import { fieldText } from "./column-picker";
 
-/** What a cell needs besides its row: the run, and the page's parameters (row links carry the table's query). */
-export type Ctx = { runId: string; params: URLSearchParams };
+/**
+ * What a cell needs besides its row: the run, the page's parameters (row links carry the table's
+ * query) and the chosen record fields' values of the rows in view (rollout id -> path -> value).
+ */
+export type Ctx = {
+  runId: string;
+  params: URLSearchParams;
+  values?: ReadonlyMap<string, Readonly<Record<string, FieldValue>>>;
+};
 export type Col = ColumnDef<RolloutSummary> & {
   meta: { render: (s: RolloutSummary, ctx: Ctx) => React.ReactNode; width: number };
 };
@@ -170,3 +180,33 @@ export const COLUMNS: Col[] = [
     meta: { width: 80, render: (s) => (s.bytes ? formatBytes(s.bytes) : "—") },
   },
 ];
+
+/** The id prefix of a record-field column: `field:agent_ref.name`. */
+export const FIELD_COLUMN = "field:";
+
+/** A column showing the record field `path`; "…" until its value arrived, "—" where the record has none. */
+export function recordColumn(path: string): Col {
+  return {
+    id: `${FIELD_COLUMN}${path}`,
+    header: path,
+    enableSorting: false,
+    meta: {
+      width: Math.min(220, Math.max(90, path.length * 8)),
+      render: (s, c) => {
+        const row = c.values?.get(s.rollout_id);
+        if (!row) return <span className="muted">…</span>;
+        const text = fieldText(row[path]);
+        return (
+          <span
+            className="mono small"
+            title={text}
+            data-testid="record-field-value"
+            data-path={path}
+          >
+            {text}
+          </span>
+        );
+      },
+    },
+  };
+}

@@ -2,6 +2,8 @@
 // The rollouts table: @tanstack/react-table owns the columns (headers, sorting, column choice);
 // rows come in pages from the server (sorted and filtered there) and are virtualised, so 50,000
 // rows scroll with a small DOM. Filters and sorting live in the URL; exports use the same filters.
+// Record-field columns (./column-picker) and the GRPO groups view (`?group=`, ./groups-table)
+// are URL state too.
 import {
   getCoreRowModel,
   useReactTable,
@@ -13,7 +15,9 @@ import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
 import { useUrlState } from "@/components/shared/url-state";
 import { tableCountWords, type IndexState } from "@/lib/health/index-state";
-import { COLUMNS, type Col, type Ctx } from "./rollout-columns";
+import { COLUMNS, recordColumn, type Col, type Ctx } from "./rollout-columns";
+import { BadFields, pickedFields, useRecordFields, useRecordValues } from "./column-picker";
+import { GroupsView } from "./groups-table";
 import { plural } from "@/lib/view/plural";
 import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
@@ -47,13 +51,22 @@ export function RolloutsTable({
       desc: params.get("dir") === "desc",
     },
   ];
+  const recordFields = useRecordFields(runId);
+  const known = new Set(recordFields?.map((f) => f.path));
+  const picked = recordFields ? pickedFields(params) : [];
+  const shownFields = picked.filter((p) => known.has(p));
+  const fieldsKey = shownFields.join(",");
+  const allColumns = useMemo(
+    () => [...COLUMNS, ...(fieldsKey ? fieldsKey.split(",").map(recordColumn) : [])],
+    [fieldsKey],
+  );
   const hidden = new Set((params.get("hide") ?? "").split(",").filter(Boolean));
   const visibility: VisibilityState = Object.fromEntries(
-    COLUMNS.map((c) => [c.id as string, !hidden.has(c.id as string)]),
+    allColumns.map((c) => [c.id as string, !hidden.has(c.id as string)]),
   );
   const table = useReactTable<RolloutSummary>({
     data: useMemo(() => [], []),
-    columns: COLUMNS,
+    columns: allColumns,
     state: { sorting, columnVisibility: visibility },
     manualSorting: true,
     enableSortingRemoval: false,
@@ -89,7 +102,9 @@ export function RolloutsTable({
   useEffect(() => {
     if (total) ensure(firstRow, lastRow + 1);
   }, [firstRow, lastRow, total, ensure]);
-  const ctx: Ctx = { runId, params };
+  const inView = items.flatMap((it) => rowAt(it.index)?.rollout_id ?? []);
+  const values = useRecordValues(runId, shownFields, inView);
+  const ctx: Ctx = { runId, params, values };
   // Remounting the filters on "clear" drops their typed-but-unsent text too.
   const [clears, setClears] = useState(0);
   const clearFilters = () => {
@@ -99,9 +114,22 @@ export function RolloutsTable({
   const exportHref = (format: string) =>
     `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
 
+  if (params.get("group"))
+    return (
+      <section data-testid="rollouts-section">
+        <GroupsView runId={runId} params={params} set={set} />
+      </section>
+    );
   return (
     <section data-testid="rollouts-section">
-      <TableFilters key={clears} health={health} params={params} set={set} table={table} />
+      <TableFilters
+        key={clears}
+        health={health}
+        params={params}
+        set={set}
+        table={table}
+        recordFields={recordFields ?? []}
+      />
       <div className="table-meta">
         <span
           className="muted"
@@ -127,6 +155,14 @@ export function RolloutsTable({
       </div>
       {bad.length > 0 && (
         <BadQuery bad={bad} drop={() => set(Object.fromEntries(bad.map((b) => [b.key, null])))} />
+      )}
+      {recordFields && picked.length > shownFields.length && (
+        <BadFields
+          bad={picked.filter((p) => !known.has(p))}
+          allowed={recordFields.map((f) => f.path)}
+          keep={(kept) => set({ fields: kept.join(",") || null })}
+          picked={shownFields}
+        />
       )}
       {error && bad.length === 0 && (
         <div className="error-box" role="alert" data-testid="rollouts-error">

@@ -1,7 +1,8 @@
 "use client";
 // Filters of the rollouts table (verdict, severity class, reason: a mask reason or a warning of the
-// severity model, status code, step, cut short, an alert's rollouts, free text) and the column
-// chooser. Everything is a URL parameter, so a filtered table can be linked (alerts link here).
+// severity model, status code, step, cut short, an alert's rollouts, free text), the column
+// chooser, the record-field picker (./column-picker) and the switch to GRPO groups by task.
+// Everything is a URL parameter, so a filtered table can be linked (alerts link here).
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
@@ -13,6 +14,10 @@ import {
   type ReasonOption,
 } from "@/lib/view/rollout-nav";
 import type { UrlPatch } from "@/components/shared/url-state";
+import type { RecordField } from "@/lib/schema/api-groups";
+import { ColumnPicker } from "./column-picker";
+import { FIELD_COLUMN } from "./rollout-columns";
+import { TASK_FIELD } from "./groups-table";
 
 /** The URL keys that narrow the table (not its order): clearing these shows every rollout. */
 export const FILTER_KEYS = QUERY_KEYS.filter((k) => k !== "sort" && k !== "dir");
@@ -32,11 +37,14 @@ export function TableFilters({
   params,
   set,
   table,
+  recordFields,
 }: {
   health: RunHealth;
   params: URLSearchParams;
   set: (p: UrlPatch) => void;
   table: Table<RolloutSummary>;
+  /** The run's record fields ([] without records or while loading). */
+  recordFields: RecordField[];
 }) {
   const [text, setText] = useState(params.get("q") ?? "");
   const [cutShort, setCutShort] = useUrlFlag(params.get("cut_short") === "1");
@@ -123,18 +131,32 @@ export function TableFilters({
       />
       <details className="columns">
         <summary>columns</summary>
-        {table.getAllLeafColumns().map((c) => (
-          <label key={c.id} className="col-choice">
-            <input
-              type="checkbox"
-              checked={c.getIsVisible()}
-              onChange={c.getToggleVisibilityHandler()}
-              data-testid={`col-${c.id}`}
-            />{" "}
-            {String(c.columnDef.header)}
-          </label>
-        ))}
+        {table
+          .getAllLeafColumns()
+          .filter((c) => !c.id.startsWith(FIELD_COLUMN))
+          .map((c) => (
+            <label key={c.id} className="col-choice">
+              <input
+                type="checkbox"
+                checked={c.getIsVisible()}
+                onChange={c.getToggleVisibilityHandler()}
+                data-testid={`col-${c.id}`}
+              />{" "}
+              {String(c.columnDef.header)}
+            </label>
+          ))}
       </details>
+      <ColumnPicker fields={recordFields} params={params} set={set} />
+      {recordFields.some((f) => f.path === TASK_FIELD) && (
+        <button
+          className="linkish"
+          onClick={() => set({ group: TASK_FIELD })}
+          data-testid="group-by-task"
+          title="one row per GRPO group: a task's rollouts in one step"
+        >
+          group by task
+        </button>
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { trainingCurve } from "@/lib/health/training-curve";
 import { readRunScalars } from "@/lib/runs/run-scalars";
 import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
+import { GroupSignal } from "@/components/run/groups-table";
 
 export const dynamic = "force-dynamic";
 
@@ -51,6 +52,8 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
           curve: trainingCurve(scalars.series),
         }}
       />
+      {/* GRPO groups without training signal per step: only a run with records can have groups. */}
+      {run.rolloutsFile !== null && <GroupSignal runId={run.id} />}
     </>
   );
 }

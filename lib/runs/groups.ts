@@ -1,0 +1,234 @@
+// GRPO groups of a run's rollout records: the rollouts of one task (or any scalar record field) in
+// one step, with their rewards, spread, each rollout's advantage as NeMo-RL computes it, and
+// whether the group carries no training signal (all rewards equal: every advantage is 0). Per
+// step: how many groups, how many without signal. Pure: records come read (lib/runs/rollout-records).
+import { z } from "zod";
+import { InvalidInputError } from "@/lib/errors";
+import {
+  baselineKindSchema,
+  type BaselineKind,
+  type FieldValue,
+  type RolloutGroup,
+  type RunGroups,
+  type StepSignal,
+} from "@/lib/schema/api-groups";
+import { checkFields, discoverFields, fieldValue, type RecordLike } from "./record-fields";
+import { compareIds } from "./rollout-query";
+
+/** Gym's task index: a GRPO group is one task's rollouts in one step. */
+export const DEFAULT_GROUP_FIELD = "_ng_task_index";
+/** NeMo-RL's epsilon in `advantage / (std + epsilon)`. */
+export const EPSILON = 1e-6;
+export const ADVANTAGE_SOURCE =
+  "NeMo-RL GRPOAdvantageEstimator (nemo_rl/algorithms/advantage_estimator.py) with " +
+  "calculate_baseline_and_std_per_prompt (nemo_rl/algorithms/utils.py); defaults " +
+  "use_leave_one_out_baseline: true, normalize_rewards: true";
+
+export interface AdvantageOptions {
+  /** leave_one_out: the mean of the other rollouts' rewards (RLOO); group_mean: of all. */
+  baseline: BaselineKind;
+  /** Divide by the (leave-one-out) sample std + EPSILON where that std is > 0. */
+  normalize: boolean;
+}
+
+/**
+ * Each reward's advantage as NeMo-RL's GRPO estimator gives it; null where `votes[i]` is false
+ * (no reward, or masked: NeMo-RL's valid_mask keeps such rows out of their siblings' baselines).
+ * With fewer than two voting rewards, or all of them exactly equal, every advantage is exactly 0
+ * (NeMo-RL sets the baseline to the reward; summing floats could leave a 1e-17 residue instead).
+ * The std beside a baseline is the sample std (÷ m − 1) of the m rewards the baseline averages;
+ * none (0) for m ≤ 1, where NeMo-RL's 0 · ∞ turns to NaN and then 0.
+ */
+export function grpoAdvantages(
+  rewards: ReadonlyArray<number | null>,
+  votes: readonly boolean[],
+  opts: AdvantageOptions,
+): Array<number | null> {
+  const voting: Array<[index: number, reward: number]> = [];
+  rewards.forEach((r, i) => {
+    if (r !== null && votes[i]) voting.push([i, r]);
+  });
+  const out: Array<number | null> = rewards.map(() => null);
+  const values = voting.map(([, r]) => r);
+  if (values.length < 2 || allEqual(values)) {
+    for (const [i] of voting) out[i] = 0;
+    return out;
+  }
+  let sum = 0,
+    sumSq = 0;
+  for (const v of values) {
+    sum += v;
+    sumSq += v * v;
+  }
+  const loo = opts.baseline === "leave_one_out";
+  const m = loo ? values.length - 1 : values.length;
+  for (const [i, r] of voting) {
+    const base = (loo ? sum - r : sum) / m;
+    const meanSq = (loo ? sumSq - r * r : sumSq) / m;
+    const std = m > 1 ? Math.sqrt(Math.max(0, ((meanSq - base * base) * m) / (m - 1))) : 0;
+    const adv = r - base;
+    out[i] = opts.normalize && std > 0 ? adv / (std + EPSILON) : adv;
+  }
+  return out;
+}
+
+/** Exactly equal as parsed from JSON (float64 ===): 0.1 and 0.1000001 differ, and NeMo-RL's
+ * normalisation would turn even that difference into a full ±advantage. */
+function allEqual(values: readonly number[]): boolean {
+  return values.every((v) => v === values[0]);
+}
+
+/** Mean, sample std (÷ n − 1; 0 for fewer than two), min and max; nulls for no values. */
+export function spreadOf(values: readonly number[]) {
+  if (values.length === 0) return { mean: null, std: null, min: null, max: null };
+  const mean = values.reduce((a, v) => a + v, 0) / values.length;
+  const ss = values.reduce((a, v) => a + (v - mean) ** 2, 0);
+  const std = values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : 0;
+  // A loop, not Math.min(...values): a group by agent can hold more rollouts than arguments fit.
+  let min = Infinity,
+    max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { mean, std, min, max };
+}
+
+interface Member {
+  rollout_id: string;
+  reward: number | null;
+  masked: boolean;
+}
+
+function groupOf(key: FieldValue, step: number | null, members: Member[], opts: AdvantageOptions) {
+  members.sort((a, b) => compareIds(a.rollout_id, b.rollout_id));
+  const votes = members.map((m) => !m.masked);
+  const advantages = grpoAdvantages(
+    members.map((m) => m.reward),
+    votes,
+    opts,
+  );
+  const rewards = members.flatMap((m, i) => (votes[i] && m.reward !== null ? [m.reward] : []));
+  const group: RolloutGroup = {
+    key,
+    step,
+    n: members.length,
+    rewards,
+    ...spreadOf(rewards),
+    no_signal: rewards.length < 2 || allEqual(rewards),
+    members: members.map((m, i) => ({ ...m, advantage: advantages[i] ?? null })),
+  };
+  return group;
+}
+
+const intOrNull = (v: FieldValue) => (typeof v === "number" && Number.isInteger(v) ? v : null);
+const byStep = (a: number | null, b: number | null) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b;
+/** Numbers before strings before booleans; numbers numerically, strings naturally. */
+function byKey(a: FieldValue, b: FieldValue): number {
+  const rank = (v: FieldValue) => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return compareIds(String(a), String(b));
+}
+
+/** The records grouped by (step, value of `by`), in step then key order; records without a value are counted. */
+export function groupRollouts(
+  records: ReadonlyMap<string, RecordLike>,
+  by: string,
+  opts: AdvantageOptions,
+): { groups: RolloutGroup[]; ungrouped: number } {
+  const buckets = new Map<string, { key: FieldValue; step: number | null; members: Member[] }>();
+  let ungrouped = 0;
+  for (const [id, record] of records) {
+    const key = fieldValue(record, by);
+    if (key === null) {
+      ungrouped++;
+      continue;
+    }
+    const step = intOrNull(fieldValue(record, "step"));
+    const k = JSON.stringify([step, key]);
+    let b = buckets.get(k);
+    if (!b) buckets.set(k, (b = { key, step, members: [] }));
+    const reward = fieldValue(record, "reward");
+    b.members.push({
+      rollout_id: id,
+      reward: typeof reward === "number" ? reward : null,
+      masked: record.mask_sample === true,
+    });
+  }
+  const groups = [...buckets.values()]
+    .map((b) => groupOf(b.key, b.step, b.members, opts))
+    .sort((a, b) => byStep(a.step, b.step) || byKey(a.key, b.key));
+  return { groups, ungrouped };
+}
+
+/** Groups and groups without signal per step, in step order (null step last). */
+export function signalPerStep(groups: readonly RolloutGroup[]): StepSignal[] {
+  const out = new Map<number | null, StepSignal>();
+  for (const g of groups) {
+    let s = out.get(g.step);
+    if (!s) out.set(g.step, (s = { step: g.step, groups: 0, no_signal: 0 }));
+    s.groups++;
+    if (g.no_signal) s.no_signal++;
+  }
+  return [...out.values()].sort((a, b) => byStep(a.step, b.step));
+}
+
+export const groupsQuerySchema = z.object({
+  by: z.string().min(1).max(200).optional(),
+  baseline: baselineKindSchema.default("leave_one_out"),
+  normalize: z
+    .enum(["0", "1"])
+    .default("1")
+    .transform((v) => v === "1"),
+  step: z.coerce.number().int().optional(),
+  /** none: only groups without signal; some: only groups with. */
+  signal: z.enum(["none", "some"]).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(5000).default(500),
+});
+export type GroupsQuery = z.infer<typeof groupsQuerySchema>;
+
+export function parseGroupsQuery(params: URLSearchParams): GroupsQuery {
+  const raw = Object.fromEntries([...params].filter(([, v]) => v !== ""));
+  const parsed = groupsQuerySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(
+      `${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The run's groups under `q`: by `q.by` (a scalar field of the records, else a 400 listing them),
+ * by default the task index when the records carry one (else no groups and `by: null`).
+ */
+export function runGroups(records: ReadonlyMap<string, RecordLike>, q: GroupsQuery): RunGroups {
+  const fields = discoverFields(records.values()).map((f) => f.path);
+  if (q.by !== undefined) checkFields("by", [q.by], fields);
+  const by = q.by ?? (fields.includes(DEFAULT_GROUP_FIELD) ? DEFAULT_GROUP_FIELD : null);
+  const opts = { baseline: q.baseline, normalize: q.normalize };
+  const { groups, ungrouped } = by
+    ? groupRollouts(records, by, opts)
+    : { groups: [], ungrouped: records.size };
+  const shown = groups.filter(
+    (g) =>
+      (q.step === undefined || g.step === q.step) &&
+      (q.signal === undefined || g.no_signal === (q.signal === "none")),
+  );
+  return {
+    by,
+    fields,
+    definition: { ...opts, epsilon: EPSILON, source: ADVANTAGE_SOURCE },
+    total: shown.length,
+    offset: q.offset,
+    groups: shown.slice(q.offset, q.offset + q.limit),
+    per_step: signalPerStep(groups),
+    max_group_size: groups.reduce((a, g) => Math.max(a, g.n), 0),
+    ungrouped,
+    records: records.size,
+  };
+}
