@@ -3,6 +3,14 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The npm package runs .next/standalone/server.js (scripts/build-package.mjs sets this), so its
+  // users need no build; the clone's `npm run build` leaves it off and `next start` serves as ever.
+  ...(process.env.ROLLOUT_LENS_STANDALONE === "1" ? { output: "standalone" as const } : {}),
+  // The server reads the runs root, the cache and the worker from process.cwd(), so the file tracer
+  // takes in the whole project; what it copies into the standalone output (the npm package's server,
+  // scripts/build-package.mjs) must not carry the clone's git objects or the generated bench runs
+  // (a GB). Only these: broader globs here also dropped files of next itself from the trace.
+  outputFileTracingExcludes: { "*": ["./.git/**/*", "./bench/out/**/*"] },
   serverExternalPackages: ["better-sqlite3"],
   async headers() {
     return [

@@ -11,6 +11,7 @@ import { buildRollout } from "@/lib/runs/build-rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
 import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
 import { parseCommand, serveEnvironment, UsageError, type Command } from "./args";
+import { bindingProblem, serverCommand } from "./server-command";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -87,18 +88,25 @@ function runServe(given: ServeCommand): Promise<number> {
     process.stderr.write(`rollout-lens: --allow-path ${notDir}: not a directory\n`);
     return Promise.resolve(2);
   }
-  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+  const server = serverCommand(ROOT, cmd.port, cmd.host, cmd.runsRoot);
+  if (server === null) {
     process.stderr.write("rollout-lens: no production build found; run `npm run build` first\n");
     return Promise.resolve(1);
   }
-  const env = serveEnvironment(cmd, process.env);
-  const next = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [next, "start", "-p", String(cmd.port), "-H", cmd.host], {
+  const problem = server.standalone ? bindingProblem(ROOT) : null;
+  if (problem !== null) {
+    process.stderr.write(`rollout-lens: ${problem}\n`);
+    return Promise.resolve(1);
+  }
+  const child = spawn(process.execPath, server.args, {
     cwd: ROOT,
-    env,
+    env: { ...serveEnvironment(cmd, process.env), ...server.env },
     stdio: "inherit",
   });
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+  // A supervisor that stops this process must stop the server too, not leave it holding the port.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+    process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 0)));
 }
 
 async function main(argv: string[]): Promise<number> {

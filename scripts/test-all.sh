@@ -8,7 +8,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 T0=$SECONDS
 step() { printf '\n=== %s  [+%ss]\n' "$*" "$((SECONDS - T0))"; }
 mkdir -p reports
-rm -f reports/unit.json reports/e2e.json
+rm -f reports/unit.json reports/e2e.json reports/pack.json
 
 step "lint"
 eslint . --max-warnings=0
@@ -24,15 +24,19 @@ step "unit tests (vitest)"
 unit_rc=0
 vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || unit_rc=$?
 
-step "build (next build, then the worker and CLI bundles)"
-next build
+step "build (next build with the standalone server the package ships, then the worker and CLI bundles)"
+ROLLOUT_LENS_STANDALONE=1 next build
 node scripts/build-node.mjs
+
+step "package (npm pack, install into an empty prefix, rollout-lens serve a sample run)"
+pack_rc=0
+node scripts/pack-test.mjs --report reports/pack.json || pack_rc=$?
 
 step "e2e (playwright + Debian chromium)"
 e2e_rc=0
 playwright test || e2e_rc=$?
 
 step "summary"
-node scripts/summary.mjs reports/unit.json reports/e2e.json
+node scripts/summary.mjs reports/unit.json reports/e2e.json reports/pack.json
 echo "test time: $((SECONDS - T0))s"
-exit $(( unit_rc != 0 || e2e_rc != 0 ))
+exit $(( unit_rc != 0 || e2e_rc != 0 || pack_rc != 0 ))

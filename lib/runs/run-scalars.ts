@@ -177,6 +177,8 @@ export async function readTrainingCurve(run: RunLayout): Promise<RunMetrics> {
   }
   // Name the directories the series came from (its sources are paths inside the log directory).
   const logDir = path.relative(run.dir, where.dir) || ".";
-  const from = new Set(found.sources.map((f) => path.join(logDir, path.dirname(f))));
+  const from = new Set(
+    found.sources.map((f) => path.join(/*turbopackIgnore: true*/ logDir, path.dirname(f))),
+  );
   return curveOf(found, `${found.tag} in ${[...from].join(", ")}`, logs?.notes ?? []);
 }

@@ -50,7 +50,10 @@ export async function storeEvidence(dir: string): Promise<StoreEvidence> {
   if (out.gymFiles) return out;
   for (const [id, files] of listing.rollouts) {
     if (!("tokens" in files)) continue;
-    const first = await firstLine(dir, path.join(dir, `${id}.tokens.jsonl`));
+    const first = await firstLine(
+      dir,
+      path.join(/*turbopackIgnore: true*/ dir, `${id}.tokens.jsonl`),
+    );
     if (first === null) continue;
     if (SCHEMA_KEY.test(first)) {
       out.schemaVersion = true;
