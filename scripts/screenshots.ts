@@ -136,7 +136,7 @@ function runPage(theme: "light" | "dark"): Shot["take"] {
     await page.goto(`${base}/runs/opencode-before-fix`);
     await page.getByTestId("alert").first().waitFor({ timeout: 60_000 });
     await page.getByTestId("rollouts-count").filter({ hasText: "12 of 12" }).waitFor();
-    await page.locator(".recharts-bar-rectangle").first().waitFor();
+    await page.locator(".recharts-bar-rectangle:visible").first().waitFor(); // a 0 bar is hidden
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const want = theme === "light" ? "rgb(246, 247, 249)" : "rgb(15, 17, 21)";
     if (bg !== want) throw new Error(`the page is not in the ${theme} theme (body ${bg})`);
