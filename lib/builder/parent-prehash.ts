@@ -3,7 +3,7 @@
 // being read, so the hashing of a long chain runs beside the parse instead of after it. Only ever
 // computes digests ahead: verification (prefix-merging) hashes whatever it does not find.
 import type { TokenEntry } from "@/lib/schema";
-import { startDigest } from "./digest";
+import { startDigest } from "./digest-ahead";
 
 /** Tokens to hash below which nothing is started: a short rollout hashes faster than it waits. */
 const START_TOKENS = 1 << 20;

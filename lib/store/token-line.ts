@@ -3,6 +3,7 @@
 // bytes) is parsed by JSON.parse with `[]` in their place. Anything unusual falls back to JSON.parse
 // of the whole line (the caller's path), so values and error messages are JSON.parse's own.
 // Not responsible for validating records (the caller runs the schema; see token-store).
+import { noteSharedPrefix } from "@/lib/builder/digest-ahead";
 
 /** The lists this reader scans, by key. */
 export type ListKey = "prompt_token_ids" | "generation_token_ids" | "generation_log_probs";
@@ -124,7 +125,10 @@ function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): num
     i = skipSpace(b, prev);
     if (b[i] === COMMA) i = scanNumbers(b, skipSpace(b, i + 1), tail, 0);
     else if (b[i] !== CLOSE_BRACKET) return -1;
-    ids = (prevPrompt as { ids: number[] }).ids.concat(tail);
+    const parent = (prevPrompt as { ids: number[] }).ids;
+    ids = parent.concat(tail);
+    // The builder's digests ahead convert only the ids past the ones they hold (digest-ahead).
+    noteSharedPrefix(ids, parent, parent.length);
   } else {
     ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
     i = skipSpace(b, i + 1);
