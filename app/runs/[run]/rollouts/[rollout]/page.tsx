@@ -76,7 +76,13 @@ export default async function RolloutPage({
   const strings = Object.entries(await searchParams).filter(
     (e): e is [string, string] => typeof e[1] === "string",
   );
-  const content = <RolloutContent runId={runId} rollout={rollout} strings={strings} />;
+  // The load (and a cold build) starts now, beside the cache check, not after it: on a cold server
+  // the check's first look at the run costs 0.1–0.2 s the build need not wait for.
+  const loading = load(runId, rollout, Object.fromEntries(strings));
+  loading.catch(() => undefined); // rendered below, where a rejection (notFound) is thrown
+  const content = (
+    <RolloutContent runId={runId} rollout={rollout} strings={strings} loading={loading} />
+  );
   if (await isBuilt(runId, rollout, strings)) return content;
   return <Suspense fallback={<PagePending />}>{content}</Suspense>;
 }
@@ -97,12 +103,14 @@ async function RolloutContent({
   runId,
   rollout,
   strings,
+  loading,
 }: {
   runId: string;
   rollout: string;
   strings: Array<[string, string]>;
+  loading: ReturnType<typeof load>;
 }) {
-  const loaded = await load(runId, rollout, Object.fromEntries(strings));
+  const loaded = await loading;
   if ("error" in loaded) {
     // A bad query parameter (?profile=bogus) is a 400: the breadcrumb stays, the message lists the
     // allowed values (lib/http/params), and the rollout opens without the parameter.
