@@ -7,12 +7,22 @@ import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
 
 const BUILD_LINE =
   "rollout-lens build <store-dir> [--jsonl] [--profile seed|gym-v1|auto] [--side-call-pattern P]... [--rollout ID]...";
+const INDEX_LINE =
+  "rollout-lens index <run-dir> --out DIR [--shard I/N] [--profile seed|gym-v1|auto] [--side-call-pattern P]...\n" +
+  "       rollout-lens index --merge <shard-dir> --out FILE";
 const SERVE_LINE =
   "rollout-lens serve [<runs-root>] [--port N] [--host H] [--allowed-host NAME[:PORT]]... [--allow-path DIR]...\n" +
   "                    [--tokenizer NAME|PATH] [--side-call-pattern P]... [--profile seed|gym-v1|auto]";
 
 const BUILD_HELP = `build   decides every rollout's verdict in a token store, as the trainer's consumer would.
         --jsonl prints one JSON object per rollout (sorted by id); without it, a table.`;
+const INDEX_HELP = `index   summarises a run's rollouts into a shard file for the summary index, outside the run:
+        --shard I/N takes the rollouts whose id hashes to shard I of N (0 <= I < N; default 0/1,
+        all) and writes DIR/shard-000I-of-000N.sqlite. Run the N shards as N jobs at once, then
+        --merge reads the directory of shards (checking every shard is there, of one run and one
+        build) and writes them as one file. --profile and --side-call-pattern act as the run's
+        run.json builder_profile and side_call_patterns would (the server must use the same).
+        See docs/sharded-indexing.md.`;
 const SERVE_HELP = `serve   serves the dashboard (needs a prior \`npm run build\`) on a runs root
         (default: $ROLLOUT_LENS_RUNS, else the bundled fixtures/runs). Without ROLLOUT_LENS_TOKEN it
         answers only requests for loopback names (localhost, 127.0.0.1, [::1]) on its port;
@@ -24,10 +34,11 @@ const SERVE_HELP = `serve   serves the dashboard (needs a prior \`npm run build\
         builder_profile would.`;
 
 /** The top level's usage: every command. */
-export const USAGE = `usage:\n  ${BUILD_LINE}\n  ${SERVE_LINE}\n\n${BUILD_HELP}\n${SERVE_HELP}`;
+export const USAGE = `usage:\n  ${BUILD_LINE}\n  ${INDEX_LINE}\n  ${SERVE_LINE}\n\n${BUILD_HELP}\n${INDEX_HELP}\n${SERVE_HELP}`;
 /** Each command's own usage, for `<command> --help` and its usage errors. */
 export const COMMAND_USAGE = {
   build: `usage: ${BUILD_LINE}\n\n${BUILD_HELP}`,
+  index: `usage: ${INDEX_LINE}\n\n${INDEX_HELP}`,
   serve: `usage: ${SERVE_LINE}\n\n${SERVE_HELP}`,
 } as const;
 
@@ -40,6 +51,16 @@ export type Command =
       sideCallPatterns: string[];
       rollouts: string[];
     }
+  | {
+      command: "index";
+      runDir: string;
+      out: string;
+      shard: { index: number; count: number };
+      /** What run.json's builder_profile and side_call_patterns would say; unset keeps run.json's. */
+      profile: z.infer<typeof builderProfileSchema> | undefined;
+      sideCallPatterns: string[] | undefined;
+    }
+  | { command: "merge"; shardDir: string; out: string }
   | {
       command: "serve";
       runsRoot: string | null;
@@ -136,6 +157,9 @@ function parseOptions(rest: string[], usage: string) {
         host: { type: "string", default: "127.0.0.1" },
         "allowed-host": { type: "string", multiple: true, default: [] },
         "allow-path": { type: "string", multiple: true, default: [] },
+        shard: { type: "string" },
+        out: { type: "string" },
+        merge: { type: "string" },
       },
     });
   } catch (err) {
@@ -149,14 +173,21 @@ export function parseCommand(argv: string[]): Command {
     const about = rest[0];
     return {
       command: "help",
-      usage: about === "build" || about === "serve" ? COMMAND_USAGE[about] : USAGE,
+      usage:
+        about === "build" || about === "index" || about === "serve" ? COMMAND_USAGE[about] : USAGE,
     };
   }
-  if (command !== "build" && command !== "serve")
+  if (command !== "build" && command !== "index" && command !== "serve")
     throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const usage = COMMAND_USAGE[command];
   const { values, positionals } = parseOptions(rest, usage);
   if (values.help) return { command: "help", usage };
+  const foreign = (flags: readonly string[], owner: string) => {
+    const flag = flags.find((f) => rest.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+    if (flag !== undefined) throw new UsageError(`--${flag} is an option of ${owner}`, usage);
+  };
+  if (command !== "index") foreign(["shard", "out", "merge"], "index");
+  if (command === "index") return parseIndex(values, positionals, rest, usage);
   if (command === "build") {
     if (positionals.length !== 1)
       throw new UsageError("build takes exactly one <store-dir>", usage);
@@ -174,14 +205,53 @@ export function parseCommand(argv: string[]): Command {
       rollouts: values.rollout,
     };
   }
-  for (const flag of ["jsonl", "rollout"] as const)
-    if (rest.includes(`--${flag}`)) throw new UsageError(`--${flag} is an option of build`, usage);
+  foreign(["jsonl", "rollout"], "build");
   return parseServe(values, positionals, usage);
 }
 
-type ServeValues = ReturnType<typeof parseOptions>["values"];
+type Values = ReturnType<typeof parseOptions>["values"];
 
-function parseServe(values: ServeValues, positionals: string[], usage: string): Command {
+/** `I/N`: shard I (from 0) of N shards. */
+function parseShard(given: string | undefined, usage: string): { index: number; count: number } {
+  if (given === undefined) return { index: 0, count: 1 };
+  const m = /^(\d{1,6})\/(\d{1,6})$/.exec(given);
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!(count >= 1 && index < count))
+    throw new UsageError(
+      `--shard takes I/N with 0 <= I < N (shard I of N, from 0), not ${JSON.stringify(given)}`,
+      usage,
+    );
+  return { index, count };
+}
+
+function parseIndex(values: Values, positionals: string[], rest: string[], usage: string): Command {
+  const others = ["jsonl", "rollout", "tokenizer", "port", "host", "allowed-host", "allow-path"];
+  const other = others.find((f) => rest.some((a) => a === `--${f}` || a.startsWith(`--${f}=`)));
+  if (other !== undefined) throw new UsageError(`--${other} is not an option of index`, usage);
+  if (values.out === undefined) throw new UsageError("index needs --out", usage);
+  if (values.merge !== undefined) {
+    if (positionals.length > 0 || values.shard !== undefined)
+      throw new UsageError("index --merge takes only <shard-dir> and --out FILE", usage);
+    if (values.profile !== undefined || values["side-call-pattern"].length > 0)
+      throw new UsageError(
+        "--profile and --side-call-pattern are for indexing, not --merge",
+        usage,
+      );
+    return { command: "merge", shardDir: values.merge, out: values.out };
+  }
+  if (positionals.length !== 1) throw new UsageError("index takes exactly one <run-dir>", usage);
+  const patterns = values["side-call-pattern"];
+  return {
+    command: "index",
+    runDir: positionals[0] as string,
+    out: values.out,
+    shard: parseShard(values.shard, usage),
+    profile: parseProfile(values.profile, usage),
+    sideCallPatterns: patterns.length > 0 ? patterns : undefined,
+  };
+}
+
+function parseServe(values: Values, positionals: string[], usage: string): Command {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new UsageError(`--port must be 1-65535, not ${values.port}`, usage);

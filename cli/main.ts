@@ -1,5 +1,6 @@
 // `rollout-lens`: the command line over the same lib the dashboard uses (`build` reads and decides
-// each rollout with lib/runs/build-rollout, as the routes and the index do). Runs as the bundle
+// each rollout with lib/runs/build-rollout, as the routes and the index do; `index` summarises a
+// shard of a run as the summary index does: ./index-command). Runs as the bundle
 // dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -11,6 +12,7 @@ import { buildRollout } from "@/lib/runs/build-rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
 import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
 import { parseCommand, serveEnvironment, UsageError, type Command } from "./args";
+import { runIndex, runMerge } from "./index-command";
 import { bindingProblem, serverCommand } from "./server-command";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -122,6 +124,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(cmd.usage + "\n");
     return 0;
   }
+  if (cmd.command === "index") return runIndex(cmd, ROOT);
+  if (cmd.command === "merge") return runMerge(cmd);
   return cmd.command === "build" ? runBuild(cmd) : runServe(cmd);
 }
 
