@@ -1,9 +1,23 @@
 // A token-store line read faster than JSON.parse: the three long number lists (prompt and generated
-// token ids, log probs) are scanned straight from the bytes; the rest of the line (a few hundred
-// bytes) is parsed by JSON.parse with `[]` in their place. Anything unusual falls back to JSON.parse
+// token ids, log probs) are scanned straight from the bytes (./token-numbers); the rest of the line
+// (a few hundred bytes) is parsed by JSON.parse with `[]` in their place. Anything unusual falls back to JSON.parse
 // of the whole line (the caller's path), so values and error messages are JSON.parse's own.
 // Not responsible for validating records (the caller runs the schema; see token-store).
 import { noteSharedPrefix } from "@/lib/builder/digest-ahead";
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  isSpace,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  scanFloatsInto,
+  scanIdsInto,
+  skipSpace,
+} from "./token-numbers";
 
 /** The lists this reader scans, by key. */
 export type ListKey = "prompt_token_ids" | "generation_token_ids" | "generation_log_probs";
@@ -21,28 +35,6 @@ const KEYS: ReadonlyArray<[ListKey, Buffer, "id" | "float"]> = [
   ["generation_token_ids", Buffer.from('"generation_token_ids"'), "id"],
   ["generation_log_probs", Buffer.from('"generation_log_probs"'), "float"],
 ];
-
-const QUOTE = 0x22,
-  BACKSLASH = 0x5c,
-  COMMA = 0x2c,
-  COLON = 0x3a,
-  OPEN_BRACE = 0x7b,
-  CLOSE_BRACE = 0x7d,
-  OPEN_BRACKET = 0x5b,
-  CLOSE_BRACKET = 0x5d,
-  MINUS = 0x2d,
-  PLUS = 0x2b,
-  DOT = 0x2e,
-  ZERO = 0x30,
-  NINE = 0x39;
-
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-const isDigit = (c: number) => c >= ZERO && c <= NINE;
-
-function skipSpace(b: Uint8Array, i: number): number {
-  while (i < b.length && isSpace(b[i] as number)) i++;
-  return i;
-}
 
 /** Index after the string opening at `i` (a quote), or -1 when it does not close. */
 function skipString(b: Uint8Array, i: number): number {
@@ -85,8 +77,6 @@ function skipValue(b: Uint8Array, i: number): number {
   return -1;
 }
 
-/** Largest id kept on the fast path: ids are stored as small integers, as JSON.parse stores them. */
-const MAX_ID = 0x7fffffff;
 /**
  * The previous list's length per key, as the next list's capacity: a rollout's prompts grow call
  * by call, so one allocation usually fits and no list is copied. Only a hint; results never depend on it.
@@ -123,7 +113,7 @@ function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): num
     // The new tail apart, then one concat: a single copy of the parent's ids, sized once.
     const tail: number[] = [];
     i = skipSpace(b, prev);
-    if (b[i] === COMMA) i = scanNumbers(b, skipSpace(b, i + 1), tail, 0);
+    if (b[i] === COMMA) i = scanIdsInto(b, skipSpace(b, i + 1), tail, 0);
     else if (b[i] !== CLOSE_BRACKET) return -1;
     const parent = (prevPrompt as { ids: number[] }).ids;
     ids = parent.concat(tail);
@@ -132,7 +122,7 @@ function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): num
   } else {
     ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
     i = skipSpace(b, i + 1);
-    if (b[i] !== CLOSE_BRACKET) i = scanNumbers(b, i, ids, 0);
+    if (b[i] !== CLOSE_BRACKET) i = scanIdsInto(b, i, ids, 0);
     else ids.length = 0;
   }
   if (i < 0) return -1;
@@ -155,71 +145,14 @@ function reusedPrefix(b: Uint8Array, i: number): number {
   return Buffer.from(b.buffer, b.byteOffset + i, n).equals(prev.text) ? end : -1;
 }
 
-/**
- * Ids from `i` (at a value) through the closing `]`, appended to `ids` from index `k`; the index of
- * `]`, or -1. `ids` ends with exactly the ids read.
- */
-function scanNumbers(b: Uint8Array, i: number, ids: number[], k: number): number {
-  for (;;) {
-    const start = i;
-    let n = (b[i] as number) - ZERO;
-    if (!(n >= 0 && n <= 9)) return -1;
-    let c = b[++i] as number;
-    if (n !== 0) {
-      // Up to 10 digits the sum is exact; the bound is checked once per id, not per digit.
-      for (let d = c - ZERO; d >= 0 && d <= 9; d = (c = b[++i] as number) - ZERO) n = n * 10 + d;
-      if (i - start > 10 || n > MAX_ID) return -1;
-    } else if (isDigit(c)) return -1; // a leading zero is not JSON
-    if (c === DOT || c === 0x65 || c === 0x45) return -1;
-    ids[k++] = n; // past the capacity, the array grows as push would
-    if (c !== COMMA && c !== CLOSE_BRACKET) c = b[(i = skipSpace(b, i))] as number;
-    if (c === CLOSE_BRACKET) break;
-    if (c !== COMMA) return -1;
-    i = skipSpace(b, i + 1);
-  }
-  ids.length = k;
-  return i;
-}
-
-/** Index after the JSON number at `i` (its grammar exactly), or -1. */
-function numberEnd(b: Uint8Array, i: number): number {
-  if (b[i] === MINUS) i++;
-  if (b[i] === ZERO) i++;
-  else if (isDigit(b[i] as number)) while (isDigit(b[i] as number)) i++;
-  else return -1;
-  if (b[i] === DOT) {
-    if (!isDigit(b[++i] as number)) return -1;
-    while (isDigit(b[i] as number)) i++;
-  }
-  if (b[i] === 0x65 || b[i] === 0x45) {
-    i++;
-    if (b[i] === PLUS || b[i] === MINUS) i++;
-    if (!isDigit(b[i] as number)) return -1;
-    while (isDigit(b[i] as number)) i++;
-  }
-  return i;
-}
-
-/**
- * A list of JSON numbers at `i`, each converted by Number() once its text is checked against JSON's
- * number grammar (so the double is the one JSON.parse gives, -0 and overflow to Infinity included).
- */
+/** A list of log probs at `i` (its `[`) into `out[key]`; the index after `]`, or -1. */
 function scanFloats(b: Buffer, i: number, key: ListKey, out: ScannedLists): number {
-  const values: number[] = [];
-  i = skipSpace(b, i + 1);
-  if (b[i] !== CLOSE_BRACKET) {
-    for (;;) {
-      const end = numberEnd(b, i);
-      if (end < 0) return -1;
-      values.push(Number(b.toString("latin1", i, end)));
-      i = skipSpace(b, end);
-      if (b[i] === CLOSE_BRACKET) break;
-      if (b[i] !== COMMA) return -1;
-      i = skipSpace(b, i + 1);
-    }
-  }
+  const values = new Array<number>(lastLength[key] + 16);
+  const end = scanFloatsInto(b, i, values);
+  if (end < 0) return -1;
+  lastLength[key] = values.length;
   out[key] = values;
-  return i + 1;
+  return end;
 }
 
 /** A key with an escape could spell a list key another way: JSON.parse decides those lines. */
