@@ -37,12 +37,12 @@ export async function benchInspector(): Promise<void> {
   const lines = readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.length > 0);
-  const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown), 2);
+  const parseMs = await time(() => lines.map((l) => JSON.parse(l) as unknown), 5);
   lines.length = 0;
-  console.log(`JSON.parse of every line (this process, warm, median of 2): ${fmt(parseMs)}`);
-  const readMs = await time(() => readRolloutCapture(path.dirname(file), BIG_ROLLOUT_ID), 2);
+  console.log(`JSON.parse of every line (this process, warm, median of 5): ${fmt(parseMs)}`);
+  const readMs = await time(() => readRolloutCapture(path.dirname(file), BIG_ROLLOUT_ID), 5);
   console.log(
-    `token store read of the rollout (this process, warm, median of 2; entries validated): ${fmt(readMs)}`,
+    `token store read of the rollout (this process, warm, median of 5; entries validated): ${fmt(readMs)}`,
   );
   figure("full read of the 200k-token rollout/JSON.parse, warm", readMs / parseMs, 0.6);
   const server = await startServer(LARGE_DIR, 3190);

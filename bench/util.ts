@@ -1,7 +1,10 @@
 // Shared benchmark helpers: timing with warm-up, formatting, and figures checked against their
 // targets (PASS/FAIL per figure; `npm run bench` exits non-zero when any figure misses).
 
-/** Median wall time of `runs` calls after one warm-up, in milliseconds. */
+/**
+ * Median wall time of `runs` calls after one warm-up, in milliseconds (use an odd count: with an
+ * even one this is the slower of the two middle times).
+ */
 export async function time<T>(fn: () => T | Promise<T>, runs = 3): Promise<number> {
   await fn();
   const times: number[] = [];
