@@ -12,6 +12,11 @@ const nextConfig: NextConfig = {
   // (a GB). Only these: broader globs here also dropped files of next itself from the trace.
   outputFileTracingExcludes: { "*": ["./.git/**/*", "./bench/out/**/*"] },
   serverExternalPackages: ["better-sqlite3"],
+  // The pages name app/icon.svg in a <link rel="icon">; a client that asks for /favicon.ico instead
+  // (a feed reader, a bookmark, a browser on a page without HTML) gets the same icon, not a 404.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
+  },
   async headers() {
     return [
       {

@@ -37,24 +37,29 @@ export function LoadingProgress() {
 function useBuildProgress(run: string, rollout: string): BuildProgress | { error: string } | null {
   const [progress, setProgress] = useState<BuildProgress | { error: string } | null>(null);
   useEffect(() => {
-    const ctl = new AbortController();
+    // Once the page has arrived, a poll still in flight is let finish and its answer dropped: it is
+    // a few bytes, and aborting it would log a failed request on every page that streamed in.
+    let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // The profile decides which build the page waits for; the frame reads it once, as the page does.
     const profile = new URLSearchParams(window.location.search).get("profile");
     const url = `/api/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(rollout)}/progress${profile ? `?profile=${encodeURIComponent(profile)}` : ""}`;
     const poll = () =>
-      fetchParsed(url, asProgress, ctl.signal).then(
+      fetchParsed(url, asProgress).then(
         (p) => {
+          if (stopped) return;
           setProgress(p);
           timer = setTimeout(poll, POLL_MS);
         },
         (err: unknown) =>
-          !ctl.signal.aborted &&
-          setProgress({ error: err instanceof Error ? err.message : String(err) }),
+          !stopped && setProgress({ error: err instanceof Error ? err.message : String(err) }),
       );
-    void poll();
+    // The first poll waits a task: on a direct load of a built rollout the page arrives in the same
+    // HTML, and its PageArrived unmounts this frame within the task that hydrated it, so the poll
+    // never starts (rather than starting on every load only to be dropped).
+    timer = setTimeout(poll, 0);
     return () => {
-      ctl.abort();
+      stopped = true;
       clearTimeout(timer);
     };
   }, [run, rollout]);

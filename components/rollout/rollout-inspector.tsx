@@ -77,6 +77,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   );
   // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
   const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
+  const hasSequence = view.chains.length > 0 || alone;
   const noChain = view.chains.length === 0 && (
     <NoChainNotice
       reasons={verdict.reasons}
@@ -121,7 +122,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
           ))}
         </nav>
         {tab === "tokens" && noChain}
-        {tab === "tokens" && (view.chains.length > 0 || alone) && (
+        {tab === "tokens" && hasSequence && (
           <TokenSeedContext.Provider value={seed}>
             <TokenView
               base={base}
@@ -136,7 +137,10 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             />
           </TokenSeedContext.Provider>
         )}
-        {tab === "conversation" && (
+        {/* Nothing to converse over without a chain or a call (no token records): say why, as
+            the token tab does, rather than ask for a sequence the routes would answer 404. */}
+        {tab === "conversation" && !hasSequence && noChain}
+        {tab === "conversation" && hasSequence && (
           <ConversationView
             base={base}
             profileQs={profileQs}

@@ -87,15 +87,19 @@ export default async function RolloutPage({
   return <Suspense fallback={<PagePending />}>{content}</Suspense>;
 }
 
-/** Whether the model the page needs is cached; any doubt (an unknown run, say) is "no". */
+/**
+ * Whether the page can render at once: the model it needs is cached, or the query is bad (the
+ * page answers with the 400 box and builds nothing, so the loading frame, whose progress poll
+ * would be refused, never shows). Any other doubt (an unknown run, say) is "no".
+ */
 async function isBuilt(runId: string, rollout: string, strings: Array<[string, string]>) {
   try {
     const run = await getRun(runId);
     const asked = strings.find(([k]) => k === "profile")?.[1];
     const progress = await inspectProgress(run, rollout, { profile: profileParam(asked) });
     return progress.state === "ready";
-  } catch {
-    return false;
+  } catch (err) {
+    return err instanceof InvalidInputError;
   }
 }
 

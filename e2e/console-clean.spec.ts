@@ -1,0 +1,359 @@
+// Every page of the app loads clean in Chromium (issue 16): no console error or warning, no uncaught
+// exception, no Content Security Policy violation, no failed request and no subresource answered
+// with an HTTP error. The pages: home, every run (listed by /api/runs), a rollout of each run in
+// each inspector tab and both builder profiles, compare, the run table's group view and record
+// columns, the error pages, and the light and dark themes. Each visit waits for the page's data
+// (its loaded markers, then no request in flight), in a fresh page, so nothing of one visit (an
+// aborted poll) is counted against the next.
+import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { INSPECTOR_TABS, type InspectorTab } from "../lib/view/inspector-url";
+import { TOKEN_VIEW } from "./support/token-view";
+
+/**
+ * The one console message allowed, and only on a deliberate error page: Chromium logs every
+ * resource answered with an HTTP error, the document too ("Failed to load resource: the server
+ * responded with a status of 404"), so a 404 page logs its own status. That status is checked
+ * against the visit's instead; the same message for any other URL (a subresource) still fails.
+ */
+const DOCUMENT_STATUS = /^Failed to load resource: the server responded with a status of \d+/;
+
+const THEME_COOKIE = "rl-theme"; // lib/view/palette THEME_COOKIE
+type Theme = "light" | "dark";
+
+interface Visit {
+  url: string;
+  /** The document's status (a deliberate error page has its own). */
+  status: number | readonly number[];
+  /** Resolves once the page shows its data. */
+  ready: (page: Page) => Promise<void>;
+  theme?: Theme;
+}
+
+/** Two animation frames: effects that a commit schedules (a fetch, a CSP report) have run. */
+const frames = (page: Page) =>
+  page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))),
+  );
+
+/**
+ * Until no request of the page is in flight across two frames: the requests the loaded page still
+ * makes (later windows, the other profile, the run's policy) have answered and been handled.
+ */
+async function settled(page: Page, inFlight: () => number): Promise<void> {
+  let quiet = 0;
+  await expect
+    .poll(
+      async () => {
+        await frames(page);
+        quiet = inFlight() === 0 ? quiet + 1 : 0;
+        return quiet >= 2;
+      },
+      { message: "the page's requests have answered", intervals: [0], timeout: 60_000 },
+    )
+    .toBe(true);
+}
+
+/** What one visit saw go wrong, as lines for the failure message. */
+async function problemsOf(context: BrowserContext, v: Visit): Promise<string[]> {
+  const problems: string[] = [];
+  const page = await context.newPage();
+  // Reported from the page by an init script (CDP-injected, so the CSP does not block it).
+  await page.exposeFunction("__cspViolation", (what: string) => problems.push(`CSP: ${what}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __cspViolation: (w: string) => void }).__cspViolation;
+      report(
+        `${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"} at ${e.sourceFile}:${e.lineNumber}`,
+      );
+    });
+  });
+  const errorDocuments = new Set<string>(); // the URLs of this visit's documents answered ≥ 400
+  page.on("console", (m) => {
+    const text = m.text();
+    const bad =
+      m.type() === "error" || m.type() === "warning" || /Content Security Policy/i.test(text);
+    if (!bad || (DOCUMENT_STATUS.test(text) && errorDocuments.has(m.location().url))) return;
+    problems.push(`console.${m.type()}: ${text.slice(0, 400)} (${m.location().url})`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message.slice(0, 400)}`));
+  let inFlight = 0;
+  page.on("request", () => inFlight++);
+  page.on("requestfinished", () => inFlight--);
+  page.on("requestfailed", (r) => {
+    inFlight--;
+    // Next's router prefetches the pages links lead to, speculatively, and cancels a prefetch it no
+    // longer needs (its link unmounted, a newer one for the same page): nothing the user waits for
+    // fails. Any other failure, an aborted fetch of the page's own data included, counts.
+    const prefetch = r.headers()["next-router-prefetch"] !== undefined;
+    if (prefetch && r.failure()?.errorText === "net::ERR_ABORTED") return;
+    problems.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText})`);
+  });
+  // The document's own status is checked against the visit's; every other response must succeed.
+  page.on("response", (r) => {
+    const document = r.request().isNavigationRequest() && r.request().frame() === page.mainFrame();
+    if (document && r.status() >= 400) errorDocuments.add(r.url());
+    if (r.status() >= 400 && !document)
+      problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  try {
+    const res = await page.goto(v.url);
+    const allowed = typeof v.status === "number" ? [v.status] : v.status;
+    expect(allowed, `the status of ${v.url}`).toContain(res?.status());
+    if (v.theme) await expect(page.locator("html")).toHaveAttribute("data-theme", v.theme);
+    // Every page names its icon, so the browser never asks for a missing /favicon.ico.
+    await expect(page.locator('head link[rel="icon"]')).toHaveCount(1);
+    await v.ready(page);
+    await settled(page, () => inFlight);
+    // What closing the page aborts (a poll, a prefetch begun after the page settled) is not its fault.
+    return [...problems];
+  } finally {
+    await page.close();
+  }
+}
+
+async function expectClean(context: BrowserContext, visits: Visit[]): Promise<void> {
+  const found: string[] = [];
+  for (const v of visits) {
+    await context.clearCookies();
+    if (v.theme) {
+      const base = test.info().project.use.baseURL!;
+      await context.addCookies([{ name: THEME_COOKIE, value: v.theme, url: base }]);
+    }
+    const problems = await problemsOf(context, v);
+    test.info().annotations.push({
+      type: "visited",
+      description: `${v.url}${v.theme ? ` (${v.theme})` : ""}: ${problems.length} problem(s)`,
+    });
+    found.push(...problems.map((p) => `${v.url}${v.theme ? ` [${v.theme}]` : ""}: ${p}`));
+  }
+  expect(found, `console, CSP and network problems on ${visits.length} page(s)`).toEqual([]);
+}
+
+// --- what each page shows once its data has arrived -------------------------------------------------
+
+const visible = (l: Locator) => expect(l.first()).toBeVisible({ timeout: 60_000 });
+
+async function homeReady(page: Page) {
+  await visible(page.getByTestId("runs-row"));
+}
+
+/** The table's count is final (or the run has no table: a capture-off run without records). */
+async function runReady(page: Page, hasTable: boolean) {
+  await visible(page.getByTestId("run-title"));
+  if (!hasTable) return visible(page.getByTestId("capture-off-note"));
+  await expect(page.getByTestId("rollouts-count")).toHaveAttribute("data-state", "complete", {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId("rollouts-count")).toHaveText(/^\d+ of \d+ rollouts?$/);
+}
+
+const TAB_READY: Record<InspectorTab, (page: Page) => Promise<void>> = {
+  tokens: (page) => visible(page.locator(TOKEN_VIEW.painted).or(page.getByTestId("no-chain"))),
+  conversation: async (page) => {
+    await visible(page.getByTestId("conversation-view").or(page.getByTestId("no-chain")));
+    await expect(page.getByText("Loading the conversation…")).toHaveCount(0);
+  },
+  call: async (page) => {
+    const pane = page.getByTestId("call-detail").or(page.getByTestId("intent-detail"));
+    await visible(pane.or(page.getByText("Select a call in the timeline.")));
+    await expect(page.getByTestId("call-detail").getByText("Loading…")).toHaveCount(0);
+  },
+  chains: (page) => visible(page.getByTestId("chain-panel")),
+};
+
+async function inspectorReady(page: Page, tab: InspectorTab) {
+  await visible(page.getByTestId("verdict-bar"));
+  await expect(page.getByTestId("rollout-loading")).toHaveCount(0);
+  await TAB_READY[tab](page);
+  // The other profile's verdict and the run's policy are asked for once the page is up.
+  await expect(page.getByTestId("other-profile-pending")).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId("policy-pending")).toHaveCount(0, { timeout: 60_000 });
+}
+
+// --- the runs, from the server ----------------------------------------------------------------------
+
+interface RunEntry {
+  id: string;
+  capture: string | null;
+  /** Rollouts indexed so far: on a cold server, 0 until the run's index is built. */
+  rollouts: number;
+  store_rollouts: number;
+  has_rollout_records: boolean;
+}
+
+/** Whether the run page shows the rollouts table (run-overview: a capture-off run needs rows). */
+const hasTable = (r: RunEntry) =>
+  r.capture !== "off" || r.has_rollout_records || r.store_rollouts > 0;
+/** Whether the run has a rollout to open. */
+const hasRollouts = (r: RunEntry) => r.store_rollouts > 0 || r.has_rollout_records;
+
+async function listRuns(page: Page): Promise<RunEntry[]> {
+  const res = await page.request.get("/api/runs");
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { runs: RunEntry[] }).runs;
+}
+
+/** The run's first rollout in the table, and a call of it to open in the call tab (if any). */
+async function firstRollout(page: Page, run: string): Promise<{ id: string; call: string | null }> {
+  const base = `/api/runs/${encodeURIComponent(run)}/rollouts`;
+  // A cold index lists rollouts as it reads them: wait for the first.
+  let id: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const list = (await (await page.request.get(`${base}?limit=1`)).json()) as {
+          rollouts: { rollout_id: string }[];
+        };
+        id = list.rollouts[0]?.rollout_id;
+        return id !== undefined;
+      },
+      { message: `a rollout of ${run} is listed`, timeout: 60_000 },
+    )
+    .toBe(true);
+  const view = (await (await page.request.get(`${base}/${encodeURIComponent(id!)}`)).json()) as {
+    calls: { model_call_id: string }[];
+    failed: { model_call_id: string }[];
+    dangling_intents: { model_call_id: string }[];
+  };
+  const call = [...view.calls, ...view.failed, ...view.dangling_intents][0]?.model_call_id ?? null;
+  return { id: id!, call };
+}
+
+const runUrl = (run: string) => `/runs/${encodeURIComponent(run)}`;
+
+function inspectorVisits(run: string, id: string, call: string | null): Visit[] {
+  const url = `${runUrl(run)}/rollouts/${encodeURIComponent(id)}`;
+  const tabs = INSPECTOR_TABS.map((tab) => {
+    const q = new URLSearchParams({ tab });
+    if (tab === "call" && call !== null) q.set("call", call);
+    return { url: `${url}?${q}`, status: 200, ready: (p: Page) => inspectorReady(p, tab) };
+  });
+  const profiles = ["gym-v1", "seed"].map((profile) => ({
+    url: `${url}?profile=${profile}`,
+    status: 200,
+    ready: (p: Page) => inspectorReady(p, "tokens"),
+  }));
+  return [...tabs, ...profiles];
+}
+
+// --- the specs ----------------------------------------------------------------------------------------
+
+test("home and every run's page load clean", async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const runs = await listRuns(page);
+  expect(runs.length).toBeGreaterThan(5);
+  await expectClean(context, [
+    { url: "/", status: 200, ready: homeReady },
+    ...runs.map((r) => ({
+      url: runUrl(r.id),
+      status: 200,
+      ready: (p: Page) => runReady(p, hasTable(r)),
+    })),
+  ]);
+});
+
+test("a rollout of every run loads clean in every inspector tab and both profiles", async ({
+  page,
+  context,
+}) => {
+  // A cold build of each run's rollout (the generated 500-call one takes the longest).
+  test.setTimeout(600_000);
+  const runs = (await listRuns(page)).filter(hasRollouts);
+  expect(runs.length).toBeGreaterThan(5);
+  const visits: Visit[] = [];
+  for (const r of runs) {
+    const { id, call } = await firstRollout(page, r.id);
+    visits.push(...inspectorVisits(r.id, id, call));
+  }
+  await expectClean(context, visits);
+});
+
+test("compare, the group view and record columns load clean", async ({ context }) => {
+  test.setTimeout(120_000);
+  const grpo = runUrl("grpo-capture-on");
+  await expectClean(context, [
+    {
+      // Both runs have a training curve (their trainer logs).
+      url: "/compare?a=grpo-capture-on&b=grpo-capture-off",
+      status: 200,
+      ready: async (p) => {
+        await visible(p.getByTestId("compare-verdict"));
+        await visible(p.getByTestId("chart-reward").locator(".recharts-line"));
+      },
+    },
+    {
+      url: `${grpo}?group=_ng_task_index`,
+      status: 200,
+      ready: (p) => visible(p.getByTestId("group-row")),
+    },
+    {
+      url: `${grpo}?fields=_ng_task_index,agent_ref.name`,
+      status: 200,
+      ready: async (p) => {
+        await runReady(p, true);
+        await visible(p.getByTestId("rollout-row"));
+      },
+    },
+  ]);
+});
+
+test("the error pages load clean", async ({ context }) => {
+  test.setTimeout(120_000);
+  const run = "claude-code-capture-on";
+  const notFound = (missing: string) => (p: Page) =>
+    expect(p.getByTestId("not-found")).toHaveAttribute("data-missing", missing);
+  await expectClean(context, [
+    { url: "/no-such-page", status: 404, ready: notFound("page") },
+    { url: "/runs/no-such-run", status: 404, ready: notFound("run") },
+    { url: "/runs/no-such-run/rollouts/0-0", status: 404, ready: notFound("run") },
+    { url: `${runUrl(run)}/rollouts/no-such-rollout`, status: 404, ready: notFound("rollout") },
+    {
+      url: `${runUrl(run)}?sort=bogus`,
+      status: 200,
+      ready: (p) => visible(p.getByTestId("rollouts-bad-query")),
+    },
+    {
+      url: `${runUrl(run)}/rollouts/0-0?profile=bogus`,
+      status: [200, 400],
+      ready: (p) => visible(p.getByTestId("rollout-bad-query")),
+    },
+  ]);
+});
+
+test("home, a run and a rollout load clean in the light and the dark theme", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const run = "opencode-before-fix";
+  const { id } = await firstRollout(page, run);
+  const pages: Array<Omit<Visit, "theme">> = [
+    { url: "/", status: 200, ready: homeReady },
+    { url: runUrl(run), status: 200, ready: (p) => runReady(p, true) },
+    {
+      url: `${runUrl(run)}/rollouts/${id}`,
+      status: 200,
+      ready: (p) => inspectorReady(p, "tokens"),
+    },
+    { url: "/no-such-page", status: 404, ready: (p) => visible(p.getByTestId("not-found")) },
+  ];
+  await expectClean(
+    context,
+    (["light", "dark"] as const).flatMap((theme) => pages.map((v) => ({ ...v, theme }))),
+  );
+});
+
+test("the icon the pages name is served, and so is /favicon.ico", async ({ page, request }) => {
+  await page.goto("/");
+  const hrefs = await page
+    .locator('head link[rel="icon"]')
+    .evaluateAll((links) => links.map((l) => l.getAttribute("href")!));
+  expect(hrefs.length).toBeGreaterThan(0);
+  // Clients that ignore the link (feed readers, bookmarks, older browsers) ask for /favicon.ico.
+  for (const href of [...hrefs, "/favicon.ico"]) {
+    const res = await request.get(href);
+    expect(res.status(), href).toBe(200);
+    expect(res.headers()["content-type"], href).toMatch(/^image\//);
+    expect((await res.body()).length, href).toBeGreaterThan(0);
+  }
+});
