@@ -67,9 +67,10 @@ describe("the severity palette", () => {
     for (const theme of THEMES)
       for (const s of SEVERITY_ORDER)
         for (const page of PAGE_BACKGROUNDS)
-          expect(ratio(theme, SEVERITY_PALETTE[s].chart, page), `${theme} ${s}`).toBeGreaterThanOrEqual(
-            3,
-          );
+          expect(
+            ratio(theme, SEVERITY_PALETTE[s].chart, page),
+            `${theme} ${s}`,
+          ).toBeGreaterThanOrEqual(3);
   });
 
   it("never draws masked green, and draws trained green", () => {
@@ -150,7 +151,9 @@ describe("a zero count on the home page", () => {
       const fg = hex(theme, ZERO_COUNT_COLOURS.fg);
       const [r, g, b] = [1, 3, 5].map((i) => parseInt(fg.slice(i, i + 2), 16));
       expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!), theme).toBeLessThan(32);
-      expect(ratio(theme, ZERO_COUNT_COLOURS.fg, ZERO_COUNT_COLOURS.bg)).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(theme, ZERO_COUNT_COLOURS.fg, ZERO_COUNT_COLOURS.bg)).toBeGreaterThanOrEqual(
+        4.5,
+      );
       for (const page of PAGE_BACKGROUNDS)
         expect(ratio(theme, ZERO_COUNT_COLOURS.fg, page), theme).toBeGreaterThanOrEqual(4.5);
     }

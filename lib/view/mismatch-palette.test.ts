@@ -28,9 +28,10 @@ describe("mismatch palette", () => {
   it("every text colour meets AA (4.5:1) on its background", () => {
     for (const theme of THEMES)
       for (const s of [...MISMATCH_SHADES, NO_MISMATCH])
-        expect(contrast(hex(theme, s.bg), hex(theme, s.fg)), `${theme} ${s.bg}`).toBeGreaterThanOrEqual(
-          4.5,
-        );
+        expect(
+          contrast(hex(theme, s.bg), hex(theme, s.fg)),
+          `${theme} ${s.bg}`,
+        ).toBeGreaterThanOrEqual(4.5);
   });
 
   it("bins by exp(|gen − prev|): each edge opens its own shade", () => {
