@@ -14,6 +14,7 @@ import {
   type RunScalars,
 } from "@/lib/runs/run-scalars";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
+import { indexFor } from "@/lib/runs/summary-index";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
 
@@ -39,9 +40,10 @@ async function load(
   return {
     id: run.id,
     metrics: chosen ? scalarAsMetricsRows(scalars, chosen, metrics.rows) : metrics.rows,
-    summaries: snap.summaries,
+    // Comparisons are over runs of thousands of rollouts: their summaries as stored.
+    summaries: indexFor(run).all(),
     health,
-    unreadableRecords: snap.unreadable_records.length,
+    unreadableRecords: snap.unreadable_count,
   };
 }
 

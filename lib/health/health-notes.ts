@@ -13,41 +13,67 @@ export interface HealthNote {
   table_query: string | null;
 }
 
-type NoteFacts = Pick<
+type NoteSource = Pick<
   RolloutSummary,
   "profile" | "other_profile_disagrees" | "side_call_reasons" | "self_calibrated_models"
 >;
 
 const OTHER_PROFILE = { seed: "gym-v1", "gym-v1": "seed" } as const;
 
+/** What the notes are made of: counted over summaries here, or by the summary index's queries. */
+export interface NoteFacts {
+  rollouts: number;
+  /** Rollouts the other profile would mask differently, and the profiles they were built under. */
+  differ: number;
+  profiles: Set<RolloutSummary["profile"]>;
+  /** Side calls self-calibration set aside, the rollouts holding them, and calls per model. */
+  calls: number;
+  found: number;
+  models: Map<string, number>;
+}
+
 /** The run page's notes: the other profile's disagreement; self-calibrated side calls, unpatterned. */
 export function healthNotes(
-  summaries: readonly NoteFacts[],
+  summaries: readonly NoteSource[],
   patterns: readonly string[],
 ): HealthNote[] {
-  const notes: HealthNote[] = [];
   const differ = summaries.filter((s) => s.other_profile_disagrees);
-  const profiles = new Set(differ.map((s) => s.profile));
-  const only = profiles.size === 1 ? [...profiles][0] : null;
-  const other = only
-    ? `${OTHER_PROFILE[only]}, the other builder profile`
-    : "the other builder profile";
-  if (differ.length > 0)
-    notes.push({
-      kind: "profile_disagreement",
-      count: differ.length,
-      message: `${differ.length} of ${plural(summaries.length, "rollout")} would be masked differently under ${other} (each rollout's inspector says how); only the profile your trainer's consumer runs decides.`,
-      table_query: "alert=profile_disagreement", // lib/runs/rollout-query ALERT_FILTERS
-    });
   const found = summaries.filter((s) => s.side_call_reasons.self_calibration > 0);
-  const calls = found.reduce((a, s) => a + s.side_call_reasons.self_calibration, 0);
-  if (patterns.length > 0 || calls === 0) return notes;
   const models = new Map<string, number>();
   for (const s of found)
     for (const [m, k] of Object.entries(s.self_calibrated_models))
       models.set(m, (models.get(m) ?? 0) + k);
+  return notesFrom(
+    {
+      rollouts: summaries.length,
+      differ: differ.length,
+      profiles: new Set(differ.map((s) => s.profile)),
+      calls: found.reduce((a, s) => a + s.side_call_reasons.self_calibration, 0),
+      found: found.length,
+      models,
+    },
+    patterns,
+  );
+}
+
+/** The notes from their facts. */
+export function notesFrom(f: NoteFacts, patterns: readonly string[]): HealthNote[] {
+  const notes: HealthNote[] = [];
+  const only = f.profiles.size === 1 ? [...f.profiles][0] : null;
+  const other = only
+    ? `${OTHER_PROFILE[only]}, the other builder profile`
+    : "the other builder profile";
+  if (f.differ > 0)
+    notes.push({
+      kind: "profile_disagreement",
+      count: f.differ,
+      message: `${f.differ} of ${plural(f.rollouts, "rollout")} would be masked differently under ${other} (each rollout's inspector says how); only the profile your trainer's consumer runs decides.`,
+      table_query: "alert=profile_disagreement", // lib/runs/rollout-query ALERT_FILTERS
+    });
+  const calls = f.calls;
+  if (patterns.length > 0 || calls === 0) return notes;
   // The most named model; ties go to the first name in order, so the suggestion is stable.
-  const top = [...models]
+  const top = [...f.models]
     .map(([key, count]) => ({ key, count }))
     .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key))[0];
   const suggest = top
@@ -56,7 +82,7 @@ export function healthNotes(
   notes.push({
     kind: "self_calibrated_side_calls",
     count: calls,
-    message: `Self-calibration found ${plural(calls, "side call")} in ${plural(found.length, "rollout")}: no side-call patterns are set. ${suggest}`,
+    message: `Self-calibration found ${plural(calls, "side call")} in ${plural(f.found, "rollout")}: no side-call patterns are set. ${suggest}`,
     table_query: null,
   });
   return notes;

@@ -7,12 +7,13 @@ import { parseRolloutQuery, selectRollouts } from "@/lib/runs/rollout-query";
 import { getRun } from "@/lib/runs/runs-root";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import { healthReportSchema } from "@/lib/schema";
+import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { computeHealth } from "./health";
 
 describe("health and queries on the fixture runs", () => {
   it("the 422 run: every rollout cut short while its record looks successful", async () => {
     const index = new SummaryIndex(await getRun("opencode-before-fix", RUNS_DIR), null);
-    const { summaries } = await index.snapshot({ minIntervalMs: 0 });
+    const summaries = await indexedSummaries(index);
     const h = healthReportSchema.parse(computeHealth(summaries));
     expect(h.rollouts).toBe(12);
     expect(h.masked).toBe(0);
@@ -27,15 +28,17 @@ describe("health and queries on the fixture runs", () => {
     expect(cut.message).toContain("got HTTP 422 `extra_forbidden` at `messages[2].reasoning`");
     expect(
       computeHealth(
-        (await new SummaryIndex(await getRun("opencode-after-fix", RUNS_DIR), null).snapshot())
-          .summaries,
+        await indexedSummaries(
+          new SummaryIndex(await getRun("opencode-after-fix", RUNS_DIR), null),
+          {},
+        ),
       ).alerts,
     ).toEqual([]);
   });
 
   it("claude-code: masked count and reasons agree with rollouts.jsonl; side calls by reason", async () => {
     const run = await getRun("claude-code-capture-on", RUNS_DIR);
-    const { summaries } = await new SummaryIndex(run, null).snapshot({ minIntervalMs: 0 });
+    const summaries = await indexedSummaries(new SummaryIndex(run, null));
     const records = readFileSync(run.rolloutsFile!, "utf8")
       .trim()
       .split("\n")
@@ -66,10 +69,9 @@ describe("health and queries on the fixture runs", () => {
   });
 
   it("grpo-capture-on: per-step series from the records' step", async () => {
-    const { summaries } = await new SummaryIndex(
-      await getRun("grpo-capture-on", RUNS_DIR),
-      null,
-    ).snapshot({ minIntervalMs: 0 });
+    const summaries = await indexedSummaries(
+      new SummaryIndex(await getRun("grpo-capture-on", RUNS_DIR), null),
+    );
     const h = computeHealth(summaries);
     expect(h.per_step.map((p) => [p.step, p.rollouts])).toEqual([
       [0, 8],

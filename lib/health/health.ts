@@ -16,13 +16,13 @@ import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 import { counted, plural } from "@/lib/view/plural";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
-const SAMPLE = 20;
+export const SAMPLE = 20;
 
 function tally(into: Map<string, number>, key: string, n = 1): void {
   into.set(key, (into.get(key) ?? 0) + n);
 }
 
-function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
+export function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
   const out = [...m].map(([key, count]) => ({ key, count }));
   return order === "count"
     ? out.sort((a, b) => b.count - a.count || a.key.localeCompare(b.key))
@@ -41,7 +41,7 @@ const isMasked = (s: RolloutSummary) => s.severity === "masked";
  * Alert kinds computeHealth raises. The other profile's disagreement is a note (./health-notes): the
  * consumer runs one profile, so what the other would do is worth knowing but needs no fixing.
  */
-type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
+export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
 
 export interface HealthExtra {
   unreadableRecords?: number;
@@ -153,7 +153,30 @@ export function computeHealth(
     error_categories: counts(categories),
     reward_mean: mean(rewards),
     per_step,
-    alerts: alerts(flagged, n, byId, extra),
+    alerts: alertsOf(factsOf(flagged, n, byId), extra),
+  };
+}
+
+function factsOf(
+  flagged: Record<FlaggedKind, string[]>,
+  n: number,
+  byId: Map<string, RolloutSummary>,
+): AlertFacts {
+  const cut = flagged.cut_short;
+  const first = byId.get(cut[0] as string) ?? null;
+  return {
+    flagged: Object.fromEntries(
+      Object.entries(flagged).map(([k, ids]) => [
+        k,
+        { count: ids.length, ids: ids.slice(0, SAMPLE) },
+      ]),
+    ) as AlertFacts["flagged"],
+    rollouts: n,
+    cutShort: {
+      first,
+      trained: cut.filter((id) => byId.get(id)?.severity === "trained_with_warnings").length,
+    },
+    otherModel: byId.get(flagged.other_model_main[0] as string)?.main_model ?? null,
   };
 }
 
@@ -164,85 +187,83 @@ const VERDICT: Partial<Record<FlaggedKind, Alert["verdict"]>> = {
   unreadable: "masked",
 };
 
+/** What the alerts say about their rollouts: how many, the first few, and facts for sentences. */
+export interface AlertFacts {
+  flagged: Record<FlaggedKind, { count: number; ids: string[] }>;
+  rollouts: number;
+  /** The first cut-short rollout's failed call, and how many cut-short rollouts trained with warnings. */
+  cutShort: {
+    first: Pick<RolloutSummary, "rollout_id" | "cut_short_call"> | null;
+    trained: number;
+  };
+  /** The first rollout on another model's main chain. */
+  otherModel: string | null;
+}
+
 /** The cut-short alert in the severity model's words (lib/severity describeFailedCall). */
-function cutShortMessage(
-  ids: readonly string[],
-  n: number,
-  byId: Map<string, RolloutSummary>,
-): string {
-  const first = byId.get(ids[0] as string);
-  const trained = ids.filter((id) => byId.get(id)?.severity === "trained_with_warnings").length;
+function cutShortMessage(f: AlertFacts): string {
+  const { count } = f.flagged.cut_short;
+  const { first, trained } = f.cutShort;
   const example = first?.cut_short_call
     ? ` (e.g. ${first.rollout_id}: ${describeFailedCall(first.cut_short_call)}, and the agent stopped)`
     : "";
   const anyway =
-    trained === ids.length
+    trained === count
       ? "all trained on with a warning"
       : `${trained} of them trained on with a warning`;
-  return `${ids.length} of ${plural(n, "rollout")} ${ids.length === 1 ? "was" : "were"} cut short by a failed model call, ${anyway}${example}.`;
+  return `${count} of ${plural(f.rollouts, "rollout")} ${count === 1 ? "was" : "were"} cut short by a failed model call, ${anyway}${example}.`;
 }
 
-function otherModelMessage(
-  ids: readonly string[],
-  byId: Map<string, RolloutSummary>,
-  policy: string | null,
-): string {
-  const model = byId.get(ids[0] as string)?.main_model ?? "";
-  const them = ids.length === 1 ? "rollout trains" : "rollouts train";
-  return `${ids.length} ${them} on another model than the run's policy \`${policy ?? "?"}\` as the main chain (e.g. ${ids[0]}: \`${model}\`); a side model may have out-generated the policy.`;
+function otherModelMessage(f: AlertFacts, policy: string | null): string {
+  const { count, ids } = f.flagged.other_model_main;
+  const them = count === 1 ? "rollout trains" : "rollouts train";
+  return `${count} ${them} on another model than the run's policy \`${policy ?? "?"}\` as the main chain (e.g. ${ids[0]}: \`${f.otherModel ?? ""}\`); a side model may have out-generated the policy.`;
 }
 
-function alerts(
-  flagged: Record<FlaggedKind, string[]>,
-  n: number,
-  byId: Map<string, RolloutSummary>,
-  extra: HealthExtra,
-): Alert[] {
+/** The run's alerts from the facts (computeHealth's, or the summary index's queries'). */
+export function alertsOf(f: AlertFacts, extra: HealthExtra): Alert[] {
   const out: Alert[] = [];
+  const n = f.rollouts;
+  const count = (kind: FlaggedKind) => f.flagged[kind].count;
   const add = (kind: FlaggedKind, severity: Alert["severity"], message: string) => {
-    const ids = flagged[kind];
-    if (ids.length > 0)
+    const { count, ids } = f.flagged[kind];
+    if (count > 0)
       out.push({
         kind,
         severity,
         verdict: VERDICT[kind] ?? null,
-        count: ids.length,
+        count,
         message,
         rollout_ids: ids.slice(0, SAMPLE),
       });
   };
-  if (flagged.cut_short.length)
-    add("cut_short", "error", cutShortMessage(flagged.cut_short, n, byId));
-  if (flagged.other_model_main.length)
-    add(
-      "other_model_main",
-      "warning",
-      otherModelMessage(flagged.other_model_main, byId, extra.policyModel ?? null),
-    );
-  const maskedFraction = n ? flagged.masked_fraction.length / n : 0;
+  if (count("cut_short")) add("cut_short", "error", cutShortMessage(f));
+  if (count("other_model_main"))
+    add("other_model_main", "warning", otherModelMessage(f, extra.policyModel ?? null));
+  const maskedFraction = n ? count("masked_fraction") / n : 0;
   if (maskedFraction > MASKED_ALERT_THRESHOLD)
     add(
       "masked_fraction",
       "warning",
       `${(maskedFraction * 100).toFixed(1)}% of rollouts are masked: excluded from training (threshold ${MASKED_ALERT_THRESHOLD * 100}%).`,
     );
-  if (flagged.dangling_intents.length)
+  if (count("dangling_intents"))
     add(
       "dangling_intents",
       "warning",
-      `${counted(flagged.dangling_intents.length, "rollout", "has", "have")} dangling intents: a call started and never finished capture.`,
+      `${counted(count("dangling_intents"), "rollout", "has", "have")} dangling intents: a call started and never finished capture.`,
     );
-  if (flagged.unreadable.length)
+  if (count("unreadable"))
     add(
       "unreadable",
       "error",
-      `${counted(flagged.unreadable.length, "rollout", "has", "have")} unreadable token files (corrupt lines, invalid records).`,
+      `${counted(count("unreadable"), "rollout", "has", "have")} unreadable token files (corrupt lines, invalid records).`,
     );
-  if (flagged.newer_schema.length)
+  if (count("newer_schema"))
     add(
       "newer_schema",
       "error",
-      `${counted(flagged.newer_schema.length, "rollout", "holds", "hold")} records of a schema this version does not support.`,
+      `${counted(count("newer_schema"), "rollout", "holds", "hold")} records of a schema this version does not support.`,
     );
   const unreadableRecords = extra.unreadableRecords ?? 0;
   if (unreadableRecords > 0)

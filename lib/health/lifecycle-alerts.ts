@@ -6,7 +6,7 @@ import type { Alert, RolloutSummary } from "@/lib/schema";
 import { plural } from "@/lib/view/plural";
 
 /** Rollout ids an alert names (the rest are counted, and the table lists them all). */
-const SAMPLE = 20;
+export const SAMPLE = 20;
 
 /** The table query of rollouts whose reasons include token ids outside any vocabulary. */
 export const OUTSIDE_IDS_QUERY = "reason=out_of_vocabulary";
@@ -29,20 +29,29 @@ function outsideIdsAlert(summaries: readonly RolloutSummary[]): Alert | null {
     tokens += n;
     if (s.severity === "trained_with_warnings") trained++;
   }
-  if (ids.length === 0) return null;
-  const carry = ids.length === 1 ? "carries" : "carry";
+  return outsideIdsAlertOf({ count: ids.length, ids: ids.slice(0, SAMPLE), tokens, trained });
+}
+
+/** The alert from its facts: rollouts with outside ids (the first few), the ids, those trained on. */
+export function outsideIdsAlertOf(f: {
+  count: number;
+  ids: string[];
+  tokens: number;
+  trained: number;
+}): Alert | null {
+  const { count, tokens, trained } = f;
+  if (count === 0) return null;
+  const carry = count === 1 ? "carries" : "carry";
   const trainedOn =
-    trained === ids.length
-      ? `all trained on as recorded`
-      : `${trained} of them trained on as recorded`;
+    trained === count ? `all trained on as recorded` : `${trained} of them trained on as recorded`;
   return {
     kind: "outside_token_ids",
     severity: "warning",
     // The pill names the class only when every rollout it names is in it.
-    verdict: trained === ids.length ? "trained_with_warnings" : null,
-    count: ids.length,
-    message: `${plural(ids.length, "rollout")} ${carry} token ids outside 0…2^31−1 (${plural(tokens, "id")}, ${trainedOn}): no vocabulary holds them, so the trainer learns from ids no tokenizer can decode.`,
-    rollout_ids: ids.slice(0, SAMPLE),
+    verdict: trained === count ? "trained_with_warnings" : null,
+    count,
+    message: `${plural(count, "rollout")} ${carry} token ids outside 0…2^31−1 (${plural(tokens, "id")}, ${trainedOn}): no vocabulary holds them, so the trainer learns from ids no tokenizer can decode.`,
+    rollout_ids: f.ids,
     table_query: OUTSIDE_IDS_QUERY,
   };
 }

@@ -1,28 +1,31 @@
-// A run's health and rollouts as its routes and pages show them: the summary index's current
-// summaries with the run's severity applied (its policy model and run-level warnings), the
-// aggregates over them (computed once per index generation) with the alerts about the run's files,
-// the index's progress, a page of rollout rows, and the training curve (reward per step from
-// metrics.jsonl, else the trainer logs' train/reward) downsampled to at most MAX_POINTS (gaps
-// kept). Every alert naming rollouts carries the table query that lists them (its link on the run
-// page). Reads nothing itself; lib/runs does.
+// A run's health and rollouts as its routes and pages show them: the summary index's rows with the
+// run's severity applied (its policy model and run-level warnings, in SQL), the aggregates over
+// them (queries, computed once per index generation) with the alerts about the run's files, the
+// index's progress, a page of rollout rows, neighbours, export rows, and the training curve
+// (reward per step from metrics.jsonl, else the trainer logs' train/reward) downsampled to at most
+// MAX_POINTS (gaps kept). Every alert naming rollouts carries the table query that lists them (its
+// link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
 import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
+import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import type { RunMetrics } from "@/lib/runs/metrics";
 import { readTrainingCurve } from "@/lib/runs/run-scalars";
-import {
-  alertTableQuery,
-  filterKey,
-  selectRollouts,
-  type RolloutQuery,
-} from "@/lib/runs/rollout-query";
+import { alertTableQuery, filterKey, type RolloutQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
+import {
+  countMatching,
+  matchingRows,
+  neighboursOf,
+  pageRows,
+  policyModelOf,
+  type RunFacts,
+} from "@/lib/runs/summary-sql";
 import { fileAlerts } from "./file-alerts";
-import { computeHealth } from "./health";
-import { healthNotes } from "./health-notes";
-import { lifecycleAlerts } from "./lifecycle-alerts";
+import { healthOfRows, lifecycleAlertsOfRows, notesOfRows } from "./health-sql";
+import { recordAlerts } from "./record-alerts";
 import { truthAlerts } from "./truth-alerts";
-import { withRunSeverity, type RunSeverity } from "./run-severity";
+import { applyRunFacts, captureExpected } from "./run-severity";
 
 const MAX_POINTS = 1000;
 
@@ -40,24 +43,31 @@ function pendingOf(snap: IndexSnapshot): number {
 const waitFor = (index: SummaryIndex, waitMs?: number): number | undefined =>
   index.progress.running ? 0 : waitMs;
 
-/** The run's severity for the index's current generation (memoised like every derived view). */
-function runSeverityOf(index: SummaryIndex, run: RunLayout): RunSeverity {
-  return index.memo("run-severity", (all) => withRunSeverity(all, run.manifest));
+/** The run's severity facts for the index's current generation (one GROUP BY for the policy). */
+function runFactsOf(index: SummaryIndex, run: RunLayout): RunFacts {
+  return index.memo("run-facts", () => ({
+    policy_model: policyModelOf(index.rows),
+    capture_expected: captureExpected(run.manifest),
+  }));
 }
 
 export interface ServedSnapshot {
   snap: IndexSnapshot;
   policy_model: string | null;
-  /** Summaries as served: the run's warnings applied. */
-  summaries: RolloutSummary[];
 }
 
-/** The run's summaries as every route serves them (the table, exports, neighbours, health). */
+/** The run's index brought up to date (waiting up to `waitMs`) and its policy model. */
 export async function servedSnapshot(run: RunLayout, waitMs?: number): Promise<ServedSnapshot> {
   const index = indexFor(run);
   const snap = await index.snapshot({ waitMs });
-  const { policy_model, summaries } = runSeverityOf(index, run);
-  return { snap, policy_model, summaries };
+  return { snap, policy_model: runFactsOf(index, run).policy_model };
+}
+
+/** Every summary as served (the run's warnings applied), in id order: for small runs (compare). */
+export function servedSummaries(run: RunLayout): RolloutSummary[] {
+  const index = indexFor(run);
+  const facts = runFactsOf(index, run);
+  return index.all().map((s) => applyRunFacts(s, facts));
 }
 
 /**
@@ -73,19 +83,23 @@ export async function snapshotWithHealth(
     index.snapshot({ waitMs: waitFor(index, waitMs) }),
     readTrainingCurve(run),
   ]);
-  // Taken again with nothing awaited after it until the health is computed: the summaries counted
+  // Taken again with nothing awaited after it until the health is computed: the rows counted
   // and the progress (pending) are of one moment, so counted + pending is the run's rollouts.
   const snap = await index.snapshot({ waitMs: 0 });
-  const unreadableRecords = snap.unreadable_records.length;
+  const unreadableRecords = snap.unreadable_count;
   const pending = pendingOf(snap);
-  const sev = runSeverityOf(index, run);
+  const facts = runFactsOf(index, run);
   const health = index.memo(`health:${unreadableRecords}:${pending}`, () => {
-    const h = computeHealth(sev.summaries, {
+    const db = index.rows.handle;
+    const h = healthOfRows(db, facts, {
       unreadableRecords,
       pending,
-      policyModel: sev.policy_model,
+      policyModel: facts.policy_model,
     });
-    return { ...h, alerts: [...h.alerts, ...lifecycleAlerts(sev.summaries)] };
+    return {
+      ...h,
+      alerts: [...h.alerts, ...lifecycleAlertsOfRows(db, facts), ...recordAlerts(db)],
+    };
   });
   // The trainer's own logs against the capture (cached by file versions; none without logs).
   const truth = await truthAlerts(run).catch(() => []);
@@ -105,28 +119,58 @@ export function withTableQueries(alerts: readonly Alert[]): Alert[] {
   });
 }
 
-/** One window of the table's filtered, sorted rows (the sorted list is kept per index generation). */
+/** One window of the table's filtered, sorted rows (the count is kept per index generation). */
 export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<RolloutPage> {
   const index = indexFor(run);
   const snap = await index.snapshot({ waitMs: waitFor(index) });
-  const sev = runSeverityOf(index, run);
-  const rows = index.memo(`served-rows:${filterKey(query)}`, () =>
-    selectRollouts(sev.summaries, query),
+  const facts = runFactsOf(index, run);
+  const total = index.memo(`total:${filterKey(query)}`, () =>
+    countMatching(index.rows, query, facts),
+  );
+  const rows = index.memo(`page:${filterKey(query)}:${query.offset}:${query.limit}`, () =>
+    pageRows(index.rows, query, facts, query.offset, query.limit).map((s) =>
+      applyRunFacts(s, facts),
+    ),
   );
   return {
-    total: rows.length,
-    all: snap.summaries.length,
+    total,
+    all: snap.count,
     offset: query.offset,
-    rollouts: rows.slice(query.offset, query.offset + query.limit),
+    rollouts: rows,
     progress: snap.progress,
-    policy_model: sev.policy_model,
+    policy_model: facts.policy_model,
   };
+}
+
+/** Every row the table's filters select, in its order, as served (exports). */
+export async function* servedRows(
+  run: RunLayout,
+  query: RolloutQuery,
+  waitMs?: number,
+): AsyncGenerator<RolloutSummary> {
+  const index = indexFor(run);
+  await index.snapshot({ waitMs });
+  const facts = runFactsOf(index, run);
+  for (const s of matchingRows(index.rows, query, facts)) yield applyRunFacts(s, facts);
+}
+
+/** The rollouts before and after `rolloutId` in the table's order and filters (the inspector's). */
+export async function servedNeighbours(
+  run: RunLayout,
+  rolloutId: string,
+  query: RolloutQuery,
+): Promise<RolloutNeighbors> {
+  const index = indexFor(run);
+  await index.snapshot();
+  return neighboursOf(index.rows, rolloutId, query, runFactsOf(index, run));
 }
 
 /** `waitMs`: how long a first look waits for a cold index (the run page waits less than a route). */
 export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHealth> {
   const { snap, health, metrics } = await snapshotWithHealth(run, waitMs);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
+  const index = indexFor(run);
+  const patterns = run.manifest.side_call_patterns ?? [];
   return {
     ...health,
     run_id: run.id,
@@ -137,9 +181,6 @@ export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHea
       .map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,
-    notes: healthNotes(
-      runSeverityOf(indexFor(run), run).summaries,
-      run.manifest.side_call_patterns ?? [],
-    ),
+    notes: index.memo("notes", () => notesOfRows(index.rows.handle, patterns)),
   };
 }

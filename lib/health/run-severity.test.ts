@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { getRun } from "@/lib/runs/runs-root";
+import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import { healthReportSchema, rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import { computeHealth } from "./health";
@@ -38,7 +39,7 @@ function exchanges(run: string): Map<string, Array<Record<string, unknown>>> {
 
 async function summariesOf(run: string): Promise<RolloutSummary[]> {
   const layout = await getRun(run, RUNS_DIR);
-  const { summaries } = await new SummaryIndex(layout, null).snapshot({
+  const summaries = await indexedSummaries(new SummaryIndex(layout, null), {
     minIntervalMs: 0,
     waitMs: 60_000,
   });

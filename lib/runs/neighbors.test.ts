@@ -7,17 +7,27 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import { rolloutNeighborsSchema } from "@/lib/schema/api-progress";
+import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { getRun } from "./runs-root";
 import { indexFor } from "./summary-index";
 import { inspectorHref, TABLE_QUERY_KEYS } from "@/lib/view/rollout-nav";
+import { sqlNeighbours } from "@/lib/testing/sql-engine";
 import {
-  neighborsOf,
+  neighborsOf as inMemory,
   parseRolloutQuery,
   rolloutQuerySchema,
+  type RolloutQuery,
   selectRollouts,
 } from "./rollout-query";
 
 const RUN = "grpo-capture-on";
+
+/** The in-memory reference's neighbours, checked against the summary index's SQL. */
+function neighborsOf(all: RolloutSummary[], id: string, q: RolloutQuery) {
+  const n = inMemory(all, id, q);
+  expect(sqlNeighbours(all, id, q)).toEqual(n);
+  return n;
+}
 const natural = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
 const query = (qs: string) => parseRolloutQuery(new URLSearchParams(qs));
 
@@ -61,8 +71,9 @@ function expectWalk(all: RolloutSummary[], order: string[], qs: string) {
 let summaries: RolloutSummary[] = [];
 beforeAll(async () => {
   process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-neighbors-"));
-  summaries = (await indexFor(await getRun(RUN, RUNS_DIR), RUNS_DIR).snapshot({ waitMs: 60_000 }))
-    .summaries;
+  summaries = await indexedSummaries(indexFor(await getRun(RUN, RUNS_DIR), RUNS_DIR), {
+    waitMs: 60_000,
+  });
 });
 
 describe("neighbours in the table's order", () => {

@@ -7,7 +7,21 @@
 import { describe, expect, it } from "vitest";
 import type { RolloutSummary } from "@/lib/schema";
 import { summaryOf } from "@/lib/testing/summary";
-import { alertTableQuery, filterKey, parseRolloutQuery, selectRollouts } from "./rollout-query";
+import { sqlSelect } from "@/lib/testing/sql-engine";
+import {
+  alertTableQuery,
+  filterKey,
+  parseRolloutQuery,
+  selectRollouts as inMemory,
+  type RolloutQuery,
+} from "./rollout-query";
+
+/** The in-memory reference's rows, checked against the summary index's SQL for the same query. */
+function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery): RolloutSummary[] {
+  const rows = inMemory(all, q);
+  expect(sqlSelect(all, q), JSON.stringify(q)).toEqual(rows);
+  return rows;
+}
 
 const query = (qs: string) => parseRolloutQuery(new URLSearchParams(qs));
 const ids = (rows: RolloutSummary[]) => rows.map((r) => r.rollout_id);

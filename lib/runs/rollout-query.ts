@@ -270,16 +270,20 @@ export function exportRow(s: RolloutSummary): ExportRow {
 /** The CSV's columns: the JSON export row's keys, in the contract's order. */
 export const EXPORT_COLUMNS = exportRowSchema.keyof().options;
 
-/** RFC 4180 CSV; text that a spreadsheet would run as a formula is prefixed with a quote. */
+/** A CSV cell; text that a spreadsheet would run as a formula is prefixed with a quote. */
+function cell(v: string | number | boolean | null | undefined): string {
+  if (v === null || v === undefined) return "";
+  let t = String(v);
+  if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/** One row of the CSV, with its line end. */
+export function csvLine(row: ExportRow): string {
+  return `${EXPORT_COLUMNS.map((c) => cell(row[c])).join(",")}\n`;
+}
+
+/** RFC 4180 CSV of the rows under the header line. */
 export function toCsv(rows: readonly ExportRow[]): string {
-  const cols = EXPORT_COLUMNS;
-  const cell = (v: string | number | boolean | null | undefined) => {
-    if (v === null || v === undefined) return "";
-    let t = String(v);
-    if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
-    return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-  };
-  return (
-    [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n"
-  );
+  return `${EXPORT_COLUMNS.join(",")}\n${rows.map(csvLine).join("")}`;
 }

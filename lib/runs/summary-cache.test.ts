@@ -47,18 +47,20 @@ async function builtRun(): Promise<{
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-heal-cache-")), "i.sqlite");
   const index = new SummaryIndex(run, db);
   const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
+  const clean = index.all();
   index.close();
-  expect(snap.summaries.map((s) => s.rollout_id)).toEqual(IDS);
+  expect(clean.map((s) => s.rollout_id)).toEqual(IDS);
   expect(snap.progress.error).toBeNull();
-  return { run, store: path.join(root, "run"), db, clean: snap.summaries };
+  return { run, store: path.join(root, "run"), db, clean };
 }
 
 /** One refresh of a new index over the (damaged) database: what a restarted server shows. */
 async function reopened(run: RunLayout, db: string) {
   const index = new SummaryIndex(run, db);
   const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
+  const summaries = index.all();
   index.close();
-  return snap;
+  return { ...snap, summaries };
 }
 
 function overwritePages(file: string, first: number, count: number): void {
@@ -91,7 +93,7 @@ describe("a damaged summary cache", () => {
     expect(fingerprintTree(store)).toEqual(before);
   }, 60_000);
 
-  it("damaged while the index is open: found by the next write, rebuilt with what memory holds", async () => {
+  it("damaged while the index is open: found by the next refresh, rebuilt from the store", async () => {
     const { run, store, db, clean } = await builtRun();
     const index = new SummaryIndex(run, db);
     await index.snapshot({ minIntervalMs: 0 }); // re-opened warm: the first open's check passed
@@ -99,15 +101,16 @@ describe("a damaged summary cache", () => {
     const grown = path.join(store, "tokens", `${"0-0"}.tokens.jsonl`);
     appendFileSync(grown, line(tokenRecord("0-0", "c", [1, 2, 3, 4, 5, 6, 7, 9], [10])));
     utimesSync(grown, new Date(), new Date(Date.now() + 5000));
-    const snap = await index.snapshot({ minIntervalMs: 0 });
+    const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
+    const all = index.all();
     index.close();
-    expect(snap.summaries.map((s) => s.rollout_id)).toEqual(IDS);
-    expect(snap.summaries.find((s) => s.rollout_id === "0-0")!.n_calls).toBe(3);
-    expect(snap.summaries.slice(1)).toEqual(clean.slice(1));
+    expect(all.map((s) => s.rollout_id)).toEqual(IDS);
+    expect(all.find((s) => s.rollout_id === "0-0")!.n_calls).toBe(3);
+    expect(all.slice(1)).toEqual(clean.slice(1));
     expect(snap.progress.error).toMatch(/^the summary cache was damaged \(SQLITE_CORRUPT/);
-    const warm = await reopened(run, db); // memory was written into the rebuilt database
+    const warm = await reopened(run, db); // the rebuilt database serves a restart
     expect(warm.progress).toMatchObject({ total: 0, error: null });
-    expect(warm.summaries).toEqual(snap.summaries);
+    expect(warm.summaries).toEqual(all);
   }, 60_000);
 
   it("that is not SQLite at all is rebuilt and says so", async () => {
@@ -124,11 +127,10 @@ describe("a damaged summary cache", () => {
     const { run, store, db, clean } = await builtRun();
     const before = fingerprintTree(store);
     const sql = new Database(db);
-    const set = sql.prepare("UPDATE rollouts SET summary = ? WHERE id = ?");
-    set.run("{", "1-0");
-    set.run("null", "2-0");
-    set.run(JSON.stringify({ ...clean[3], n_calls: "two" }), IDS[3]); // a wrong type
-    set.run(JSON.stringify(clean[5]), IDS[4]); // another rollout's summary
+    sql.prepare("UPDATE summaries SET mask_reasons = '{' WHERE id = ?").run("1-0"); // not JSON
+    sql.prepare("UPDATE summaries SET metrics = 'nul' WHERE id = ?").run("2-0");
+    sql.prepare("UPDATE summaries SET n_calls = 'two' WHERE id = ?").run(IDS[3]); // a wrong type
+    sql.prepare("UPDATE summaries SET severity = 'fine' WHERE id = ?").run(IDS[4]); // not a class
     sql.close();
     const snap = await reopened(run, db);
     expect(snap.progress.total).toBe(4);
@@ -143,10 +145,11 @@ describe("a damaged summary cache", () => {
     const { run, db, clean } = await builtRun();
     for (const [setup, reason] of [
       [
-        "DROP TABLE rollouts; CREATE TABLE rollouts (a INTEGER, b BLOB); INSERT INTO rollouts VALUES (1, x'00')",
-        /table rollouts has columns \(a, b\), expected \(id, key, summary\)/,
+        "DROP TABLE summaries; CREATE TABLE summaries (a INTEGER, b BLOB); INSERT INTO summaries VALUES (1, x'00')",
+        /table summaries has other columns than this version's/,
       ],
-      ["PRAGMA user_version = 99", /schema version 99, expected 1/],
+      ["CREATE TABLE rollouts (id TEXT, key TEXT, summary TEXT)", /unexpected tables rollouts/],
+      ["PRAGMA user_version = 99", /schema version 99, expected 2/],
     ] as const) {
       const sql = new Database(db);
       sql.exec(setup);

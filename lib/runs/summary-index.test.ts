@@ -67,15 +67,16 @@ describe("summary index", () => {
     const db = dbIn();
     const index = new SummaryIndex(run, db);
     let snap = await index.snapshot({ minIntervalMs: 0 });
-    expect(snap.summaries.map((s) => s.rollout_id)).toEqual(["0-0", "1-0", "2-0", "3-0", "4-0"]);
+    let all = index.all();
+    expect(all.map((s) => s.rollout_id)).toEqual(["0-0", "1-0", "2-0", "3-0", "4-0"]);
     expect(snap.progress).toMatchObject({ done: 5, total: 5, running: false });
-    expect(snap.summaries[0]).toMatchObject({
+    expect(all[0]).toMatchObject({
       source: "store",
       n_calls: 2,
       chains: 1,
       mask_sample: false,
     });
-    for (const s of snap.summaries) rolloutSummarySchema.parse(s); // the API contract, strictly
+    for (const s of all) rolloutSummarySchema.parse(s); // the API contract, strictly
     expect(fingerprintTree(path.join(root, "run"))).toEqual(before); // the index never touches the store
 
     // A growing file is re-summarised; the others are not.
@@ -86,13 +87,14 @@ describe("summary index", () => {
     utimesSync(path.join(tokens, "2-0.tokens.jsonl"), new Date(), new Date(Date.now() + 5000));
     snap = await index.snapshot({ minIntervalMs: 0 });
     expect(snap.progress).toMatchObject({ done: 1, total: 1 });
-    expect(snap.summaries.find((s) => s.rollout_id === "2-0")!.n_calls).toBe(3);
+    expect(index.all().find((s) => s.rollout_id === "2-0")!.n_calls).toBe(3);
 
     // A new rollout appears, a deleted one disappears.
     writeFileSync(path.join(tokens, "9-0.tokens.jsonl"), line(tokenRecord("9-0", "a", [1], [2])));
     rmSync(path.join(tokens, "0-0.tokens.jsonl"));
     snap = await index.snapshot({ minIntervalMs: 0 });
-    expect(snap.summaries.map((s) => s.rollout_id)).toEqual(["1-0", "2-0", "3-0", "4-0", "9-0"]);
+    all = index.all();
+    expect(all.map((s) => s.rollout_id)).toEqual(["1-0", "2-0", "3-0", "4-0", "9-0"]);
     expect(snap.progress.total).toBe(1);
     index.close();
 
@@ -100,7 +102,7 @@ describe("summary index", () => {
     const again = new SummaryIndex(run, db);
     const warm = await again.snapshot({ minIntervalMs: 0 });
     expect(warm.progress.total).toBe(0);
-    expect(warm.summaries).toEqual(snap.summaries);
+    expect(again.all()).toEqual(all);
     again.close();
   });
 
@@ -109,7 +111,8 @@ describe("summary index", () => {
     const run = await getRun("run", root);
     const index = new SummaryIndex(run, dbIn());
     const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
-    expect(snap.summaries).toHaveLength(70);
+    const all = index.all();
+    expect(all).toHaveLength(70);
     expect(snap.progress).toMatchObject({
       workers: Math.min(os.availableParallelism(), 8),
       in_workers: 70,
@@ -121,10 +124,10 @@ describe("summary index", () => {
       profile: "seed",
       sideCallPatterns: [],
       record: null,
-      bytes: snap.summaries.find((s) => s.rollout_id === "33-0")!.bytes,
+      bytes: all.find((s) => s.rollout_id === "33-0")!.bytes,
       hasStoreFiles: true,
     });
-    expect(snap.summaries.find((s) => s.rollout_id === "33-0")).toEqual(inline);
+    expect(all.find((s) => s.rollout_id === "33-0")).toEqual(inline);
     index.close();
   }, 60_000);
 
@@ -154,7 +157,7 @@ describe("summary index", () => {
     const index = new SummaryIndex(await getRun("run", root), null);
     const snap = await index.snapshot({ minIntervalMs: 0 });
     expect(
-      snap.summaries.map((s) => [s.rollout_id, s.source, s.mask_sample, s.n_calls, s.reward]),
+      index.all().map((s) => [s.rollout_id, s.source, s.mask_sample, s.n_calls, s.reward]),
     ).toEqual([
       ["0-0", "record", false, 3, 1],
       ["1-0", "record", true, 2, 0],
@@ -177,9 +180,10 @@ describe("summary index", () => {
   it("keeps every run's index in one bounded cache and drops the least recently used", async () => {
     const prev = process.env.ROLLOUT_LENS_CACHE;
     process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
-    // The first caller fixes a cache's bound: 10 rollouts here, so two runs of 5 and 8 cannot both stay.
-    const cache = processCache<SummaryIndex>("summary-indexes", "entries", 10);
-    expect(cache.stats.bound).toBe(10);
+    // The first caller fixes a cache's bound: one run here (an index holds no rollouts, so runs
+    // are what it counts), so the indexes of two runs cannot both stay.
+    const cache = processCache<SummaryIndex>("summary-indexes", "entries", 1);
+    expect(cache.stats.bound).toBe(1);
     try {
       const a = tempRun(5),
         b = tempRun(8);
@@ -188,14 +192,13 @@ describe("summary index", () => {
       const first = indexFor(runA, a.root);
       await first.snapshot({ minIntervalMs: 0 });
       expect(indexFor(runA, a.root)).toBe(first);
-      expect(cache.stats.weight).toBe(5);
-      await indexFor(runB, b.root).snapshot({ minIntervalMs: 0 });
-      indexFor(runB, b.root); // re-weighed at 8: past the bound, so run a's index (least recent) goes
-      expect(cache.stats).toMatchObject({ entries: 1, weight: 8, evictions: 1 });
+      expect(cache.stats.weight).toBe(1);
+      await indexFor(runB, b.root).snapshot({ minIntervalMs: 0 }); // past the bound: run a's goes
+      expect(cache.stats).toMatchObject({ entries: 1, weight: 1, evictions: 1 });
       const again = indexFor(runA, a.root);
       expect(again).not.toBe(first);
       const warm = await again.snapshot({ minIntervalMs: 0 });
-      expect(warm.summaries).toHaveLength(5);
+      expect(warm.count).toBe(5);
       expect(warm.progress.total).toBe(0); // re-opened from its database, nothing recomputed
     } finally {
       if (prev === undefined) delete process.env.ROLLOUT_LENS_CACHE;

@@ -1,14 +1,16 @@
 // What the summary index summarises and when a stored summary is still good: every rollout of a
-// run (store files, record, or only a lock file: deleted) with its summariser input, and its row
-// key — the code version, the profile and side-call patterns, each file's version, a hash of its
-// record, and its attempt group. Reads no files itself (listings and records come in); keeps nothing.
+// run (store files, record, or only a lock file: deleted), its row key — the code version, the
+// profile and side-call patterns, each file's version, a hash of its record, and its attempt
+// group — and its summariser input. Reads no files itself (listings and record ids come in).
 import "server-only";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { AttemptRef } from "@/lib/schema";
 import type { FileKind, StoreListing } from "@/lib/store";
-import { attemptGroups } from "@/lib/store/files";
+import { attemptGroups, attemptOf } from "@/lib/store/files";
 import { versionOf } from "@/lib/store/file-version";
+import type { RolloutRecord } from "@/lib/schema";
 import { recordHash, type RolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
 import type { SummarizeInput } from "./summarize";
@@ -30,84 +32,163 @@ export const CODE_VERSION = (() => {
 /** Every key this build writes starts with it; rows that do not are another build's. */
 export const CURRENT_KEY_PREFIX = `${CODE_VERSION}|`;
 
+/** A run's rollouts as the index sees them in one refresh: ids, listings, attempt groups. */
+export interface RunRollouts {
+  run: RunLayout;
+  tokens: StoreListing | null;
+  calls: StoreListing | null;
+  /** Every rollout id: store files, a deleted one's lock file, or a record. */
+  ids: Set<string>;
+  deleted: Set<string>;
+  attempts: Map<string, AttemptRef[]>;
+}
+
+/**
+ * Every rollout of the run (store files, a deleted one's lock file, a record). A rollout's attempt
+ * group is in its key, so a new or deleted attempt re-summarises the rest of its group (a few
+ * rows), never the run.
+ */
+export function runRollouts(
+  run: RunLayout,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+  recordIds: Iterable<string>,
+): RunRollouts {
+  const deleted = new Set(tokens?.deleted ?? []);
+  const ids = new Set<string>([
+    ...(tokens?.rollouts.keys() ?? []),
+    ...deleted,
+    ...(calls?.rollouts.keys() ?? []),
+  ]);
+  for (const id of recordIds) ids.add(id);
+  // A deleted rollout whose capture file or record is still there is read from those.
+  for (const id of ids) if (tokens?.rollouts.has(id)) deleted.delete(id);
+  return { run, tokens, calls, ids, deleted, attempts: attemptsById(ids, deleted) };
+}
+
+const filesOf = (r: RunRollouts, id: string) => ({
+  ...(r.calls?.rollouts.get(id) ?? {}),
+  ...(r.tokens?.rollouts.get(id) ?? {}),
+});
+
+/** Whether the rollout has any file in the token or capture store (else its record alone). */
+export function hasStoreFiles(r: RunRollouts, id: string): boolean {
+  const f = filesOf(r, id);
+  return (
+    f.tokens !== undefined ||
+    f.incomplete !== undefined ||
+    f.intents !== undefined ||
+    f.state !== undefined ||
+    f.capture !== undefined
+  );
+}
+
+/** The row key of `id`: `recordHash` is its record's hash, "-" without one. */
+export function keyOf(r: RunRollouts, id: string, recordHash: string): string {
+  const f = filesOf(r, id);
+  const files = [f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf);
+  const group = r.attempts.get(id) ?? [];
+  const lifecycle = [
+    r.deleted.has(id) ? "deleted" : "",
+    group.map((a) => `${a.rollout_id}${a.deleted ? "!" : ""}`).join(","),
+  ];
+  const patterns = r.run.manifest.side_call_patterns ?? [];
+  const profile = r.run.manifest.builder_profile ?? "seed";
+  return [CODE_VERSION, profile, patterns.join(","), ...files, recordHash, ...lifecycle].join("|");
+}
+
+/**
+ * The start of the key of a rollout with a record and nothing else (no store files, not deleted,
+ * no attempt group): `keyOf` gives such a rollout this prefix, its record hash and "||".
+ */
+export function plainKeyPrefix(run: RunLayout): string {
+  const patterns = run.manifest.side_call_patterns ?? [];
+  const profile = run.manifest.builder_profile ?? "seed";
+  return [CODE_VERSION, profile, patterns.join(","), "-", "-", "-", "-", "-", ""].join("|");
+}
+
+/** The summariser's input for `id`. */
+export function inputOf(r: RunRollouts, id: string, record: RolloutRecord | null): SummarizeInput {
+  const f = filesOf(r, id);
+  return {
+    rolloutId: id,
+    tokensDir: r.run.tokensDir,
+    modelCallsDir: r.run.modelCallsDir,
+    profile: r.run.manifest.builder_profile ?? "seed",
+    sideCallPatterns: r.run.manifest.side_call_patterns ?? [],
+    record,
+    bytes: f.tokens?.size ?? 0,
+    hasStoreFiles: hasStoreFiles(r, id),
+    present: Object.keys(f) as FileKind[],
+    deleted: r.deleted.has(id),
+    attempts: r.attempts.get(id) ?? [],
+  };
+}
+
 export interface KeyedInput {
   input: SummarizeInput;
   key: string;
 }
 
-/**
- * Every rollout of the run (store files, record, or a deleted one's lock file) with its summariser
- * input and row key. A rollout's attempt group is in its key, so a new or deleted attempt
- * re-summarises the rest of its group (a few rows), never the run.
- */
+/** Every rollout of the run with its summariser input and row key, from records held in memory. */
 export function keyedInputs(
   run: RunLayout,
   tokens: StoreListing | null,
   calls: StoreListing | null,
   records: RolloutRecords,
 ): Map<string, KeyedInput> {
+  const r = runRollouts(run, tokens, calls, records.byId.keys());
   const out = new Map<string, KeyedInput>();
-  const deleted = new Set(tokens?.deleted ?? []);
-  const ids = new Set<string>([
-    ...(tokens?.rollouts.keys() ?? []),
-    ...deleted,
-    ...(calls?.rollouts.keys() ?? []),
-    ...records.byId.keys(),
-  ]);
-  // A deleted rollout whose capture file or record is still there is read from those.
-  for (const id of ids) if (tokens?.rollouts.has(id)) deleted.delete(id);
-  const attempts = attemptsById(ids, deleted);
-  const patterns = run.manifest.side_call_patterns ?? [];
-  const profile = run.manifest.builder_profile ?? "seed";
-  for (const id of ids) {
-    const f = { ...(calls?.rollouts.get(id) ?? {}), ...(tokens?.rollouts.get(id) ?? {}) };
-    const hasStoreFiles =
-      f.tokens !== undefined ||
-      f.incomplete !== undefined ||
-      f.intents !== undefined ||
-      f.state !== undefined ||
-      f.capture !== undefined;
-    const files = [f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf);
-    const group = attempts.get(id) ?? [];
-    const lifecycle = [
-      deleted.has(id) ? "deleted" : "",
-      group.map((a) => `${a.rollout_id}${a.deleted ? "!" : ""}`).join(","),
-    ];
-    const key = [
-      CODE_VERSION,
-      profile,
-      patterns.join(","),
-      ...files,
-      recordHash(records, id),
-      ...lifecycle,
-    ].join("|");
+  for (const id of r.ids)
     out.set(id, {
-      key,
-      input: {
-        rolloutId: id,
-        tokensDir: run.tokensDir,
-        modelCallsDir: run.modelCallsDir,
-        profile,
-        sideCallPatterns: patterns,
-        record: records.byId.get(id) ?? null,
-        bytes: f.tokens?.size ?? 0,
-        hasStoreFiles,
-        present: Object.keys(f) as FileKind[],
-        deleted: deleted.has(id),
-        attempts: group,
-      },
+      key: keyOf(r, id, recordHash(records, id)),
+      input: inputOf(r, id, records.byId.get(id) ?? null),
     });
-  }
   return out;
+}
+
+/**
+ * A fingerprint of everything every row key is made of except the records' hashes: the code
+ * version, profile and patterns, and every store file's version. With the records file's version
+ * beside it, an unchanged fingerprint means no row can be stale, so a refresh skips the key pass.
+ */
+export function inputsFingerprint(
+  run: RunLayout,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+  recordsVersion: string,
+): string {
+  const h = createHash("sha1");
+  const profile = run.manifest.builder_profile ?? "seed";
+  h.update(
+    `${CODE_VERSION}|${profile}|${(run.manifest.side_call_patterns ?? []).join(",")}|${recordsVersion}\n`,
+  );
+  for (const listing of [tokens, calls]) {
+    h.update(`listing ${listing?.dir ?? "-"}\n${(listing?.deleted ?? []).join(",")}\n`);
+    for (const [id, f] of listing?.rollouts ?? [])
+      h.update(
+        `${id}|${[f.tokens, f.incomplete, f.intents, f.state, f.capture].map(versionOf).join("|")}\n`,
+      );
+  }
+  return h.digest("hex");
 }
 
 /** Each rollout of an attempt group -> the whole group in order (gym-v1-store.md §6). */
 function attemptsById(
-  ids: Iterable<string>,
+  ids: ReadonlySet<string>,
   deleted: ReadonlySet<string>,
 ): Map<string, AttemptRef[]> {
   const out = new Map<string, AttemptRef[]>();
-  for (const members of attemptGroups(ids).values()) {
+  // Only `-aN` ids and their bases can be in a group: the rest (most of a run) are left out, so a
+  // run of a million rollouts is not copied into another set.
+  const candidates = new Set<string>();
+  for (const id of ids) {
+    const a = attemptOf(id);
+    if (!a) continue;
+    candidates.add(id);
+    if (ids.has(a.base)) candidates.add(a.base);
+  }
+  for (const members of attemptGroups(candidates).values()) {
     // A lone `-aN` whose base left no trace has no other attempt to link to.
     if (members.length < 2) continue;
     const group = members.map((id) => ({ rollout_id: id, deleted: deleted.has(id) }));

@@ -1,49 +1,70 @@
-// The summary index's SQLite table (better-sqlite3): one row per rollout with its key and summary,
-// so a restarted process re-opens an index without re-summarising. Opened only while a refresh
-// runs; when the database cannot be opened every call is a no-op and summaries live in memory.
-// The cache is only an optimisation, so it is never trusted: a database that is not SQLite, fails
-// `PRAGMA quick_check` (./cache-check, run off this thread by the caller), has another schema, or
-// errors while read or written is moved aside and rebuilt (`damage` says why), and every row read
-// is validated. Never fsyncs (`synchronous = OFF`): a cache lost to a crash is rebuilt, and a sync
-// write on a busy disk blocked the main thread for most of a second. Does not decide which rows
-// are stale (summary-keys) nor hold summaries (summary-index).
+// The summary index's database (better-sqlite3): one typed row per rollout (./summary-columns) with
+// its key, its tags, the run's rollout records (./record-rows) and a few facts (meta), so the table,
+// its filters and the health are queries, and a restarted process re-opens an index without
+// re-summarising. When the file cannot be opened the same tables live in an in-memory database:
+// one engine either way. The cache is only an optimisation, so it is never trusted: a database
+// that is not SQLite, fails `PRAGMA quick_check` (./cache-check, run off this thread by the caller),
+// has another schema, or errors while read or written is moved aside and rebuilt (`damage` says
+// why), and damaged rows are dropped (re-summarised). Never fsyncs (`synchronous = OFF`): a cache
+// lost to a crash is rebuilt. Does not decide which rows are stale (summary-keys).
 import "server-only";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
+import type { RolloutSummary } from "@/lib/schema";
 import { cacheDamage, DamagedCache, describeDamage, isDamage } from "./cache-check";
+import { CREATE_RECORDS } from "./record-rows";
+import {
+  CREATE_INDEXES,
+  CREATE_SUMMARIES,
+  CREATE_TAGS,
+  DAMAGED_ROW_SQL,
+  rowOf,
+  SUMMARY_COLUMNS,
+  tagsOf,
+} from "./summary-columns";
 
-/** A row as written: rollout id, key, summary JSON. */
-export type SummaryRow = [id: string, key: string, summary: string];
+/** A row as written: the summary and its key. */
+export interface SummaryRow {
+  summary: RolloutSummary;
+  key: string;
+  /** False when the rollout is known to have no row yet (no old tags to delete). */
+  replaces?: boolean;
+}
 
-/** The table's layout version (`PRAGMA user_version`); bump when the table changes. */
-export const SCHEMA_VERSION = 1;
-const COLUMNS = ["id", "key", "summary"];
+/** The layout version (`PRAGMA user_version`); bump when a table changes. */
+export const SCHEMA_VERSION = 2;
+const TABLES = ["meta", "records", "summaries", "summary_tags"];
 
 export class SummaryRows {
   private db: Database.Database | null = null;
-  private upsert: Database.Statement | null = null;
+  private statements: {
+    upsert: Database.Statement;
+    untag: Database.Statement;
+    tag: Database.Statement;
+  } | null = null;
   /** Why the database was last moved aside and rebuilt; read (and cleared) by `takeDamage`. */
   private damage: string | null = null;
-  /** Rows skipped by the last `load` because they failed validation (re-summarised). */
+  /** Rows dropped by the last `dropDamaged` (re-summarised). */
   badRows = 0;
-  /**
-   * `quick_check` reads every page, so it runs before the first open only; later opens (every
-   * refresh) check the schema, and a page damaged since fails the statement that reads it.
-   */
+  /** `quick_check` reads every page, so it runs before the first open only. */
   private verified = false;
+  /** The database lives in memory (no file, or the file could not be opened). */
+  memoryOnly = false;
+  /** Bumped whenever the tables change: derived views (pages, health) key on it. */
+  generation = 0;
 
-  /** `file` null keeps summaries in memory only (no database at all). */
-  constructor(private readonly file: string | null) {}
+  /** `file` null keeps the tables in memory only. */
+  constructor(private readonly file: string | null) {
+    if (file === null) this.openMemory();
+  }
 
   /**
-   * Opens (creating, or rebuilding a damaged one); false when there is none: the index runs in
-   * memory. `check` runs the integrity check (./cache-check) before the first open: the caller
-   * runs it on a worker; it runs here only when none is given. One that fails is tried next time.
+   * Opens (creating, or rebuilding a damaged one). `check` runs the integrity check
+   * (./cache-check) before the first open: the caller runs it on a worker.
    */
-  async open(check = async (file: string) => cacheDamage(file)): Promise<boolean> {
-    if (this.db || !this.file) return this.db !== null;
+  async open(check = async (file: string) => cacheDamage(file)): Promise<void> {
+    if (this.db || !this.file) return;
     const file = this.file;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
@@ -55,18 +76,16 @@ export class SummaryRows {
         (d) => ((this.verified = true), d),
         () => null,
       );
-      if (this.db) return true; // opened meanwhile
-      if (damage) {
-        this.rebuild(damage);
-        return this.db !== null;
-      }
+      if (this.db) return; // opened meanwhile
+      if (damage) return this.rebuild(damage);
     }
-    try {
-      this.db = this.checked(new Database(file));
-    } catch (err) {
-      this.failed(err);
-    }
-    return this.db !== null;
+    this.openSync();
+  }
+
+  /** The open database (opening it when a query comes before a refresh). */
+  get handle(): Database.Database {
+    if (!this.db) this.openSync();
+    return this.db as Database.Database;
   }
 
   /** Why the database was rebuilt since the last call, or null. */
@@ -76,113 +95,139 @@ export class SummaryRows {
     return d;
   }
 
-  /**
-   * The rows whose key starts with `prefix` (this build's) and whose summary is valid. Rows another
-   * build wrote, or damaged ones (not JSON, not a summary, another rollout's) are skipped: their
-   * rollouts are re-summarised. A database that errors mid-read is rebuilt and yields no more.
-   */
-  *load(prefix: string): Generator<{ id: string; key: string; summary: RolloutSummary }> {
-    this.badRows = 0;
-    if (!this.db) return;
-    let rows: Iterator<unknown>;
-    try {
-      rows = this.db.prepare("SELECT id, key, summary FROM rollouts").iterate();
-    } catch (err) {
-      return void this.failed(err);
-    }
-    for (;;) {
-      let next: IteratorResult<unknown>;
-      try {
-        next = rows.next();
-      } catch (err) {
-        return void this.failed(err);
-      }
-      if (next.done) return;
-      const { id, key, summary } = next.value as Record<string, unknown>;
-      if (typeof id !== "string" || typeof key !== "string" || !key.startsWith(prefix)) continue;
-      const parsed = typeof summary === "string" ? parseSummary(summary) : null;
-      if (parsed?.rollout_id !== id) {
-        this.badRows++;
-        continue;
-      }
-      yield { id, key, summary: parsed };
-    }
+  /** Whether the database was rebuilt since the last `takeDamage` (without clearing it). */
+  hasDamage(): boolean {
+    return this.damage !== null;
   }
 
-  /** Inserts or replaces rows in one transaction; a database that fails is rebuilt and written again. */
+  /** Drops rows whose columns are damaged (their rollouts are re-summarised); how many. */
+  dropDamaged(): number {
+    let n = 0;
+    this.guarded((db) => {
+      n = db.prepare(`DELETE FROM summaries WHERE ${DAMAGED_ROW_SQL}`).run().changes;
+      if (n > 0) {
+        db.prepare("DELETE FROM summary_tags WHERE id NOT IN (SELECT id FROM summaries)").run();
+        this.generation++;
+      }
+    });
+    return n;
+  }
+
+  /** Inserts or replaces rows (and their tags) in one transaction. */
   write(rows: SummaryRow[]): void {
     if (rows.length === 0) return;
     this.guarded((db) => {
-      const upsert = (this.upsert ??= db.prepare(
-        "INSERT INTO rollouts (id, key, summary) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET key = excluded.key, summary = excluded.summary",
-      ));
-      db.transaction((batch: SummaryRow[]) => batch.forEach((r) => upsert.run(...r)))(rows);
+      const st = (this.statements ??= {
+        upsert: db.prepare(
+          `INSERT OR REPLACE INTO summaries (${SUMMARY_COLUMNS.join(", ")}) VALUES (${SUMMARY_COLUMNS.map(() => "?").join(", ")})`,
+        ),
+        untag: db.prepare("DELETE FROM summary_tags WHERE id = ?"),
+        tag: db.prepare("INSERT OR REPLACE INTO summary_tags (id, tag, n) VALUES (?, ?, ?)"),
+      });
+      db.transaction(() => {
+        for (const { summary, key, replaces } of rows) {
+          st.upsert.run(...rowOf(summary, key));
+          if (replaces !== false) st.untag.run(summary.rollout_id);
+          for (const [tag, n] of tagsOf(summary)) st.tag.run(summary.rollout_id, tag, n);
+        }
+      })();
+      this.generation++;
     });
   }
 
   /** Deletes the rows of rollouts that are gone, in one transaction. */
-  delete(ids: string[]): void {
+  delete(ids: readonly string[]): void {
     if (ids.length === 0) return;
     this.guarded((db) => {
-      const del = db.prepare("DELETE FROM rollouts WHERE id = ?");
-      db.transaction((batch: string[]) => batch.forEach((id) => del.run(id)))(ids);
+      const del = db.prepare("DELETE FROM summaries WHERE id = ?");
+      const untag = db.prepare("DELETE FROM summary_tags WHERE id = ?");
+      db.transaction(() => ids.forEach((id) => (del.run(id), untag.run(id))))();
+      this.generation++;
     });
   }
 
+  /** The stored keys of `ids` (those with a row). */
+  keysOf(ids: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    this.guarded((db) => {
+      const rows = db
+        .prepare("SELECT s.id, s.key FROM json_each(?) j JOIN summaries s ON s.id = j.value")
+        .all(JSON.stringify(ids)) as Array<{ id: string; key: string }>;
+      for (const r of rows) out.set(r.id, r.key);
+    });
+    return out;
+  }
+
   close(): void {
+    if (this.memoryOnly) return; // the in-memory tables are the only copy
     try {
       this.db?.close();
     } catch {
       // closing a damaged database can fail; it is dropped either way
     }
     this.db = null;
-    this.upsert = null;
+    this.statements = null;
   }
 
   /** Runs `op`; a damaged database is rebuilt and `op` tried once more on the fresh one. */
-  private guarded(op: (db: Database.Database) => void): void {
-    for (let attempt = 0; attempt < 2 && this.db; attempt++) {
+  guarded(op: (db: Database.Database) => void): void {
+    for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        return op(this.db);
+        return op(this.handle);
       } catch (err) {
         this.failed(err);
       }
     }
   }
 
-  /** A damaged database is rebuilt; any other failure (disk full, locked) drops it for this refresh. */
+  private openSync(): void {
+    if (!this.file) return this.openMemory();
+    try {
+      this.db = this.checked(new Database(this.file));
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /** After `err` from a read elsewhere: a damaged database is rebuilt, another failure moves it to memory. */
+  recover(err: unknown): void {
+    this.failed(err);
+  }
+
+  /** A damaged database is rebuilt; any other failure (disk full, locked) moves it to memory. */
   private failed(err: unknown): void {
+    if (this.memoryOnly) throw err;
     if (isDamage(err)) this.rebuild(describeDamage(err));
     else this.inMemory(err);
   }
 
-  /** `db` once its schema version and table layout check out; throws DamagedCache if not. */
+  /** `db` once its schema version and tables check out; throws DamagedCache if not. */
   private checked(db: Database.Database): Database.Database {
     try {
       db.pragma("synchronous = OFF");
+      // A million rows' indexes take more than SQLite's default 2 MB of page cache to write in
+      // file order without re-reading pages; 32 MB keeps the write fast and the process small.
+      db.pragma("cache_size = -32768");
       const version = db.pragma("user_version", { simple: true }) as number;
-      const columns = (db.pragma("table_info(rollouts)") as Array<{ name: string }>).map(
-        (c) => c.name,
-      );
-      const hasTable = columns.length > 0;
+      const tables = (
+        db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+          )
+          .all() as Array<{ name: string }>
+      ).map((t) => t.name);
       if (version !== 0 && version !== SCHEMA_VERSION)
         throw new DamagedCache(`schema version ${version}, expected ${SCHEMA_VERSION}`);
-      // Version 0 with the right columns is this table before it was versioned: kept.
-      if (hasTable && columns.join(",") !== COLUMNS.join(","))
-        throw new DamagedCache(
-          `table rollouts has columns (${columns.join(", ")}), expected (${COLUMNS.join(", ")})`,
-        );
-      const others = db
-        .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'rollouts' AND name NOT LIKE 'sqlite_%'",
-        )
-        .all() as Array<{ name: string }>;
-      if (others.length > 0)
-        throw new DamagedCache(`unexpected tables ${others.map((t) => t.name).join(", ")}`);
-      db.pragma("journal_mode = WAL");
-      db.exec(
-        "CREATE TABLE IF NOT EXISTS rollouts (id TEXT PRIMARY KEY, key TEXT NOT NULL, summary TEXT NOT NULL)",
+      const others = tables.filter((t) => !TABLES.includes(t));
+      if (others.length > 0) throw new DamagedCache(`unexpected tables ${others.join(", ")}`);
+      const columns = (db.pragma("table_info(summaries)") as Array<{ name: string }>).map(
+        (c) => c.name,
       );
+      if (columns.length > 0 && columns.join(",") !== SUMMARY_COLUMNS.join(","))
+        throw new DamagedCache(`table summaries has other columns than this version's`);
+      if (!this.memoryOnly) db.pragma("journal_mode = WAL");
+      for (const sql of [CREATE_SUMMARIES, ...CREATE_INDEXES, ...CREATE_TAGS, ...CREATE_RECORDS])
+        db.exec(sql);
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       return db;
     } catch (err) {
@@ -191,14 +236,12 @@ export class SummaryRows {
     }
   }
 
-  /**
-   * Moves the damaged database aside (`<file>.damaged`, replacing an older one, for a post-mortem)
-   * and opens a fresh one; when even that fails the index keeps summaries in memory.
-   */
+  /** Moves the damaged database aside (`<file>.damaged`) and opens a fresh one. */
   private rebuild(reason: string): void {
     this.close();
     const file = this.file as string;
     this.damage = reason;
+    this.generation++;
     console.error(`summary index ${file}: ${reason}; moved aside to ${file}.damaged and rebuilt`);
     try {
       try {
@@ -214,20 +257,18 @@ export class SummaryRows {
     }
   }
 
-  private inMemory(err: unknown): false {
+  private inMemory(err: unknown): void {
     this.close();
     console.error(
       `summary index ${this.file}: ${(err as Error).message}; keeping summaries in memory only`,
     );
-    return false;
+    this.openMemory();
   }
-}
 
-function parseSummary(text: string): RolloutSummary | null {
-  try {
-    const parsed = rolloutSummarySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
+  private openMemory(): void {
+    this.memoryOnly = true;
+    this.statements = null;
+    this.generation++;
+    this.db = this.checked(new Database(":memory:"));
   }
 }

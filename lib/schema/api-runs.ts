@@ -193,6 +193,8 @@ export const alertKindSchema = z.enum([
 /** Alerts about the store's lifecycle (lib/health/lifecycle-alerts), beside lib/health's own. */
 export const lifecycleAlertKindSchema = z.enum(["outside_token_ids"]);
 
+/** The index's alert (lib/health/record-alerts): a built verdict the record's contradicts. */
+export const recordAlertKindSchema = z.enum(["record_disagrees"]);
 /** The trainer truth check's alert (lib/health/truth-alerts): trained samples that differ. */
 export const trainerAlertKindSchema = z.enum(["trainer_truth"]);
 
@@ -200,6 +202,7 @@ export const alertSchema = z.strictObject({
   kind: z.enum([
     ...alertKindSchema.options,
     ...lifecycleAlertKindSchema.options,
+    ...recordAlertKindSchema.options,
     ...trainerAlertKindSchema.options,
   ]),
   severity: z.enum(["error", "warning"]),

@@ -1,7 +1,8 @@
 import { InvalidInputError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
-import { exportRow, parseRolloutQuery, selectRollouts, toCsv } from "@/lib/runs/rollout-query";
-import { servedSnapshot } from "@/lib/health/run-health";
+import { parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { exportStream } from "@/lib/runs/export-stream";
+import { servedRows } from "@/lib/health/run-health";
 import { getRun } from "@/lib/runs/runs-root";
 
 export const dynamic = "force-dynamic";
@@ -21,12 +22,8 @@ export async function GET(
     params.delete("format");
     params.delete("offset");
     params.delete("limit");
-    const rows = selectRollouts(
-      (await servedSnapshot(run, 60_000)).summaries,
-      parseRolloutQuery(params),
-    ).map(exportRow);
-    const body = format === "csv" ? toCsv(rows) : JSON.stringify(rows, null, 1);
-    return new Response(body, {
+    const rows = servedRows(run, parseRolloutQuery(params), 60_000);
+    return new Response(exportStream(rows, format), {
       headers: {
         "content-type":
           format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",

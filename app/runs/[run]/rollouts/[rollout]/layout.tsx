@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { InvalidRolloutIdError, InvalidRunIdError, UnknownEntityError } from "@/lib/errors";
 import { rolloutVersion } from "@/lib/runs/build-rollout";
-import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import { indexFor } from "@/lib/runs/summary-index";
 import { getRun } from "@/lib/runs/runs-root";
 import { RolloutShell } from "@/components/rollout/rollout-shell";
 
@@ -33,7 +33,8 @@ async function rolloutExists(runId: string, rollout: string): Promise<boolean> {
     const source = { tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir };
     const version = await rolloutVersion(source, rollout);
     if (version.split("|").some((v) => v !== "-")) return true;
-    return (await readRolloutRecords(run.rolloutsFile)).byId.has(rollout);
+    // Its record, looked up in the run's index (rollouts.jsonl streamed in once per version).
+    return await indexFor(run).hasRecord(rollout);
   } catch (err) {
     if (
       err instanceof UnknownEntityError ||

@@ -1,7 +1,7 @@
-import { servedSnapshot } from "@/lib/health/run-health";
+import { servedNeighbours } from "@/lib/health/run-health";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
-import { neighborsOf, parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery } from "@/lib/runs/rollout-query";
 import { getRun } from "@/lib/runs/runs-root";
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import { assertRolloutId } from "@/lib/store/rollout-id";
@@ -20,9 +20,8 @@ export async function GET(
     assertRolloutId(rollout);
     const query = parseRolloutQuery(new URL(req.url).searchParams);
     const run = await getRun(runId);
-    // The summaries as the table is served them (the run's severity applied), so the order agrees.
-    const { summaries } = await servedSnapshot(run);
-    const body: RolloutNeighbors = neighborsOf(summaries, rollout, query);
+    // The table's own query (the run's severity applied), so the order agrees.
+    const body: RolloutNeighbors = await servedNeighbours(run, rollout, query);
     return json(body);
   } catch (err) {
     return errorResponse(err);

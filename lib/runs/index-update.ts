@@ -1,0 +1,185 @@
+// One update of the summary index's rows once its inputs changed: rows of rollouts that are gone
+// are dropped, stale rows found and re-summarised. Plain rollouts (a record and nothing else: most
+// of a large run) are found and summarised a page at a time by SQL (./plain-records), from their
+// record, on this thread (no file is read); the others (store files, lock files, attempt groups)
+// are keyed here and summarised on the index's worker pool. Rows are written in small batches with
+// the event loop let through between them. Not responsible for when an update runs (summary-index).
+import "server-only";
+import type { IndexProgress, RolloutRecord, RolloutSummary } from "@/lib/schema";
+import type { StoreListing } from "@/lib/store";
+import { summarizeInWorkers } from "./index-pool";
+import {
+  attemptRecordIds,
+  countPlainStale,
+  goneIds,
+  markSpecial,
+  PLAIN_KEY_SUFFIX,
+  plainStalePage,
+} from "./plain-records";
+import { recordHashes, recordsOf } from "./record-rows";
+import type { RunLayout } from "./runs-root";
+import { summarizeSafely } from "./summarize";
+import {
+  hasStoreFiles,
+  inputOf,
+  keyOf,
+  plainKeyPrefix,
+  runRollouts,
+  type RunRollouts,
+} from "./summary-keys";
+import type { SummaryRow, SummaryRows } from "./summary-rows";
+
+/** Longest stretch of work on this thread before the event loop is let through. */
+const SLICE_MS = 10;
+/** Rollouts looked up, keyed or written per statement. */
+const BATCH = 1000;
+/** Longest a summary waits to be written. */
+const FLUSH_MS = 200;
+/** Store rollouts queued on the worker pool at once. */
+const STORE_CHUNK = 2000;
+
+const breathe = () => new Promise((r) => setImmediate(r));
+
+/** Brings the rows up to date with the listings and records; progress counts what is summarised. */
+export async function updateRows(
+  run: RunLayout,
+  rows: SummaryRows,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+  progress: IndexProgress,
+): Promise<void> {
+  const db = () => rows.handle;
+  const storeIds = new Set([
+    ...(tokens?.rollouts.keys() ?? []),
+    ...(tokens?.deleted ?? []),
+    ...(calls?.rollouts.keys() ?? []),
+  ]);
+  const r = runRollouts(run, tokens, calls, attemptRecordIds(db(), storeIds));
+  markSpecial(db(), r.ids);
+  rows.delete(goneIds(db()));
+  const prefix = plainKeyPrefix(run);
+  const special = await staleSpecial(rows, r);
+  const plain = await countPlainStale(db, prefix);
+  Object.assign(progress, {
+    done: 0,
+    total: special.stale.length + plain,
+    running: special.stale.length + plain > 0,
+    error: null,
+    workers: 0,
+    in_workers: 0,
+  });
+  const sink = new RowSink(rows, progress);
+  await summarisePlain(rows, r, prefix, sink);
+  await summariseSpecial(rows, r, special, sink, progress);
+}
+
+/** Summaries waiting to be written, flushed in batches. */
+class RowSink {
+  private readonly pending: SummaryRow[] = [];
+  private lastFlush = performance.now();
+  constructor(
+    private readonly rows: SummaryRows,
+    private readonly progress: IndexProgress,
+  ) {}
+
+  add(summary: RolloutSummary, key: string, replaces: boolean): void {
+    this.pending.push({ summary, key, replaces });
+    // The first summary is written at once (the table never reads "0 of 0" for long), and slow
+    // ones (the store's) at least every FLUSH_MS, so the progress moves with them.
+    const due = this.progress.done === 0 || performance.now() - this.lastFlush > FLUSH_MS;
+    if (this.pending.length >= BATCH || due) this.flush();
+  }
+
+  /** Writes what waits; only then is it done, so rows counted + pending is the run's rollouts. */
+  flush(): void {
+    const rows = this.pending.splice(0);
+    this.lastFlush = performance.now();
+    this.rows.write(rows);
+    this.progress.done += rows.length;
+  }
+}
+
+/** The special rollouts whose row is missing or under another key (and which of them have one). */
+async function staleSpecial(rows: SummaryRows, r: RunRollouts) {
+  const stale: string[] = [];
+  const replacing = new Set<string>();
+  const ids = [...r.ids];
+  let slice = performance.now();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH);
+    const stored = rows.keysOf(batch);
+    const hashes = recordHashes(rows.handle, batch);
+    for (const id of batch) {
+      const had = stored.get(id);
+      if (had === keyOf(r, id, hashes.get(id) ?? "-")) continue;
+      stale.push(id);
+      if (had !== undefined) replacing.add(id);
+    }
+    if (performance.now() - slice > SLICE_MS) {
+      await breathe();
+      slice = performance.now();
+    }
+  }
+  return { stale, replacing };
+}
+
+/** Records first: every stale plain rollout from its record, a page at a time in file order. */
+async function summarisePlain(rows: SummaryRows, r: RunRollouts, prefix: string, sink: RowSink) {
+  let slice = performance.now();
+  for (let after = 0; ;) {
+    const page = plainStalePage(rows.handle, prefix, after, BATCH);
+    for (const p of page) {
+      const record = JSON.parse(p.record) as RolloutRecord;
+      const summary = await summarizeSafely(inputOf(r, p.id, record));
+      sink.add(summary, prefix + p.hash + PLAIN_KEY_SUFFIX, p.had === 1);
+    }
+    sink.flush();
+    if (page.length < BATCH) return;
+    after = (page[page.length - 1] as { rid: number }).rid;
+    if (performance.now() - slice > SLICE_MS) {
+      await breathe();
+      slice = performance.now();
+    }
+  }
+}
+
+/** The special rollouts: those with a record alone here, the store's on the worker pool. */
+async function summariseSpecial(
+  rows: SummaryRows,
+  r: RunRollouts,
+  special: { stale: string[]; replacing: Set<string> },
+  sink: RowSink,
+  progress: IndexProgress,
+) {
+  const keys = new Map<string, string>();
+  const inputsOf = (ids: string[]) => {
+    const records = recordsOf(rows.handle, ids);
+    return ids.map((id) => {
+      const rec = records.get(id);
+      keys.set(id, keyOf(r, id, rec?.hash ?? "-"));
+      return inputOf(r, id, rec?.record ?? null);
+    });
+  };
+  const accept = (s: RolloutSummary) => {
+    const id = s.rollout_id;
+    sink.add(s, keys.get(id) as string, special.replacing.has(id));
+    keys.delete(id);
+  };
+  const fromRecord = special.stale.filter((id) => !hasStoreFiles(r, id));
+  for (let i = 0; i < fromRecord.length; i += BATCH) {
+    for (const input of inputsOf(fromRecord.slice(i, i + BATCH)))
+      accept(await summarizeSafely(input));
+    sink.flush();
+    await breathe();
+  }
+  // Always on the index's worker pool, however few: summarising on this thread would block it.
+  // A few thousand at a time, so the queue never holds a large store's inputs and records.
+  const fromStore = special.stale.filter((id) => hasStoreFiles(r, id));
+  for (let i = 0; i < fromStore.length; i += STORE_CHUNK) {
+    const chunk = inputsOf(fromStore.slice(i, i + STORE_CHUNK));
+    const stats = await summarizeInWorkers(r.run.dir, chunk, accept, summarizeSafely);
+    progress.workers = Math.max(progress.workers, stats.workers);
+    progress.in_workers += stats.inWorkers;
+    sink.flush();
+  }
+}

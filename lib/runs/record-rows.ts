@@ -1,0 +1,133 @@
+// A run's rollout records (rollouts.jsonl) in the summary index's database: streamed in once per
+// version of the file, a few hundred bytes a rollout, so a run of a million records is indexed
+// without holding them, and routes that need one record (or a step's) look it up by id. Unreadable
+// lines are kept with their line numbers (the first MAX_UNREADABLE; the count is exact); a file
+// that cannot be read at all gives no records and a read error. Not responsible for summarising.
+import "server-only";
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { readJsonl } from "@/lib/store";
+import { fileVersion } from "@/lib/store/file-version";
+import { describeZodError } from "@/lib/store/zod-message";
+import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
+
+export const CREATE_RECORDS = [
+  "CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY, hash TEXT NOT NULL, task INTEGER, step INTEGER, record TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
+];
+
+/** Unreadable lines listed by line number; past it they are only counted. */
+const MAX_UNREADABLE = 1000;
+const BATCH = 2000;
+
+export interface RecordsState {
+  /** The first unreadable lines, and how many there are. */
+  unreadable: Array<{ line: number; reason: string }>;
+  unreadableCount: number;
+  tornTail: boolean;
+  readError: string | null;
+  /** The version of rollouts.jsonl the records table holds ("-" without one). */
+  version: string;
+}
+
+const noState = (readError: string | null = null, version = "-"): RecordsState => ({
+  unreadable: [],
+  unreadableCount: 0,
+  tornTail: false,
+  readError,
+  version,
+});
+
+/** The hash a record's rows are keyed by (the summary index's row key holds it). */
+export const hashRecord = (r: RolloutRecord): string =>
+  createHash("sha1").update(JSON.stringify(r)).digest("hex");
+
+/** A fact kept beside the index's rows (the records file's version, the inputs last indexed). */
+export function meta(db: Database.Database, k: string): string | null {
+  const row = db.prepare("SELECT v FROM meta WHERE k = ?").get(k) as { v: string } | undefined;
+  return row?.v ?? null;
+}
+
+export function setMeta(db: Database.Database, k: string, v: string): void {
+  db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)").run(k, v);
+}
+
+/**
+ * Brings the records table up to the file's current version (nothing to do when it is already);
+ * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
+ */
+export async function syncRecords(
+  db: () => Database.Database,
+  file: string | null,
+): Promise<RecordsState> {
+  const version = file ? await fileVersion(file) : "-";
+  const stored = meta(db(), "records_version");
+  if (stored === version)
+    return { ...noState(), ...JSON.parse(meta(db(), "records_state") ?? "{}"), version };
+  db().exec("DELETE FROM records");
+  const state = file && version !== "-" ? await streamRecords(db, file) : noState();
+  state.version = version;
+  const d = db();
+  d.transaction(() => {
+    setMeta(d, "records_version", version);
+    setMeta(d, "records_state", JSON.stringify(state));
+  })();
+  return state;
+}
+
+async function streamRecords(db: () => Database.Database, file: string): Promise<RecordsState> {
+  const state = noState();
+  let batch: Array<[string, string, number | null, number | null, string]> = [];
+  const flush = () => {
+    const d = db();
+    const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
+    d.transaction(() => batch.forEach((r) => put.run(...r)))();
+    batch = [];
+  };
+  const bad = (line: number, reason: string) => {
+    if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line, reason });
+    state.unreadableCount++;
+  };
+  try {
+    const res = await readJsonl(file, (l) => {
+      if (l.problem) return bad(l.line, l.problem);
+      const parsed = rolloutRecordSchema.safeParse(l.value);
+      if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
+      const r = parsed.data;
+      const id = rolloutIdOf(r);
+      if (id === null) return;
+      batch.push([id, hashRecord(r), r._ng_task_index, r.step, JSON.stringify(r)]);
+      if (batch.length >= BATCH) flush();
+    });
+    flush();
+    state.tornTail = res.tornTail !== null;
+  } catch (err) {
+    db().exec("DELETE FROM records");
+    return noState(`rollouts.jsonl: ${(err as Error).message}`);
+  }
+  return state;
+}
+
+/** The hashes of `ids`' records (ids without one are absent). */
+export function recordHashes(db: Database.Database, ids: readonly string[]): Map<string, string> {
+  const rows = db
+    .prepare("SELECT r.id, r.hash FROM json_each(?) j JOIN records r ON r.id = j.value")
+    .all(JSON.stringify(ids)) as Array<{ id: string; hash: string }>;
+  return new Map(rows.map((r) => [r.id, r.hash]));
+}
+
+/**
+ * The records of `ids` with their hashes (ids without one are absent). Stored records were
+ * validated as they were read from the file, so they are only parsed here.
+ */
+export function recordsOf(
+  db: Database.Database,
+  ids: readonly string[],
+): Map<string, { hash: string; record: RolloutRecord }> {
+  const rows = db
+    .prepare("SELECT r.id, r.hash, r.record FROM json_each(?) j JOIN records r ON r.id = j.value")
+    .all(JSON.stringify(ids)) as Array<{ id: string; hash: string; record: string }>;
+  return new Map(
+    rows.map((r) => [r.id, { hash: r.hash, record: JSON.parse(r.record) as RolloutRecord }]),
+  );
+}
