@@ -50,7 +50,7 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
   const snap = await index.snapshot({ waitMs: 3_600_000, minIntervalMs: 0 });
   const ms = performance.now() - t0;
   index.close();
-  return { ms, workers: snap.progress.workers, summaries: snap.summaries.length };
+  return { ms, workers: snap.progress.workers, summaries: snap.count };
 }
 
 run(JSON.parse(process.argv[2] ?? "{}") as FreshTask).then(

@@ -8,6 +8,7 @@ import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
 import { benchCompare } from "./compare.bench";
+import { benchScale } from "./scale.bench";
 import { crashed, summarise } from "./util";
 
 const BENCHES: Array<[string, () => Promise<void>]> = [
@@ -17,6 +18,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["index", benchIndex],
   ["load", benchLoad],
   ["compare calibration", benchCompare],
+  ["scale", benchScale],
 ];
 
 for (const [name, bench] of BENCHES) {
