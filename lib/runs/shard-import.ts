@@ -11,6 +11,7 @@ import type { RunLayout } from "./runs-root";
 import { listRunInputs } from "./shard-index";
 import { readShardDir, shardSetRows } from "./shard-set";
 import { CURRENT_KEY_PREFIX } from "./summary-keys";
+import type { SummaryRow, SummaryRows } from "./summary-rows";
 
 /** The variable naming the directory that holds each run's shards, in `<dir>/<run id>/`. */
 export const SHARDS_ENV = "ROLLOUT_LENS_SHARDS";
@@ -85,6 +86,37 @@ export async function seedFromShards(
 export async function importShards(run: RunLayout, where: string): Promise<ShardImport> {
   const { inputs } = await listRunInputs(run);
   return seedFromShards(where, inputs);
+}
+
+/** Rows written to the index's database at a time, with the event loop let through between. */
+const WRITE_BATCH = 500;
+
+/**
+ * Seeds the index's database from the run's shard set, when `$ROLLOUT_LENS_SHARDS/<run id>` holds
+ * one: its rows the index's keys still agree with are written as they are, so the refresh that
+ * follows finds them current and summarises only the rest. Returns what to tell the operator (a
+ * set not used, rows found stale), or null when there is nothing to say.
+ */
+export async function seedIndexFromShards(
+  run: RunLayout,
+  rows: SummaryRows,
+): Promise<string | null> {
+  const dir = shardDirFor(run);
+  if (!dir) return null;
+  const seed = await importShards(run, dir);
+  const batch: SummaryRow[] = [];
+  for (const [, row] of seed.rows) {
+    batch.push({ key: row.key, summary: row.summary, replaces: true });
+    if (batch.length < WRITE_BATCH) continue;
+    rows.write(batch.splice(0));
+    await new Promise((r) => setImmediate(r));
+  }
+  rows.write(batch);
+  if (seed.notice) return seed.notice;
+  const skipped = seed.stale + seed.invalid;
+  return skipped > 0
+    ? `index shards in ${dir}: ${seed.rows.size} rows taken, ${skipped} stale or invalid (summarised again)`
+    : null;
 }
 
 function parseSummary(text: string): RolloutSummary | null {

@@ -19,6 +19,7 @@ import { isDamage } from "./cache-check";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { checkCacheOffThread } from "./index-pool";
 import { updateRows } from "./index-update";
+import { seedIndexFromShards } from "./shard-import";
 import { inputsFingerprint } from "./summary-keys";
 import { SummaryRows } from "./summary-rows";
 import { allSummaries, countRows } from "./summary-sql";
@@ -62,6 +63,8 @@ export class SummaryIndex {
   private readonly instance = randomUUID();
   readonly rows: SummaryRows;
   private checked = false;
+  /** The run's shard set (ROLLOUT_LENS_SHARDS) is read once per index, before its first update. */
+  private shardsSeeded = false;
   /** The database was rebuilt during a refresh: the next look refreshes at once. */
   private again = false;
   private refreshing: Promise<void> | null = null;
@@ -210,6 +213,11 @@ export class SummaryIndex {
       return;
     }
     setMeta(this.rows.handle, "indexed_inputs", "");
+    if (!this.shardsSeeded) {
+      this.shardsSeeded = true;
+      const said = await seedIndexFromShards(run, this.rows);
+      if (said) console.warn(`rollout-lens: ${said}`);
+    }
     await updateRows(run, this.rows, tokens, calls, this.progress);
     if (!this.rows.hasDamage()) setMeta(this.rows.handle, "indexed_inputs", inputs);
   }
