@@ -1,7 +1,8 @@
 // GRPO groups of a run's rollout records: the rollouts of one task (or any scalar record field) in
 // one step, with their rewards, spread, each rollout's advantage as NeMo-RL computes it, and
 // whether the group carries no training signal (all rewards equal: every advantage is 0). Per
-// step: how many groups, how many without signal. Pure: records come read (lib/runs/rollout-records).
+// step: how many groups, how many without signal. Pure: records come read (lib/runs/rollout-records);
+// ./groups-sql answers the same from the summary index's records table.
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
@@ -94,13 +95,19 @@ export function spreadOf(values: readonly number[]) {
   return { mean, std, min, max };
 }
 
-interface Member {
+export interface Member {
   rollout_id: string;
   reward: number | null;
   masked: boolean;
 }
 
-function groupOf(key: FieldValue, step: number | null, members: Member[], opts: AdvantageOptions) {
+/** One group: its members in id order, each with its advantage, and its reward spread. */
+export function groupOf(
+  key: FieldValue,
+  step: number | null,
+  members: Member[],
+  opts: AdvantageOptions,
+): RolloutGroup {
   members.sort((a, b) => compareIds(a.rollout_id, b.rollout_id));
   const votes = members.map((m) => !m.masked);
   const advantages = grpoAdvantages(

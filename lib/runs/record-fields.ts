@@ -15,6 +15,12 @@ export const MAX_FIELDS = 200;
 /** A key that can be a path segment: no dot (the separator), no spaces, not absurdly long. */
 const KEY = /^[^.\s]{1,64}$/;
 
+/** Whether `path` could name a field: at most MAX_DEPTH segments, each a KEY. */
+export const isFieldPath = (path: string): boolean => {
+  const segments = path.split(".");
+  return segments.length <= MAX_DEPTH && segments.every((s) => KEY.test(s));
+};
+
 type Scalar = "string" | "number" | "boolean";
 
 function scalarType(v: unknown): Scalar | null {
@@ -130,7 +136,15 @@ export function recordColumns(
     query.columns,
     fields.map((f) => f.path),
   );
-  if (query.columns.length === 0) return { fields, values: {} };
+  return { fields, values: columnValues(records, query) };
+}
+
+/** For each asked id (in asked order) found in `records`, its value at each asked column. */
+export function columnValues(
+  records: ReadonlyMap<string, RecordLike>,
+  query: RecordColumnsQuery,
+): Record<string, Record<string, FieldValue>> {
+  if (query.columns.length === 0) return {};
   // fromEntries defines own keys, so an id such as "__proto__" is a key like any other.
   const rows: Array<[string, Record<string, FieldValue>]> = [];
   for (const id of query.id) {
@@ -138,5 +152,5 @@ export function recordColumns(
     if (record)
       rows.push([id, Object.fromEntries(query.columns.map((c) => [c, fieldValue(record, c)]))]);
   }
-  return { fields, values: Object.fromEntries(rows) };
+  return Object.fromEntries(rows);
 }

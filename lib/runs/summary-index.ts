@@ -169,7 +169,7 @@ export class SummaryIndex {
   }
 
   /** The records table at the file's current version: one sync at a time, shared by its callers. */
-  private syncedRecords(): Promise<RecordsState> {
+  syncedRecords(): Promise<RecordsState> {
     this.recordSync ??= this.rows
       .open(checkCacheOffThread)
       .then(() => syncRecords(() => this.rows.handle, this.run.rolloutsFile))

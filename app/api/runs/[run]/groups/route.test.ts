@@ -34,6 +34,18 @@ describe("GET /api/runs/{run}/groups", () => {
     expect(body.groups.filter((g) => g.no_signal).length).toBeGreaterThan(0);
   });
 
+  it("pages the same groups the whole list holds, in the same order", async () => {
+    const all = runGroupsSchema.parse(
+      await (await GET(req("/x"), runCtx("grpo-capture-on"))).json(),
+    );
+    const res = await GET(req("/x?offset=1&limit=2"), runCtx("grpo-capture-on"));
+    const page = runGroupsSchema.parse(await res.json());
+    expect(page.total).toBe(all.total);
+    expect(page.groups).toEqual(all.groups.slice(1, 3));
+    expect(page.per_step).toEqual(all.per_step);
+    expect(page.records).toBe(lines.length);
+  });
+
   it("a bad field is a 400 listing the allowed ones; an unknown run is a 404", async () => {
     const res = await GET(req("/x?by=bogus"), runCtx("grpo-capture-on"));
     expect(res.status).toBe(400);

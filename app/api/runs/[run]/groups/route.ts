@@ -1,14 +1,18 @@
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
-import { parseGroupsQuery, runGroups } from "@/lib/runs/groups";
-import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import { parseGroupsQuery } from "@/lib/runs/groups";
+import { runGroupsSql } from "@/lib/runs/groups-sql";
+import { withSyncedRecords } from "@/lib/runs/records-sql";
 import { getRun } from "@/lib/runs/runs-root";
 import type { RunGroups } from "@/lib/schema/api-groups";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** The run's rollout records in GRPO groups (by task and step by default; lib/schema/api-groups). */
+/**
+ * The run's rollout records in GRPO groups (by task and step by default; lib/schema/api-groups),
+ * from the summary index's records table: only the asked page's members are read.
+ */
 export async function GET(
   req: Request,
   ctx: { params: Promise<{ run: string }> },
@@ -16,8 +20,7 @@ export async function GET(
   try {
     const run = await getRun((await ctx.params).run);
     const query = parseGroupsQuery(new URL(req.url).searchParams);
-    const records = await readRolloutRecords(run.rolloutsFile);
-    const body: RunGroups = runGroups(records.byId, query);
+    const body: RunGroups = await withSyncedRecords(run, (db) => runGroupsSql(db, query));
     return json(body);
   } catch (err) {
     return errorResponse(err);

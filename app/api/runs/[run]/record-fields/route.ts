@@ -1,7 +1,7 @@
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
-import { parseRecordColumnsQuery, recordColumns } from "@/lib/runs/record-fields";
-import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import { parseRecordColumnsQuery } from "@/lib/runs/record-fields";
+import { recordColumnsSql, withSyncedRecords } from "@/lib/runs/records-sql";
 import { getRun } from "@/lib/runs/runs-root";
 import type { RecordFields } from "@/lib/schema/api-groups";
 
@@ -9,8 +9,9 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /**
- * The scalar fields of the run's rollout records and, with `columns=a,b&id=…`, those rollouts'
- * values: the rollouts table's record columns (lib/schema/api-groups).
+ * The scalar fields of the run's rollout records (from a sample of them) and, with
+ * `columns=a,b&id=…`, those rollouts' values (read by id): the rollouts table's record columns
+ * (lib/schema/api-groups), from the summary index's records table.
  */
 export async function GET(
   req: Request,
@@ -19,8 +20,7 @@ export async function GET(
   try {
     const run = await getRun((await ctx.params).run);
     const query = parseRecordColumnsQuery(new URL(req.url).searchParams);
-    const records = await readRolloutRecords(run.rolloutsFile);
-    const body: RecordFields = recordColumns(records.byId, query);
+    const body: RecordFields = await withSyncedRecords(run, (db) => recordColumnsSql(db, query));
     return json(body);
   } catch (err) {
     return errorResponse(err);
