@@ -1,115 +1,203 @@
 // A run's health as queries over its summary index (lib/runs/summary-sql's rows): the same report
 // lib/health/health.ts computes from summaries in memory — counts, distributions, per-step series,
 // alerts with their first rollouts — with the run-level severity applied in SQL. Also the notes and
-// the lifecycle alert over the same rows. Reads the database only; the caller caches the result per
-// index generation.
+// the lifecycle alert over the same rows. All of it from one pass (./health-scan); reads the
+// database only; the caller caches the result and chooses the thread's pace (./health-run).
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
 import { TAG } from "@/lib/runs/summary-columns";
-import {
-  factParams,
-  NO_CAPTURE_SQL,
-  OTHER_MODEL_SQL,
-  SERVED_SEVERITY_SQL,
-  type RunFacts,
-} from "@/lib/runs/summary-sql";
+import { factParams, type RunFacts } from "@/lib/runs/summary-sql";
 import { countBySeverity, WARNING_TITLES } from "@/lib/severity";
-import { alertsOf, counts, SAMPLE, type AlertFacts, type HealthExtra } from "./health";
-import { notesFrom, type HealthNote } from "./health-notes";
+import { alertsOf, counts, type AlertFacts, type HealthExtra } from "./health";
+import { notesFrom, type HealthNote, type NoteFacts } from "./health-notes";
+import {
+  healthScan,
+  scanNow,
+  SUM_KEYS,
+  type Flag,
+  type Group,
+  type ScanResult,
+  type SumKey,
+} from "./health-scan";
 import { outsideIdsAlertOf } from "./lifecycle-alerts";
 
-type Row = Record<string, number | string | null>;
 const num = (v: unknown) => Number(v ?? 0);
-const OTHER = `(s.id IN (SELECT id FROM summary_tags WHERE tag = '${TAG.reason}other_model_main') OR ${OTHER_MODEL_SQL})`;
-const CUT = "s.cut_short_call != 'null'";
 
-/** A tag family's counts (rows, or the tags' weights summed). */
-function tagCounts(db: Database.Database, prefix: string, weighted: boolean): Map<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT substr(tag, ${prefix.length + 1}) AS k, ${weighted ? "SUM(n)" : "COUNT(*)"} AS c FROM summary_tags WHERE tag >= ? AND tag < ? GROUP BY tag`,
-    )
-    .all(prefix, prefix.slice(0, -1) + ";") as Array<{ k: string; c: number }>;
-  return new Map(rows.map((r) => [r.k, r.c]));
+/** The health, the lifecycle alert and the notes' facts of one pass. */
+export interface HealthParts {
+  health: HealthReport;
+  lifecycle: Alert[];
+  notes: NoteFacts;
 }
 
-/** Counts of a column's values (nulls left out), as the charts list them. */
-function columnCounts(db: Database.Database, col: string): Map<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT ${col} AS k, COUNT(*) AS c FROM summaries WHERE ${col} IS NOT NULL GROUP BY ${col}`,
-    )
-    .all() as Array<{ k: number | string; c: number }>;
-  return new Map(rows.map((r) => [String(r.k), r.c]));
+/** `groups` summed into one row (sums of groups where `pick` holds). */
+const ALL = () => true;
+const WARNED = (g: Group) => g.sev === "trained_with_warnings";
+/** Sums already added up, per groups and pick (a pass's report asks for the same ones often). */
+const summed = new WeakMap<Group[], Map<(g: Group) => boolean, Record<SumKey, number>>>();
+
+function total(groups: Group[], pick: (g: Group) => boolean = ALL): Record<SumKey, number> {
+  const known = summed.get(groups) ?? new Map<(g: Group) => boolean, Record<SumKey, number>>();
+  summed.set(groups, known);
+  const had = known.get(pick);
+  if (had) return had;
+  const out = Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Record<SumKey, number>;
+  for (const g of groups) {
+    if (!pick(g)) continue;
+    for (const k of SUM_KEYS) out[k] += num(g[k]);
+  }
+  known.set(pick, out);
+  return out;
 }
 
-function perStep(db: Database.Database): StepPoint[] {
-  const rows = db
-    .prepare(
-      `SELECT step, COUNT(*) AS rollouts, SUM(severity = 'masked') AS masked, AVG(reward) AS reward_mean,
-       AVG(n_calls) AS calls_mean, AVG(delivered_fraction) AS delivered_mean, SUM(side_calls) AS side_calls,
-       SUM(quarantined) AS quarantined, SUM(failed_calls) AS failed_calls
-       FROM summaries WHERE step IS NOT NULL GROUP BY step ORDER BY step`,
-    )
-    .all() as Row[];
-  return rows.map((r) => ({
-    step: num(r.step),
-    rollouts: num(r.rollouts),
-    masked_fraction: num(r.masked) / num(r.rollouts),
-    reward_mean: r.reward_mean === null ? null : num(r.reward_mean),
-    calls_mean: num(r.calls_mean),
-    delivered_mean: r.delivered_mean === null ? null : num(r.delivered_mean),
-    side_calls: num(r.side_calls),
-    quarantined: num(r.quarantined),
-    failed_calls: num(r.failed_calls),
-  }));
+/** Rows per value of a group key (nulls left out), as the charts list them. */
+function byKey(groups: Group[], key: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const g of groups) {
+    const v = g[key];
+    if (v !== null) m.set(String(v), (m.get(String(v)) ?? 0) + num(g.c));
+  }
+  return m;
 }
 
-/** How many rows match `where` and the first few ids in natural order. */
-function flaggedBy(db: Database.Database, where: string, p: object) {
-  const count = db.prepare(`SELECT COUNT(*) FROM summaries s WHERE ${where}`).pluck().get(p);
-  const ids = db
-    .prepare(`SELECT s.id FROM summaries s WHERE ${where} ORDER BY s.nat, s.tie LIMIT ${SAMPLE}`)
-    .pluck()
-    .all(p) as string[];
-  return { count: num(count), ids };
+function perStep(groups: Group[]): StepPoint[] {
+  const steps = new Map<number, Group[]>();
+  for (const g of groups) {
+    if (g.step === null) continue;
+    const at = steps.get(num(g.step));
+    if (at) at.push(g);
+    else steps.set(num(g.step), [g]);
+  }
+  return [...steps.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([step, gs]) => {
+      const t = total(gs);
+      return {
+        step,
+        rollouts: t.c,
+        masked_fraction: total(gs, (g) => g.sev === "masked").c / t.c,
+        reward_mean: t.reward_n ? t.reward_sum / t.reward_n : null,
+        calls_mean: t.calls_n ? t.calls_sum / t.calls_n : 0,
+        delivered_mean: t.delivered_n ? t.delivered_sum / t.delivered_n : null,
+        side_calls: t.side_calls,
+        quarantined: t.quarantined,
+        failed_calls: t.failed_calls,
+      };
+    });
 }
 
-function alertFacts(db: Database.Database, p: object, rollouts: number): AlertFacts {
-  const flagged: AlertFacts["flagged"] = {
-    cut_short: flaggedBy(db, CUT, p),
-    other_model_main: flaggedBy(db, OTHER, p),
-    masked_fraction: flaggedBy(db, "s.severity = 'masked'", p),
-    dangling_intents: flaggedBy(db, "s.dangling_intents > 0", p),
-    unreadable: flaggedBy(db, "s.unreadable = 1", p),
-    newer_schema: flaggedBy(db, "s.newer_schema = 1", p),
-    unreadable_records: { count: 0, ids: [] },
-  };
-  const first = flagged.cut_short.ids[0];
+function alertFacts(db: Database.Database, scan: ScanResult, rollouts: number): AlertFacts {
+  const t = total(scan.groups);
+  const flag = (f: Flag) => ({ count: t[`f_${f}`], ids: scan.ids[f] });
+  const first = scan.ids.cut_short[0];
   const call = first
     ? (db.prepare("SELECT cut_short_call FROM summaries WHERE id = ?").pluck().get(first) as string)
     : null;
-  const trained = db
-    .prepare(
-      `SELECT COUNT(*) FROM summaries s WHERE ${CUT} AND ${SERVED_SEVERITY_SQL} = 'trained_with_warnings'`,
-    )
-    .pluck()
-    .get(p);
-  const other = flagged.other_model_main.ids[0];
+  const other = scan.ids.other_model_main[0];
   const model = other
     ? (db.prepare("SELECT main_model FROM summaries WHERE id = ?").pluck().get(other) as
         string | null)
     : null;
   return {
-    flagged,
+    flagged: {
+      cut_short: flag("cut_short"),
+      other_model_main: flag("other_model_main"),
+      masked_fraction: flag("masked_fraction"),
+      dangling_intents: flag("dangling_intents"),
+      unreadable: flag("unreadable"),
+      newer_schema: flag("newer_schema"),
+      unreadable_records: { count: 0, ids: [] },
+    },
     rollouts,
     cutShort: {
       first: first && call ? { rollout_id: first, cut_short_call: JSON.parse(call) } : null,
-      trained: num(trained),
+      trained: total(scan.groups, WARNED).f_cut_short,
     },
     otherModel: model,
   };
+}
+
+function reportOf(db: Database.Database, scan: ScanResult, extra: HealthExtra): HealthReport {
+  const t = total(scan.groups);
+  const n = t.c;
+  const severity = countBySeverity([]);
+  for (const [k, c] of byKey(scan.groups, "sev")) severity[k as keyof typeof severity] += c;
+  severity.pending += extra.pending ?? 0;
+  const titles = new Map(scan.tags.get(TAG.title));
+  const addTitle = (title: string, c: number) =>
+    c > 0 && titles.set(title, (titles.get(title) ?? 0) + c);
+  addTitle(WARNING_TITLES.other_model_main, t.other);
+  addTitle(WARNING_TITLES.no_capture, t.nocap);
+  const sides = new Map<string, number>();
+  if (t.has_pattern) sides.set("pattern", t.pattern);
+  if (t.has_self) sides.set("self_calibration", t.self);
+  const tags = (prefix: string) => scan.tags.get(prefix) ?? new Map<string, number>();
+  return {
+    rollouts: n,
+    from_store: t.from_store,
+    masked: byKey(scan.groups, "sev").get("masked") ?? 0,
+    masked_fraction: n ? (byKey(scan.groups, "sev").get("masked") ?? 0) / n : 0,
+    severity,
+    severity_reasons: counts(titles),
+    policy_model: extra.policyModel ?? null,
+    mask_reasons: counts(tags(TAG.maskReason)),
+    delivered_fraction: counts(byKey(scan.dists, "bucket"), "key"),
+    chains_per_rollout: counts(byKey(scan.dists, "chains"), "key"),
+    roots_per_rollout: counts(byKey(scan.dists, "roots"), "key"),
+    calls_per_rollout: counts(byKey(scan.dists, "n_calls"), "key"),
+    quarantined_calls: t.quarantined,
+    rollouts_with_quarantine: t.with_q,
+    side_calls_by_reason: counts(sides),
+    fallbacks_by_reason: counts(tags(TAG.fallback)),
+    status_codes: counts(tags(TAG.status), "key"),
+    error_categories: counts(tags(TAG.errorCategory)),
+    reward_mean: t.reward_n ? t.reward_sum / t.reward_n : null,
+    per_step: perStep(scan.groups),
+    alerts: alertsOf(alertFacts(db, scan, n), extra),
+  };
+}
+
+/** The lifecycle alert (token ids outside any vocabulary) of a pass. */
+function lifecycleOf(scan: ScanResult): Alert[] {
+  const alert = outsideIdsAlertOf({
+    count: total(scan.groups).f_oov,
+    ids: scan.ids.oov,
+    tokens: total(scan.groups).oov_tokens,
+    trained: total(scan.groups, WARNED).f_oov,
+  });
+  return alert ? [alert] : [];
+}
+
+function noteFactsOf(scan: ScanResult): NoteFacts {
+  const t = total(scan.groups);
+  const profiles = new Set<RolloutSummary["profile"]>();
+  for (const g of scan.dists)
+    if (g.dprofile !== null) profiles.add(g.dprofile as RolloutSummary["profile"]);
+  return {
+    rollouts: t.c,
+    differ: t.differ,
+    profiles,
+    calls: t.self,
+    found: t.found,
+    models: scan.tags.get(TAG.selfCalibrated) ?? new Map(),
+  };
+}
+
+/**
+ * The pass and what it makes, yielding between its statements: run it at once (`healthPartsNow`)
+ * or paced (./health-run). The caller holds a read transaction when the rows may change meanwhile.
+ */
+export function* healthParts(
+  db: Database.Database,
+  facts: RunFacts,
+  extra: HealthExtra = {},
+  chunk?: number,
+): Generator<void, HealthParts> {
+  const scan = yield* healthScan(db, factParams(facts), chunk);
+  const health = reportOf(db, scan, extra);
+  yield;
+  return { health, lifecycle: lifecycleOf(scan), notes: noteFactsOf(scan) };
 }
 
 /** The run's health over the index's rows (HealthReport, as computeHealth gives it). */
@@ -118,95 +206,16 @@ export function healthOfRows(
   facts: RunFacts,
   extra: HealthExtra = {},
 ): HealthReport {
-  const p = factParams(facts);
-  const t = db
-    .prepare(
-      `SELECT COUNT(*) AS n, SUM(source = 'store') AS from_store, SUM(severity = 'masked') AS masked,
-       SUM(quarantined) AS quarantined, SUM(quarantined > 0) AS with_q, AVG(reward) AS reward_mean,
-       SUM(side_pattern) AS pattern, SUM(side_pattern != 0) AS has_pattern,
-       SUM(side_self) AS self, SUM(side_self != 0) AS has_self,
-       SUM(${OTHER_MODEL_SQL}) AS other, SUM(${NO_CAPTURE_SQL}) AS nocap FROM summaries s`,
-    )
-    .get(p) as Row;
-  const n = num(t.n);
-  const severity = countBySeverity([]);
-  for (const r of db
-    .prepare(`SELECT ${SERVED_SEVERITY_SQL} AS k, COUNT(*) AS c FROM summaries s GROUP BY k`)
-    .all(p) as Array<{ k: keyof typeof severity; c: number }>)
-    severity[r.k] += r.c;
-  severity.pending += extra.pending ?? 0;
-  const titles = tagCounts(db, TAG.title, true);
-  const addTitle = (title: string, c: number) =>
-    c > 0 && titles.set(title, (titles.get(title) ?? 0) + c);
-  addTitle(WARNING_TITLES.other_model_main, num(t.other));
-  addTitle(WARNING_TITLES.no_capture, num(t.nocap));
-  const sides = new Map<string, number>();
-  if (num(t.has_pattern)) sides.set("pattern", num(t.pattern));
-  if (num(t.has_self)) sides.set("self_calibration", num(t.self));
-  return {
-    rollouts: n,
-    from_store: num(t.from_store),
-    masked: num(t.masked),
-    masked_fraction: n ? num(t.masked) / n : 0,
-    severity,
-    severity_reasons: counts(titles),
-    policy_model: extra.policyModel ?? null,
-    mask_reasons: counts(tagCounts(db, TAG.maskReason, false)),
-    delivered_fraction: counts(columnCounts(db, "delivered_bucket"), "key"),
-    chains_per_rollout: counts(columnCounts(db, "chains"), "key"),
-    roots_per_rollout: counts(columnCounts(db, "roots"), "key"),
-    calls_per_rollout: counts(columnCounts(db, "n_calls"), "key"),
-    quarantined_calls: num(t.quarantined),
-    rollouts_with_quarantine: num(t.with_q),
-    side_calls_by_reason: counts(sides),
-    fallbacks_by_reason: counts(tagCounts(db, TAG.fallback, true)),
-    status_codes: counts(tagCounts(db, TAG.status, true), "key"),
-    error_categories: counts(tagCounts(db, TAG.errorCategory, true)),
-    reward_mean: t.reward_mean === null ? null : num(t.reward_mean),
-    per_step: perStep(db),
-    alerts: alertsOf(alertFacts(db, p, n), extra),
-  };
+  return reportOf(db, scanNow(db, factParams(facts)), extra);
 }
 
 /** The lifecycle alert (token ids outside any vocabulary) over the index's rows. */
 export function lifecycleAlertsOfRows(db: Database.Database, facts: RunFacts): Alert[] {
-  const p = factParams(facts);
-  const where = "ifnull(s.oov_tokens, 0) > 0";
-  const t = db
-    .prepare(
-      `SELECT COUNT(*) AS n, SUM(s.oov_tokens) AS tokens, SUM(${SERVED_SEVERITY_SQL} = 'trained_with_warnings') AS trained FROM summaries s WHERE ${where}`,
-    )
-    .get(p) as Row;
-  const ids = flaggedBy(db, where, p).ids;
-  const alert = outsideIdsAlertOf({
-    count: num(t.n),
-    ids,
-    tokens: num(t.tokens),
-    trained: num(t.trained),
-  });
-  return alert ? [alert] : [];
+  return lifecycleOf(scanNow(db, factParams(facts)));
 }
 
 /** The run page's notes over the index's rows. */
 export function notesOfRows(db: Database.Database, patterns: readonly string[]): HealthNote[] {
-  const t = db
-    .prepare(
-      "SELECT COUNT(*) AS n, SUM(other_profile_disagrees) AS differ, SUM(side_self) AS calls, SUM(side_self > 0) AS found FROM summaries",
-    )
-    .get() as Row;
-  const profiles = db
-    .prepare("SELECT DISTINCT profile FROM summaries WHERE other_profile_disagrees = 1")
-    .pluck()
-    .all() as Array<RolloutSummary["profile"]>;
-  return notesFrom(
-    {
-      rollouts: num(t.n),
-      differ: num(t.differ),
-      profiles: new Set(profiles),
-      calls: num(t.calls),
-      found: num(t.found),
-      models: tagCounts(db, TAG.selfCalibrated, true),
-    },
-    patterns,
-  );
+  const facts: RunFacts = { policy_model: null, capture_expected: null };
+  return notesFrom(noteFactsOf(scanNow(db, factParams(facts))), patterns);
 }

@@ -6,6 +6,7 @@
 // MAX_POINTS (gaps kept). Every alert naming rollouts carries the table query that lists them (its
 // link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
+import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import type { RunMetrics } from "@/lib/runs/metrics";
@@ -22,7 +23,10 @@ import {
   type RunFacts,
 } from "@/lib/runs/summary-sql";
 import { fileAlerts } from "./file-alerts";
-import { healthOfRows, lifecycleAlertsOfRows, notesOfRows } from "./health-sql";
+import type { HealthExtra } from "./health";
+import { notesFrom, type NoteFacts } from "./health-notes";
+import { paced } from "./health-run";
+import { healthParts } from "./health-sql";
 import { recordAlerts } from "./record-alerts";
 import { truthAlerts } from "./truth-alerts";
 import { applyRunFacts, captureExpected } from "./run-severity";
@@ -51,6 +55,76 @@ function runFactsOf(index: SummaryIndex, run: RunLayout): RunFacts {
   }));
 }
 
+/** The health of one pass and the notes' facts from the same rows. */
+interface Computed {
+  health: HealthReport;
+  notes: NoteFacts;
+}
+
+/** Each index's last health, and the pass under way. */
+interface Kept {
+  key: string;
+  at: number;
+  value: Computed | null;
+  running: Promise<Computed> | null;
+}
+const kept = new WeakMap<SummaryIndex, Kept>();
+/** While an index summarises, its health is recomputed at most this often (issue 17). */
+export const HEALTH_REFRESH_MS = 1000;
+
+/** One pass: the health, its lifecycle and record alerts, and the notes' facts. */
+function* computed(db: Database.Database, facts: RunFacts, extra: HealthExtra) {
+  const parts = yield* healthParts(db, facts, extra);
+  yield;
+  // A record disagrees only with a verdict built from a store: none without store rows.
+  const records = parts.health.from_store > 0 ? recordAlerts(db) : [];
+  const alerts = [...parts.health.alerts, ...parts.lifecycle, ...records];
+  return { health: { ...parts.health, alerts }, notes: parts.notes };
+}
+
+/**
+ * The index's health for the caller's moment: computed once per generation (off the event loop's
+ * way, ./health-run); while the index summarises, the last one (its counted + pending the run's
+ * rollouts at its moment) serves for up to HEALTH_REFRESH_MS, and one pass runs at a time.
+ */
+function healthOf(
+  index: SummaryIndex,
+  facts: RunFacts,
+  extra: HealthExtra,
+  rollouts: number,
+): Promise<Computed> {
+  const key = JSON.stringify([
+    index.rows.generation,
+    extra.unreadableRecords,
+    extra.pending,
+    facts,
+  ]);
+  const k = kept.get(index);
+  if (k?.key === key) return k.running ?? Promise.resolve(k.value as Computed);
+  // Only a health of the same run (its counted + pending the rollouts the progress has now) serves.
+  const same = (h: HealthReport) =>
+    h.rollouts + h.severity.pending === rollouts && h.severity.pending > 0;
+  if (k && index.progress.running && k.key.endsWith(JSON.stringify(facts) + "]")) {
+    if (k.running && (extra.pending ?? 0) > 0) return k.running;
+    if (k.value && same(k.value.health) && Date.now() - k.at < HEALTH_REFRESH_MS)
+      return Promise.resolve(k.value);
+  }
+  const entry: Kept = { key, at: Date.now(), value: k?.value ?? null, running: null };
+  const running = paced(index.rows.handle, (db) => computed(db, facts, extra)).then(
+    (value) => {
+      Object.assign(entry, { value, at: Date.now(), running: null });
+      return value;
+    },
+    (err: unknown) => {
+      if (kept.get(index) === entry) kept.delete(index);
+      throw err;
+    },
+  );
+  entry.running = running;
+  kept.set(index, entry);
+  return running;
+}
+
 export interface ServedSnapshot {
   snap: IndexSnapshot;
   policy_model: string | null;
@@ -77,7 +151,7 @@ export function servedSummaries(run: RunLayout): RolloutSummary[] {
 export async function snapshotWithHealth(
   run: RunLayout,
   waitMs?: number,
-): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics }> {
+): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics; notes: NoteFacts }> {
   const index = indexFor(run);
   const [, metrics] = await Promise.all([
     index.snapshot({ waitMs: waitFor(index, waitMs) }),
@@ -89,22 +163,13 @@ export async function snapshotWithHealth(
   const unreadableRecords = snap.unreadable_count;
   const pending = pendingOf(snap);
   const facts = runFactsOf(index, run);
-  const health = index.memo(`health:${unreadableRecords}:${pending}`, () => {
-    const db = index.rows.handle;
-    const h = healthOfRows(db, facts, {
-      unreadableRecords,
-      pending,
-      policyModel: facts.policy_model,
-    });
-    return {
-      ...h,
-      alerts: [...h.alerts, ...lifecycleAlertsOfRows(db, facts), ...recordAlerts(db)],
-    };
-  });
+  // Its first statement runs before anything is awaited: the rows counted are this moment's.
+  const extra = { unreadableRecords, pending, policyModel: facts.policy_model };
+  const { health, notes } = await healthOf(index, facts, extra, snap.count + pending);
   // The trainer's own logs against the capture (cached by file versions; none without logs).
   const truth = await truthAlerts(run).catch(() => []);
   const alerts = withTableQueries([...health.alerts, ...fileAlerts(snap, metrics), ...truth]);
-  return { snap, metrics, health: { ...health, alerts } };
+  return { snap, metrics, notes, health: { ...health, alerts } };
 }
 
 /**
@@ -167,9 +232,8 @@ export async function servedNeighbours(
 
 /** `waitMs`: how long a first look waits for a cold index (the run page waits less than a route). */
 export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHealth> {
-  const { snap, health, metrics } = await snapshotWithHealth(run, waitMs);
+  const { snap, health, metrics, notes } = await snapshotWithHealth(run, waitMs);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
-  const index = indexFor(run);
   const patterns = run.manifest.side_call_patterns ?? [];
   return {
     ...health,
@@ -181,6 +245,6 @@ export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHea
       .map((r) => ({ step: r.step, reward: r.reward })),
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,
-    notes: index.memo("notes", () => notesOfRows(index.rows.handle, patterns)),
+    notes: notesFrom(notes, patterns),
   };
 }

@@ -35,6 +35,8 @@ export interface SummaryRow {
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
 export const SCHEMA_VERSION = 2;
 const TABLES = ["meta", "records", "summaries", "summary_tags"];
+/** The health's tag counts sum the tags' weights: (tag, n) makes them index-only (issue 17). */
+const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];
 
 export class SummaryRows {
   private db: Database.Database | null = null;
@@ -226,7 +228,13 @@ export class SummaryRows {
       if (columns.length > 0 && columns.join(",") !== SUMMARY_COLUMNS.join(","))
         throw new DamagedCache(`table summaries has other columns than this version's`);
       if (!this.memoryOnly) db.pragma("journal_mode = WAL");
-      for (const sql of [CREATE_SUMMARIES, ...CREATE_INDEXES, ...CREATE_TAGS, ...CREATE_RECORDS])
+      for (const sql of [
+        CREATE_SUMMARIES,
+        ...CREATE_INDEXES,
+        ...CREATE_TAGS,
+        ...HEALTH_INDEXES,
+        ...CREATE_RECORDS,
+      ])
         db.exec(sql);
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       return db;
