@@ -3,6 +3,9 @@
 // runs), then the first table page, a sort by reward, a filter by reason and the health route, each
 // answering warm (median of five after one first, uncached answer, which is printed too; target
 // ≤ 300 ms), and the server's peak RSS (VmHWM over its process tree, target ≤ 600 MB) throughout.
+// Before them, the first health route on the freshly indexed run (no health cached, target ≤ 1 s)
+// and the longest another request (a static asset, every 20 ms) waited meanwhile: how long the
+// health held the server's event loop (target ≤ 100 ms).
 // Then the 100,000-rollout run with token stores on another fresh server: how soon its table shows
 // rows, how long its store index takes and its peak RSS (printed, no target).
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -71,6 +74,39 @@ async function firstAndWarm(server: BenchServer, url: string) {
   return { first, warm: warm[2] as number };
 }
 
+/** A static file the server serves (a built chunk), else a route that answers at once. */
+function probeUrl(): string {
+  try {
+    const dir = path.join(".next", "static", "chunks");
+    const js = readdirSync(dir).find((f) => f.endsWith(".js"));
+    if (js) return `/_next/static/chunks/${js}`;
+  } catch {
+    // no build output to list: the route below
+  }
+  return "/api/runs/__ready__/health";
+}
+
+/** The first health route (nothing cached) and the longest a probe request waited meanwhile. */
+async function coldHealth(server: BenchServer, url: string) {
+  const probe = probeUrl();
+  let done = false;
+  let stall = 0;
+  let probes = 0;
+  const poller = (async () => {
+    while (!done) {
+      const t0 = performance.now();
+      await fetch(`${server.url}${probe}`).then((r) => r.arrayBuffer());
+      stall = Math.max(stall, performance.now() - t0);
+      probes++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const ms = (await get(server, url)).ms;
+  done = true;
+  await poller;
+  return { ms, stall, probes, probe };
+}
+
 /** The records-only run on a fresh server: the issue's figures. */
 async function recordsRun(): Promise<void> {
   const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-scale-"));
@@ -82,6 +118,10 @@ async function recordsRun(): Promise<void> {
     const idx = await untilIndexed(server, "scale-records", RECORDS, 600_000);
     console.log(
       `records-only run: first rows after ${fmt(idx.firstRows ?? NaN)}, all ${idx.page?.all} rows after ${fmt(idx.ms)}`,
+    );
+    const cold = await coldHealth(server, "/api/runs/scale-records/health");
+    console.log(
+      `first health route (cold): ${fmt(cold.ms)}; longest wait of ${cold.probes} probes (${cold.probe}) meanwhile ${fmt(cold.stall)}`,
     );
     const routes: Array<[string, string]> = [
       ["first table page", "/api/runs/scale-records/rollouts?offset=0&limit=200"],
@@ -98,6 +138,13 @@ async function recordsRun(): Promise<void> {
     peak = Math.max(peak, peakRss(server.pid));
     const all = idx.page?.all === RECORDS && !idx.page.progress.running;
     figure("index 1,000,000 records (s)", all ? idx.ms / 1000 : NaN, 60, (v) => v.toFixed(1));
+    figure("first health route on 1M, cold cache (ms)", cold.ms, 1000, (v) => v.toFixed(0));
+    figure(
+      "event loop longest stall while the first health is computed (ms)",
+      cold.stall,
+      100,
+      (v) => v.toFixed(0),
+    );
     for (const [name, t] of times)
       figure(`${name}, 1,000,000 rollouts, warm (ms)`, t.warm, 300, (v) => v.toFixed(0));
     figure("server peak RSS, VmHWM (MB)", peak / 1e6, 600, (v) => v.toFixed(0));
