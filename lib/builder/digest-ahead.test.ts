@@ -1,20 +1,9 @@
 // Digests computed ahead reuse the ids converted for the previous job when the reader said the
 // next array repeats them; every answer is checked against the digest written out with BigInt.
-import { createHash } from "node:crypto";
 import { expect, it } from "vitest";
+import { digestByTheFormat } from "@/lib/testing/digest-format";
 import { noteSharedPrefix, prehashDigests } from "./digest-ahead";
 import { tokenDigest } from "./digest";
-
-function byTheFormat(ids: readonly number[]): string {
-  const b = Buffer.alloc(9 + 8 * ids.length);
-  b[0] = 1;
-  b.writeBigUInt64BE(BigInt(ids.length), 1);
-  ids.forEach((t, i) => b.writeBigUInt64BE(BigInt(t), 9 + 8 * i));
-  return createHash("sha256")
-    .update(Buffer.from("nemo-gym-tokens", "ascii"))
-    .update(b)
-    .digest("hex");
-}
 
 /** Prompts of a chain as the reader makes them: each the previous one's ids plus new ones, noted. */
 function chainPrompts(calls: number, seed: number, big = false): number[][] {
@@ -38,7 +27,7 @@ const jobsOf = (prompts: number[][]) =>
   prompts.slice(1).map((tokens, k) => ({ tokens, length: prompts[k]!.length + 100 + k }));
 
 async function check(jobs: Array<{ tokens: number[]; length: number }>) {
-  const want = jobs.map((j) => byTheFormat(j.tokens.slice(0, j.length)));
+  const want = jobs.map((j) => digestByTheFormat(j.tokens.slice(0, j.length)));
   await prehashDigests(jobs);
   for (const j of jobs) j.tokens.fill(7, 0, 3); // answered ahead: changes now are not seen
   expect(jobs.map((j) => tokenDigest(j.tokens, 0, j.length))).toEqual(want);
@@ -68,5 +57,5 @@ it("reuses the held ids the reader vouched for, without looking at them again", 
     { tokens: a, length: 1_000 },
     { tokens: b, length: 1_003 },
   ]);
-  expect(tokenDigest(b, 0, 1_003)).toBe(byTheFormat([...a, 5, 6, 7]));
+  expect(tokenDigest(b, 0, 1_003)).toBe(digestByTheFormat([...a, 5, 6, 7]));
 });

@@ -2,23 +2,12 @@
 // parent's cumulative length), only for a rollout long enough to be worth it; checked against the
 // digest written out with BigInt, and by changing the arrays after the prehash: an answer known
 // ahead does not change, one computed at verification does.
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { digestByTheFormat } from "@/lib/testing/digest-format";
 import type { TokenEntry } from "@/lib/schema";
 import { entry } from "@/lib/testing/snapshot";
 import { tokenDigest } from "./digest";
 import { ParentPrehash } from "./parent-prehash";
-
-function byTheFormat(ids: readonly number[]): string {
-  const b = Buffer.alloc(9 + 8 * ids.length);
-  b[0] = 1;
-  b.writeBigUInt64BE(BigInt(ids.length), 1);
-  ids.forEach((t, i) => b.writeBigUInt64BE(BigInt(t), 9 + 8 * i));
-  return createHash("sha256")
-    .update(Buffer.from("nemo-gym-tokens", "ascii"))
-    .update(b)
-    .digest("hex");
-}
 
 /** A chain of `calls` calls, each prompt the previous prompt + generation + `turn` new tokens. */
 function chain(calls: number, turn: number, gen: number): TokenEntry[] {
@@ -33,7 +22,7 @@ function chain(calls: number, turn: number, gen: number): TokenEntry[] {
         parent_call_id: prev ? prev.model_call_id : null,
         prompt_token_ids: prompt,
         generation_token_ids: generation,
-        digest: byTheFormat([...prompt, ...generation]),
+        digest: digestByTheFormat([...prompt, ...generation]),
       }),
     );
     prompt = [...prompt, ...generation, ...Array.from({ length: turn }, (_, i) => 50_000 + i)];
@@ -47,7 +36,7 @@ function asked(entries: TokenEntry[]): Array<{ tokens: number[]; length: number;
     const p = entries[k]!;
     const length = p.prompt_token_ids.length + p.generation_token_ids.length;
     const tokens = child.prompt_token_ids as number[];
-    return { tokens, length, hex: byTheFormat(tokens.slice(0, length)) };
+    return { tokens, length, hex: digestByTheFormat(tokens.slice(0, length)) };
   });
 }
 
@@ -72,7 +61,7 @@ describe("ParentPrehash", () => {
     for (const e of entries) prehash.add(e);
     await prehash.done();
     for (const w of want) w.tokens[0] = 999_999;
-    const now = want.map((w) => byTheFormat(w.tokens.slice(0, w.length)));
+    const now = want.map((w) => digestByTheFormat(w.tokens.slice(0, w.length)));
     expect(want.map((w) => tokenDigest(w.tokens, 0, w.length))).toEqual(now);
   });
 });
