@@ -58,6 +58,18 @@ export async function inspectRollout(
   return other === null ? model : { ...model, view: { ...model.view, other_profile: other } };
 }
 
+/**
+ * The rollout's model alone, for routes that read its calls or tokens (a token window, a call's
+ * detail, the conversation): they never wait for the other profile's decision, a second read.
+ */
+export async function rolloutModel(
+  run: RunLayout,
+  rolloutId: string,
+  options: Pick<InspectOptions, "profile" | "signal"> = {},
+): Promise<RolloutModel> {
+  return modelOf(run, rolloutId, await buildKeyOf(run, rolloutId, options.profile), options.signal);
+}
+
 /** The cached model under `key`, or its one build. */
 function modelOf(
   run: RunLayout,

@@ -1,5 +1,5 @@
 import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { rolloutModel } from "@/lib/inspect/rollout-model";
 import { conversationPage, parseConversationQuery } from "@/lib/inspect/conversation";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
@@ -19,7 +19,7 @@ export async function GET(
     const query = parseConversationQuery(q);
     const run = await getRun(runId);
     const profile = profileParam(q.get("profile"));
-    const model = await inspectRollout(run, rollout, { profile, signal: req.signal });
+    const model = await rolloutModel(run, rollout, { profile, signal: req.signal });
     return json(conversationPage(model, query));
   } catch (err) {
     return errorResponse(err);

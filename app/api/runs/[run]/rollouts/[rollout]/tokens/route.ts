@@ -1,5 +1,5 @@
 import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { rolloutModel } from "@/lib/inspect/rollout-model";
 import { lowProbTokens, segmentedWindow, tokenWindow } from "@/lib/inspect/token-window";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
@@ -17,7 +17,7 @@ export async function GET(
     const { run: runId, rollout } = await ctx.params;
     const q = new URL(req.url).searchParams;
     const run = await getRun(runId);
-    const model = await inspectRollout(run, rollout, {
+    const model = await rolloutModel(run, rollout, {
       profile: profileParam(q.get("profile")),
       signal: req.signal,
     });

@@ -1,5 +1,5 @@
 import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout } from "@/lib/inspect/rollout-model";
+import { rolloutModel } from "@/lib/inspect/rollout-model";
 import { callDetail } from "@/lib/inspect/call-detail";
 import { errorResponse } from "@/lib/http/errors";
 import { json, profileParam } from "@/lib/http/params";
@@ -14,7 +14,7 @@ export async function GET(
   try {
     const { run: runId, rollout, call } = await ctx.params;
     const run = await getRun(runId);
-    const model = await inspectRollout(run, rollout, {
+    const model = await rolloutModel(run, rollout, {
       profile: profileParam(new URL(req.url).searchParams.get("profile")),
       signal: req.signal,
     });
