@@ -4,6 +4,7 @@
 // says so: noteSharedPrefix) converts only its new ids. Answers are the digests tokenDigest gives.
 import { webcrypto } from "node:crypto";
 import { DOMAIN, digestKnown, fastIdBytes, header, idBytesSlow, rememberDigest } from "./digest";
+import type { TokenIds } from "@/lib/schema";
 
 /** The domain and header: 15 + 9 bytes, so the ids after them stay 8-byte aligned. */
 const PREFIX = 24;
@@ -11,18 +12,18 @@ const PREFIX = 24;
 const IN_FLIGHT = 4;
 
 /** ids -> the array whose first `length` ids it repeats (lib/store/token-line knows). */
-const repeats = new WeakMap<readonly number[], { of: readonly number[]; length: number }>();
+const repeats = new WeakMap<TokenIds, { of: TokenIds; length: number }>();
 
 /** Says `ids[0:length]` equals `of[0:length]` (same ids, read from the same bytes). */
-export function noteSharedPrefix(ids: readonly number[], of: readonly number[], length: number) {
+export function noteSharedPrefix(ids: TokenIds, of: TokenIds, length: number) {
   repeats.set(ids, { of, length });
 }
 
 /** The last job's bytes: PREFIX bytes, then `tokens[0:count]` as u64 big-endian. */
-let held: { tokens: readonly number[]; count: number; bytes: Buffer } | null = null;
+let held: { tokens: TokenIds; count: number; bytes: Buffer } | null = null;
 
 /** How many of the held ids `tokens` starts with, as far as is known without comparing. */
-function reusable(tokens: readonly number[], length: number): number {
+function reusable(tokens: TokenIds, length: number): number {
   if (!held) return 0;
   if (held.tokens === tokens) return Math.min(held.count, length);
   const r = repeats.get(tokens);
@@ -30,7 +31,7 @@ function reusable(tokens: readonly number[], length: number): number {
 }
 
 /** PREFIX bytes then `tokens[0:length]` as u64 big-endian, reusing the held ids; null if invalid. */
-function bytesOf(tokens: readonly number[], length: number): Buffer | null {
+function bytesOf(tokens: TokenIds, length: number): Buffer | null {
   const keep = reusable(tokens, length);
   const need = PREFIX + 8 * length;
   let bytes = held?.bytes ?? Buffer.alloc(0);
@@ -59,7 +60,7 @@ function bytesOf(tokens: readonly number[], length: number): Buffer | null {
  * long as the array lives. Null when there is nothing to start: known already, an empty or too long
  * range, or an id that cannot be digested (left to tokenDigest, which refuses it as before).
  */
-export function startDigest(tokens: readonly number[], length: number): Promise<void> | null {
+export function startDigest(tokens: TokenIds, length: number): Promise<void> | null {
   if (length <= 0 || length > tokens.length || digestKnown(tokens, length)) return null;
   const data = bytesOf(tokens, length);
   if (!data) return null;
@@ -71,7 +72,7 @@ export function startDigest(tokens: readonly number[], length: number): Promise<
 
 /** Digests of each job's `tokens[0:length]` computed ahead, IN_FLIGHT at a time. */
 export async function prehashDigests(
-  jobs: ReadonlyArray<{ tokens: readonly number[]; length: number }>,
+  jobs: ReadonlyArray<{ tokens: TokenIds; length: number }>,
 ): Promise<void> {
   const running = new Set<Promise<void>>();
   for (const { tokens, length } of jobs) {

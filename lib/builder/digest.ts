@@ -3,6 +3,7 @@
 // Digests computed ahead (./digest-ahead) are answered by the very array and length; anything
 // else is hashed here, synchronously.
 import { createHash } from "node:crypto";
+import type { TokenIds } from "@/lib/schema";
 
 export const DOMAIN = Buffer.from("nemo-gym-tokens", "ascii");
 const DIGEST_VERSION = 1;
@@ -12,10 +13,10 @@ const TWO_32 = 4294967296;
 let scratch = new ArrayBuffer(1 << 16);
 
 /** Digests of `tokens[0:length]` computed ahead by prehashDigests: array -> length -> hex. */
-const ahead = new WeakMap<readonly number[], Map<number, string>>();
+const ahead = new WeakMap<TokenIds, Map<number, string>>();
 
 /** Digest of `tokens[start:end]` (defaults: the whole array). Throws on a negative or non-integer id. */
-export function tokenDigest(tokens: readonly number[], start = 0, end = tokens.length): string {
+export function tokenDigest(tokens: TokenIds, start = 0, end = tokens.length): string {
   const known = start === 0 ? ahead.get(tokens)?.get(end) : undefined;
   if (known !== undefined) return known;
   const hash = createHash("sha256").update(DOMAIN);
@@ -35,18 +36,18 @@ export function header(count: number): Uint8Array {
 }
 
 /** Remembers the digest of `tokens[0:length]` computed ahead (./digest-ahead) for tokenDigest. */
-export function rememberDigest(tokens: readonly number[], length: number, hex: string): void {
+export function rememberDigest(tokens: TokenIds, length: number, hex: string): void {
   let byLength = ahead.get(tokens);
   if (!byLength) ahead.set(tokens, (byLength = new Map()));
   byLength.set(length, hex);
 }
 
 /** Whether tokenDigest knows `tokens[0:length]` already. */
-export const digestKnown = (tokens: readonly number[], length: number): boolean =>
+export const digestKnown = (tokens: TokenIds, length: number): boolean =>
   ahead.get(tokens)?.has(length) ?? false;
 
 /** The ids as u64 big-endian, in the scratch buffer (valid until the next call). */
-function idBytes(tokens: readonly number[], start: number, end: number): Buffer {
+function idBytes(tokens: TokenIds, start: number, end: number): Buffer {
   const bytes = 8 * (end - start);
   if (scratch.byteLength < bytes)
     scratch = new ArrayBuffer(Math.max(bytes, scratch.byteLength * 2));
@@ -59,7 +60,7 @@ function idBytes(tokens: readonly number[], start: number, end: number): Buffer 
  * each word byte-swapped at once, which on a little-endian machine is the big-endian u64. False (out
  * partly written) at the first other id, or on a big-endian machine: the caller uses idBytesSlow.
  */
-export function fastIdBytes(tokens: readonly number[], start: number, end: number, out: Buffer) {
+export function fastIdBytes(tokens: TokenIds, start: number, end: number, out: Buffer) {
   if (!LITTLE_ENDIAN || out.byteOffset % 4 !== 0) return false;
   const words = new Uint32Array(out.buffer, out.byteOffset, 2 * (end - start));
   let w = 0;
@@ -74,12 +75,7 @@ export function fastIdBytes(tokens: readonly number[], start: number, end: numbe
   return true;
 }
 
-export function idBytesSlow(
-  tokens: readonly number[],
-  start: number,
-  end: number,
-  out: Buffer,
-): Buffer {
+export function idBytesSlow(tokens: TokenIds, start: number, end: number, out: Buffer): Buffer {
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let off = 0;
   for (let i = start; i < end; i++) {

@@ -4,13 +4,14 @@
 // computes digests ahead: verification (prefix-merging) hashes whatever it does not find.
 import type { TokenEntry } from "@/lib/schema";
 import { startDigest } from "./digest-ahead";
+import type { TokenIds } from "@/lib/schema";
 
 /** Tokens to hash below which nothing is started: a short rollout hashes faster than it waits. */
 const START_TOKENS = 1 << 20;
 const IN_FLIGHT = 4;
 
 interface Job {
-  tokens: readonly number[];
+  tokens: TokenIds;
   length: number;
 }
 

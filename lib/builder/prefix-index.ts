@@ -1,11 +1,12 @@
 // Longest-cumulative-prefix lookup for prefix_merging, linear in the tokens it reads.
 // Instead of a token trie it keeps rolling hashes of every inserted cumulative sequence, keyed by
 // length, and verifies hash hits token by token, so a collision costs time, never correctness.
+import type { TokenIds } from "@/lib/schema";
 
 /** A cumulative sequence `prompt ++ generation`, read without concatenating the two arrays. */
 export interface CumulativeSeq {
-  prompt: readonly number[];
-  generation: readonly number[];
+  prompt: TokenIds;
+  generation: TokenIds;
 }
 
 export interface PromptScan {
@@ -31,11 +32,7 @@ export function hashKey(length: number, h1: number, h2: number): string {
 }
 
 /** True when `seq` (its first `length` tokens) equals `tokens[0:length]`. */
-export function cumulativeEquals(
-  seq: CumulativeSeq,
-  tokens: readonly number[],
-  length: number,
-): boolean {
+export function cumulativeEquals(seq: CumulativeSeq, tokens: TokenIds, length: number): boolean {
   const p = seq.prompt;
   const g = seq.generation;
   if (p.length + g.length !== length || tokens.length < length) return false;
@@ -58,7 +55,7 @@ export class PrefixIndex {
    * Hash `prompt`; when `findMatches`, also find the inserted sequences that are its longest prefix.
    * Equality counts: a sequence equal to the whole prompt is a prefix of it.
    */
-  scan(prompt: readonly number[], findMatches: boolean): PromptScan {
+  scan(prompt: TokenIds, findMatches: boolean): PromptScan {
     let h1 = SEED1;
     let h2 = SEED2;
     let pos = 0;

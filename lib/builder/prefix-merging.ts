@@ -9,6 +9,7 @@ import { selectMain, walkChains } from "./chains";
 import { roundHalfEven } from "./round";
 import type { Build, BuilderOptions, CallNode, ParentFallback } from "./types";
 import { compareCodePoints } from "./code-points";
+import type { TokenIds } from "@/lib/schema";
 
 export function compareProcessingOrder(a: TokenEntry, b: TokenEntry): number {
   const d = a.prompt_token_ids.length - b.prompt_token_ids.length;
@@ -126,7 +127,7 @@ function attachParents(sorted: readonly TokenEntry[], recordedParents: boolean):
  * child's prompt prefix digests to the parent's recorded digest (or, with no recorded digest,
  * equals the parent's cumulative sequence: equal digests of a recomputation mean equal tokens).
  */
-function verifiesAsParent(parent: CallNode, childPrompt: readonly number[]): boolean {
+function verifiesAsParent(parent: CallNode, childPrompt: TokenIds): boolean {
   const L = parent.entry.cum_len ?? parent.cumLen;
   if (L > childPrompt.length) return false;
   if (parent.entry.digest !== null) return tokenDigest(childPrompt, 0, L) === parent.entry.digest;

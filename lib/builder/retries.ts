@@ -4,6 +4,7 @@
 import { hashKey, type PromptScan } from "./prefix-index";
 import type { BuilderOptions, CallNode, RetryGroup } from "./types";
 import { compareCodePoints } from "./code-points";
+import type { TokenIds } from "@/lib/schema";
 
 export function resolveRetries(
   nodes: CallNode[],
@@ -74,7 +75,7 @@ function samePromptGroups(
   return groups;
 }
 
-function samePrompt(a: readonly number[], b: readonly number[]): boolean {
+function samePrompt(a: TokenIds, b: TokenIds): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -6,6 +6,7 @@ import type { ExchangeRecord } from "@/lib/store";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { OUTSIDE_TOKEN_ID } from "@/lib/schema/api-tokens";
 import type { TokenDecoder } from "@/lib/tokens/decoder";
+import type { TokenIds } from "@/lib/schema";
 
 /**
  * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, gym-v1-store.md
@@ -54,10 +55,12 @@ const MAX_ID = 0x7fffffff;
  * `exact`: `digitsAt(i)` gives the file's own digits of `ids[i]` when the reader kept them.
  */
 export function packIds(
-  ids: readonly number[],
+  ids: TokenIds,
   from: number,
   digitsAt: (index: number) => string | undefined,
 ): { ids: Int32Array; exact: ExactIds } {
+  // Scanned ids are int32 already (lib/store/token-line): one copy of the range.
+  if (ids instanceof Int32Array) return { ids: ids.slice(Math.min(from, ids.length)), exact: [] };
   const out = new Int32Array(Math.max(0, ids.length - from));
   const exact: ExactIds = [];
   for (let i = from; i < ids.length; i++) {

@@ -6,6 +6,7 @@ import type { Build, CallNode } from "@/lib/builder";
 import type { TokenEntry } from "@/lib/schema";
 import type { PrefixBreak } from "@/lib/schema/api-rollout";
 import type { TokenDecoder } from "@/lib/tokens/decoder";
+import type { TokenIds } from "@/lib/schema";
 
 /** Shared tokens shown before the difference, and tokens shown on each side after it. */
 const CONTEXT = 16;
@@ -14,7 +15,7 @@ const SIDE = 32;
 const LCP_BUDGET = 50_000_000;
 
 export function prefixBreaks(build: Build, decoder: TokenDecoder | null): PrefixBreak[] {
-  const text = (ids: readonly number[]) => (decoder ? decoder.decode(ids) : ids.join(" "));
+  const text = (ids: TokenIds) => (decoder ? decoder.decode(Array.from(ids)) : ids.join(" "));
   const out: PrefixBreak[] = [];
   let budget = LCP_BUDGET;
   let seenRoot = false;
@@ -53,13 +54,7 @@ export function prefixBreaks(build: Build, decoder: TokenDecoder | null): Prefix
 }
 
 /** After the first difference, do the two sequences line up again within `skew` tokens for `run` tokens? */
-function realigns(
-  a: readonly number[],
-  b: readonly number[],
-  from: number,
-  skew = 8,
-  run = 16,
-): boolean {
+function realigns(a: TokenIds, b: TokenIds, from: number, skew = 8, run = 16): boolean {
   for (let da = 0; da <= skew; da++) {
     for (let db = 0; db <= skew; db++) {
       if (da === 0 && db === 0) continue;
@@ -73,7 +68,7 @@ function realigns(
 }
 
 /** Length of the common prefix of an entry's cumulative sequence (prompt, then generation) and `tokens`. */
-function commonPrefix(e: TokenEntry, tokens: readonly number[]): number {
+function commonPrefix(e: TokenEntry, tokens: TokenIds): number {
   const p = e.prompt_token_ids;
   const g = e.generation_token_ids;
   const n = Math.min(p.length + g.length, tokens.length);

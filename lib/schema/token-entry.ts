@@ -61,7 +61,17 @@ export const tokenEntrySchema = z.looseObject({
     .transform((v) => v ?? null),
 });
 
-export type TokenEntry = z.infer<typeof tokenEntrySchema>;
+/**
+ * Token ids as the store reader gives them: an array (JSON.parse), or an Int32Array view that may
+ * share its buffer with the file's other prompts (lib/store/token-line). Never written to.
+ */
+export type TokenIds = readonly number[] | Int32Array;
+
+/** A validated entry; its prompt may be a shared Int32Array view (TokenIds). */
+export type TokenEntry = WithPromptIds<z.infer<typeof tokenEntrySchema>>;
+
+/** `T` with its prompt as TokenIds (a homomorphic map keeps the loose object's known keys). */
+type WithPromptIds<T> = { [K in keyof T]: K extends "prompt_token_ids" ? TokenIds : T[K] };
 
 /** A line as Gym main's entry read validates it (gym-v1-store.md §4): any integer token id. */
 export const gymTokenEntrySchema = tokenEntrySchema.extend({

@@ -43,7 +43,12 @@ describe("the lifecycle of Gym main's example store", () => {
   it("reads the same entries as Gym's line-by-line read (the fast path reuses the store read)", async () => {
     const c = await readRolloutCapture(dir, "0-0");
     const bytes = Buffer.from(g.files["0-0.tokens.jsonl"] as string);
-    expect(c.snapshot.gym?.entries).toEqual(readGymEntries(bytes, "0-0.tokens.jsonl").entries);
+    // The store read's prompts are Int32Array views (token-line's arena): compared as lists.
+    const lists = c.snapshot.gym?.entries.map((e) => ({
+      ...e,
+      prompt_token_ids: Array.from(e.prompt_token_ids),
+    }));
+    expect(lists).toEqual(readGymEntries(bytes, "0-0.tokens.jsonl").entries);
   });
 
   it("shows a dangling intent, the tombstone, and links the -a1 attempt", async () => {

@@ -18,6 +18,9 @@ type Verdict = { category: "utf8" | "json" | "schema" } | { entry: unknown };
 
 /** The first place `a` and `b` differ (Object.is for numbers, key order counts), or null. */
 function difference(a: unknown, b: unknown, at = "$"): string | null {
+  // A scanned prompt is an Int32Array view (token-line's arena): compared as the list it holds.
+  if (a instanceof Int32Array) a = Array.from(a);
+  if (b instanceof Int32Array) b = Array.from(b);
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
     return Object.is(a, b) ? null : `${at}: ${String(a)} vs ${String(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${at}: array vs object`;

@@ -143,6 +143,17 @@ describe("token store reader", () => {
     ]);
   });
 
+  it("calls the same payload the same whether its line was scanned or parsed whole", async () => {
+    // A key written with an escape sends the whole line to JSON.parse (arrays); its twin is
+    // scanned (an Int32Array prompt): the payloads are equal, so this is a warning, not a conflict.
+    const scanned = r("c1", [1, 2], [3], { note: "n" });
+    const parsed = scanned.replace('"note"', '"no\\u0074e"');
+    expect(parsed).not.toBe(scanned);
+    const c = await readRolloutCapture(tempStore({ "0-0.tokens.jsonl": scanned + parsed }), "0-0");
+    expect(c.snapshot.conflictingPayloads).toEqual([]);
+    expect(c.issues.map((i) => [i.line, i.severity])).toEqual([[2, "warning"]]);
+  });
+
   it("preserves unknown fields and reads seed-era fields", async () => {
     const dir = tempStore({
       "0-0.tokens.jsonl": r("c1", [1], [2], {

@@ -9,7 +9,10 @@ const lineOf = (prompt: string) =>
 
 function scanned(prompts: string[]): Array<number[] | undefined> {
   resetPromptReuse();
-  return prompts.map((p) => scanTokenLine(lineOf(p))?.lists.prompt_token_ids);
+  return prompts.map((p) => {
+    const ids = scanTokenLine(lineOf(p))?.lists.prompt_token_ids;
+    return ids && Array.from(ids);
+  });
 }
 
 it("each prompt is what JSON.parse reads, whatever the previous prompt was", () => {
@@ -42,4 +45,31 @@ it("a reused list is a list of its own", () => {
   expect(b).toEqual([1, 2, 3]);
   expect(b).not.toBe(a);
   expect(a).toEqual([1, 2]);
+});
+
+it("prompts that repeat each other share one buffer, and no later prompt changes an earlier one", () => {
+  resetPromptReuse();
+  const texts = ["[1,2]", "[1,2,3,4]", "[9]", "[9,8]", "[1,2,3,4,5]", "[1,2]", "[1,2]", "[]"];
+  const got = texts.map((t) => scanTokenLine(lineOf(t))?.lists.prompt_token_ids);
+  // Values read after every line was scanned: a write into an earlier view would show here.
+  expect(got.map((a) => a && Array.from(a))).toEqual(texts.map((t) => JSON.parse(t) as unknown));
+  expect(got[1]?.buffer).toBe(got[0]?.buffer); // grown in place after its parent
+  expect(got[3]?.buffer).toBe(got[2]?.buffer);
+  expect(got[6]?.buffer).toBe(got[5]?.buffer); // a retry: the same ids again
+});
+
+it("a 200-call chain's prompts cost one buffer of about its longest prompt, not one per call", () => {
+  resetPromptReuse();
+  const ids: number[] = [];
+  const buffers = new Set<ArrayBufferLike>();
+  let last: Int32Array | undefined;
+  for (let call = 0; call < 200; call++) {
+    for (let k = 0; k < 200; k++) ids.push((call * 200 + k) % 200_000);
+    last = scanTokenLine(lineOf(`[${ids.join(",")}]`))?.lists.prompt_token_ids;
+    if (last) buffers.add(last.buffer);
+  }
+  expect(last && Array.from(last)).toEqual(ids);
+  const bytes = [...buffers].reduce((n, b) => n + b.byteLength, 0);
+  // Copies of every prefix would be 200 × 20k ids × 4 bytes = 16 MB.
+  expect(bytes).toBeLessThan(4 * 4 * ids.length);
 });

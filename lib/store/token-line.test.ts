@@ -10,7 +10,11 @@ import { scanTokenLine } from "./token-line";
 import { readRolloutCapture } from "./token-store";
 
 /** JSON text that tells -0 from 0 and keeps key order, so "equal" means what JSON.parse gives. */
-const exact = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (Object.is(x, -0) ? "-0" : x));
+// Scanned prompts are Int32Array views (token-line's arena): compared as the lists they hold.
+const exact = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    Object.is(x, -0) ? "-0" : x instanceof Int32Array ? Array.from(x) : x,
+  );
 
 /** The scanner's value with its lists put back, or null when it leaves the line to JSON.parse. */
 function scanned(text: string | Buffer): unknown {
@@ -43,8 +47,9 @@ describe("scanTokenLine", () => {
       '{"model_call_id":"a","prompt_token_ids":[1,0,200019],"generation_token_ids":[7,8],' +
       '"generation_log_probs":[-0,-1.5e-7]}';
     const r = scanTokenLine(Buffer.from(text));
+    expect(r?.lists.prompt_token_ids).toBeInstanceOf(Int32Array);
     expect(r?.lists).toEqual({
-      prompt_token_ids: [1, 0, 200019],
+      prompt_token_ids: Int32Array.from([1, 0, 200019]),
       generation_token_ids: [7, 8],
       generation_log_probs: [-0, -1.5e-7],
     });

@@ -21,7 +21,11 @@ import {
 
 /** The lists this reader scans, by key. */
 export type ListKey = "prompt_token_ids" | "generation_token_ids" | "generation_log_probs";
-export type ScannedLists = Partial<Record<ListKey, number[]>>;
+export type ScannedLists = {
+  prompt_token_ids?: Int32Array;
+  generation_token_ids?: number[];
+  generation_log_probs?: number[];
+};
 
 export interface ScannedLine {
   /** The line parsed with each scanned list replaced by an empty array. */
@@ -93,32 +97,69 @@ const lastLength: Record<ListKey, number> = {
  * separator), its first ids are these ids: only the rest is scanned. Bytes equal, ids equal: the
  * result is what a full scan gives. Reset at each file (resetPromptReuse).
  */
-let prevPrompt: { text: Uint8Array; ids: number[] } | null = null;
+let prevPrompt: { text: Uint8Array; ids: Int32Array } | null = null;
+
+/**
+ * Where scanned prompts live: one Int32Array per chain of prompts that repeat each other. A prompt
+ * that repeats the previous one and ends where the arena's last write ended is the previous view
+ * grown in place: the tail is written after it and the new prompt is a longer view of the same
+ * bytes, so a 500-call chain's prompts cost one buffer of its longest prompt, not a copy of every
+ * prefix (400 MB for a 200k-token rollout). Views are never written to after they are handed out:
+ * a later write only goes past the end of every view made so far.
+ */
+let arena = new Int32Array(0);
+let arenaUsed = 0;
 
 /** Forgets the previous prompt (a new file starts; nothing else may have touched its ids). */
 export function resetPromptReuse(): void {
   prevPrompt = null;
+  arena = new Int32Array(0);
+  arenaUsed = 0;
+}
+
+/** `head` then `tail` as a view of the arena: in place after `head` when it ends the arena. */
+function arenaView(head: Int32Array | null, tail: readonly number[]): Int32Array {
+  const headLength = head?.length ?? 0;
+  const length = headLength + tail.length;
+  const inPlace =
+    head !== null &&
+    head.buffer === arena.buffer &&
+    head.byteOffset / 4 + headLength === arenaUsed &&
+    arenaUsed + tail.length <= arena.length;
+  let start: number;
+  if (inPlace) start = head.byteOffset / 4;
+  else {
+    if (arenaUsed + length > arena.length) {
+      // A fresh arena, with room for the chain to grow; earlier views keep the old one alive.
+      arena = new Int32Array(Math.max(1 << 16, 2 * length));
+      arenaUsed = 0;
+    }
+    start = arenaUsed;
+    if (head) arena.set(head, start);
+  }
+  const at = start + headLength;
+  for (let k = 0; k < tail.length; k++) arena[at + k] = tail[k] as number;
+  arenaUsed = start + length;
+  return arena.subarray(start, arenaUsed);
 }
 
 /**
  * A list of token ids at `i` (its `[`): plain non-negative integers below 2^31 with JSON whitespace,
  * into `out[key]`. Returns the index after `]`, or -1 for anything else (a sign, a fraction, an
- * exponent, a larger number, another value), which is left to JSON.parse and the schema.
+ * exponent, a larger number, another value), which is left to JSON.parse and the schema. Prompts
+ * go to the arena (Int32Array views); generated ids stay arrays (short, one per call).
  */
 function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): number {
   const open = i;
+  const isPrompt = key === "prompt_token_ids";
+  const prev = isPrompt ? reusedPrefix(b, i) : -1;
   let ids: number[];
-  const prev = key === "prompt_token_ids" ? reusedPrefix(b, i) : -1;
   if (prev >= 0) {
-    // The new tail apart, then one concat: a single copy of the parent's ids, sized once.
-    const tail: number[] = [];
+    // Only the new tail is scanned; the parent's ids are the previous view's.
+    ids = [];
     i = skipSpace(b, prev);
-    if (b[i] === COMMA) i = scanIdsInto(b, skipSpace(b, i + 1), tail, 0);
+    if (b[i] === COMMA) i = scanIdsInto(b, skipSpace(b, i + 1), ids, 0);
     else if (b[i] !== CLOSE_BRACKET) return -1;
-    const parent = (prevPrompt as { ids: number[] }).ids;
-    ids = parent.concat(tail);
-    // The builder's digests ahead convert only the ids past the ones they hold (digest-ahead).
-    noteSharedPrefix(ids, parent, parent.length);
   } else {
     ids = new Array<number>(lastLength[key] + (lastLength[key] >> 3) + 16);
     i = skipSpace(b, i + 1);
@@ -126,9 +167,18 @@ function scanIds(b: Uint8Array, i: number, key: ListKey, out: ScannedLists): num
     else ids.length = 0;
   }
   if (i < 0) return -1;
-  lastLength[key] = ids.length;
-  out[key] = ids;
-  if (key === "prompt_token_ids") prevPrompt = { text: b.subarray(open, i), ids };
+  if (!isPrompt) {
+    lastLength[key] = ids.length;
+    out[key as "generation_token_ids"] = ids;
+    return i + 1;
+  }
+  const parent = prev >= 0 ? (prevPrompt as { ids: Int32Array }).ids : null;
+  const prompt = arenaView(parent, ids);
+  // The builder's digests ahead convert only the ids past the ones they hold (digest-ahead).
+  if (parent) noteSharedPrefix(prompt, parent, parent.length);
+  lastLength[key] = prompt.length;
+  out[key] = prompt;
+  prevPrompt = { text: b.subarray(open, i), ids: prompt };
   return i + 1;
 }
 
@@ -151,7 +201,7 @@ function scanFloats(b: Buffer, i: number, key: ListKey, out: ScannedLists): numb
   const end = scanFloatsInto(b, i, values);
   if (end < 0) return -1;
   lastLength[key] = values.length;
-  out[key] = values;
+  out[key as "generation_log_probs"] = values;
   return end;
 }
 

@@ -263,6 +263,10 @@ async function readTokenLines(
   return out;
 }
 
+/** The entry as JSON, a scanned prompt (an Int32Array view) written as the list it holds. */
+const payloadText = (e: TokenEntry) =>
+  JSON.stringify(e, (_k, v: unknown) => (v instanceof Int32Array ? Array.from(v) : v));
+
 function recordDuplicate(
   out: TokenLines,
   listed: LineIssues,
@@ -271,7 +275,7 @@ function recordDuplicate(
   line: number,
 ): void {
   const first = out.entries[earlierIndex] as TokenEntry;
-  const same = JSON.stringify(first) === JSON.stringify(e);
+  const same = payloadText(first) === payloadText(e);
   const firstLine = out.lines[earlierIndex] as number;
   if (!same && !out.conflicts.includes(e.model_call_id)) out.conflicts.push(e.model_call_id);
   listed.note(line, same ? "warning" : "error", () =>
