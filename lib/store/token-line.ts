@@ -131,7 +131,7 @@ function arenaView(head: Int32Array | null, tail: readonly number[]): Int32Array
   else {
     if (arenaUsed + length > arena.length) {
       // A fresh arena, with room for the chain to grow; earlier views keep the old one alive.
-      arena = new Int32Array(Math.max(1 << 16, 2 * length));
+      arena = new Int32Array(Math.max(1024, 2 * length));
       arenaUsed = 0;
     }
     start = arenaUsed;
