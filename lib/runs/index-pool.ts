@@ -40,6 +40,38 @@ function indexPool(): StoreWorkerPool | null {
   }));
 }
 
+/** Starts the index's workers ahead of its first jobs (they load while the index lists the store). */
+export function prestartIndexWorkers(): void {
+  indexPool()?.prestart();
+}
+
+/**
+ * Rollouts a worker summarises per message: a small rollout takes a fraction of a millisecond, and
+ * a message each way per rollout left the workers waiting on the round trip about 30% of the time
+ * (10,000 rollouts of 30 kB: 5.0 s -> 4.2 s cold). A batch stops at BATCH_BYTES of token files,
+ * so large rollouts go one or a few at a time.
+ */
+const BATCH_ROLLOUTS = 32;
+const BATCH_BYTES = 4 << 20;
+
+/** `inputs` in order, cut into batches of at most BATCH_ROLLOUTS and about BATCH_BYTES. */
+export function batchesOf(inputs: readonly SummarizeInput[]): SummarizeInput[][] {
+  const batches: SummarizeInput[][] = [];
+  let batch: SummarizeInput[] = [];
+  let bytes = 0;
+  for (const input of inputs) {
+    if (batch.length > 0 && (batch.length >= BATCH_ROLLOUTS || bytes + input.bytes > BATCH_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(input);
+    bytes += input.bytes;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
 /** Summarises `inputs` (one run's: `group`, so runs indexed at once take turns on the pool). */
 export async function summarizeInWorkers(
   group: string,
@@ -51,16 +83,20 @@ export async function summarizeInWorkers(
   const stats: PoolStats = { workers: 0, inWorkers: 0, inline: 0 };
   const leftovers: SummarizeInput[] = [];
   await Promise.all(
-    inputs.map(async (input) => {
-      if (!pool) return void leftovers.push(input);
+    batchesOf(inputs).map(async (batch) => {
+      if (!pool) return void leftovers.push(...batch);
       try {
-        const job: StoreJob = { kind: "summarize", input };
-        accept(await pool.run<RolloutSummary>(job, { group, revive: reviveStoreError }));
-        stats.inWorkers++;
+        const job: StoreJob = { kind: "summarize", inputs: batch };
+        const summaries = await pool.run<RolloutSummary[]>(job, {
+          group,
+          revive: reviveStoreError,
+        });
+        for (const s of summaries) accept(s);
+        stats.inWorkers += summaries.length;
       } catch {
-        // A worker that failed (a crash, a stalled read): its rollout is summarised again below,
-        // where a read that still fails becomes the rollout's error row.
-        leftovers.push(input);
+        // A worker that failed (a crash, a stalled read): its batch is summarised again below,
+        // where a read that still fails becomes that rollout's error row.
+        leftovers.push(...batch);
       }
     }),
   );

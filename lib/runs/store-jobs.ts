@@ -1,6 +1,6 @@
 // The jobs of lib/runs that a store worker thread (lib/inspect/store-worker, run as
 // dist/store-worker.mjs) runs for the pools of lib/store/io-pool: read and decide one rollout
-// (`build`), summarise one for the summary index (`summarize`), or check the index's SQLite cache
+// (`build`), summarise a batch for the summary index (`summarize`), or check the index's SQLite cache
 // (`check-cache`); and how a failure is named so the parent revives the same error class.
 import "server-only";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
@@ -18,7 +18,7 @@ export type StoreJob =
       options: Omit<BuildRolloutOptions, "signal" | "onProgress">;
       progress: boolean;
     }
-  | { kind: "summarize"; input: SummarizeInput }
+  | { kind: "summarize"; inputs: SummarizeInput[] }
   | { kind: "check-cache"; file: string };
 
 export function isStoreJob(job: { kind: string }): job is StoreJob {
@@ -26,7 +26,12 @@ export function isStoreJob(job: { kind: string }): job is StoreJob {
 }
 
 export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unknown> {
-  if (job.kind === "summarize") return summarizeSafely(job.input);
+  if (job.kind === "summarize") {
+    // A batch, in turn: one message each way for many small rollouts (index-pool's batches).
+    const summaries = [];
+    for (const input of job.inputs) summaries.push(await summarizeSafely(input));
+    return summaries;
+  }
   if (job.kind === "check-cache") return cacheDamage(job.file);
   const onProgress = job.progress ? ctx.progress : undefined;
   return buildRollout(job.where, job.rolloutId, { ...job.options, onProgress });

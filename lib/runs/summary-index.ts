@@ -17,7 +17,7 @@ import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { meta, setMeta, syncRecords, type RecordsState } from "./record-rows";
 import { isDamage } from "./cache-check";
 import { runsRoot, type RunLayout } from "./runs-root";
-import { checkCacheOffThread } from "./index-pool";
+import { checkCacheOffThread, prestartIndexWorkers } from "./index-pool";
 import { updateRows } from "./index-update";
 import { seedIndexFromShards } from "./shard-import";
 import { inputsFingerprint } from "./summary-keys";
@@ -196,6 +196,9 @@ export class SummaryIndex {
 
   private async update(): Promise<void> {
     const run = this.run;
+    // An index never completed summarises from the store: its workers load while the store is listed.
+    const stores = run.tokensDir !== null || run.modelCallsDir !== null;
+    if (stores && !meta(this.rows.handle, "indexed_inputs")) prestartIndexWorkers();
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
       run.modelCallsDir && run.modelCallsDir !== run.tokensDir
@@ -213,6 +216,7 @@ export class SummaryIndex {
       return;
     }
     setMeta(this.rows.handle, "indexed_inputs", "");
+    if (stores) prestartIndexWorkers();
     if (!this.shardsSeeded) {
       this.shardsSeeded = true;
       const said = await seedIndexFromShards(run, this.rows);

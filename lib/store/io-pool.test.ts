@@ -87,4 +87,18 @@ describe("StoreWorkerPool", () => {
     expect(pool.started).toBe(2);
     pool.close();
   });
+
+  it("prestart starts every worker idle; jobs then run on them, not on new ones", async () => {
+    const pool = new StoreWorkerPool(script, { size: 2, idleMs: 60_000 });
+    pool.prestart();
+    expect(pool.started).toBe(2);
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((echo) => pool.run<{ echo: number }>({ echo })),
+    );
+    expect(answers.map((a) => a.echo)).toEqual([1, 2, 3, 4]);
+    expect(pool.started).toBe(2);
+    pool.prestart(); // all started already: no more
+    expect(pool.started).toBe(2);
+    pool.close();
+  });
 });

@@ -94,6 +94,20 @@ export class StoreWorkerPool {
     return this.options.size;
   }
 
+  /**
+   * Starts every worker now, idle, so each loads its script while the caller still prepares the
+   * jobs (a cold worker takes 0.1–0.3 s to load); idle workers retire as after a job.
+   */
+  prestart(): void {
+    if (this.closed) return;
+    for (let slot = this.spawn(); slot; slot = this.spawn()) {
+      if (this.options.idleMs === undefined) continue;
+      const started = slot;
+      started.retire = setTimeout(() => this.retire(started), this.options.idleMs);
+      started.retire.unref();
+    }
+  }
+
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
   run<T>(request: unknown, options: JobOptions = {}): Promise<T> {
     const { group = "", signal, onProgress, onPhase, revive } = options;
