@@ -99,13 +99,7 @@ export class StoreWorkerPool {
    * jobs (a cold worker takes 0.1–0.3 s to load); idle workers retire as after a job.
    */
   prestart(): void {
-    if (this.closed) return;
-    for (let slot = this.spawn(); slot; slot = this.spawn()) {
-      if (this.options.idleMs === undefined) continue;
-      const started = slot;
-      started.retire = setTimeout(() => this.retire(started), this.options.idleMs);
-      started.retire.unref();
-    }
+    for (let slot = this.closed ? null : this.spawn(); slot; slot = this.spawn()) this.idle(slot);
   }
 
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
@@ -215,10 +209,14 @@ export class StoreWorkerPool {
       this.settle(job, revive?.(m.error) ?? new Error(m.error.message));
     }
     this.pump();
-    if (slot.job === null && this.options.idleMs !== undefined) {
-      slot.retire = setTimeout(() => this.retire(slot), this.options.idleMs);
-      slot.retire.unref();
-    }
+    if (slot.job === null) this.idle(slot);
+  }
+
+  /** An idle worker retires after idleMs (when the pool sets one) unless a job takes it first. */
+  private idle(slot: Slot): void {
+    if (this.options.idleMs === undefined) return;
+    slot.retire = setTimeout(() => this.retire(slot), this.options.idleMs);
+    slot.retire.unref();
   }
 
   /** Ends an idle worker; the next job starts a fresh one. */
