@@ -1,10 +1,15 @@
 // The record-field route's answers from the summary index's records table (./record-rows), so no
 // request holds a run's records: fields are discovered from the first SAMPLE rows (file order), an
 // asked path the sample lacks is accepted when any record holds a scalar there (one SQL probe), and
-// values are read for the asked ids only, by primary key. Not responsible for syncing the table.
+// values are read for the asked ids only, by primary key. Also one rollout's record (the inspector)
+// and a step's ids (the truth check). Not responsible for syncing the table.
 import "server-only";
 import type Database from "better-sqlite3";
+import { processCache } from "@/lib/cache/registry";
+import { rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 import type { RecordFields, RecordField } from "@/lib/schema/api-groups";
+import { cachedOrError } from "@/lib/store/versioned-cache";
+import { describeZodError } from "@/lib/store/zod-message";
 import type { RunLayout } from "./runs-root";
 import { indexFor } from "./summary-index";
 import {
@@ -33,6 +38,71 @@ export async function withSyncedRecords<T>(
   const index = indexFor(run);
   await index.syncedRecords();
   return read(index.rows.handle);
+}
+
+/** A rollout's record, and why it could not be read (rollouts.jsonl unreadable), else null. */
+export interface RecordRead {
+  record: RolloutRecord | null;
+  error: string | null;
+}
+
+/**
+ * The rollout's record by primary key (ids as rollouts.jsonl's rolloutIdOf gives them), validated
+ * again: the cache file is outside the run and may be damaged. A run without rollouts.jsonl opens
+ * no database.
+ */
+export async function recordOf(run: RunLayout, id: string): Promise<RecordRead> {
+  if (!run.rolloutsFile) return { record: null, error: null };
+  const index = indexFor(run);
+  const state = await index.syncedRecords();
+  // No version: missing (no record, no error) or not a regular file, which the table does not say.
+  if (state.version === "-") return { record: null, error: await notRegular(run.rolloutsFile) };
+  const row = index.rows.handle
+    .prepare("SELECT record FROM records WHERE id = ?")
+    .pluck()
+    .get(id) as string | undefined;
+  if (row === undefined) return { record: null, error: state.readError };
+  const parsed = rolloutRecordSchema.safeParse(JSON.parse(row));
+  if (parsed.success) return { record: parsed.data, error: state.readError };
+  return { record: null, error: `the index's copy of ${id}: ${describeZodError(parsed.error)}` };
+}
+
+/** Why `file` cannot be read whole, in the words of every whole-file read (a directory: refused). */
+async function notRegular(file: string): Promise<string | null> {
+  return (await cachedOrError("records.unversioned", file, async () => null)).error;
+}
+
+/** idsOfSteps answers, per run, while its records and the asked steps stay the same. */
+const stepIds = () =>
+  processCache<{ key: string; value: Map<number, string[]> }>("records.step-ids", "entries", 32);
+
+/**
+ * The ids of each of `steps`' records in rollouts.jsonl order (rowid order), in one pass over the
+ * table; kept per version of the file, as pages poll for it. Steps without records are absent.
+ */
+export async function idsOfSteps(
+  run: RunLayout,
+  steps: readonly number[],
+): Promise<Map<number, string[]>> {
+  if (!run.rolloutsFile || steps.length === 0) return new Map();
+  const index = indexFor(run);
+  const { version } = await index.syncedRecords();
+  const key = `${version}|${steps.join(",")}`;
+  const hit = stepIds().get(run.dir);
+  if (hit?.key === key) return hit.value;
+  const rows = index.rows.handle
+    .prepare(
+      "SELECT id, step FROM records WHERE step IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+    )
+    .all(JSON.stringify(steps)) as Array<{ id: string; step: number }>;
+  const value = new Map<number, string[]>();
+  for (const { id, step } of rows) {
+    const ids = value.get(step);
+    if (ids) ids.push(id);
+    else value.set(step, [id]);
+  }
+  stepIds().set(run.dir, { key, value });
+  return value;
 }
 
 /** SQLite's JSON path of a dotted field path (each segment quoted, `"` and `\` escaped). */
