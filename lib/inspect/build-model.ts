@@ -1,6 +1,6 @@
 // Assembles the inspector's model of one rollout from the shared read-and-decide path
-// (lib/runs/build-rollout), the model-call capture and the rollouts.jsonl record: the view with
-// every call, chain, failed call and prefix break, and compact tokens for the windows.
+// (lib/runs/build-rollout), the model-call capture and the record rollout-model looked up by id:
+// the view with every call, chain, failed call and prefix break, and compact tokens for the windows.
 // Not responsible for caching (rollout-model) or for the words the views show (lib/view).
 import "server-only";
 import { toVerdictRow, type Verdict } from "@/lib/builder";
@@ -13,6 +13,7 @@ import {
   hasLifecycleFiles,
   inheritedLengths,
 } from "@/lib/runs/lifecycle-facts";
+import type { RecordRead } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { LifecycleView, OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
 import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
@@ -30,6 +31,8 @@ export interface ModelRequest {
   profile: "seed" | "gym-v1" | "auto";
   /** The rollout's file stamp (rollout-model), so the view can say which files it was built from. */
   stamp: string;
+  /** The rollout's record, looked up on the main thread (the index's records table, by id). */
+  record: RecordRead;
   signal: AbortSignal;
   /** Where the build reports the bytes it reads and when it starts decoding (the loading page's bar). */
   progress?: BuildProgressSink;
@@ -61,16 +64,23 @@ export function viewFacts(view: RolloutView): OtherProfileVerdict {
   };
 }
 
+/** The run's files and the rollout's record, as the build reads them. */
+const sourceOf = (run: RunLayout, { record, error }: RecordRead) => ({
+  ...rolloutSourceOf(run),
+  record,
+  recordError: error,
+});
+
 /** The verdict facts of `profile` over the rollout: a read and a decision, no view. */
 export async function decideProfile(
   run: RunLayout,
   rolloutId: string,
   profile: "seed" | "gym-v1",
+  record: RecordRead,
   signal: AbortSignal,
 ): Promise<OtherProfileVerdict> {
   const patterns = run.manifest.side_call_patterns;
-  const source = rolloutSourceOf(run);
-  const built = await buildRolloutOffThread(source, rolloutId, {
+  const built = await buildRolloutOffThread(sourceOf(run, record), rolloutId, {
     profile,
     sideCallPatterns: patterns,
     signal,
@@ -151,11 +161,12 @@ export async function buildModel({
   rolloutId,
   profile,
   stamp,
+  record: recordRead,
   signal,
   progress,
 }: ModelRequest): Promise<RolloutModel> {
   const patterns = run.manifest.side_call_patterns;
-  const built = await buildRolloutOffThread(rolloutSourceOf(run), rolloutId, {
+  const built = await buildRolloutOffThread(sourceOf(run, recordRead), rolloutId, {
     profile,
     sideCallPatterns: patterns,
     signal,

@@ -25,6 +25,7 @@ export type ModelJob =
       run: ModelRequest["run"];
       rolloutId: string;
       profile: "seed" | "gym-v1";
+      record: ModelRequest["record"];
     };
 
 export function isModelJob(job: { kind: string }): job is ModelJob {
@@ -57,7 +58,7 @@ export async function runModelJob(
   const signal = new AbortController().signal;
   try {
     if (job.kind === "decide")
-      return await decideProfile(job.run, job.rolloutId, job.profile, signal);
+      return await decideProfile(job.run, job.rolloutId, job.profile, job.record, signal);
     const progress = { read: ctx.progress, decoding: () => ctx.phase("decoding") };
     const built: Partial<RolloutModel> & SentModel = await buildModel({
       ...job.request,

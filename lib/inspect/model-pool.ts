@@ -32,11 +32,12 @@ export async function decideProfileOffThread(
   run: ModelRequest["run"],
   rolloutId: string,
   profile: "seed" | "gym-v1",
+  record: ModelRequest["record"],
   signal: AbortSignal,
 ): Promise<OtherProfileVerdict> {
   const pool = storePool("interactive");
-  if (!pool) return decideProfile(run, rolloutId, profile, signal);
-  const job: ModelJob = { kind: "decide", run, rolloutId, profile };
+  if (!pool) return decideProfile(run, rolloutId, profile, record, signal);
+  const job: ModelJob = { kind: "decide", run, rolloutId, profile, record };
   return pool.run<OtherProfileVerdict>(job, { signal, revive: reviveStoreError });
 }
 

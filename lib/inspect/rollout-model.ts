@@ -8,6 +8,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { otherProfile, type ProfileChoice } from "@/lib/builder";
 import { rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
+import { recordOf } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { BuildProgress } from "@/lib/schema/api-progress";
 import type { OtherProfile, RolloutFacts } from "@/lib/schema/api-rollout";
@@ -78,11 +79,13 @@ function modelOf(
   signal: AbortSignal | undefined,
 ): Promise<RolloutModel> {
   // A running build reports its progress under its key (build-progress), for the loading page.
+  // Its record is looked up here, by id, so the worker never reads all of rollouts.jsonl.
   const build = async (signal: AbortSignal) => {
     const total = await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId);
-    return trackBuild(key, total, (progress) =>
-      buildModelOffThread({ run, rolloutId, profile, stamp, signal, progress }),
-    );
+    return trackBuild(key, total, async (progress) => {
+      const record = await recordOf(run, rolloutId);
+      return buildModelOffThread({ run, rolloutId, profile, stamp, record, signal, progress });
+    });
   };
   return builds.get(key, build, (m) => m.weight, signal);
 }
@@ -103,7 +106,7 @@ function otherProfileOf(
     const theirs = await buildKeyOf(run, rolloutId, name);
     const verdict = builds.has(theirs.key)
       ? viewFacts((await modelOf(run, rolloutId, theirs, sig)).view)
-      : await decideProfileOffThread(run, rolloutId, name, sig);
+      : await decideProfileOffThread(run, rolloutId, name, await recordOf(run, rolloutId), sig);
     return { ...otherProfileSummary(viewFacts(model.view), verdict), verdict };
   };
   return others.get(key, decide, () => 1, signal);

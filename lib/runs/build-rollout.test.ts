@@ -5,6 +5,7 @@ import { utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { toVerdictRow } from "@/lib/builder";
+import { rolloutRecordSchema } from "@/lib/schema";
 import { golden } from "@/lib/testing/golden";
 import { fingerprintDir, line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { buildRollout, rolloutVersion } from "./build-rollout";
@@ -74,12 +75,11 @@ describe("buildRollout", () => {
         status_code: 422,
         error_category: "client_error",
       }),
-      "rollouts.jsonl": line({ _ng_task_index: 0, _ng_rollout_index: 0, reward: 0.5 }),
     });
     const source = {
       tokensDir: dir,
       modelCallsDir: dir,
-      rolloutsFile: path.join(dir, "rollouts.jsonl"),
+      record: rolloutRecordSchema.parse({ _ng_task_index: 0, _ng_rollout_index: 0, reward: 0.5 }),
     };
     const built = await buildRollout(source, "0-0", { profile: "seed", decideOther: true });
     expect(built).toMatchObject({ found: true, profile: "seed", record: { reward: 0.5 } });
@@ -94,7 +94,7 @@ describe("buildRollout", () => {
     expect((await buildRollout(dir, "0-0", { profile: "seed" })).other).toBeNull();
   });
 
-  it("says when nothing of the rollout exists, and reads a record-only rollout", async () => {
+  it("says when nothing of the rollout exists, and builds a record-only rollout", async () => {
     const dir = tempStore({
       "rollouts.jsonl": line({ _ng_task_index: 4, _ng_rollout_index: 0, reward: 1 }),
     });
@@ -102,15 +102,39 @@ describe("buildRollout", () => {
       profile: "seed",
     });
     expect(none.found).toBe(false);
-    const recordOnly = await buildRollout(
-      { tokensDir: null, rolloutsFile: path.join(dir, "rollouts.jsonl") },
-      "4-0",
-      { profile: "seed" },
-    );
+    // The record is the caller's to give: rollouts.jsonl is only versioned here, never read whole.
+    const rolloutsFile = path.join(dir, "rollouts.jsonl");
+    const unread = await buildRollout({ tokensDir: null, rolloutsFile }, "4-0", {
+      profile: "seed",
+    });
+    expect(unread).toMatchObject({ found: false, record: null });
+    const record = rolloutRecordSchema.parse({
+      _ng_task_index: 4,
+      _ng_rollout_index: 0,
+      reward: 1,
+    });
+    const recordOnly = await buildRollout({ tokensDir: null, rolloutsFile, record }, "4-0", {
+      profile: "seed",
+    });
     expect(recordOnly).toMatchObject({
       found: true,
       record: { reward: 1 },
       capture: { hasTokenFile: false },
+    });
+  });
+
+  it("says why the record is missing when the caller could not read it", async () => {
+    const dir = tempStore({ "0-0.tokens.jsonl": r("c1", [1], [2]) });
+    const recordError = "rollouts.jsonl: EIO: i/o error, read";
+    const built = await buildRollout({ tokensDir: dir, record: null, recordError }, "0-0", {
+      profile: "seed",
+    });
+    expect(built.capture.issues).toContainEqual({
+      file: "rollouts.jsonl",
+      line: null,
+      severity: "error",
+      message:
+        "rollouts.jsonl: EIO: i/o error, read: the rollout's record (reward, step) could not be read",
     });
   });
 

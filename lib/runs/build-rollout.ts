@@ -1,7 +1,8 @@
 // Reads one rollout and decides its verdict: the single read → resolve profile → decide path that
 // the CLI, the summary index and the inspector share, so none of them can disagree with another.
-// Reads the token store and, when given, the model-call store and the rollout's record; keeps
-// nothing (callers cache what they derive) and builds no views.
+// Reads the token store and, when given, the model-call store; the rollout's record is the caller's
+// to give (never read here: rollouts.jsonl may hold a million). Keeps nothing (callers cache what
+// they derive) and builds no views.
 import "server-only";
 import {
   decideVerdict,
@@ -26,7 +27,6 @@ import {
 import { fileVersion } from "@/lib/store/file-version";
 import { emptyLifecycle } from "@/lib/store/gym-read";
 import { storeProfile } from "@/lib/store/store-evidence";
-import { readRolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
 
 /** Where a rollout's files are. A bare string is a token store directory alone (the CLI). */
@@ -34,10 +34,12 @@ export interface RolloutSource {
   tokensDir: string | null;
   /** The model-call capture store; not read when absent. */
   modelCallsDir?: string | null;
-  /** rollouts.jsonl: the rollout's record is read from it (once per file version) unless `record` is given. */
+  /** rollouts.jsonl: only its version is read here (rolloutVersion), never its records. */
   rolloutsFile?: string | null;
-  /** The record, when the caller already has it (the summary index reads rollouts.jsonl once per run). */
+  /** The rollout's record, looked up by the caller (the summary index's records table); none if absent. */
   record?: RolloutRecord | null;
+  /** Why the record could not be read (an unreadable rollouts.jsonl): the build's issues say so. */
+  recordError?: string | null;
   /** The rollout's files as a directory listing found them; files not in it are not opened. */
   present?: ReadonlySet<FileKind>;
 }
@@ -104,18 +106,14 @@ export async function buildRollout(
   const captureStore = source.modelCallsDir
     ? await readCaptureStore(source.modelCallsDir, rolloutId, signal, source.present, onProgress)
     : null;
-  let record = source.record ?? null;
-  if (source.record === undefined && source.rolloutsFile) {
-    const records = await readRolloutRecords(source.rolloutsFile);
-    record = records.byId.get(rolloutId) ?? null;
-    // An unreadable rollouts.jsonl costs the rollout its reward and step, not its view: say so.
-    if (records.readError) {
-      const message = `${records.readError}: the rollout's record (reward, step) could not be read`;
-      capture.issues = [
-        ...capture.issues,
-        { file: "rollouts.jsonl", line: null, severity: "error", message },
-      ];
-    }
+  const record = source.record ?? null;
+  // An unreadable rollouts.jsonl costs the rollout its reward and step, not its view: say so.
+  if (source.recordError) {
+    const message = `${source.recordError}: the rollout's record (reward, step) could not be read`;
+    capture.issues = [
+      ...capture.issues,
+      { file: "rollouts.jsonl", line: null, severity: "error", message },
+    ];
   }
   signal?.throwIfAborted();
   const { snapshot } = capture;
