@@ -8,7 +8,8 @@ import path from "node:path";
 import { toVerdictRow } from "@/lib/builder";
 import { processCache } from "@/lib/cache/registry";
 import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
-import { readRolloutRecords } from "@/lib/runs/rollout-records";
+import { recordsOf } from "@/lib/runs/record-rows";
+import { idsOfSteps, withSyncedRecords } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { trainerLogsDir } from "@/lib/runs/run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema/api-trainer";
@@ -42,10 +43,12 @@ type Main = NonNullable<TruthCandidate["main"]>;
 
 /** The step's rollouts in rollouts.jsonl order, each with its projected main chain. */
 async function candidatesOf(run: RunLayout, ids: readonly string[]): Promise<TruthCandidate[]> {
-  const records = await readRolloutRecords(run.rolloutsFile);
+  // Only this step's records, by id from the index's records table (ids come from it too).
+  const records: ReturnType<typeof recordsOf> =
+    ids.length > 0 ? await withSyncedRecords(run, (db) => recordsOf(db, ids)) : new Map();
   const out: TruthCandidate[] = [];
   for (const id of ids) {
-    const record = records.byId.get(id) ?? null;
+    const record = records.get(id)?.record ?? null;
     let main: Main | null = null;
     if (run.tokensDir) {
       const built = await buildRollout({ ...rolloutSourceOf(run), record }, id, {
@@ -57,18 +60,6 @@ async function candidatesOf(run: RunLayout, ids: readonly string[]): Promise<Tru
     out.push({ rolloutId: id, agentName: record?.agent_ref?.name ?? null, main });
   }
   return out;
-}
-
-/** Rollout ids per 0-based record step, in rollouts.jsonl order. */
-async function idsByStep(run: RunLayout): Promise<Map<number, string[]>> {
-  const byStep = new Map<number, string[]>();
-  for (const [id, r] of (await readRolloutRecords(run.rolloutsFile)).byId) {
-    if (r.step === null) continue;
-    const ids = byStep.get(r.step);
-    if (ids) ids.push(id);
-    else byStep.set(r.step, [id]);
-  }
-  return byStep;
 }
 
 function context(
@@ -198,8 +189,9 @@ async function versionKey(run: RunLayout, files: StepFile[], ids: string[]): Pro
 export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
   const logDir = await trainerLogDir(run);
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
-  // The run page's health asks on every poll: a run without step files reads no records here.
-  const byStep = files.length > 0 ? await idsByStep(run) : new Map<number, string[]>();
+  // The run page's health asks on every poll: a run without step files reads no records here, and
+  // one with them looks up only its steps' ids (0-based record steps), kept per records version.
+  const byStep = await idsOfSteps(run, [...new Set(files.map((f) => f.step - 1))]);
   const stepIds = (f: StepFile) => byStep.get(f.step - 1) ?? [];
   const key = await versionKey(run, files, files.flatMap(stepIds));
   const hit = cache().get(run.dir);
