@@ -85,7 +85,9 @@ export const COLUMNS: Col[] = [
     meta: {
       // Wide enough for the longest pill ("trained, warnings") with cell padding.
       width: 150,
-      render: (s) => <SeverityPill severity={s.severity} reasons={s.severity_reasons} />,
+      render: (s) => (
+        <SeverityPill severity={s.severity} reasons={s.severity_reasons} source={s.source} />
+      ),
     },
   },
   {

@@ -7,17 +7,22 @@ import type { RolloutSummary } from "@/lib/schema/api-runs";
 export function SeverityPill({
   severity,
   reasons = [],
+  source,
 }: {
   severity: SeverityState;
   reasons?: RolloutSummary["severity_reasons"];
+  /** Where a rollout's verdict comes from; "record" says so in the tooltip. */
+  source?: RolloutSummary["source"];
 }) {
-  const title = reasons.map((r) => r.title).join(" · ");
+  const from = source === "record" ? "verdict from the rollout's record (rollouts.jsonl)" : "";
+  const title = [...reasons.map((r) => r.title), from].filter(Boolean).join(" · ");
   return (
     <span
       className={`badge ${SEVERITY_CLASS[severity]}`}
       title={title || undefined}
       data-testid="severity-pill"
       data-severity={severity}
+      data-source={source}
       style={{ whiteSpace: "nowrap" }}
     >
       {SEVERITY_LABEL[severity]}

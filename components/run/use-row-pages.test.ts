@@ -49,6 +49,7 @@ describe("refreshing the table's pages", () => {
       last_ms: null,
       workers: 0,
       in_workers: 0,
+      from_records: 0,
     },
     policy_model: null,
   });

@@ -18,6 +18,7 @@ const progress = (over: Partial<IndexProgress>): IndexProgress => ({
   last_ms: null,
   workers: 0,
   in_workers: 0,
+  from_records: 0,
   ...over,
 });
 
@@ -36,12 +37,28 @@ describe("indexState", () => {
       kind: "indexing",
       indexed: 9_730,
       total: 10_000,
+      fromRecords: 0,
     });
     expect(indexState(progress({ running: true, done: 270, total: 10_000 }), 270, true)).toEqual({
       kind: "indexing",
       indexed: 270,
       total: 10_000,
+      fromRecords: 0,
     });
+  });
+
+  it("counts a row standing in from a record once, as still to do (records first)", () => {
+    // 10,000 store rollouts, all with records: every row stands in at once, 270 read since.
+    const p = progress({ running: true, done: 270, total: 10_000, from_records: 9_730 });
+    expect(indexState(p, 10_000, true)).toEqual({
+      kind: "indexing",
+      indexed: 270,
+      total: 10_000,
+      fromRecords: 9_730,
+    });
+    // Before any store is read: nothing indexed from a store, every row from its record.
+    const first = progress({ running: true, done: 0, total: 10_000, from_records: 10_000 });
+    expect(indexState(first, 10_000, true)).toMatchObject({ indexed: 0, total: 10_000 });
   });
 
   it("is complete once a refresh ran (last_ms) or rollouts are held, even with nothing stale", () => {
@@ -57,11 +74,15 @@ describe("indexState", () => {
 });
 
 describe("the words and claims", () => {
-  const indexing = { kind: "indexing", indexed: 270, total: 10_000 } as const;
+  const indexing = { kind: "indexing", indexed: 270, total: 10_000, fromRecords: 0 } as const;
+  const standing = { ...indexing, fromRecords: 9_730 } as const;
   const complete = { kind: "complete", indexed: 10_000 } as const;
 
   it("says indexing N of M, counting, or indexed", () => {
     expect(progressWords(indexing)).toBe("indexing 270 of 10,000 rollouts");
+    expect(progressWords(standing)).toBe(
+      "indexing 270 of 10,000 rollouts; 9,730 shown from their records until their token stores are read",
+    );
     expect(progressWords({ kind: "counting" })).toMatch(/^indexing: counting/);
     expect(progressWords({ kind: "complete", indexed: 1 })).toBe("indexed 1 rollout");
   });
@@ -70,6 +91,10 @@ describe("the words and claims", () => {
     expect(tableCountWords(270, indexing)).toBe(
       "270 of 270 indexed so far (10,000 rollouts in the run)",
     );
+    expect(tableCountWords(5_000, standing)).toBe(
+      "5,000 of 10,000 indexed so far, 9,730 from records (10,000 rollouts in the run)",
+    );
+    expect(noAlertsClaim(standing, false)).toBe("not_yet");
     expect(tableCountWords(12, complete)).toBe("12 of 10,000 rollouts");
     expect(tableCountWords(1, { kind: "complete", indexed: 1 })).toBe("1 of 1 rollout");
     expect(tableCountWords(0, { kind: "counting" })).not.toMatch(/\d/);

@@ -8,8 +8,11 @@ import { plural } from "@/lib/view/plural";
 export type IndexState =
   /** The index is listing the run's files: how many rollouts there are is not known yet. */
   | { kind: "counting" }
-  /** `indexed` of `total` rollouts summarised; every count over them is partial. */
-  | { kind: "indexing"; indexed: number; total: number }
+  /**
+   * `indexed` of `total` rollouts summarised; every count over them is partial. `fromRecords` more
+   * rows stand in from their records for store rollouts not read yet (records first).
+   */
+  | { kind: "indexing"; indexed: number; total: number; fromRecords: number }
   /** Every rollout the run has is summarised: counts are final (until the run grows). */
   | { kind: "complete"; indexed: number };
 
@@ -18,9 +21,10 @@ export const POLL_INDEXING_MS = 500;
 export const POLL_SETTLED_MS = 10_000;
 
 /**
- * The index's state from its progress and the rollouts it serves (`indexed`: summaries held now).
+ * The index's state from its progress and the rollouts it serves (`indexed`: rows held now).
  * Rollouts still to summarise are progress.total − progress.done; the ones held already (from the
- * cache) are in `indexed`. Before its first listing finishes an index reports nothing running and
+ * cache) are in `indexed`, and so are the rows standing in from records for store rollouts still to
+ * summarise (progress.from_records), which are counted once, as still to do. Before its first listing finishes an index reports nothing running and
  * no rollouts, which a run with nothing to list (`hasSources` false: no token store, no records)
  * also does: only the first is "counting".
  */
@@ -31,7 +35,9 @@ export function indexState(
 ): IndexState {
   if (progress.running) {
     const pending = Math.max(0, progress.total - progress.done);
-    return { kind: "indexing", indexed, total: indexed + pending };
+    const fromRecords = Math.min(indexed, Math.max(0, progress.from_records));
+    const built = indexed - fromRecords;
+    return { kind: "indexing", indexed: built, total: built + pending, fromRecords };
   }
   const neverListed = progress.last_ms === null && progress.total === 0 && indexed === 0;
   if (neverListed && hasSources && progress.error === null) return { kind: "counting" };
@@ -48,8 +54,11 @@ const n = (x: number) => x.toLocaleString("en-US");
 /** The progress line: "indexing 270 of 10,000 rollouts", or that they are being counted. */
 export function progressWords(s: IndexState): string {
   if (s.kind === "counting") return "indexing: counting the run's rollouts…";
-  if (s.kind === "indexing")
-    return `indexing ${n(s.indexed)} of ${plural(s.total, "rollout", "rollouts", n(s.total))}`;
+  if (s.kind === "indexing") {
+    const of = `indexing ${n(s.indexed)} of ${plural(s.total, "rollout", "rollouts", n(s.total))}`;
+    if (s.fromRecords === 0) return of;
+    return `${of}; ${n(s.fromRecords)} shown from their records until their token stores are read`;
+  }
   return `indexed ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))}`;
 }
 
@@ -59,9 +68,11 @@ export function progressWords(s: IndexState): string {
  */
 export function tableCountWords(matching: number, s: IndexState): string {
   if (s.kind === "counting") return "counting rollouts…";
-  const of = `${n(matching)} of ${n(s.indexed)}`;
-  if (s.kind === "indexing")
-    return `${of} indexed so far (${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
+  if (s.kind === "indexing") {
+    const held = s.indexed + s.fromRecords;
+    const from = s.fromRecords > 0 ? `, ${n(s.fromRecords)} from records` : "";
+    return `${n(matching)} of ${n(held)} indexed so far${from} (${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
+  }
   return `${n(matching)} of ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))}`;
 }
 

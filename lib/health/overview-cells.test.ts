@@ -11,6 +11,7 @@ const progress = {
   last_ms: null,
   workers: 0,
   in_workers: 0,
+  from_records: 0,
 };
 const run = (over: Partial<RunOverview>): RunOverview => ({
   id: "r",

@@ -33,10 +33,13 @@ import { applyRunFacts, captureExpected } from "./run-severity";
 
 const MAX_POINTS = 1000;
 
-/** Rollouts the index has not summarised yet (a cold index's missing rows): pending, not trained. */
+/**
+ * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):
+ * pending, not trained. A row standing in from its record is counted by the record's verdict.
+ */
 function pendingOf(snap: IndexSnapshot): number {
   const p = snap.progress;
-  return p.running ? Math.max(0, p.total - p.done) : 0;
+  return p.running ? Math.max(0, p.total - p.done - p.from_records) : 0;
 }
 
 /**

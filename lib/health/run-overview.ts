@@ -81,6 +81,7 @@ function unreadableOverview(run: RunLayout, error: string): RunOverview {
       last_ms: null,
       workers: 0,
       in_workers: 0,
+      from_records: 0,
     },
     steps: 0,
   };

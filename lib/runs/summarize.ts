@@ -151,6 +151,9 @@ function numbersIn(value: unknown): Record<string, number> {
   return out;
 }
 
+/** The rollout's row from its record alone (source "record"), whatever store files it has. */
+export const recordSummary = (input: SummarizeInput): RolloutSummary => fromRecord(input);
+
 function fromRecord(input: SummarizeInput): RolloutSummary {
   const r = input.record;
   const m = r?._ng_token_capture ?? {};

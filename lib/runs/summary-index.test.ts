@@ -167,6 +167,51 @@ describe("summary index", () => {
     ]);
   });
 
+  it("records first: store rollouts with a record get their record's row before any store is read", async () => {
+    const { root } = tempRun(40);
+    // Records of 30 of the 40 rollouts; the record of 5-0 says masked (its store says trained).
+    const records = Array.from({ length: 30 }, (_, i) =>
+      line({
+        _ng_task_index: i,
+        _ng_rollout_index: 0,
+        reward: i,
+        mask_sample: i === 5,
+        _ng_token_capture: { n_calls: 2, chains: 1, delivered_fraction: 1 },
+      }),
+    );
+    writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
+    const index = new SummaryIndex(await getRun("run", root), dbIn());
+    const writes: Array<{ rows: Array<[string, string, string]>; progress: string }> = [];
+    const write = index.rows.write.bind(index.rows);
+    index.rows.write = (rows) => {
+      const seen = rows.map((r): [string, string, string] => [
+        r.summary.rollout_id,
+        r.summary.source,
+        r.key,
+      ]);
+      write(rows);
+      if (seen.length > 0) writes.push({ rows: seen, progress: JSON.stringify(index.progress) });
+    };
+    await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
+    // The first write is every recorded rollout, from its record, before any store summary.
+    const first = writes[0]!;
+    expect(first.rows.map((r) => r[0]).sort()).toEqual(
+      Array.from({ length: 30 }, (_, i) => `${i}-0`).sort(),
+    );
+    expect(new Set(first.rows.map((r) => `${r[1]} ${r[2]}`))).toEqual(
+      new Set(["record from-record"]),
+    );
+    expect(JSON.parse(first.progress)).toMatchObject({ running: true, done: 0, total: 40 });
+    expect(JSON.parse(first.progress).from_records).toBe(30);
+    // Then every store summary replaces them: all 40 rows are the store's, none left standing.
+    const all = index.all();
+    expect(all).toHaveLength(40);
+    expect(new Set(all.map((s) => s.source))).toEqual(new Set(["store"]));
+    expect(all.find((s) => s.rollout_id === "5-0")?.mask_sample).toBe(false);
+    expect(index.progress).toMatchObject({ done: 40, total: 40, from_records: 0 });
+    index.close();
+  }, 60_000);
+
   it("holds the database open only while a refresh runs", async () => {
     const { root } = tempRun(3);
     const db = dbIn();

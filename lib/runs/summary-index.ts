@@ -88,6 +88,7 @@ export class SummaryIndex {
     last_ms: null,
     workers: 0,
     in_workers: 0,
+    from_records: 0,
   };
 
   constructor(

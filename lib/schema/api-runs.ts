@@ -63,11 +63,11 @@ export const indexProgressSchema = z.strictObject({
   total: int,
   running: z.boolean(),
   error: z.string().nullable(),
-  /** Wall time of the last completed refresh, ms. */
-  last_ms: nullableNumber,
+  last_ms: nullableNumber, // wall time of the last completed refresh, ms
   /** Worker threads used by the last refresh, and rollouts they summarised. */
   workers: int,
   in_workers: int,
+  from_records: int, // rows standing in from records for store rollouts still to summarise
 });
 
 /** One rollout's row in run views. Counts read from a record (capture off) may be any number. */
