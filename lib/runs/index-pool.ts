@@ -12,6 +12,7 @@ import type { RolloutSummary } from "@/lib/schema";
 import { reviveStoreError, storeWorkerScript } from "./build-rollout-pool";
 import { cacheDamage } from "./cache-check";
 import type { StoreJob } from "./store-jobs";
+import { ReadAhead } from "./read-ahead";
 import type { SummarizeInput } from "./summarize";
 
 const MAX_WORKERS = 8;
@@ -40,9 +41,24 @@ function indexPool(): StoreWorkerPool | null {
   }));
 }
 
+const AHEAD_KEY = Symbol.for("rollout-lens.read-ahead-pool");
+const aheadHolder = globalThis as { [AHEAD_KEY]?: StoreWorkerPool };
+
+/** The read-ahead's worker (./read-ahead): one, apart from the index's, ended after a minute idle. */
+function readAheadPool(): StoreWorkerPool | null {
+  const script = storeWorkerScript();
+  if (!existsSync(script)) return null;
+  return (aheadHolder[AHEAD_KEY] ??= new StoreWorkerPool(script, {
+    size: 1,
+    revive: reviveStoreError,
+    idleMs: IDLE_MS,
+  }));
+}
+
 /** Starts the index's workers ahead of its first jobs (they load while the index lists the store). */
 export function prestartIndexWorkers(): void {
   indexPool()?.prestart();
+  readAheadPool()?.prestart();
 }
 
 /**
@@ -82,8 +98,11 @@ export async function summarizeInWorkers(
   const pool = indexPool();
   const stats: PoolStats = { workers: 0, inWorkers: 0, inline: 0 };
   const leftovers: SummarizeInput[] = [];
+  const batches = batchesOf(inputs);
+  const aheadPool = pool ? readAheadPool() : null;
+  const ahead = aheadPool && batches.length > 1 ? new ReadAhead(aheadPool, batches) : null;
   await Promise.all(
-    batchesOf(inputs).map(async (batch) => {
+    batches.map(async (batch) => {
       if (!pool) return void leftovers.push(...batch);
       try {
         const job: StoreJob = { kind: "summarize", inputs: batch };
@@ -97,9 +116,12 @@ export async function summarizeInWorkers(
         // A worker that failed (a crash, a stalled read): its batch is summarised again below,
         // where a read that still fails becomes that rollout's error row.
         leftovers.push(...batch);
+      } finally {
+        ahead?.batchDone();
       }
     }),
   );
+  ahead?.stop();
   // Workers that summarised this index side by side: the pool's, at most one per rollout.
   stats.workers = pool ? Math.min(inputs.length, pool.capacity) : 0;
   for (const input of leftovers) accept(await fallback(input));
