@@ -2,9 +2,8 @@
 // named parent's cumulative length), started on the thread pool while the token file is still
 // being read, so the hashing of a long chain runs beside the parse instead of after it. Only ever
 // computes digests ahead: verification (prefix-merging) hashes whatever it does not find.
-import type { TokenEntry } from "@/lib/schema";
+import type { TokenEntry, TokenIds } from "@/lib/schema";
 import { startDigest } from "./digest-ahead";
-import type { TokenIds } from "@/lib/schema";
 
 /** Tokens to hash below which nothing is started: a short rollout hashes faster than it waits. */
 const START_TOKENS = 1 << 20;

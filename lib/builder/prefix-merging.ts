@@ -1,7 +1,7 @@
 // prefix_merging (builder.md §2, capture-format.md §6): links calls into a tree by recorded
 // parents or longest cumulative token prefix, resolves retries, walks chains and picks main.
 // Pure and iterative; does not classify side calls, flatten, project or decide masking.
-import type { TokenEntry } from "@/lib/schema";
+import type { TokenEntry, TokenIds } from "@/lib/schema";
 import { tokenDigest } from "./digest";
 import { cumulativeEquals, PrefixIndex, type PromptScan } from "./prefix-index";
 import { resolveRetries } from "./retries";
@@ -9,7 +9,6 @@ import { selectMain, walkChains } from "./chains";
 import { roundHalfEven } from "./round";
 import type { Build, BuilderOptions, CallNode, ParentFallback } from "./types";
 import { compareCodePoints } from "./code-points";
-import type { TokenIds } from "@/lib/schema";
 
 export function compareProcessingOrder(a: TokenEntry, b: TokenEntry): number {
   const d = a.prompt_token_ids.length - b.prompt_token_ids.length;

@@ -2,7 +2,7 @@
 // file, never hanging on a FIFO), and the read-ahead keeps at most AHEAD batches ahead of the
 // workers, in order, and stops once a batch comes back at page-cache speed.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -23,11 +23,15 @@ const input = (id: string): SummarizeInput => ({
 });
 const ctx = { progress: () => {}, phase: () => {}, transfer: () => {}, retire: () => {} };
 
-it("reads every file through and skips what cannot be read, a FIFO included", async () => {
+it("reads every file through and skips what it must not read: a FIFO, a symlink out of the store", async () => {
   writeFileSync(path.join(dir, "a.tokens.jsonl"), "x".repeat(3_000_000));
   writeFileSync(path.join(dir, "b.tokens.jsonl"), "y".repeat(10));
   execFileSync("mkfifo", [path.join(dir, "fifo.tokens.jsonl")]);
-  const files = ["a", "fifo", "missing", "b"].map((id) => path.join(dir, `${id}.tokens.jsonl`));
+  const outside = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-out-")), "big");
+  writeFileSync(outside, "z".repeat(5_000));
+  symlinkSync(outside, path.join(dir, "out.tokens.jsonl"));
+  const ids = ["a", "fifo", "missing", "out", "b"];
+  const files = ids.map((id) => path.join(dir, `${id}.tokens.jsonl`));
   const r = (await runStoreJob({ kind: "read-ahead", files }, ctx)) as ReadAheadResult;
   expect(r.bytes).toBe(3_000_010);
 });

@@ -6,7 +6,7 @@
 // as soon as the files turn out to be cached already, where it would only cost time.
 // Not responsible for summarising (./index-pool) or for what a file means (the worker's read).
 import "server-only";
-import { storePath, type FileKind } from "@/lib/store/files";
+import { fullReads } from "@/lib/store/files";
 import type { StoreWorkerPool } from "@/lib/store/io-pool";
 import type { StoreJob } from "./store-jobs";
 import type { SummarizeInput } from "./summarize";
@@ -50,22 +50,13 @@ export class ReadAhead {
       while (!this.stopped && i - this.finished >= AHEAD)
         await new Promise<void>((resolve) => (this.wake = resolve));
       if (this.stopped) return;
-      const files = (batches[i] as SummarizeInput[]).flatMap(filesOf);
+      const files = (batches[i] as SummarizeInput[]).flatMap((input) =>
+        fullReads(input.tokensDir, input.modelCallsDir, input.rolloutId, new Set(input.present)),
+      );
       const job: StoreJob = { kind: "read-ahead", files };
       // A failure (a stalled read, its worker abandoned) ends the read-ahead, nothing else.
       const r = await this.pool.run<ReadAheadResult>(job);
       if (r.bytes > 1 << 18 && r.bytes / Math.max(r.ms, 0.001) > CACHED_BYTES_PER_MS) return;
     }
   }
-}
-
-/** The files of `input` a worker reads in full: its token file and its model-call capture. */
-function filesOf(input: SummarizeInput): string[] {
-  const present = new Set<FileKind>(input.present ?? []);
-  const files: string[] = [];
-  if (input.tokensDir && present.has("tokens"))
-    files.push(storePath(input.tokensDir, input.rolloutId, "tokens"));
-  if (input.modelCallsDir && present.has("capture"))
-    files.push(storePath(input.modelCallsDir, input.rolloutId, "capture"));
-  return files;
 }

@@ -4,7 +4,8 @@
 // (`check-cache`); and how a failure is named so the parent revives the same error class.
 import "server-only";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
-import { OutsideStoreError } from "@/lib/store/confine";
+import path from "node:path";
+import { confine, OutsideStoreError } from "@/lib/store/confine";
 import { openRegular } from "@/lib/store/io-file";
 import type { JobContext } from "@/lib/store/io-serve";
 import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build-rollout";
@@ -61,6 +62,7 @@ async function readThrough(files: readonly string[]): Promise<{ bytes: number; m
   let bytes = 0;
   for (const file of files) {
     try {
+      await confine(path.dirname(file), file); // a symlink out of its store is not read
       const f = await openRegular(file);
       try {
         let at = 0;
@@ -70,7 +72,7 @@ async function readThrough(files: readonly string[]): Promise<{ bytes: number; m
         await f.close();
       }
     } catch {
-      // Gone or not a regular file: the summary's own read says what it is.
+      // Gone, not a regular file, or outside the store: the summary's own read says what it is.
     }
   }
   return { bytes, ms: performance.now() - t0 };

@@ -42,7 +42,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
   const record = input.record;
   if (input.deleted && !input.hasStoreFiles && !record)
     return deletedSummary(input.rolloutId, input.attempts);
-  if (!input.hasStoreFiles || !input.tokensDir) return fromRecord(input);
+  if (!input.hasStoreFiles || !input.tokensDir) return recordSummary(input);
   const present = input.present ? new Set(input.present) : undefined;
   const source = {
     tokensDir: input.tokensDir,
@@ -152,9 +152,7 @@ function numbersIn(value: unknown): Record<string, number> {
 }
 
 /** The rollout's row from its record alone (source "record"), whatever store files it has. */
-export const recordSummary = (input: SummarizeInput): RolloutSummary => fromRecord(input);
-
-function fromRecord(input: SummarizeInput): RolloutSummary {
+export function recordSummary(input: SummarizeInput): RolloutSummary {
   const r = input.record;
   const m = r?._ng_token_capture ?? {};
   const num = (k: string) => {
@@ -203,7 +201,7 @@ export async function summarizeSafely(input: SummarizeInput): Promise<RolloutSum
   try {
     return await summarizeRollout(input);
   } catch (err) {
-    const base = fromRecord(input);
+    const base = recordSummary(input);
     const error = `read failed: ${(err as Error).message}`;
     const severity = severityOf({ mask_sample: true, mask_reasons: base.mask_reasons, error });
     return { ...base, ...severity, source: "store", unreadable: true, mask_sample: true, error };

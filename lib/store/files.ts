@@ -78,20 +78,31 @@ export function storePath(dir: string, rolloutId: string, kind: FileKind): strin
 }
 
 /**
- * The bytes a build of the rollout reads in full: its token file and its model-call capture (the
- * side files are a few bytes). A missing file counts 0. What a progress bar measures against.
+ * The files a build of the rollout reads in full: its token file and its model-call capture (the
+ * side files are a few bytes); with `present` (a listing's kinds), only those it found.
  */
+export function fullReads(
+  tokensDir: string | null,
+  modelCallsDir: string | null,
+  rolloutId: string,
+  present?: ReadonlySet<FileKind>,
+): string[] {
+  const has = (k: FileKind) => !present || present.has(k);
+  const files: string[] = [];
+  if (tokensDir && has("tokens")) files.push(storePath(tokensDir, rolloutId, "tokens"));
+  if (modelCallsDir && has("capture")) files.push(storePath(modelCallsDir, rolloutId, "capture"));
+  return files;
+}
+
+/** The bytes of fullReads (a missing file counts 0): what a progress bar measures against. */
 export async function rolloutReadBytes(
   tokensDir: string | null,
   modelCallsDir: string | null,
   rolloutId: string,
 ): Promise<number> {
   assertRolloutId(rolloutId);
-  const files = [
-    tokensDir && storePath(tokensDir, rolloutId, "tokens"),
-    modelCallsDir && storePath(modelCallsDir, rolloutId, "capture"),
-  ];
-  const sizes = await Promise.all(files.map((f) => (f ? sizeInside(f) : 0)));
+  const files = fullReads(tokensDir, modelCallsDir, rolloutId);
+  const sizes = await Promise.all(files.map(sizeInside));
   return sizes.reduce((a, b) => a + b, 0);
 }
 
