@@ -22,6 +22,7 @@ interface Sample {
   /** index-progress: its state and counts, or null when the page shows none. */
   progress: string | null;
   progressIndexed: number | null;
+  progressText: string | null;
   /** The table's count: its words, and the indexed count it read. */
   count: string | null;
   countIndexed: number | null;
@@ -46,6 +47,7 @@ async function watchRunPage(page: Page): Promise<void> {
         t: performance.now(),
         progress: progress?.dataset.state ?? null,
         progressIndexed: num(progress?.dataset.indexed),
+        progressText: progress?.textContent ?? null,
         count: count?.textContent ?? null,
         countIndexed: num(count?.dataset.indexed),
         rows: document.querySelectorAll('[data-testid="rollout-row"]').length,
@@ -122,6 +124,13 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
     // It was indexing for a while (or this test proves nothing about the refreshes).
     const indexing = samples.filter((s) => s.progress === "indexing");
     expect(indexing.length).toBeGreaterThan(3);
+    // Records first (issue 17): every rollout has a record, so its row stands in from the record
+    // while its store is read, and the progress says how many do; the table has rows at once.
+    const standing = indexing.filter((s) =>
+      /[\d,]+ shown from their records/.test(s.progressText ?? ""),
+    );
+    expect(standing.length, "the progress names rows shown from their records").toBeGreaterThan(0);
+    expect(Math.max(...standing.map((s) => s.rows))).toBeGreaterThan(0);
 
     // The progress moves within a second: the half-second polls each show the index's new count.
     const moves: number[] = [];
