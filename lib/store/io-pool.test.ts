@@ -7,15 +7,20 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreWorkerPool } from "./io-pool";
+import { readWatchedName, watchViews, WATCH_BYTES, writeWatchedName } from "./io-watch";
 
-// Jobs: {hang: file} marks a file call as begun and never ends it; {echo: x} answers x.
+// Jobs: {hang: file} marks a file call as begun and never ends it; {echo: x} answers x. The shared
+// memory's layout is io-serve's (watchViews): the call's start at byte 0, the name's length at 8,
+// its base name from 16.
 const SCRIPT = `
 import { parentPort, workerData } from "node:worker_threads";
-const watch = new Float64Array(workerData.watch);
+const since = new Float64Array(workerData.watch, 0, 1);
+const nameLength = new Int32Array(workerData.watch, 8, 1);
+const name = new Uint8Array(workerData.watch, 16);
 parentPort.on("message", ({ id, request }) => {
   if (request.hang) {
-    parentPort.postMessage({ blocking: request.hang });
-    watch[0] = Date.now();
+    nameLength[0] = new TextEncoder().encodeInto(request.hang.split("/").pop(), name).written;
+    since[0] = Date.now();
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // a call that never returns
   }
   parentPort.postMessage({ id, progress: 3 });
@@ -100,5 +105,18 @@ describe("StoreWorkerPool", () => {
     pool.prestart(); // all started already: no more
     expect(pool.started).toBe(2);
     pool.close();
+  });
+});
+
+describe("the watched call's shared name", () => {
+  it("reads back what the worker wrote, a long name cut on a character boundary", () => {
+    const views = watchViews(new SharedArrayBuffer(WATCH_BYTES));
+    expect(readWatchedName(views)).toBe("");
+    writeWatchedName(views, "r-1.tokens.jsonl");
+    expect(readWatchedName(views)).toBe("r-1.tokens.jsonl");
+    writeWatchedName(views, "é".repeat(600)); // 1,200 bytes of UTF-8 into 1,024
+    expect(readWatchedName(views)).toBe("é".repeat(512));
+    writeWatchedName(views, "b.tokens.jsonl"); // shorter than the last: no tail of it left
+    expect(readWatchedName(views)).toBe("b.tokens.jsonl");
   });
 });

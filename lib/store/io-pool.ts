@@ -8,6 +8,7 @@ import type { EventLoopUtilization } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { readDeadlineMs, StalledReadError } from "./io-file";
 import type { FromWorker, WorkerFailure } from "./io-serve";
+import { readWatchedName, watchViews, WATCH_BYTES, type WatchViews } from "./io-watch";
 
 /** Abandoned workers still stuck in a call: past this many, no new job starts (a hung mount). */
 export const MAX_STUCK_WORKERS = 8;
@@ -27,10 +28,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  /** [0]: Date.now() when the worker's current synchronous file call began; 0 when none. */
-  watch: Float64Array;
-  /** The file of the worker's latest call, for the stall message. */
-  file: string;
+  /** The worker's current synchronous file call: when it began and its file (./io-serve). */
+  watch: WatchViews;
   job: Job | null;
   /** The worker's event-loop use at the last check, and since when it has been idle with a job. */
   elu?: EventLoopUtilization;
@@ -143,7 +142,7 @@ export class StoreWorkerPool {
       slot.job = job;
       if (slot.retire) clearTimeout(slot.retire);
       slot.retire = null;
-      slot.watch[0] = 0;
+      slot.watch.since[0] = 0;
       slot.idleSince = Date.now();
       slot.worker.ref(); // a job in flight keeps the process alive (the CLI awaits it)
       slot.worker.postMessage({ id: job.id, request: job.request });
@@ -169,14 +168,13 @@ export class StoreWorkerPool {
 
   private spawn(): Slot | null {
     if (this.slots.length >= this.options.size) return null;
-    const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
+    const shared = new SharedArrayBuffer(WATCH_BYTES);
     // Plain JavaScript: no loader flags of the parent (vitest, tsx).
     const workerData = { watch: shared, lowPriority: this.options.lowPriority ?? true };
     const worker = new Worker(this.script, { execArgv: [], workerData });
     const slot: Slot = {
       worker,
-      watch: new Float64Array(shared),
-      file: "",
+      watch: watchViews(shared),
       job: null,
       idleSince: 0,
       retire: null,
@@ -194,7 +192,6 @@ export class StoreWorkerPool {
   }
 
   private receive(slot: Slot, m: FromWorker): void {
-    if ("blocking" in m) return void (slot.file = m.blocking);
     const job = slot.job;
     if (!job || job.id !== m.id) return;
     if ("progress" in m) return void job.onProgress?.(m.progress);
@@ -278,9 +275,9 @@ export class StoreWorkerPool {
     const now = Date.now();
     for (const slot of [...this.slots]) {
       if (!slot.job) continue;
-      const since = slot.watch[0] ?? 0;
+      const since = slot.watch.since[0] ?? 0;
       if (since > 0 && now - since > ms)
-        this.abandon(slot, new StalledReadError(slot.file || "a store file", ms));
+        this.abandon(slot, new StalledReadError(readWatchedName(slot.watch) || "a store file", ms));
       else if (this.idleFor(slot, now) > ms)
         // Idle while its job waits: an asynchronous call (not one of ./io-file's) never returned.
         this.abandon(slot, new StalledReadError("a store file", ms));
@@ -293,7 +290,7 @@ export class StoreWorkerPool {
     const elu = slot.worker.performance.eventLoopUtilization();
     const delta = slot.elu ? slot.worker.performance.eventLoopUtilization(elu, slot.elu) : null;
     slot.elu = elu;
-    if (!delta || delta.utilization > 0.01 || (slot.watch[0] ?? 0) > 0) slot.idleSince = now;
+    if (!delta || delta.utilization > 0.01 || (slot.watch.since[0] ?? 0) > 0) slot.idleSince = now;
     return now - slot.idleSince;
   }
 }

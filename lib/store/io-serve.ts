@@ -4,8 +4,10 @@
 import "server-only";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { watchBlockingCalls } from "./io-file";
+import { watchViews, writeWatchedName } from "./io-watch";
 
 /**
  * Lowers this thread's scheduling priority (Linux: a thread's nice value is set through its id,
@@ -28,7 +30,6 @@ export interface WorkerFailure {
 }
 
 export type FromWorker =
-  | { blocking: string }
   | { id: number; progress: number }
   | { id: number; phase: string }
   | { id: number; result: unknown; retire?: boolean }
@@ -61,15 +62,15 @@ export function serveStoreJobs(
   if (!port || !(shared instanceof SharedArrayBuffer))
     throw new Error("a store worker runs only as a worker thread of a StoreWorkerPool");
   if (data?.lowPriority !== false) yieldToMainThread();
-  const watch = new Float64Array(shared);
+  const watch = watchViews(shared);
   let last = "";
   watchBlockingCalls({
     begin(file) {
-      if (file !== last) port.postMessage({ blocking: (last = file) } satisfies FromWorker);
-      watch[0] = Date.now();
+      if (file !== last) writeWatchedName(watch, path.basename((last = file)));
+      watch.since[0] = Date.now();
     },
     end() {
-      watch[0] = 0;
+      watch.since[0] = 0;
     },
   });
   port.on("message", async ({ id, request }: { id: number; request: unknown }) => {
