@@ -193,12 +193,17 @@ async function summariseSpecial(
     await breathe();
   }
   const fromStore = special.stale.filter((id) => hasStoreFiles(r, id));
-  await standInFromRecords(rows, r, fromStore, special.replacing, sink);
   // Always on the index's worker pool, however few: summarising on this thread would block it.
   // A few thousand at a time, so the queue never holds a large store's inputs and records.
   for (let i = 0; i < fromStore.length; i += STORE_CHUNK) {
-    const chunk = inputsOf(fromStore.slice(i, i + STORE_CHUNK));
-    const stats = await summarizeInWorkers(r.run.dir, chunk, accept, summarizeSafely);
+    const ids = fromStore.slice(i, i + STORE_CHUNK);
+    // Records first: the first chunk stands in before its jobs start and the rest while the
+    // workers read it (they would otherwise wait on this thread), all before a later chunk starts.
+    if (i === 0) await standInFromRecords(rows, r, ids, special.replacing, sink);
+    const [stats] = await Promise.all([
+      summarizeInWorkers(r.run.dir, inputsOf(ids), accept, summarizeSafely),
+      i === 0 && standInFromRecords(rows, r, fromStore.slice(ids.length), special.replacing, sink),
+    ]);
     progress.workers = Math.max(progress.workers, stats.workers);
     progress.in_workers += stats.inWorkers;
     sink.flush();

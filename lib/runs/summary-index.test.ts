@@ -17,27 +17,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { processCache } from "@/lib/cache/registry";
 import { rolloutSummarySchema } from "@/lib/schema";
-import { line, tokenRecord } from "@/lib/testing/temp-store";
+import { line, tempRun, tokenRecord } from "@/lib/testing/temp-store";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { getRun } from "./runs-root";
 import { cacheDir, indexFor, SummaryIndex } from "./summary-index";
 import { summarizeRollout } from "./summarize";
 import { toCsv, exportRow } from "./rollout-query";
-
-function tempRun(rollouts: number): { root: string; tokens: string } {
-  const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-index-"));
-  const tokens = path.join(root, "run", "tokens");
-  mkdirSync(tokens, { recursive: true });
-  for (let i = 0; i < rollouts; i++) {
-    const id = `${i}-0`;
-    writeFileSync(
-      path.join(tokens, `${id}.tokens.jsonl`),
-      line(tokenRecord(id, "a", [1, 2, 3], [4, 5])) +
-        line(tokenRecord(id, "b", [1, 2, 3, 4, 5, 6], [7], { created_at: 1786032155 })),
-    );
-  }
-  return { root, tokens };
-}
 
 const summary = summaryOf;
 
@@ -166,51 +151,6 @@ describe("summary index", () => {
       { line: 3, reason: expect.stringMatching(/not valid JSON/) },
     ]);
   });
-
-  it("records first: store rollouts with a record get their record's row before any store is read", async () => {
-    const { root } = tempRun(40);
-    // Records of 30 of the 40 rollouts; the record of 5-0 says masked (its store says trained).
-    const records = Array.from({ length: 30 }, (_, i) =>
-      line({
-        _ng_task_index: i,
-        _ng_rollout_index: 0,
-        reward: i,
-        mask_sample: i === 5,
-        _ng_token_capture: { n_calls: 2, chains: 1, delivered_fraction: 1 },
-      }),
-    );
-    writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
-    const index = new SummaryIndex(await getRun("run", root), dbIn());
-    const writes: Array<{ rows: Array<[string, string, string]>; progress: string }> = [];
-    const write = index.rows.write.bind(index.rows);
-    index.rows.write = (rows) => {
-      const seen = rows.map((r): [string, string, string] => [
-        r.summary.rollout_id,
-        r.summary.source,
-        r.key,
-      ]);
-      write(rows);
-      if (seen.length > 0) writes.push({ rows: seen, progress: JSON.stringify(index.progress) });
-    };
-    await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
-    // The first write is every recorded rollout, from its record, before any store summary.
-    const first = writes[0]!;
-    expect(first.rows.map((r) => r[0]).sort()).toEqual(
-      Array.from({ length: 30 }, (_, i) => `${i}-0`).sort(),
-    );
-    expect(new Set(first.rows.map((r) => `${r[1]} ${r[2]}`))).toEqual(
-      new Set(["record from-record"]),
-    );
-    expect(JSON.parse(first.progress)).toMatchObject({ running: true, done: 0, total: 40 });
-    expect(JSON.parse(first.progress).from_records).toBe(30);
-    // Then every store summary replaces them: all 40 rows are the store's, none left standing.
-    const all = index.all();
-    expect(all).toHaveLength(40);
-    expect(new Set(all.map((s) => s.source))).toEqual(new Set(["store"]));
-    expect(all.find((s) => s.rollout_id === "5-0")?.mask_sample).toBe(false);
-    expect(index.progress).toMatchObject({ done: 40, total: 40, from_records: 0 });
-    index.close();
-  }, 60_000);
 
   it("holds the database open only while a refresh runs", async () => {
     const { root } = tempRun(3);

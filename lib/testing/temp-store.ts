@@ -1,6 +1,6 @@
 // Temporary store directories with real files, for reader and route tests: token records in the
 // real line format, and fingerprints that prove a read changed nothing.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { fingerprintTree } from "./fingerprint";
 import os from "node:os";
 import path from "node:path";
@@ -35,4 +35,20 @@ export function tokenRecord(
     created_at: 1786032154.0,
     ...extra,
   };
+}
+
+/** A run `run` under a temporary root with a token store of `rollouts` two-call rollouts `i-0`. */
+export function tempRun(rollouts: number): { root: string; tokens: string } {
+  const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-index-"));
+  const tokens = path.join(root, "run", "tokens");
+  mkdirSync(tokens, { recursive: true });
+  for (let i = 0; i < rollouts; i++) {
+    const id = `${i}-0`;
+    writeFileSync(
+      path.join(tokens, `${id}.tokens.jsonl`),
+      line(tokenRecord(id, "a", [1, 2, 3], [4, 5])) +
+        line(tokenRecord(id, "b", [1, 2, 3, 4, 5, 6], [7], { created_at: 1786032155 })),
+    );
+  }
+  return { root, tokens };
 }
