@@ -6,7 +6,14 @@ import "server-only";
 import path from "node:path";
 import type { GymFrozenView } from "@/lib/builder";
 import type { TokenEntry } from "@/lib/schema";
-import { readGymIntents, readGymState, pythonInt, pythonStr, type GymState } from "./gym-state";
+import {
+  freezeVersion,
+  readGymIntents,
+  readGymState,
+  pythonInt,
+  pythonStr,
+  type GymState,
+} from "./gym-state";
 import { readGymEntries, scanTail, type OutsideId, type TailScan } from "./gym-freeze";
 import { storePath, type FileKind } from "./files";
 import { confine, OutsideStoreError } from "./confine";
@@ -47,6 +54,8 @@ export interface SeedTokenRead {
   /** Bytes of the torn final line the token store ignored; null when there was none. */
   tornBytes: number | null;
   logProbMismatch: string | null;
+  /** The file's size as that read found it (the version read), null when it did not finish. */
+  size: number | null;
 }
 
 export interface GymRead {
@@ -73,7 +82,7 @@ export async function readGymFreeze(
 ): Promise<GymRead> {
   const file = `${rolloutId}.tokens.jsonl`;
   const tokensPath = storePath(dir, rolloutId, "tokens");
-  const lc = emptyLifecycle(seed.exists ? await sizeOf(tokensPath) : 0);
+  const lc = emptyLifecycle(seed.exists ? (seed.size ?? (await sizeOf(tokensPath))) : 0);
   const view: GymFrozenView = {
     error: null,
     retired: false,
@@ -204,17 +213,6 @@ function describeState(lc: GymLifecycle, st: GymState): void {
   lc.indexedSize = st.legacy ? null : Number(st.indexedSize);
 }
 
-/** The snapshot's version: indexed tail lines (a current index only), then one for the freeze. */
-function freezeVersion(
-  st: GymState,
-  recovered: number,
-): { ok: true; value: number } | { ok: false; error: string } {
-  const v = pythonInt(st.version);
-  if (!v.ok) return v;
-  const added = (recovered > 0 && !st.legacy ? recovered : 0) + (st.frozen ? 0 : 1);
-  return { ok: true, value: Number(v.value) + added };
-}
-
 interface EntriesRead {
   entries: TokenEntry[];
   lines: number[];
@@ -244,7 +242,7 @@ async function gymEntries(
   return readGymEntries(await readRange(tokensPath, 0, keptEnd), file);
 }
 
-/** The token file's size; 0 when it went away after the token store read it. */
+/** The token file's size when the token store's read did not say; 0 when it has gone since. */
 async function sizeOf(p: string): Promise<number> {
   try {
     const f = await openRegular(p);

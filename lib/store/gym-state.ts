@@ -151,3 +151,14 @@ export function stripBytes(b: Buffer): Buffer {
   while (e > s && PY_SPACE.has(b[e - 1] as number)) e--;
   return b.subarray(s, e);
 }
+
+/** The snapshot's version: indexed tail lines (a current index only), then one for the freeze. */
+export function freezeVersion(
+  st: GymState,
+  recovered: number,
+): { ok: true; value: number } | { ok: false; error: string } {
+  const v = pythonInt(st.version);
+  if (!v.ok) return v;
+  const added = (recovered > 0 && !st.legacy ? recovered : 0) + (st.frozen ? 0 : 1);
+  return { ok: true, value: Number(v.value) + added };
+}

@@ -46,6 +46,8 @@ export type LineScanner = (buf: Buffer) => { value: unknown; lists: ScannedLists
 export interface JsonlReadResult {
   /** The final line had no trailing newline and did not parse: a write in progress, ignored. */
   tornTail: { line: number; bytes: number } | null;
+  /** Bytes read: the file's size as this read found it. */
+  bytes: number;
 }
 
 function parseLine(buf: Buffer, line: number, scan?: LineScanner): JsonlLine | null {
@@ -124,6 +126,7 @@ async function readLines(
 ): Promise<JsonlReadResult> {
   const g: Gathering = { parts: [], bytes: 0, skip: null };
   let lineNo = 0;
+  let read = 0;
   const finish = (): JsonlLine | null => {
     const { parts, bytes, skip } = g;
     Object.assign(g, { parts: [], bytes: 0, skip: null });
@@ -147,16 +150,18 @@ async function readLines(
       from = nl + 1;
     }
     progress?.add(chunk.length);
+    read += chunk.length;
   }
-  if (g.bytes === 0 && !g.skip) return { tornTail: null };
+  if (g.bytes === 0 && !g.skip) return { tornTail: null, bytes: read };
   lineNo++;
   const skipped = g.skip !== null;
   const last = finish();
-  if (last === null) return { tornTail: null };
+  if (last === null) return { tornTail: null, bytes: read };
   // A damaged tail (NUL bytes, an endless line) is damage, not a write in progress.
-  if (last.problem && !skipped) return { tornTail: { line: lineNo, bytes: last.bytes } };
+  if (last.problem && !skipped)
+    return { tornTail: { line: lineNo, bytes: last.bytes }, bytes: read };
   onLine(last);
-  return { tornTail: null };
+  return { tornTail: null, bytes: read };
 }
 
 function gather(g: Gathering, piece: Buffer, chunkHasNul: boolean): void {

@@ -96,6 +96,7 @@ export async function readRolloutCapture(
     readError: tokens.readError,
     tornBytes: tokens.tornBytes,
     logProbMismatch: tokens.mismatchError,
+    size: tokens.size,
   });
   snapshot.gym = gym.view;
   for (const o of gym.lifecycle.outsideIds) {
@@ -125,6 +126,8 @@ interface TokenLines {
   tornBytes: number | null;
   /** The first log-prob count mismatch as gym-v1's entry read reports it. */
   mismatchError: string | null;
+  /** The file's size as the read found it (it read to the end); null when it did not. */
+  size: number | null;
 }
 
 interface ReadOptions {
@@ -152,6 +155,7 @@ async function readTokenLines(
     tornTail: false,
     tornBytes: null,
     mismatchError: null,
+    size: null,
   };
   const firstLineOf = new Map<string, number>();
   const listed = new LineIssues(issues, file);
@@ -233,6 +237,7 @@ async function readTokenLines(
     resetPromptReuse(); // only this file's prompts are reused, parsed moments before
 
     const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
+    out.size = result.bytes;
     listed.close();
     if (result.tornTail) {
       out.tornTail = true;
