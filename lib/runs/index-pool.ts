@@ -7,7 +7,6 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import os from "node:os";
-import { listStore, type StoreListing } from "@/lib/store";
 import { StoreWorkerPool } from "@/lib/store/io-pool";
 import type { RolloutSummary } from "@/lib/schema";
 import { reviveStoreError, storeWorkerScript } from "./build-rollout-pool";
@@ -128,18 +127,6 @@ export async function summarizeInWorkers(
   for (const input of leftovers) accept(await fallback(input));
   stats.inline = leftovers.length;
   return stats;
-}
-
-/**
- * The store's listing with every file's size (lib/store listStore), on the index's pool: its
- * thousands of stat calls, made asynchronously on the main thread, kept it from the records (and so
- * the workers from their first jobs) about 0.2 s for 10,000 rollouts. Inline without the worker.
- */
-export async function listStoreOffThread(dir: string): Promise<StoreListing> {
-  const pool = indexPool();
-  if (!pool) return listStore(dir, { stat: true });
-  const job: StoreJob = { kind: "list", dir };
-  return pool.run<StoreListing>(job, { group: `list:${dir}`, revive: reviveStoreError });
 }
 
 /** The summary cache's integrity check (./cache-check) on the index's pool; inline without one. */

@@ -17,7 +17,7 @@ import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { meta, setMeta, syncRecords, type RecordsState } from "./record-rows";
 import { isDamage } from "./cache-check";
 import { runsRoot, type RunLayout } from "./runs-root";
-import { checkCacheOffThread, listStoreOffThread, prestartIndexWorkers } from "./index-pool";
+import { checkCacheOffThread, prestartIndexWorkers } from "./index-pool";
 import { updateRows } from "./index-update";
 import { seedIndexFromShards } from "./shard-import";
 import { inputsFingerprint } from "./summary-keys";
@@ -197,17 +197,14 @@ export class SummaryIndex {
 
   private async update(): Promise<void> {
     const run = this.run;
-    // An index never completed summarises from the store: its workers load while the store is
-    // listed, and list it (thousands of stat calls) while this thread reads the records. A later
-    // refresh lists here: starting a worker would cost more than a listing that is mostly cached.
+    // An index never completed summarises from the store: its workers load while the store is listed.
     const stores = run.tokensDir !== null || run.modelCallsDir !== null;
-    const first = stores && !meta(this.rows.handle, "indexed_inputs");
-    if (first) prestartIndexWorkers();
-    const list = (dir: string) =>
-      first ? listStoreOffThread(dir) : listStore(dir, { stat: true });
+    if (stores && !meta(this.rows.handle, "indexed_inputs")) prestartIndexWorkers();
     const [tokens, calls, records] = await Promise.all([
-      run.tokensDir ? list(run.tokensDir) : null,
-      run.modelCallsDir && run.modelCallsDir !== run.tokensDir ? list(run.modelCallsDir) : null,
+      run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
+      run.modelCallsDir && run.modelCallsDir !== run.tokensDir
+        ? listStore(run.modelCallsDir, { stat: true })
+        : null,
       this.syncedRecords(),
     ]);
     this.records = records;
