@@ -8,7 +8,7 @@
 // why), and damaged rows are dropped (re-summarised). Never fsyncs (`synchronous = OFF`): a cache
 // lost to a crash is rebuilt. Does not decide which rows are stale (summary-keys).
 import "server-only";
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { RolloutSummary } from "@/lib/schema";
@@ -73,6 +73,9 @@ export class SummaryRows {
     } catch (err) {
       return this.inMemory(err);
     }
+    // A database not there yet has nothing to check (a first index starts without waiting on a
+    // worker to load for it).
+    if (!this.verified && !existsSync(file)) this.verified = true;
     if (!this.verified) {
       const damage = await check(file).then(
         (d) => ((this.verified = true), d),
