@@ -18,6 +18,15 @@ export interface RolloutRecords {
   hashes: Map<string, string>;
   /** Why the whole file could not be read ("rollouts.jsonl: EIO: i/o error, read"); null when read. */
   readError: string | null;
+  /** Ids of the records a `keep` set aside (their rollouts exist; their records are not held). */
+  others: string[];
+}
+
+/** Which records to hold (a shard's process holds its own, not the run's): the rest are only ids. */
+export interface RecordFilter {
+  /** Names the filter in the file cache (`shard 3/64`). */
+  scope: string;
+  keep: (id: string) => boolean;
 }
 
 const noRecords = (readError: string | null = null): RolloutRecords => ({
@@ -26,11 +35,16 @@ const noRecords = (readError: string | null = null): RolloutRecords => ({
   tornTail: false,
   hashes: new Map(),
   readError,
+  others: [],
 });
 
-export async function readRolloutRecords(file: string | null): Promise<RolloutRecords> {
+export async function readRolloutRecords(
+  file: string | null,
+  filter?: RecordFilter,
+): Promise<RolloutRecords> {
   if (!file) return noRecords();
-  const records = await cachedOrError("rollouts", file, async () => {
+  const scope = filter ? `rollouts ${filter.scope}` : "rollouts";
+  const records = await cachedOrError(scope, file, async () => {
     const out = noRecords();
     const res = await readJsonl(file, (l) => {
       if (l.problem) return void out.unreadable.push({ line: l.line, reason: l.problem });
@@ -38,7 +52,9 @@ export async function readRolloutRecords(file: string | null): Promise<RolloutRe
       if (!parsed.success)
         return void out.unreadable.push({ line: l.line, reason: describeZodError(parsed.error) });
       const id = rolloutIdOf(parsed.data);
-      if (id !== null) out.byId.set(id, parsed.data);
+      if (id === null) return;
+      if (filter && !filter.keep(id)) out.others.push(id);
+      else out.byId.set(id, parsed.data);
     });
     out.tornTail = res.tornTail !== null;
     return out;

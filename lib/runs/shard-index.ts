@@ -1,7 +1,8 @@
-// Summarises one shard of a run (`rollout-lens index RUN --shard i/n`): lists the run as the summary
-// index does (store listings, rollouts.jsonl, ./summary-keys keyedInputs), keeps the rollouts whose
-// id hashes to the shard (./shards shardOf), summarises them with the index's summariser
-// (summarizeSafely) and writes them to a shard file. Reads the run only; writes only `outFile`.
+// Summarises one shard of a run (`rollout-lens index RUN --shard i/n`): lists the run as the
+// summary index does (store listings, rollouts.jsonl, ./summary-keys keyedInputs), keeps the
+// rollouts (and holds the records) whose id hashes to the shard (./shards shardOf), summarises them
+// with the index's summariser (summarizeSafely) and writes them to a shard file. Reads the run
+// only; writes only `outFile`.
 import "server-only";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,12 +10,21 @@ import { listStore } from "@/lib/store";
 import { readRolloutRecords } from "./rollout-records";
 import type { RunLayout } from "./runs-root";
 import { summarizeSafely } from "./summarize";
-import { CURRENT_KEY_PREFIX, keyedInputs, SUMMARY_VERSION, type KeyedInput } from "./summary-keys";
+import {
+  CURRENT_KEY_PREFIX,
+  keyedInputsOf,
+  recordIdsOf,
+  runRollouts,
+  SUMMARY_VERSION,
+  type KeyedInput,
+} from "./summary-keys";
 import { shardOf, ShardWriter, type ShardMeta, type ShardRow, type ShardSpec } from "./shards";
 
 export interface RunInputs {
-  /** Every rollout of the run with its summariser input and row key, as the index keys it. */
+  /** The run's rollouts (a shard's, listed for one) with inputs and row keys, as the index's. */
   inputs: Map<string, KeyedInput>;
+  /** Rollouts in the whole run (every shard's). */
+  rollouts: number;
   /** Store files whose names are not rollout ids. */
   skipped: string[];
   /** Lines of rollouts.jsonl that could not be read. */
@@ -23,17 +33,25 @@ export interface RunInputs {
   recordsError: string | null;
 }
 
-/** The run's rollouts, keyed exactly as lib/runs/summary-index keys them on a refresh. */
-export async function listRunInputs(run: RunLayout): Promise<RunInputs> {
+/**
+ * The run's rollouts, keyed exactly as lib/runs/summary-index keys them on a refresh; with `spec`,
+ * only the shard's, and only its records held (the others' ids alone: a shard of a run of a million
+ * rollouts does not hold the million records).
+ */
+export async function listRunInputs(run: RunLayout, spec?: ShardSpec): Promise<RunInputs> {
+  const keep = spec ? (id: string) => shardOf(id, spec.count) === spec.index : () => true;
+  const filter = spec ? { scope: `shard ${spec.index}/${spec.count}`, keep } : undefined;
   const [tokens, calls, records] = await Promise.all([
     run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
     run.modelCallsDir && run.modelCallsDir !== run.tokensDir
       ? listStore(run.modelCallsDir, { stat: true })
       : null,
-    readRolloutRecords(run.rolloutsFile),
+    readRolloutRecords(run.rolloutsFile, filter),
   ]);
+  const r = runRollouts(run, tokens, calls, recordIdsOf(records));
   return {
-    inputs: keyedInputs(run, tokens, calls, records),
+    inputs: keyedInputsOf(r, records, keep),
+    rollouts: r.ids.size,
     skipped: [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])],
     unreadableRecords: records.unreadable.length,
     recordsError: records.readError,
@@ -77,10 +95,8 @@ export async function indexShard(
   outFile: string,
   options: ShardOptions = {},
 ): Promise<ShardResult> {
-  const listing = await listRunInputs(run);
-  const mine = [...listing.inputs.values()].filter(
-    (k) => shardOf(k.input.rolloutId, spec.count) === spec.index,
-  );
+  const listing = await listRunInputs(run, spec);
+  const mine = [...listing.inputs.values()];
   const prefix = options.codeVersion === undefined ? CURRENT_KEY_PREFIX : `${options.codeVersion}|`;
   const writer = new ShardWriter(outFile, {
     run_dir: path.resolve(run.dir),
@@ -105,7 +121,7 @@ export async function indexShard(
       options.onProgress?.(++done, mine.length);
     });
     writer.add(pending);
-    return { meta: writer.finish(), runRollouts: listing.inputs.size, listing };
+    return { meta: writer.finish(), runRollouts: listing.rollouts, listing };
   } catch (err) {
     writer.abort();
     throw err;

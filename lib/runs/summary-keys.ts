@@ -136,13 +136,28 @@ export function keyedInputs(
   calls: StoreListing | null,
   records: RolloutRecords,
 ): Map<string, KeyedInput> {
-  const r = runRollouts(run, tokens, calls, records.byId.keys());
+  return keyedInputsOf(runRollouts(run, tokens, calls, recordIdsOf(records)), records);
+}
+
+/** Every record's id, those a filter set aside included (./rollout-records RecordFilter). */
+export function recordIdsOf(records: RolloutRecords): string[] {
+  return [...records.byId.keys(), ...records.others];
+}
+
+/** The rollouts of `r` that `keep` accepts (a shard's), keyed with every rollout in view. */
+export function keyedInputsOf(
+  r: RunRollouts,
+  records: RolloutRecords,
+  keep: (id: string) => boolean = () => true,
+): Map<string, KeyedInput> {
   const out = new Map<string, KeyedInput>();
-  for (const id of r.ids)
+  for (const id of r.ids) {
+    if (!keep(id)) continue;
     out.set(id, {
       key: keyOf(r, id, recordHash(records, id)),
       input: inputOf(r, id, records.byId.get(id) ?? null),
     });
+  }
   return out;
 }
 
