@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { listStore } from "@/lib/store";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
 import { resolveRunLayout, type RunLayout } from "@/lib/runs/runs-root";
-import { importShards, seedFromShards } from "@/lib/runs/shard-import";
+import { importShards, keysIn, mapSink, seedFromShards } from "@/lib/runs/shard-import";
 import { readShardDir, shardSetRows } from "@/lib/runs/shard-set";
 import { shardOf, type ShardRow } from "@/lib/runs/shards";
 import { summarizeSafely } from "@/lib/runs/summarize";
@@ -143,7 +143,11 @@ describe("rollout-lens index --shard", () => {
     expect((await importShards(run, merged)).rows.size).toBe(200);
     const touched = path.join(runDir, "tokens", "101-0.tokens.jsonl");
     utimesSync(touched, new Date(), new Date(Date.now() + 5000));
-    const seeded = await seedFromShards(shardDir, await indexInputs(run));
+    const sink = mapSink();
+    const seeded = {
+      ...(await seedFromShards(shardDir, keysIn(await indexInputs(run)), sink)),
+      ...sink,
+    };
     expect(seeded).toMatchObject({ stale: 1, invalid: 0, notice: null });
     expect(seeded.rows.has("101-0")).toBe(false);
     expect(seeded.rows.size).toBe(199);

@@ -5,6 +5,7 @@
 // are keyed here and summarised on the index's worker pool. Rows are written in small batches with
 // the event loop let through between them. Not responsible for when an update runs (summary-index).
 import "server-only";
+import type Database from "better-sqlite3";
 import type { IndexProgress, RolloutRecord, RolloutSummary } from "@/lib/schema";
 import type { StoreListing } from "@/lib/store";
 import { summarizeInWorkers } from "./index-pool";
@@ -49,12 +50,7 @@ export async function updateRows(
   progress: IndexProgress,
 ): Promise<void> {
   const db = () => rows.handle;
-  const storeIds = new Set([
-    ...(tokens?.rollouts.keys() ?? []),
-    ...(tokens?.deleted ?? []),
-    ...(calls?.rollouts.keys() ?? []),
-  ]);
-  const r = runRollouts(run, tokens, calls, attemptRecordIds(db(), storeIds));
+  const r = rolloutsInView(run, db(), tokens, calls);
   markSpecial(db(), r.ids);
   rows.delete(goneIds(db()));
   const prefix = plainKeyPrefix(run);
@@ -72,6 +68,25 @@ export async function updateRows(
   const sink = new RowSink(rows, progress);
   await summarisePlain(rows, r, prefix, sink);
   await summariseSpecial(rows, r, special, sink, progress);
+}
+
+/**
+ * The run's rollouts as a refresh keys them: the stores' and, of the records (the database's
+ * records table), those of attempt groups. A rollout with a record alone is not among them; its
+ * key is its record's (./summary-keys keyOf).
+ */
+export function rolloutsInView(
+  run: RunLayout,
+  db: Database.Database,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+): RunRollouts {
+  const storeIds = new Set([
+    ...(tokens?.rollouts.keys() ?? []),
+    ...(tokens?.deleted ?? []),
+    ...(calls?.rollouts.keys() ?? []),
+  ]);
+  return runRollouts(run, tokens, calls, attemptRecordIds(db, storeIds));
 }
 
 /**

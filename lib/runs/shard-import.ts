@@ -2,31 +2,63 @@
 // is taken only when its key equals the key the index computes now for that rollout (same build,
 // profile, side-call patterns, file versions, record and attempt group) and its summary is valid;
 // every other row is stale and its rollout is summarised again. A shard set that cannot be used
-// is a notice, never a failure of the run. Holds nothing; the index keeps what it takes.
+// is a notice, never a failure of the run. Holds nothing (the server's keys come from its records
+// table, not the records held in memory); the index keeps what it takes.
 import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import type { RunLayout } from "./runs-root";
 import { listRunInputs } from "./shard-index";
+import type { StoreListing } from "@/lib/store";
+import { rolloutsInView } from "./index-update";
+import { recordHashes } from "./record-rows";
 import { readShardDir, shardSetRows } from "./shard-set";
-import { CURRENT_KEY_PREFIX } from "./summary-keys";
-import type { SummaryRow, SummaryRows } from "./summary-rows";
+import type { ShardRow } from "./shards";
+import { CURRENT_KEY_PREFIX, keyOf } from "./summary-keys";
+import type { SummaryRows } from "./summary-rows";
 
 /** The variable naming the directory that holds each run's shards, in `<dir>/<run id>/`. */
 export const SHARDS_ENV = "ROLLOUT_LENS_SHARDS";
-/** Longest stretch of work on the calling thread before the event loop is let through. */
-const SLICE_MS = 10;
+/** Shard rows keyed, checked and written at a time, with the event loop let through between. */
+const SLICE_ROWS = 500;
 
 export interface ShardImport {
-  /** Rows still good, by rollout id: what the index would hold after summarising them itself. */
-  rows: Map<string, { key: string; summary: RolloutSummary }>;
+  /** Rows taken: their key is the one the index computes now and their summary is valid. */
+  taken: number;
   /** Rows whose key no longer matches the store, or whose rollout is gone. */
   stale: number;
   /** Rows that are not a valid summary of their rollout. */
   invalid: number;
   /** Why the shard set was not used at all (bad set, another build), or null. */
   notice: string | null;
+}
+
+export interface TakenRow {
+  id: string;
+  key: string;
+  summary: RolloutSummary;
+}
+
+/** The keys the index computes now for `ids`; an id absent is a rollout the run no longer has. */
+export type KeysOf = (ids: readonly string[]) => ReadonlyMap<string, string>;
+
+/** Where taken rows go, a slice at a time; `drop` takes back every one when the set turns bad. */
+export interface ShardSink {
+  take(rows: TakenRow[]): void;
+  drop(ids: string[]): void;
+}
+
+/** KeysOf over keyed inputs held in memory (./shard-index listRunInputs). */
+export function keysIn(inputs: ReadonlyMap<string, { key: string }>): KeysOf {
+  return (ids) => {
+    const out = new Map<string, string>();
+    for (const id of ids) {
+      const key = inputs.get(id)?.key;
+      if (key !== undefined) out.set(id, key);
+    }
+    return out;
+  };
 }
 
 /** The run's shard directory, `$ROLLOUT_LENS_SHARDS/<run id>`, when that variable is set and it exists. */
@@ -41,16 +73,35 @@ export function shardDirFor(
 }
 
 /**
- * The rows of the shard set at `where` (a directory of shards or one merged file) that `inputs`
- * (the index's keyed inputs, ./summary-keys keyedInputs) still agree with. Reads in slices of a
- * few ms with the event loop let through between them, as the index loads its own cache.
+ * Gives `sink` the rows of the shard set at `where` (a directory of shards or one merged file) whose
+ * key is the one `keysOf` gives now, a slice of SLICE_ROWS at a time with the event loop let through
+ * between: nothing of the set is held. A set found bad halfway is not trusted in part: the rows
+ * taken are dropped again.
  */
 export async function seedFromShards(
   where: string,
-  inputs: ReadonlyMap<string, { key: string }>,
+  keysOf: KeysOf,
+  sink: ShardSink,
   keyPrefix: string = CURRENT_KEY_PREFIX,
 ): Promise<ShardImport> {
-  const out: ShardImport = { rows: new Map(), stale: 0, invalid: 0, notice: null };
+  const out: ShardImport = { taken: 0, stale: 0, invalid: 0, notice: null };
+  const takenIds: string[] = [];
+  const slice: ShardRow[] = [];
+  const flush = () => {
+    const keys = keysOf(slice.map((row) => row.id));
+    const taken: TakenRow[] = [];
+    for (const row of slice.splice(0)) {
+      if (keys.get(row.id) !== row.key) out.stale++;
+      else {
+        const summary = parseSummary(row.summary);
+        if (summary?.rollout_id !== row.id) out.invalid++;
+        else taken.push({ id: row.id, key: row.key, summary });
+      }
+    }
+    sink.take(taken);
+    for (const t of taken) takenIds.push(t.id);
+    out.taken += taken.length;
+  };
   try {
     const set = readShardDir(where);
     if (set.keyPrefix !== keyPrefix) {
@@ -58,22 +109,17 @@ export async function seedFromShards(
       out.notice = `index shards in ${where} were summarised by build ${set.keyPrefix.slice(0, -1)}, this is ${keyPrefix.slice(0, -1)}: not used`;
       return out;
     }
-    let slice = performance.now();
     for (const row of shardSetRows(set)) {
-      if (inputs.get(row.id)?.key !== row.key) out.stale++;
-      else {
-        const summary = parseSummary(row.summary);
-        if (summary?.rollout_id === row.id) out.rows.set(row.id, { key: row.key, summary });
-        else out.invalid++;
-      }
-      if (performance.now() - slice < SLICE_MS) continue;
+      slice.push(row);
+      if (slice.length < SLICE_ROWS) continue;
+      flush();
       await new Promise((r) => setImmediate(r));
-      slice = performance.now();
     }
+    flush();
   } catch (err) {
-    // A set found bad halfway is not trusted in part.
+    sink.drop(takenIds);
     return {
-      rows: new Map(),
+      taken: 0,
       stale: 0,
       invalid: 0,
       notice: `index shards not used: ${(err as Error).message}`,
@@ -82,14 +128,25 @@ export async function seedFromShards(
   return out;
 }
 
-/** seedFromShards for a run, listing its store and records first (as a refresh of the index does). */
-export async function importShards(run: RunLayout, where: string): Promise<ShardImport> {
-  const { inputs } = await listRunInputs(run);
-  return seedFromShards(where, inputs);
+/** A sink that keeps the rows taken in a map, by rollout id (tests, tools). */
+export function mapSink(): ShardSink & { rows: Map<string, TakenRow> } {
+  const rows = new Map<string, TakenRow>();
+  return {
+    rows,
+    take: (taken) => taken.forEach((t) => rows.set(t.id, t)),
+    drop: (ids) => ids.forEach((id) => rows.delete(id)),
+  };
 }
 
-/** Rows written to the index's database at a time, with the event loop let through between. */
-const WRITE_BATCH = 500;
+/** seedFromShards for a run, listing its store and records first, into a map (tests, tools). */
+export async function importShards(
+  run: RunLayout,
+  where: string,
+): Promise<ShardImport & { rows: Map<string, TakenRow> }> {
+  const { inputs } = await listRunInputs(run);
+  const sink = mapSink();
+  return { ...(await seedFromShards(where, keysIn(inputs), sink)), rows: sink.rows };
+}
 
 /**
  * Seeds the index's database from the run's shard set, when `$ROLLOUT_LENS_SHARDS/<run id>` holds
@@ -100,22 +157,29 @@ const WRITE_BATCH = 500;
 export async function seedIndexFromShards(
   run: RunLayout,
   rows: SummaryRows,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
 ): Promise<string | null> {
   const dir = shardDirFor(run);
   if (!dir) return null;
-  const seed = await importShards(run, dir);
-  const batch: SummaryRow[] = [];
-  for (const [, row] of seed.rows) {
-    batch.push({ key: row.key, summary: row.summary, replaces: true });
-    if (batch.length < WRITE_BATCH) continue;
-    rows.write(batch.splice(0));
-    await new Promise((r) => setImmediate(r));
-  }
-  rows.write(batch);
+  // The keys a refresh computes, from the listings and the records table: no record is held.
+  const r = rolloutsInView(run, rows.handle, tokens, calls);
+  const keysOf: KeysOf = (ids) => {
+    const hashes = recordHashes(rows.handle, ids);
+    const keys = new Map<string, string>();
+    for (const id of ids)
+      if (r.ids.has(id) || hashes.has(id)) keys.set(id, keyOf(r, id, hashes.get(id) ?? "-"));
+    return keys;
+  };
+  const seed = await seedFromShards(dir, keysOf, {
+    take: (taken) =>
+      rows.write(taken.map(({ key, summary }) => ({ key, summary, replaces: true }))),
+    drop: (ids) => rows.delete(ids),
+  });
   if (seed.notice) return seed.notice;
   const skipped = seed.stale + seed.invalid;
   return skipped > 0
-    ? `index shards in ${dir}: ${seed.rows.size} rows taken, ${skipped} stale or invalid (summarised again)`
+    ? `index shards in ${dir}: ${seed.taken} rows taken, ${skipped} stale or invalid (summarised again)`
     : null;
 }
 

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { seedFromShards, shardDirFor } from "./shard-import";
+import { summaryOf } from "@/lib/testing/summary";
+import { keysIn, mapSink, seedFromShards, shardDirFor } from "./shard-import";
 import { mergeShards, readShardDir, shardSetRows } from "./shard-set";
 import { ShardError, shardFileName, shardOf, ShardWriter, type ShardSpec } from "./shards";
 
@@ -191,19 +192,52 @@ describe("seedFromShards", () => {
     );
     inputs.set("r1", { key: `${PREFIX}changed` });
     inputs.delete("r2");
-    const seeded = await seedFromShards(dir, inputs, PREFIX);
+    const sink = mapSink();
+    const seeded = { ...(await seedFromShards(dir, keysIn(inputs), sink, PREFIX)), ...sink };
     // "{}" is no summary: every row whose key matches is refused as invalid, never imported.
     expect(seeded).toMatchObject({ stale: 2, invalid: 58, notice: null });
     expect(seeded.rows.size).toBe(0);
   });
 
+  it("takes rows a slice at a time and takes every one back when the set turns out bad halfway", async () => {
+    const dir = tempDir();
+    const spec0 = { index: 0, count: 2 };
+    const ids0 = Array.from({ length: 3000 }, (_, i) => `q${i}`).filter(
+      (id) => shardOf(id, 2) === 0,
+    );
+    const file = writeShard(dir, spec0, { ids: ids0 });
+    // Real summaries, so the rows are taken; written over the writer's "{}".
+    const db = new Database(file);
+    const set = db.prepare("UPDATE rows SET summary = ? WHERE id = ?");
+    for (const id of ids0) set.run(JSON.stringify(summaryOf({ rollout_id: id })), id);
+    db.close();
+    // Shard 1 holds a rollout of shard 0: the set is found bad only when that row is read.
+    writeShard(dir, { index: 1, count: 2 }, { ids: ["r1", ids0[0] as string] });
+    const keys = new Map(ids0.map((id) => [id, { key: `${PREFIX}k-${id}` }]));
+    const slices: number[] = [];
+    const sink = mapSink();
+    const seeded = await seedFromShards(
+      dir,
+      keysIn(keys),
+      { take: (rows) => (slices.push(rows.length), sink.take(rows)), drop: sink.drop },
+      PREFIX,
+    );
+    expect(ids0.length).toBeGreaterThan(1000);
+    expect(Math.max(...slices)).toBeLessThanOrEqual(500);
+    expect(slices.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(500); // rows were taken…
+    expect(sink.rows.size).toBe(0); // …and taken back
+    expect(seeded).toMatchObject({ taken: 0, notice: expect.stringMatching(/not of shard 1\/2/) });
+  });
+
   it("uses nothing from another build's shards or a bad set, and says why", async () => {
     const dir = writeSet(2);
-    const other = await seedFromShards(dir, new Map(), "7:build-b|");
+    const none = keysIn(new Map());
+    const other = await seedFromShards(dir, none, mapSink(), "7:build-b|");
     expect(other).toMatchObject({ stale: 60, invalid: 0 });
     expect(other.notice).toMatch(/summarised by build 7:build-a, this is 7:build-b: not used/);
     rmSync(path.join(dir, shardFileName({ index: 0, count: 2 })));
-    const bad = await seedFromShards(dir, new Map(), PREFIX);
+    const sink = mapSink();
+    const bad = { ...(await seedFromShards(dir, none, sink, PREFIX)), ...sink };
     expect(bad.notice).toMatch(/^index shards not used: .*missing shard 0 of 2/);
     expect(bad.rows.size).toBe(0);
   });

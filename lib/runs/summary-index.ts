@@ -220,7 +220,7 @@ export class SummaryIndex {
     if (stores) prestartIndexWorkers();
     if (!this.shardsSeeded) {
       this.shardsSeeded = true;
-      const said = await seedIndexFromShards(run, this.rows);
+      const said = await seedIndexFromShards(run, this.rows, tokens, calls);
       if (said) console.warn(`rollout-lens: ${said}`);
     }
     await updateRows(run, this.rows, tokens, calls, this.progress);
