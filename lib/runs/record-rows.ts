@@ -5,9 +5,11 @@
 // that cannot be read at all gives no records and a read error. Not responsible for summarising.
 import "server-only";
 import { createHash } from "node:crypto";
+import path from "node:path";
 import type Database from "better-sqlite3";
 import { readJsonl } from "@/lib/store";
-import { fileVersion } from "@/lib/store/file-version";
+import { versionOf } from "@/lib/store/file-version";
+import { statWithin } from "@/lib/store/io-file";
 import { describeZodError } from "@/lib/store/zod-message";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 
@@ -60,12 +62,12 @@ export async function syncRecords(
   db: () => Database.Database,
   file: string | null,
 ): Promise<RecordsState> {
-  const version = file ? await fileVersion(file) : "-";
+  const { version, error } = await recordsFileVersion(file);
   const stored = meta(db(), "records_version");
   if (stored === version)
     return { ...noState(), ...JSON.parse(meta(db(), "records_state") ?? "{}"), version };
   db().exec("DELETE FROM records");
-  const state = file && version !== "-" ? await streamRecords(db, file) : noState();
+  const state = file && !error && version !== "-" ? await streamRecords(db, file) : noState(error);
   state.version = version;
   const d = db();
   d.transaction(() => {
@@ -73,6 +75,25 @@ export async function syncRecords(
     setMeta(d, "records_state", JSON.stringify(state));
   })();
   return state;
+}
+
+/**
+ * The version of rollouts.jsonl ("-" when there is none), or why it cannot be read: a directory,
+ * FIFO or device at its path is refused by name, never taken for a run without records.
+ */
+async function recordsFileVersion(
+  file: string | null,
+): Promise<{ version: string; error: string | null }> {
+  if (!file) return { version: "-", error: null };
+  const name = path.basename(file);
+  const st = await statWithin(file).catch((err: NodeJS.ErrnoException) => err);
+  if (st instanceof Error)
+    return (st as NodeJS.ErrnoException).code === "ENOENT"
+      ? { version: "-", error: null }
+      : { version: `! ${st.message}`, error: `${name}: ${st.message}` };
+  if (st.isFile()) return { version: versionOf(st), error: null };
+  const error = `${name}: not a regular file (a directory, FIFO or device); refused`;
+  return { version: `! ${error}`, error };
 }
 
 async function streamRecords(db: () => Database.Database, file: string): Promise<RecordsState> {

@@ -5,9 +5,9 @@
 import "server-only";
 import path from "node:path";
 import {
+  existsAt,
   holdsTokenFiles,
   isDirectory,
-  isRegularFile,
   listSubdirectories,
   readTextFile,
   realpath,
@@ -112,12 +112,13 @@ export async function resolveRunLayout(
   const rolloutsFile = await place(
     p.rollouts,
     "rollouts",
-    (await isRegularFile(at("rollouts.jsonl"))) ? "rollouts.jsonl" : null,
+    // Whatever is there (a directory, a FIFO): its reader names what is wrong, not silence.
+    (await existsAt(at("rollouts.jsonl"))) ? "rollouts.jsonl" : null,
   );
   const metricsFile = await place(
     p.metrics,
     "metrics",
-    (await isRegularFile(at("metrics.jsonl"))) ? "metrics.jsonl" : null,
+    (await existsAt(at("metrics.jsonl"))) ? "metrics.jsonl" : null,
   );
   return {
     id,

@@ -19,6 +19,7 @@ import { processCache } from "@/lib/cache/registry";
 import { rolloutSummarySchema } from "@/lib/schema";
 import { line, tempRun, tokenRecord } from "@/lib/testing/temp-store";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
+import { readMetrics } from "./metrics";
 import { getRun } from "./runs-root";
 import { cacheDir, indexFor, SummaryIndex } from "./summary-index";
 import { summarizeRollout } from "./summarize";
@@ -151,6 +152,28 @@ describe("summary index", () => {
       { line: 3, reason: expect.stringMatching(/not valid JSON/) },
     ]);
   });
+
+  it("names a rollouts.jsonl or metrics.jsonl that is a directory instead of showing a run without them", async () => {
+    const { root } = tempRun(3);
+    mkdirSync(path.join(root, "run", "rollouts.jsonl"));
+    mkdirSync(path.join(root, "run", "metrics.jsonl"));
+    const run = await getRun("run", root);
+    const index = new SummaryIndex(run, dbIn());
+    const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 60_000 });
+    expect(snap.records_error).toBe(
+      "rollouts.jsonl: not a regular file (a directory, FIFO or device); refused",
+    );
+    // The rollouts are still served, from their token stores.
+    expect(index.all().map((s) => [s.rollout_id, s.source])).toEqual([
+      ["0-0", "store"],
+      ["1-0", "store"],
+      ["2-0", "store"],
+    ]);
+    index.close();
+    expect((await readMetrics(run.metricsFile)).error).toMatch(
+      /^metrics\.jsonl: .*not a regular file/,
+    );
+  }, 60_000);
 
   it("holds the database open only while a refresh runs", async () => {
     const { root } = tempRun(3);

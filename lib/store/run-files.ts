@@ -4,7 +4,15 @@
 // would block the reader forever); every call is under the read deadline (./io-file), since on a
 // stalled mount even a stat never returns. Not responsible for what the files mean.
 import "server-only";
-import { readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io-file";
+import { lstatWithin, readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io-file";
+
+/** Whether anything is at `p` (a file, a directory, a FIFO, a link): a reader then says what. */
+export async function existsAt(p: string): Promise<boolean> {
+  return lstatWithin(p).then(
+    () => true,
+    () => false,
+  );
+}
 
 export async function isDirectory(p: string): Promise<boolean> {
   return statWithin(p).then(
