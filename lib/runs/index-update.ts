@@ -19,7 +19,7 @@ import {
 } from "./plain-records";
 import { recordHashes, recordsOf } from "./record-rows";
 import type { RunLayout } from "./runs-root";
-import { recordSummary, summarizeSafely } from "./summarize";
+import { recordSummary, summarizeSafely, type SummarizeInput } from "./summarize";
 import {
   hasStoreFiles,
   inputOf,
@@ -246,10 +246,24 @@ async function standInFromRecords(
     for (const id of batch) {
       const rec = records.get(id);
       if (!rec) continue;
-      summaries.push(recordSummary(inputOf(r, id, rec.record)));
+      summaries.push(standInOf(inputOf(r, id, rec.record)));
       replacing.add(id);
     }
     sink.standIn(summaries);
     await breathe();
   }
+}
+
+/**
+ * A store rollout's row from its record until its store is read. Its capture evidence is the
+ * record's or the listing's (a token file with bytes, a state, intents or incomplete file), as
+ * the store's summary will judge it (./summary-severity hasCapture): a record without
+ * `_ng_token_capture` is no sign that a rollout with a token store captured nothing.
+ */
+function standInOf(input: SummarizeInput): RolloutSummary {
+  const s = recordSummary(input);
+  const listed =
+    input.bytes > 0 ||
+    (input.present ?? []).some((k) => k === "state" || k === "intents" || k === "incomplete");
+  return listed && !s.has_capture ? { ...s, has_capture: true } : s;
 }

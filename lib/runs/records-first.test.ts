@@ -25,18 +25,21 @@ describe("records first", () => {
         _ng_rollout_index: 0,
         reward: i,
         mask_sample: i === 5,
-        _ng_token_capture: { n_calls: 2, chains: 1, delivered_fraction: 1 },
+        // Records of 20 … 29 carry no capture summary: their token stores are capture enough.
+        ...(i < 20 ? { _ng_token_capture: { n_calls: 2, chains: 1, delivered_fraction: 1 } } : {}),
       }),
     );
     writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
     const index = new SummaryIndex(await getRun("run", root), dbIn());
-    const writes: Array<{ rows: Array<[string, string, string]>; progress: string }> = [];
+    type Seen = [string, string, string, boolean];
+    const writes: Array<{ rows: Seen[]; progress: string }> = [];
     const write = index.rows.write.bind(index.rows);
     index.rows.write = (rows) => {
-      const seen = rows.map((r): [string, string, string] => [
+      const seen = rows.map((r): Seen => [
         r.summary.rollout_id,
         r.summary.source,
         r.key,
+        r.summary.has_capture,
       ]);
       write(rows);
       if (seen.length > 0) writes.push({ rows: seen, progress: JSON.stringify(index.progress) });
@@ -50,6 +53,8 @@ describe("records first", () => {
     expect(new Set(first.rows.map((r) => `${r[1]} ${r[2]}`))).toEqual(
       new Set(["record from-record"]),
     );
+    // No stand-in says "no token capture": those without a capture summary have token files.
+    expect(first.rows.every((r) => r[3])).toBe(true);
     expect(JSON.parse(first.progress)).toMatchObject({ running: true, done: 0, total: 40 });
     expect(JSON.parse(first.progress).from_records).toBe(30);
     // Then every store summary replaces them: all 40 rows are the store's, none left standing.
