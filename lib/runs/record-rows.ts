@@ -41,8 +41,10 @@ const noState = (readError: string | null = null, version = "-"): RecordsState =
 });
 
 /** The hash a record's rows are keyed by (the summary index's row key holds it). */
-export const hashRecord = (r: RolloutRecord): string =>
-  createHash("sha1").update(JSON.stringify(r)).digest("hex");
+export const hashRecord = (r: RolloutRecord): string => hashOfText(JSON.stringify(r));
+
+/** hashRecord of a record already serialised (JSON.stringify of it): one serialisation, not two. */
+const hashOfText = (text: string): string => createHash("sha1").update(text).digest("hex");
 
 /** A fact kept beside the index's rows (the records file's version, the inputs last indexed). */
 export function meta(db: Database.Database, k: string): string | null {
@@ -117,7 +119,8 @@ async function streamRecords(db: () => Database.Database, file: string): Promise
       const r = parsed.data;
       const id = rolloutIdOf(r);
       if (id === null) return;
-      batch.push([id, hashRecord(r), r._ng_task_index, r.step, JSON.stringify(r)]);
+      const text = JSON.stringify(r);
+      batch.push([id, hashOfText(text), r._ng_task_index, r.step, text]);
       if (batch.length >= BATCH) flush();
     });
     flush();
