@@ -113,7 +113,9 @@ function IndexProgress({ s }: { s: IndexState }) {
       data-total={s.kind === "indexing" ? s.total : s.kind === "complete" ? s.indexed : undefined}
     >
       <span data-testid="index-progress-words">{progressWords(s)}</span>{" "}
-      {s.kind === "indexing" ? (
+      {s.kind === "indexing" && s.recordsRead !== null ? (
+        <progress aria-label="rollouts.jsonl read" max={1} value={s.recordsRead} />
+      ) : s.kind === "indexing" ? (
         <progress aria-label="rollouts indexed" max={Math.max(1, s.total)} value={s.indexed} />
       ) : s.kind === "counting" ? (
         <progress aria-label="counting rollouts" />

@@ -19,6 +19,7 @@ const progress = (over: Partial<IndexProgress>): IndexProgress => ({
   workers: 0,
   in_workers: 0,
   from_records: 0,
+  records_read: null,
   ...over,
 });
 
@@ -38,12 +39,14 @@ describe("indexState", () => {
       indexed: 9_730,
       total: 10_000,
       fromRecords: 0,
+      recordsRead: null,
     });
     expect(indexState(progress({ running: true, done: 270, total: 10_000 }), 270, true)).toEqual({
       kind: "indexing",
       indexed: 270,
       total: 10_000,
       fromRecords: 0,
+      recordsRead: null,
     });
   });
 
@@ -55,6 +58,7 @@ describe("indexState", () => {
       indexed: 270,
       total: 10_000,
       fromRecords: 9_730,
+      recordsRead: null,
     });
     // Before any store is read: nothing indexed from a store, every row from its record.
     const first = progress({ running: true, done: 0, total: 10_000, from_records: 10_000 });
@@ -74,7 +78,13 @@ describe("indexState", () => {
 });
 
 describe("the words and claims", () => {
-  const indexing = { kind: "indexing", indexed: 270, total: 10_000, fromRecords: 0 } as const;
+  const indexing = {
+    kind: "indexing",
+    indexed: 270,
+    total: 10_000,
+    fromRecords: 0,
+    recordsRead: null,
+  } as const;
   const standing = { ...indexing, fromRecords: 9_730 } as const;
   const complete = { kind: "complete", indexed: 10_000 } as const;
 
@@ -85,6 +95,29 @@ describe("the words and claims", () => {
     );
     expect(progressWords({ kind: "counting" })).toMatch(/^indexing: counting/);
     expect(progressWords({ kind: "complete", indexed: 1 })).toBe("indexed 1 rollout");
+  });
+
+  it("while rollouts.jsonl is read: of the rollouts read so far, and how much of the file", () => {
+    // A records-only run: 120,000 records read (37.96% of the file), 100,000 rows written.
+    const p = progress({ running: true, done: 100_000, total: 120_000, records_read: 0.3796 });
+    const reading = indexState(p, 100_000, true);
+    expect(reading).toEqual({
+      kind: "indexing",
+      indexed: 100_000,
+      total: 120_000,
+      fromRecords: 0,
+      recordsRead: 0.3796,
+    });
+    expect(progressWords(reading)).toBe(
+      "indexing 100,000 of the 120,000 rollouts read so far: rollouts.jsonl 37% read",
+    );
+    expect(tableCountWords(50, reading)).toBe(
+      "50 of 100,000 indexed so far (rollouts.jsonl 37% read)",
+    );
+    // Never "100% read" before the read ends.
+    const nearly = indexState({ ...p, records_read: 0.999 }, 100_000, true);
+    expect(progressWords(nearly)).toMatch(/99% read$/);
+    expect(noAlertsClaim(reading, false)).toBe("not_yet");
   });
 
   it("never reads as a final table count while indexing", () => {

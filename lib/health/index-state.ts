@@ -10,9 +10,17 @@ export type IndexState =
   | { kind: "counting" }
   /**
    * `indexed` of `total` rollouts summarised; every count over them is partial. `fromRecords` more
-   * rows stand in from their records for store rollouts not read yet (records first).
+   * rows stand in from their records for store rollouts not read yet (records first). While
+   * rollouts.jsonl is still read, `recordsRead` is the fraction read and `total` the rollouts
+   * read so far; otherwise null.
    */
-  | { kind: "indexing"; indexed: number; total: number; fromRecords: number }
+  | {
+      kind: "indexing";
+      indexed: number;
+      total: number;
+      fromRecords: number;
+      recordsRead: number | null;
+    }
   /** Every rollout the run has is summarised: counts are final (until the run grows). */
   | { kind: "complete"; indexed: number };
 
@@ -37,7 +45,8 @@ export function indexState(
     const pending = Math.max(0, progress.total - progress.done);
     const fromRecords = Math.min(indexed, Math.max(0, progress.from_records));
     const built = indexed - fromRecords;
-    return { kind: "indexing", indexed: built, total: built + pending, fromRecords };
+    const recordsRead = progress.records_read ?? null;
+    return { kind: "indexing", indexed: built, total: built + pending, fromRecords, recordsRead };
   }
   const neverListed = progress.last_ms === null && progress.total === 0 && indexed === 0;
   if (neverListed && hasSources && progress.error === null) return { kind: "counting" };
@@ -50,10 +59,14 @@ export const pollDelayMs = (s: IndexState): number =>
   isSettled(s) ? POLL_SETTLED_MS : POLL_INDEXING_MS;
 
 const n = (x: number) => x.toLocaleString("en-US");
+/** A fraction read as a whole percentage, never 100% before the end (floor). */
+const percent = (f: number) => `${Math.floor(f * 100)}%`;
 
 /** The progress line: "indexing 270 of 10,000 rollouts", or that they are being counted. */
 export function progressWords(s: IndexState): string {
   if (s.kind === "counting") return "indexing: counting the run's rollouts…";
+  if (s.kind === "indexing" && s.recordsRead !== null)
+    return `indexing ${n(s.indexed)} of the ${plural(s.total, "rollout", "rollouts", n(s.total))} read so far: rollouts.jsonl ${percent(s.recordsRead)} read`;
   if (s.kind === "indexing") {
     const of = `indexing ${n(s.indexed)} of ${plural(s.total, "rollout", "rollouts", n(s.total))}`;
     if (s.fromRecords === 0) return of;
@@ -68,6 +81,8 @@ export function progressWords(s: IndexState): string {
  */
 export function tableCountWords(matching: number, s: IndexState): string {
   if (s.kind === "counting") return "counting rollouts…";
+  if (s.kind === "indexing" && s.recordsRead !== null)
+    return `${n(matching)} of ${n(s.indexed)} indexed so far (rollouts.jsonl ${percent(s.recordsRead)} read)`;
   if (s.kind === "indexing") {
     const held = s.indexed + s.fromRecords;
     const from = s.fromRecords > 0 ? `, ${n(s.fromRecords)} from records` : "";

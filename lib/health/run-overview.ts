@@ -82,6 +82,7 @@ function unreadableOverview(run: RunLayout, error: string): RunOverview {
       workers: 0,
       in_workers: 0,
       from_records: 0,
+      records_read: null,
     },
     steps: 0,
   };

@@ -64,6 +64,7 @@ export async function updateRows(
     workers: 0,
     in_workers: 0,
     from_records: 0,
+    records_read: null,
   });
   const sink = new RowSink(rows, progress);
   await summarisePlain(rows, r, prefix, sink);
@@ -96,7 +97,7 @@ export function rolloutsInView(
 export const FROM_RECORD_KEY = "from-record";
 
 /** Summaries waiting to be written, flushed in batches. */
-class RowSink {
+export class RowSink {
   private readonly pending: SummaryRow[] = [];
   /** Store rollouts whose row stands in from their record (progress.from_records counts them). */
   readonly standIns = new Set<string>();
@@ -158,19 +159,30 @@ async function staleSpecial(rows: SummaryRows, r: RunRollouts) {
   return { stale, replacing };
 }
 
-/** Records first: every stale plain rollout from its record, a page at a time in file order. */
-async function summarisePlain(rows: SummaryRows, r: RunRollouts, prefix: string, sink: RowSink) {
+/**
+ * Records first: every stale plain rollout from its record, a page at a time in file order, those
+ * after the records table's rowid `from` and up to `until`; returns the last rowid summarised.
+ */
+export async function summarisePlain(
+  rows: SummaryRows,
+  r: RunRollouts,
+  prefix: string,
+  sink: RowSink,
+  from = 0,
+  until = Infinity,
+): Promise<number> {
   let slice = performance.now();
-  for (let after = 0; ;) {
+  for (let after = from; ;) {
     const page = plainStalePage(rows.handle, prefix, after, BATCH);
     for (const p of page) {
+      if (p.rid > until) return (sink.flush(), after);
       const record = JSON.parse(p.record) as RolloutRecord;
       const summary = await summarizeSafely(inputOf(r, p.id, record));
       sink.add(summary, prefix + p.hash + PLAIN_KEY_SUFFIX, p.had === 1);
+      after = p.rid;
     }
     sink.flush();
-    if (page.length < BATCH) return;
-    after = (page[page.length - 1] as { rid: number }).rid;
+    if (page.length < BATCH) return after;
     if (performance.now() - slice > SLICE_MS) {
       await breathe();
       slice = performance.now();

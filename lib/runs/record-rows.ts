@@ -56,20 +56,34 @@ export function setMeta(db: Database.Database, k: string, v: string): void {
   db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)").run(k, v);
 }
 
+/** How far a sync of rollouts.jsonl has got: records in the table so far, and the file read. */
+export interface RecordsRead {
+  records: number;
+  /** Bytes read over the file's size (0 … 1). */
+  fraction: number;
+}
+
 /**
  * Brings the records table up to the file's current version (nothing to do when it is already);
  * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
+ * `onBatch` is told after each batch is in the table (the table may be read meanwhile).
  */
 export async function syncRecords(
   db: () => Database.Database,
   file: string | null,
+  onBatch?: (read: RecordsRead) => void,
 ): Promise<RecordsState> {
-  const { version, error } = await recordsFileVersion(file);
+  const { version, error, size } = await recordsFileVersion(file);
   const stored = meta(db(), "records_version");
   if (stored === version)
     return { ...noState(), ...JSON.parse(meta(db(), "records_state") ?? "{}"), version };
   db().exec("DELETE FROM records");
-  const state = file && !error && version !== "-" ? await streamRecords(db, file) : noState(error);
+  const state =
+    file && !error && version !== "-"
+      ? await streamRecords(db, file, (records, bytes) =>
+          onBatch?.({ records, fraction: Math.min(1, bytes / Math.max(1, size)) }),
+        )
+      : noState(error);
   state.version = version;
   const d = db();
   d.transaction(() => {
@@ -85,44 +99,57 @@ export async function syncRecords(
  */
 async function recordsFileVersion(
   file: string | null,
-): Promise<{ version: string; error: string | null }> {
-  if (!file) return { version: "-", error: null };
+): Promise<{ version: string; error: string | null; size: number }> {
+  if (!file) return { version: "-", error: null, size: 0 };
   const name = path.basename(file);
   const st = await statWithin(file).catch((err: NodeJS.ErrnoException) => err);
   if (st instanceof Error)
     return (st as NodeJS.ErrnoException).code === "ENOENT"
-      ? { version: "-", error: null }
-      : { version: `! ${st.message}`, error: `${name}: ${st.message}` };
-  if (st.isFile()) return { version: versionOf(st), error: null };
+      ? { version: "-", error: null, size: 0 }
+      : { version: `! ${st.message}`, error: `${name}: ${st.message}`, size: 0 };
+  if (st.isFile()) return { version: versionOf(st), error: null, size: st.size };
   const error = `${name}: not a regular file (a directory, FIFO or device); refused`;
-  return { version: `! ${error}`, error };
+  return { version: `! ${error}`, error, size: 0 };
 }
 
-async function streamRecords(db: () => Database.Database, file: string): Promise<RecordsState> {
+async function streamRecords(
+  db: () => Database.Database,
+  file: string,
+  onBatch: (records: number, bytes: number) => void,
+): Promise<RecordsState> {
   const state = noState();
   let batch: Array<[string, string, number | null, number | null, string]> = [];
+  let records = 0;
+  let bytes = 0;
   const flush = () => {
     const d = db();
     const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
     d.transaction(() => batch.forEach((r) => put.run(...r)))();
+    records += batch.length;
     batch = [];
+    onBatch(records, bytes);
   };
   const bad = (line: number, reason: string) => {
     if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line, reason });
     state.unreadableCount++;
   };
   try {
-    const res = await readJsonl(file, (l) => {
-      if (l.problem) return bad(l.line, l.problem);
-      const parsed = rolloutRecordSchema.safeParse(l.value);
-      if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
-      const r = parsed.data;
-      const id = rolloutIdOf(r);
-      if (id === null) return;
-      const text = JSON.stringify(r);
-      batch.push([id, hashOfText(text), r._ng_task_index, r.step, text]);
-      if (batch.length >= BATCH) flush();
-    });
+    const res = await readJsonl(
+      file,
+      (l) => {
+        if (l.problem) return bad(l.line, l.problem);
+        const parsed = rolloutRecordSchema.safeParse(l.value);
+        if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
+        const r = parsed.data;
+        const id = rolloutIdOf(r);
+        if (id === null) return;
+        const text = JSON.stringify(r);
+        batch.push([id, hashOfText(text), r._ng_task_index, r.step, text]);
+        if (batch.length >= BATCH) flush();
+      },
+      undefined,
+      (n) => (bytes += n),
+    );
     flush();
     state.tornTail = res.tornTail !== null;
   } catch (err) {

@@ -14,12 +14,13 @@ import { processCache } from "@/lib/cache/registry";
 import { listStore } from "@/lib/store";
 import { isInside } from "@/lib/store/confine";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
-import { meta, setMeta, syncRecords, type RecordsState } from "./record-rows";
+import { meta, setMeta, syncRecords, type RecordsRead, type RecordsState } from "./record-rows";
 import { isDamage } from "./cache-check";
 import { runsRoot, type RunLayout } from "./runs-root";
 import { checkCacheOffThread, prestartIndexWorkers } from "./index-pool";
 import { updateRows } from "./index-update";
-import { seedIndexFromShards } from "./shard-import";
+import { RecordsFollower } from "./records-follow";
+import { seedIndexFromShards, shardDirFor } from "./shard-import";
 import { inputsFingerprint } from "./summary-keys";
 import { SummaryRows } from "./summary-rows";
 import { allSummaries, countRows } from "./summary-sql";
@@ -89,6 +90,7 @@ export class SummaryIndex {
     workers: 0,
     in_workers: 0,
     from_records: 0,
+    records_read: null,
   };
 
   constructor(
@@ -169,11 +171,14 @@ export class SummaryIndex {
     return this.rows.handle.prepare("SELECT 1 FROM records WHERE id = ?").get(id) !== undefined;
   }
 
-  /** The records table at the file's current version: one sync at a time, shared by its callers. */
-  syncedRecords(): Promise<RecordsState> {
+  /**
+   * The records table at the file's current version: one sync at a time, shared by its callers
+   * (`onBatch` is told of the batches of a sync this call starts).
+   */
+  syncedRecords(onBatch?: (read: RecordsRead) => void): Promise<RecordsState> {
     this.recordSync ??= this.rows
       .open(checkCacheOffThread)
-      .then(() => syncRecords(() => this.rows.handle, this.run.rolloutsFile))
+      .then(() => syncRecords(() => this.rows.handle, this.run.rolloutsFile, onBatch))
       .finally(() => (this.recordSync = null));
     return this.recordSync;
   }
@@ -199,14 +204,21 @@ export class SummaryIndex {
     const run = this.run;
     // An index never completed summarises from the store: its workers load while the store is listed.
     const stores = run.tokensDir !== null || run.modelCallsDir !== null;
-    if (stores && !meta(this.rows.handle, "indexed_inputs")) prestartIndexWorkers();
+    const first = !meta(this.rows.handle, "indexed_inputs");
+    if (stores && first) prestartIndexWorkers();
+    // A first index of a run without stores (or shards) shows rows as rollouts.jsonl is read.
+    const follow =
+      first && !stores && !shardDirFor(run)
+        ? new RecordsFollower(run, this.rows, this.progress)
+        : null;
     const [tokens, calls, records] = await Promise.all([
       run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
       run.modelCallsDir && run.modelCallsDir !== run.tokensDir
         ? listStore(run.modelCallsDir, { stat: true })
         : null,
-      this.syncedRecords(),
+      this.syncedRecords(follow?.onBatch),
     ]);
+    await follow?.finish();
     this.records = records;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
     // Nothing changed since the last complete refresh (this process's or an earlier one's): no

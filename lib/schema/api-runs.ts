@@ -64,10 +64,10 @@ export const indexProgressSchema = z.strictObject({
   running: z.boolean(),
   error: z.string().nullable(),
   last_ms: nullableNumber, // wall time of the last completed refresh, ms
-  /** Worker threads used by the last refresh, and rollouts they summarised. */
-  workers: int,
-  in_workers: int,
+  workers: int, // worker threads used by the last refresh
+  in_workers: int, // and the rollouts they summarised
   from_records: int, // rows standing in from records for store rollouts still to summarise
+  records_read: nullableNumber, // fraction of rollouts.jsonl read while a first index reads it
 });
 
 /** One rollout's row in run views. Counts read from a record (capture off) may be any number. */
