@@ -175,7 +175,10 @@ export async function summarisePlain(
   for (let after = from; ;) {
     const page = plainStalePage(rows.handle, prefix, after, BATCH);
     for (const p of page) {
-      if (p.rid > until) return (sink.flush(), after);
+      if (p.rid > until) {
+        sink.flush();
+        return after;
+      }
       const record = JSON.parse(p.record) as RolloutRecord;
       const summary = await summarizeSafely(inputOf(r, p.id, record));
       sink.add(summary, prefix + p.hash + PLAIN_KEY_SUFFIX, p.had === 1);
