@@ -13,7 +13,7 @@ import { listRunInputs } from "./shard-index";
 import type { StoreListing } from "@/lib/store";
 import { rolloutsInView } from "./index-update";
 import { recordHashes } from "./record-rows";
-import { readShardDir, shardSetRows } from "./shard-set";
+import { readShardDir, shardSetRows, type ShardSet } from "./shard-set";
 import type { ShardRow } from "./shards";
 import { CURRENT_KEY_PREFIX, keyOf } from "./summary-keys";
 import type { SummaryRows } from "./summary-rows";
@@ -76,7 +76,7 @@ export function shardDirFor(
  * Gives `sink` the rows of the shard set at `where` (a directory of shards or one merged file) whose
  * key is the one `keysOf` gives now, a slice of SLICE_ROWS at a time with the event loop let through
  * between: nothing of the set is held. A set found bad halfway is not trusted in part: the rows
- * taken are dropped again.
+ * read before the fault are dropped again (their ids read once more, not held meanwhile).
  */
 export async function seedFromShards(
   where: string,
@@ -85,7 +85,6 @@ export async function seedFromShards(
   keyPrefix: string = CURRENT_KEY_PREFIX,
 ): Promise<ShardImport> {
   const out: ShardImport = { taken: 0, stale: 0, invalid: 0, notice: null };
-  const takenIds: string[] = [];
   const slice: ShardRow[] = [];
   const flush = () => {
     const keys = keysOf(slice.map((row) => row.id));
@@ -99,11 +98,11 @@ export async function seedFromShards(
       }
     }
     sink.take(taken);
-    for (const t of taken) takenIds.push(t.id);
     out.taken += taken.length;
   };
+  let set: ShardSet | null = null;
   try {
-    const set = readShardDir(where);
+    set = readShardDir(where);
     if (set.keyPrefix !== keyPrefix) {
       out.stale = set.rows;
       out.notice = `index shards in ${where} were summarised by build ${set.keyPrefix.slice(0, -1)}, this is ${keyPrefix.slice(0, -1)}: not used`;
@@ -117,7 +116,7 @@ export async function seedFromShards(
     }
     flush();
   } catch (err) {
-    sink.drop(takenIds);
+    if (set && out.taken > 0) dropRead(set, sink);
     return {
       taken: 0,
       stale: 0,
@@ -136,6 +135,22 @@ export function mapSink(): ShardSink & { rows: Map<string, TakenRow> } {
     take: (taken) => taken.forEach((t) => rows.set(t.id, t)),
     drop: (ids) => ids.forEach((id) => rows.delete(id)),
   };
+}
+
+/** Drops the rows of `set` up to the one that made it bad (the rows taken are among them). */
+function dropRead(set: ShardSet, sink: ShardSink): void {
+  let ids: string[] = [];
+  try {
+    for (const row of shardSetRows(set)) {
+      ids.push(row.id);
+      if (ids.length < SLICE_ROWS) continue;
+      sink.drop(ids);
+      ids = [];
+    }
+  } catch {
+    // The fault again: every row before it is read.
+  }
+  sink.drop(ids);
 }
 
 /** seedFromShards for a run, listing its store and records first, into a map (tests, tools). */
