@@ -18,6 +18,7 @@ export default defineConfig({
       "app/**/*.test.ts",
     ],
     environment: "node",
+    globalSetup: ["vitest.global-setup.ts"],
     pool: "threads",
     testTimeout: 30_000,
   },
