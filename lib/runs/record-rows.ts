@@ -5,11 +5,9 @@
 // that cannot be read at all gives no records and a read error. Not responsible for summarising.
 import "server-only";
 import { createHash } from "node:crypto";
-import path from "node:path";
 import type Database from "better-sqlite3";
 import { readJsonl } from "@/lib/store";
-import { versionOf } from "@/lib/store/file-version";
-import { statWithin } from "@/lib/store/io-file";
+import { fileState } from "@/lib/store/file-version";
 import { describeZodError } from "@/lib/store/zod-message";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 
@@ -73,7 +71,10 @@ export async function syncRecords(
   file: string | null,
   onBatch?: (read: RecordsRead) => void,
 ): Promise<RecordsState> {
-  const { version, error, size } = await recordsFileVersion(file);
+  // A directory, FIFO or device at its path is refused by name, never taken for no records.
+  const { version, error, size } = file
+    ? await fileState(file)
+    : { version: "-", error: null, size: 0 };
   const stored = meta(db(), "records_version");
   if (stored === version)
     return { ...noState(), ...JSON.parse(meta(db(), "records_state") ?? "{}"), version };
@@ -91,25 +92,6 @@ export async function syncRecords(
     setMeta(d, "records_state", JSON.stringify(state));
   })();
   return state;
-}
-
-/**
- * The version of rollouts.jsonl ("-" when there is none), or why it cannot be read: a directory,
- * FIFO or device at its path is refused by name, never taken for a run without records.
- */
-async function recordsFileVersion(
-  file: string | null,
-): Promise<{ version: string; error: string | null; size: number }> {
-  if (!file) return { version: "-", error: null, size: 0 };
-  const name = path.basename(file);
-  const st = await statWithin(file).catch((err: NodeJS.ErrnoException) => err);
-  if (st instanceof Error)
-    return (st as NodeJS.ErrnoException).code === "ENOENT"
-      ? { version: "-", error: null, size: 0 }
-      : { version: `! ${st.message}`, error: `${name}: ${st.message}`, size: 0 };
-  if (st.isFile()) return { version: versionOf(st), error: null, size: st.size };
-  const error = `${name}: not a regular file (a directory, FIFO or device); refused`;
-  return { version: `! ${error}`, error, size: 0 };
 }
 
 async function streamRecords(

@@ -6,7 +6,7 @@
 import "server-only";
 import path from "node:path";
 import { processCache } from "@/lib/cache/registry";
-import { versionOf, type FileStat } from "./file-version";
+import { fileState, versionOf, type FileStat } from "./file-version";
 import { statWithin } from "./io-file";
 
 /** Bytes of source files whose parsed values are kept (one file larger than this is still kept alone). */
@@ -57,15 +57,7 @@ export async function cachedOrError<T>(
   try {
     const value = await cachedByVersion(scope, file, load);
     if (value !== null) return { value, error: null };
-    const st = await statWithin(file).catch((err: NodeJS.ErrnoException) =>
-      err.code === "ENOENT" ? null : err,
-    );
-    if (st === null) return { value: null, error: null };
-    if (st instanceof Error) return { value: null, error: `${name}: ${st.message}` };
-    return {
-      value: null,
-      error: `${name}: not a regular file (a directory, FIFO or device); refused`,
-    };
+    return { value: null, error: (await fileState(file)).error };
   } catch (err) {
     return { value: null, error: `${name}: ${(err as Error).message}` };
   }
