@@ -56,19 +56,24 @@ export async function updateRows(
   const prefix = plainKeyPrefix(run);
   const special = await staleSpecial(rows, r);
   const plain = await countPlainStale(db, prefix);
+  startProgress(progress, special.stale.length + plain);
+  const sink = new RowSink(rows, progress);
+  await summarisePlain(rows, r, prefix, sink);
+  await summariseSpecial(rows, r, special, sink, progress);
+}
+
+/** A pass over `total` rollouts begins: nothing done, running when there is anything to do. */
+export function startProgress(progress: IndexProgress, total: number): void {
   Object.assign(progress, {
     done: 0,
-    total: special.stale.length + plain,
-    running: special.stale.length + plain > 0,
+    total,
+    running: total > 0,
     error: null,
     workers: 0,
     in_workers: 0,
     from_records: 0,
     records_read: null,
   });
-  const sink = new RowSink(rows, progress);
-  await summarisePlain(rows, r, prefix, sink);
-  await summariseSpecial(rows, r, special, sink, progress);
 }
 
 /**

@@ -6,7 +6,7 @@
 // Not responsible for the read (./record-rows syncRecords) or the update after it (./index-update).
 import "server-only";
 import type { IndexProgress } from "@/lib/schema";
-import { RowSink, summarisePlain } from "./index-update";
+import { RowSink, startProgress, summarisePlain } from "./index-update";
 import { attemptRecordIds, markSpecial } from "./plain-records";
 import type { RecordsRead } from "./record-rows";
 import type { RunLayout } from "./runs-root";
@@ -45,15 +45,7 @@ export class RecordsFollower {
     const db = this.rows.handle;
     this.r = runRollouts(this.run, null, null, attemptRecordIds(db, new Set()));
     markSpecial(db, this.r.ids);
-    Object.assign(this.progress, {
-      done: 0,
-      total: 0,
-      running: true,
-      error: null,
-      workers: 0,
-      in_workers: 0,
-      from_records: 0,
-    });
+    startProgress(this.progress, FOLLOW_FROM); // the batch's own count follows at once
     this.sink = new RowSink(this.rows, this.progress);
   }
 
