@@ -19,7 +19,7 @@ export interface RolloutRecords {
   /** Why the whole file could not be read ("rollouts.jsonl: EIO: i/o error, read"); null when read. */
   readError: string | null;
   /** Ids of the records a `keep` set aside (their rollouts exist; their records are not held). */
-  others: string[];
+  others: Set<string>;
 }
 
 /** Which records to hold (a shard's process holds its own, not the run's): the rest are only ids. */
@@ -35,7 +35,7 @@ const noRecords = (readError: string | null = null): RolloutRecords => ({
   tornTail: false,
   hashes: new Map(),
   readError,
-  others: [],
+  others: new Set(),
 });
 
 export async function readRolloutRecords(
@@ -53,7 +53,7 @@ export async function readRolloutRecords(
         return void out.unreadable.push({ line: l.line, reason: describeZodError(parsed.error) });
       const id = rolloutIdOf(parsed.data);
       if (id === null) return;
-      if (filter && !filter.keep(id)) out.others.push(id);
+      if (filter && !filter.keep(id)) out.others.add(id);
       else out.byId.set(id, parsed.data);
     });
     out.tornTail = res.tornTail !== null;

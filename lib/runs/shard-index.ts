@@ -49,8 +49,10 @@ export async function listRunInputs(run: RunLayout, spec?: ShardSpec): Promise<R
     readRolloutRecords(run.rolloutsFile, filter),
   ]);
   const r = runRollouts(run, tokens, calls, recordIdsOf(records));
+  // A record's shard is known from the read (its id hashed once); a store's rollout is hashed here.
+  const mine = (id: string) => records.byId.has(id) || (!records.others.has(id) && keep(id));
   return {
-    inputs: keyedInputsOf(r, records, keep),
+    inputs: keyedInputsOf(r, records, mine),
     rollouts: r.ids.size,
     skipped: [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])],
     unreadableRecords: records.unreadable.length,

@@ -45,7 +45,7 @@ describe("a shard's listing", () => {
         keep: (id) => shardOf(id, SHARDS) === index,
       });
       expect([...held.byId.keys()].every((id) => shardOf(id, SHARDS) === index)).toBe(true);
-      expect(held.byId.size + held.others.length).toBe(32);
+      expect(held.byId.size + held.others.size).toBe(32);
     }
     expect(seen).toEqual(new Set(whole.inputs.keys()));
   });
