@@ -16,6 +16,7 @@ export default defineConfig({
       "fixtures/**/*.test.ts",
       "components/**/*.test.{ts,tsx}",
       "app/**/*.test.ts",
+      "scripts/**/*.test.ts",
     ],
     environment: "node",
     globalSetup: ["vitest.global-setup.ts"],

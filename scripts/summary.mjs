@@ -1,23 +1,68 @@
 // Prints one plain closing line from Vitest's and Playwright's JSON reports and the package check's
-// (scripts/pack-test.mjs); exits 1 on any failure.
+// (scripts/pack-test.mjs); exits 1 on any failure. A count can only err towards "failed":
+// - a test file that fails to load (an import error, a syntax error) runs no test, so Vitest
+//   counts it in numFailedTestSuites but not in numFailedTests: each such file is one failure;
+// - Playwright's top-level errors (global setup, a spec that fails to load) are one failure each;
+// - a test that passed only on retry is counted as passed but named "flaky" on its own line.
 import { existsSync, readFileSync } from "node:fs";
 
 const [unitPath, e2ePath, packPath] = process.argv.slice(2);
 const read = (p) => (p && existsSync(p) ? JSON.parse(readFileSync(p, "utf8")) : null);
-const u = read(unitPath);
-const e = read(e2ePath)?.stats;
-const unit = u
-  ? { p: u.numPassedTests, f: u.numFailedTests, s: u.numPendingTests + (u.numTodoTests ?? 0) }
-  : { p: 0, f: 1, s: 0 };
-const e2e = e ? { p: e.expected + e.flaky, f: e.unexpected, s: e.skipped } : { p: 0, f: 1, s: 0 };
-const k = packPath ? read(packPath) : { passed: 0, failed: 0 };
-const pack = k ? { p: k.passed, f: k.failed, s: 0 } : { p: 0, f: 1, s: 0 };
-if (!k) console.log(`package: no report at ${packPath}`);
-if (!u) console.log(`unit: no report at ${unitPath}`);
-if (!e) console.log(`e2e: no report at ${e2ePath}`);
-console.log(`unit: ${unit.p} passed, ${unit.f} failed, ${unit.s} skipped`);
-console.log(`e2e: ${e2e.p} passed, ${e2e.f} failed, ${e2e.s} skipped`);
-if (packPath) console.log(`package: ${pack.p} passed, ${pack.f} failed, 0 skipped`);
-const [p, f, s] = [unit.p + e2e.p + pack.p, unit.f + e2e.f + pack.f, unit.s + e2e.s + pack.s];
-console.log(`total: ${p} passed, ${f} failed, ${s} skipped`);
-if (f > 0 || p === 0) process.exit(1);
+
+/** Vitest's JSON report: assertions, plus every file that failed with no failed assertion. */
+export function unitCounts(u) {
+  if (!u) return { p: 0, f: 1, s: 0, notes: [] };
+  const notes = [];
+  let fileFailures = 0;
+  for (const file of u.testResults ?? []) {
+    const failedInside = (file.assertionResults ?? []).some((a) => a.status === "failed");
+    if (file.status === "failed" && !failedInside) {
+      fileFailures += 1;
+      const why = String(file.message ?? "")
+        .split("\n")[0]
+        .slice(0, 200);
+      notes.push(`unit: ${file.name} failed to run: ${why || "no test result"}`);
+    }
+  }
+  return {
+    p: u.numPassedTests,
+    f: u.numFailedTests + fileFailures,
+    s: u.numPendingTests + (u.numTodoTests ?? 0),
+    notes,
+  };
+}
+
+/** Playwright's JSON report: unexpected results, plus each top-level error; flaky named. */
+export function e2eCounts(r) {
+  const e = r?.stats;
+  if (!e) return { p: 0, f: 1, s: 0, notes: [] };
+  const notes = [];
+  const errors = r.errors ?? [];
+  for (const err of errors) {
+    const why = String(err.message ?? err.value ?? "")
+      .split("\n")[0]
+      .slice(0, 200);
+    notes.push(`e2e: top-level error: ${why}`);
+  }
+  if (e.flaky > 0) notes.push(`e2e: ${e.flaky} flaky (passed only on retry)`);
+  return { p: e.expected + e.flaky, f: e.unexpected + errors.length, s: e.skipped, notes };
+}
+
+if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
+  const u = read(unitPath);
+  const r = read(e2ePath);
+  const unit = unitCounts(u);
+  const e2e = e2eCounts(r);
+  const k = packPath ? read(packPath) : { passed: 0, failed: 0 };
+  const pack = k ? { p: k.passed, f: k.failed, s: 0 } : { p: 0, f: 1, s: 0 };
+  if (!k) console.log(`package: no report at ${packPath}`);
+  if (!u) console.log(`unit: no report at ${unitPath}`);
+  if (!r?.stats) console.log(`e2e: no report at ${e2ePath}`);
+  for (const note of [...unit.notes, ...e2e.notes]) console.log(note);
+  console.log(`unit: ${unit.p} passed, ${unit.f} failed, ${unit.s} skipped`);
+  console.log(`e2e: ${e2e.p} passed, ${e2e.f} failed, ${e2e.s} skipped`);
+  if (packPath) console.log(`package: ${pack.p} passed, ${pack.f} failed, 0 skipped`);
+  const [p, f, s] = [unit.p + e2e.p + pack.p, unit.f + e2e.f + pack.f, unit.s + e2e.s + pack.s];
+  console.log(`total: ${p} passed, ${f} failed, ${s} skipped`);
+  if (f > 0 || p === 0) process.exit(1);
+}
