@@ -74,6 +74,30 @@ describe("side calls (seed profile)", () => {
     ];
     expect(classifySideCalls(entries, []).sideCalls).toEqual([]);
   });
+  it("keeps records without requested_model when self-calibration runs over two models", () => {
+    // builder.md §1.3: entries with an empty requested_model are always kept, also when two named
+    // models make self-calibration set one of them aside. Their generations, however large, are no
+    // model's mass: the policy is the named model with the most tokens.
+    const entries = [
+      entry({
+        model_call_id: "old",
+        prompt_token_ids: [1],
+        generation_token_ids: [2, 2, 2, 2, 2, 2],
+      }),
+      policy("p", [1, 2], [3, 3, 3]),
+      entry({
+        model_call_id: "probe",
+        prompt_token_ids: [7],
+        generation_token_ids: [1],
+        requested_model: "claude-haiku",
+      }),
+    ];
+    const c = classifySideCalls(entries, []);
+    expect(c.policyModel).toBe("claude-opus");
+    expect(c.kept.map((e) => e.model_call_id)).toEqual(["old", "p"]);
+    expect(c.sideCalls.map((s) => s.model_call_id)).toEqual(["probe"]);
+    expect(c.massByRequestedModel).toEqual({ "claude-opus": 3, "claude-haiku": 1 });
+  });
   it("masks a rollout made only of side calls with the reference error and metrics", () => {
     const entries = [
       entry({
