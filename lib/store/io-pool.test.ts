@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { StoreWorkerPool } from "./io-pool";
 import { readWatchedName, watchViews, WATCH_BYTES, writeWatchedName } from "./io-watch";
 
@@ -86,7 +86,8 @@ describe("StoreWorkerPool", () => {
   it("ends a worker idle for idleMs; the next job starts a fresh one", async () => {
     const pool = new StoreWorkerPool(script, { size: 1, idleMs: 50 });
     const first = await pool.run<{ echo: number }>({ echo: 1 });
-    await new Promise((r) => setTimeout(r, 300));
+    expect(pool.workers).toBe(1);
+    await vi.waitFor(() => expect(pool.workers).toBe(0), { timeout: 5_000, interval: 10 });
     await pool.run({ echo: 2 });
     expect(first.echo).toBe(1);
     expect(pool.started).toBe(2);

@@ -92,6 +92,10 @@ export class StoreWorkerPool {
   get capacity(): number {
     return this.options.size;
   }
+  /** Workers alive now (busy or idle). */
+  get workers(): number {
+    return this.slots.length;
+  }
 
   /**
    * Starts every worker now, idle, so each loads its script while the caller still prepares the
