@@ -67,6 +67,30 @@ for (const profile of ["seed", "gym-v1"] as const) {
           expect(got.prompt_token_ids).toEqual(wantItem.prompt_token_ids);
           expect(got.generation_token_ids).toEqual(wantItem.generation_token_ids);
         });
+        // The trained sequence and its loss mask, derived from the upstream projection alone: each
+        // output item's prompt extends the sequence so far (its new tokens re-fed, mask 0) and its
+        // generation follows (mask 1). Content-only items carry no tokens.
+        if (main) {
+          const want_ids: number[] = [];
+          const want_mask: number[] = [];
+          for (const item of want.projection.output) {
+            const prompt = item.prompt_token_ids as number[] | undefined;
+            const generation = item.generation_token_ids as number[] | undefined;
+            if (!prompt || !generation) continue; // a content-only item
+            expect(prompt.slice(0, want_ids.length)).toEqual(want_ids);
+            for (const t of prompt.slice(want_ids.length)) {
+              want_ids.push(t);
+              want_mask.push(0);
+            }
+            for (const t of generation) {
+              want_ids.push(t);
+              want_mask.push(1);
+            }
+          }
+          const got = flattenChain(build, main);
+          expect(got.token_ids).toEqual(want_ids);
+          expect(got.loss_mask).toEqual(want_mask);
+        }
       });
     }
   });
