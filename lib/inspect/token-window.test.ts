@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,13 @@ import {
 import { inspectRollout } from "./rollout-model";
 import { firstWindow, lowProbTokens, segmentedWindow, tokenWindow } from "./token-window";
 
+interface RawEntry {
+  requested_model: string;
+  prompt_token_ids: number[];
+  generation_token_ids: number[];
+  generation_log_probs: number[];
+}
+
 describe("token windows", () => {
   it("concatenated windows of main equal the CLI's flattened main chain", async () => {
     const run = await getRun("claude-code-capture-on", RUNS_DIR);
@@ -35,6 +43,35 @@ describe("token windows", () => {
       expect(all.mask.filter((m) => m === 1).length).toBe(
         verdict.metrics.generated_tokens_delivered,
       );
+    }
+  });
+
+  it("a linear rollout's main window is the token file's own sequence, masked at each generation", async () => {
+    // Expected values from the fixture file alone, not from the builder: in these rollouts every
+    // policy call's prompt extends the previous call's prompt and generation (checked here), so the
+    // trained sequence is the last call's prompt + generation, mask 1 exactly at each generation.
+    const run = await getRun("claude-code-capture-on", RUNS_DIR);
+    for (const id of ["12-0", "13-0"]) {
+      const raw = readFileSync(path.join(run.tokensDir!, `${id}.tokens.jsonl`), "utf8");
+      const policy = raw
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as RawEntry)
+        .filter((e) => !e.requested_model.toLowerCase().includes("haiku"))
+        .sort((a, b) => a.prompt_token_ids.length - b.prompt_token_ids.length);
+      let ids: number[] = [];
+      const mask: number[] = [];
+      const lps: (number | null)[] = [];
+      for (const e of policy) {
+        expect(e.prompt_token_ids.slice(0, ids.length)).toEqual(ids);
+        for (let k = ids.length; k < e.prompt_token_ids.length; k++) (mask.push(0), lps.push(null));
+        ids = [...e.prompt_token_ids, ...e.generation_token_ids];
+        for (const lp of e.generation_log_probs) (mask.push(1), lps.push(lp));
+      }
+      const all = readAll(await inspectRollout(run, id), "main");
+      expect(all.ids).toEqual(ids);
+      expect(all.mask).toEqual(mask);
+      expect(all.lps).toEqual(lps);
     }
   });
 
