@@ -64,9 +64,15 @@ describe("token windows", () => {
       const lps: (number | null)[] = [];
       for (const e of policy) {
         expect(e.prompt_token_ids.slice(0, ids.length)).toEqual(ids);
-        for (let k = ids.length; k < e.prompt_token_ids.length; k++) (mask.push(0), lps.push(null));
+        for (let k = ids.length; k < e.prompt_token_ids.length; k++) {
+          mask.push(0);
+          lps.push(null);
+        }
         ids = [...e.prompt_token_ids, ...e.generation_token_ids];
-        for (const lp of e.generation_log_probs) (mask.push(1), lps.push(lp));
+        for (const lp of e.generation_log_probs) {
+          mask.push(1);
+          lps.push(lp);
+        }
       }
       const all = readAll(await inspectRollout(run, id), "main");
       expect(all.ids).toEqual(ids);
