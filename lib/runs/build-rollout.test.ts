@@ -1,5 +1,7 @@
-// The one read-and-decide path: verdicts on Gym main's example store (the consumer's own answers,
-// from golden_vectors.json), what a broken file decides, and the parts the inspector and the
+// The one read-and-decide path: verdicts on Gym main's example store (its files from
+// golden_vectors.json, which records how Gym main's writer made them but not the consumer's
+// answers: those below are derived by hand from that record and gym-v1-store.md §1–§4; the
+// consumer's own answers are checked in cli/gym-v1-cases.test.ts), what a broken file decides, and the parts the inspector and the
 // summary index use (model-call store, record, the other profile, found, the rollout's version).
 import { utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
