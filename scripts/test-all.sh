@@ -10,6 +10,10 @@ step() { printf '\n=== %s  [+%ss]\n' "$*" "$((SECONDS - T0))"; }
 mkdir -p reports
 rm -f reports/unit.json reports/e2e.json reports/pack.json
 
+step "system packages (Debian chromium, python3-numpy/scipy: installed as root, else named)"
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+bash scripts/install-system-deps.sh
+
 step "lint"
 eslint . --max-warnings=0
 

@@ -1,16 +1,18 @@
 "use client";
-// The run's health: headline numbers and charts as instruments. Every chart titles its axes with
-// their units, shows values on hover and prints counts on the bars; a click on a bar or a step
-// lists exactly those rollouts in the table below (the URL records it). The cards fill the width
-// in a grid (app/globals.css `.charts`).
+// The run's health: headline numbers (above the rollouts table) and charts as instruments (below
+// it, so the table is in the first screen). Every chart titles its axes with their units, shows
+// values on hover and prints counts on the bars; a click on a bar or a step lists exactly those
+// rollouts in the table above (the URL records it). A chart with nothing to draw is one line of
+// text ("no side calls"), not a panel. The cards fill the width in a grid (app/globals.css `.charts`).
 import type { RunHealth } from "@/lib/schema/api-runs";
 import { plural } from "@/lib/view/plural";
 import { ChartFilterNote } from "./charts/chart-filter-note";
-import { CountCharts } from "./charts/count-charts";
+import { CountCharts, EmptyCountCharts } from "./charts/count-charts";
 import { StepCharts } from "./charts/step-charts";
 import { useBucketLink } from "./charts/use-bucket-link";
 
-export function HealthCharts({ h }: { h: RunHealth }) {
+/** The headline numbers, and the line saying which chart bucket the table lists. */
+export function HealthKpis({ h }: { h: RunHealth }) {
   const link = useBucketLink(h.run_id);
   return (
     <>
@@ -40,6 +42,15 @@ export function HealthCharts({ h }: { h: RunHealth }) {
         <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
       </div>
       <ChartFilterNote link={link} />
+    </>
+  );
+}
+
+export function HealthCharts({ h }: { h: RunHealth }) {
+  const link = useBucketLink(h.run_id);
+  return (
+    <>
+      <EmptyCountCharts h={h} />
       <div className="charts" data-testid="charts">
         <CountCharts h={h} link={link} />
         <StepCharts h={h} link={link} />

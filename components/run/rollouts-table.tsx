@@ -3,7 +3,8 @@
 // rows come in pages from the server (sorted and filtered there) and are virtualised, so 50,000
 // rows scroll with a small DOM. Filters and sorting live in the URL; exports use the same filters.
 // Record-field columns (./column-picker) and the GRPO groups view (`?group=`, ./groups-table)
-// are URL state too.
+// are URL state too. The rollout id column stays in view when the table scrolls sideways, and a
+// header cell is one button, so a click anywhere in it sorts.
 import {
   getCoreRowModel,
   useReactTable,
@@ -23,6 +24,10 @@ import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 
 const ROW = 30;
+/** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */
+const STICKY = "rollout_id";
+const cellClass = (col: string, extra = "") =>
+  ["vcell", col === STICKY ? "vsticky" : "", extra].filter(Boolean).join(" ");
 
 /**
  * `rows`: the table's pages (components/run/use-row-pages, owned by the run overview, whose
@@ -189,11 +194,12 @@ export function RolloutsTable({
             return (
               <div
                 key={h.id}
-                className="vcell"
+                className={cellClass(h.id, h.column.getCanSort() ? "vsortable" : "")}
                 style={{ width: (h.column.columnDef as Col).meta.width }}
                 role="columnheader"
                 aria-sort={sorted ? (sorted === "desc" ? "descending" : "ascending") : "none"}
               >
+                {/* The button fills the cell: a click anywhere in the header sorts. */}
                 {h.column.getCanSort() ? (
                   <button
                     className="linkish sort"
@@ -230,7 +236,7 @@ export function RolloutsTable({
                 {columns.map((c) => (
                   <div
                     key={c.id}
-                    className="vcell"
+                    className={cellClass(c.id)}
                     data-col={c.id}
                     style={{ width: (c.columnDef as Col).meta.width }}
                   >

@@ -1,6 +1,8 @@
 "use client";
-// The run page's container: health (charts, alerts) and the rollouts table. While the index counts
-// or summarises, the page says "indexing N of M rollouts" with a progress bar and skeleton charts,
+// The run page's container: the alerts, the health's headline numbers, the rollouts table, then
+// the health's charts (after the table, so it is reachable without scrolling past eleven panels).
+// While the index counts or summarises, the page says "indexing N of M rollouts" with a progress
+// bar and skeleton charts,
 // never a count, a 0 or "healthy" that is not final (lib/health/index-state); the progress line
 // and the table's count read the same response, so they agree. A run with token capture off leads
 // with what it has (its training curve, its records) and says in one line that it has no capture.
@@ -17,7 +19,7 @@ import { captureOffLine, curveSource, recordsSource } from "@/lib/health/number-
 import type { TrainingCurveView } from "@/lib/health/training-curve";
 import type { RunHealth } from "@/lib/schema/api-runs";
 import { Alerts, ROLLOUTS_ANCHOR } from "./alerts";
-import { HealthCharts } from "./health-charts";
+import { HealthCharts, HealthKpis } from "./health-charts";
 import { HealthSkeleton } from "./health-skeleton";
 import { RolloutsTable } from "./rollouts-table";
 import { queryFrom } from "./table-filters";
@@ -83,10 +85,22 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       {progress}
       {error}
       <AlertsSection health={health} state={state} captureOff={false} />
-      <h2>Health</h2>
+      {/* While indexing, the progress line above says so; the skeleton waits below the table. */}
+      {isSettled(state) && (
+        <>
+          <h2>Health</h2>
+          <Sources health={health} state={state} curve={facts.curve} />
+          <HealthKpis h={health} />
+        </>
+      )}
+      <TruthCheck runId={runId} />
+      {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). The
+          table comes before the charts, so it is in the first screen of a 1400×900 window. */}
+      <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
+      {table}
+      <h2>Health charts</h2>
       {isSettled(state) ? (
         <>
-          <Sources health={health} state={state} curve={facts.curve} />
           <HealthCharts h={health} />
           {/* The health draws metrics.jsonl's reward; a curve only the trainer's logs hold is drawn here. */}
           {health.metrics.length === 0 && facts.curve && <TrainingCurve curve={facts.curve} />}
@@ -94,10 +108,6 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
-      <TruthCheck runId={runId} />
-      {/* The alerts' "list all N in the table" links end in #rollouts (components/run/alerts). */}
-      <h2 id={ROLLOUTS_ANCHOR}>Rollouts</h2>
-      {table}
     </>
   );
 }

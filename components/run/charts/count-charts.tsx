@@ -21,7 +21,12 @@ const words = (k: string) => k.replace(/_/g, " ");
 type Spec = Omit<CountChartProps, "link" | "query" | "data"> & {
   chart: BucketChart;
   data: Count[];
+  /** The one line an empty chart is instead of a panel ("no side calls"). */
+  none: string;
 };
+
+/** Nothing to draw: no bucket, or every bucket at 0. */
+const isEmpty = (s: Spec) => s.data.every((d) => d.count === 0);
 
 function specs(h: RunHealth): Spec[] {
   // The three classes (and pending while indexing), each in its palette colour: masked is never green.
@@ -34,6 +39,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "verdicts",
       id: "verdicts",
+      none: "no rollouts",
       title: "Verdicts",
       data: verdicts,
       bucketAxis: "verdict (severity model)",
@@ -45,6 +51,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "severity-reasons",
       id: "severity-reasons",
+      none: "no warnings and no mask reasons",
       title: "Why not simply trained (warnings and mask reasons)",
       data: h.severity_reasons,
       bucketAxis: "reason",
@@ -56,6 +63,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "mask-reasons",
       id: "mask-reasons",
+      none: "no masked rollouts",
       title: "Mask reasons",
       data: h.mask_reasons,
       bucketAxis: "mask reason",
@@ -68,6 +76,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "delivered",
       id: "delivered",
+      none: "no delivered fractions (no generated tokens)",
       title: "Delivered fraction (rollouts per bucket)",
       data: h.delivered_fraction,
       bucketAxis: "generated tokens delivered (bucket from, 0.1 wide)",
@@ -78,6 +87,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "chains",
       id: "chains",
+      none: "no chains",
       title: "Chains per rollout",
       data: h.chains_per_rollout,
       bucketAxis: "chains",
@@ -86,6 +96,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "roots",
       id: "roots",
+      none: "no roots",
       title: "Roots per rollout",
       data: h.roots_per_rollout,
       bucketAxis: "roots",
@@ -94,6 +105,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "calls",
       id: "calls",
+      none: "no captured calls",
       title: "Calls per rollout",
       data: h.calls_per_rollout,
       bucketAxis: "captured calls",
@@ -102,6 +114,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "side-calls",
       id: "side-calls",
+      none: "no side calls",
       title: "Side calls excluded, by reason",
       data: h.side_calls_by_reason,
       bucketAxis: "found by",
@@ -114,6 +127,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "fallbacks",
       id: "fallbacks",
+      none: "no parent-link fallbacks",
       title: "Parent-link fallbacks, by reason",
       data: h.fallbacks_by_reason,
       bucketAxis: "fallback",
@@ -126,6 +140,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "status",
       id: "status",
+      none: "no HTTP statuses recorded",
       title: "HTTP status of model calls",
       data: h.status_codes,
       bucketAxis: "HTTP status",
@@ -138,6 +153,7 @@ function specs(h: RunHealth): Spec[] {
     {
       chart: "error-categories",
       id: "error-categories",
+      none: "no model-call errors",
       title: "Model-call error categories",
       data: h.error_categories,
       bucketAxis: "error category",
@@ -150,7 +166,24 @@ function specs(h: RunHealth): Spec[] {
 }
 
 export function CountCharts({ h, link }: { h: RunHealth; link: BucketLink }) {
-  return specs(h).map(({ chart, ...spec }) => (
-    <CountChart key={spec.id} {...spec} link={link} query={(k) => chartBucketQuery(chart, k)} />
-  ));
+  return specs(h)
+    .filter((s) => !isEmpty(s))
+    .map(({ chart, ...spec }) => (
+      <CountChart key={spec.id} {...spec} link={link} query={(k) => chartBucketQuery(chart, k)} />
+    ));
+}
+
+/** The charts with nothing to draw, each one line of text under its title, not an empty panel. */
+export function EmptyCountCharts({ h }: { h: RunHealth }) {
+  const empty = specs(h).filter(isEmpty);
+  if (empty.length === 0) return null;
+  return (
+    <ul className="charts-empty muted small" data-testid="charts-empty">
+      {empty.map((s) => (
+        <li key={s.id} data-testid={`chart-${s.id}`} data-empty="true" title={s.title}>
+          {s.none}
+        </li>
+      ))}
+    </ul>
+  );
 }
