@@ -12,7 +12,7 @@ import {
   studentQuantileTwoSided,
   studentTwoSidedP,
 } from "./dependent";
-import { HEAVY_DIFF_IQRS, heavyTailed, SHAPE_LEVEL, shapeTest } from "./shape";
+import { SHAPE_LEVEL, shapeTest } from "./shape";
 
 /**
  * The family-wise level of "differs", split Bonferroni-style over the three tests: the mean 4%, the
@@ -228,9 +228,8 @@ export function calibratedVerdict(
   // Heavy tails in either per-step difference (a spike, or Student-t-like noise): Pearson's r and
   // Steiger's z assume none (on simulated spiky null triplets the test fired for 7% at 0.5%, with
   // Spearman's ranks too), so it is not run and the distribution test stands in.
-  const heavy = heavyTailed(d, HEAVY_DIFF_IQRS) || heavyTailed(s, HEAVY_DIFF_IQRS);
-  const correlation_test = heavy ? null : correlationTest(a, b, run, against);
   const shape_test = shapeTest(xa, xb, xr, xg);
+  const correlation_test = shape_test?.heavy_tailed ? null : correlationTest(a, b, run, against);
   const fired = [
     mean_test.p < MEAN_LEVEL ? `the mean difference (p = ${mean_test.p.toPrecision(2)})` : null,
     correlation_test && correlation_test.p < CORRELATION_LEVEL

@@ -56,15 +56,17 @@ export function wasserstein(x: readonly number[], y: readonly number[]): number 
 /** Median of the values. */
 export const median = (xs: readonly number[]): number => q(sorted(xs), 0.5);
 
-/** On a per-step difference (where the shared curve cancels) the heavy-tail cut is 5 IQRs. */
+/** On a per-step difference (where the shared curve cancels) the heavy-tail cut is 5 IQRs; on a
+ * run's own values a learning curve alone can reach far from the median, so this is only used on
+ * differences. */
 export const HEAVY_DIFF_IQRS = 5;
 
 /**
  * Heavy-tailed: some value lies more than `iqrs` interquartile ranges from the median (a Gaussian
- * value is beyond 5 IQRs, 6.7 sds, with probability 2·10⁻¹¹). The headline then speaks of medians
- * rather than means, and the correlation test is not run.
+ * value is beyond 5 IQRs, 6.7 sds, with probability 2·10⁻¹¹). On the per-step differences, the
+ * headline then speaks of medians rather than means, and the correlation test is not run.
  */
-export function heavyTailed(xs: readonly number[], iqrs = 10): boolean {
+export function heavyTailed(xs: readonly number[], iqrs = HEAVY_DIFF_IQRS): boolean {
   if (xs.length < 4) return false;
   const s = sorted(xs);
   const m = q(s, 0.5),
@@ -89,7 +91,10 @@ export interface ShapeTest {
   fired: boolean;
 }
 
-/** a, b: the compared runs' values at their shared steps; run, against: the seed pair's. */
+/**
+ * a, b: the compared runs' values at their shared steps (in step order); run, against: the seed
+ * pair's. Heavy-tailed when a per-step difference is (the shared learning curve cancels there).
+ */
 export function shapeTest(
   a: readonly number[],
   b: readonly number[],
@@ -113,7 +118,15 @@ export function shapeTest(
     median_b: median(b),
     seed_median_run: median(run),
     seed_median_against: median(against),
-    heavy_tailed: [a, b, run, against].some(heavyTailed),
+    heavy_tailed:
+      heavyTailed(
+        a.map((x, i) => x - (b[i] as number)),
+        HEAVY_DIFF_IQRS,
+      ) ||
+      heavyTailed(
+        run.map((x, i) => x - (against[i] as number)),
+        HEAVY_DIFF_IQRS,
+      ),
     fired: ratio > SHAPE_CRITICAL,
   };
 }

@@ -130,6 +130,8 @@ export const trainingComparisonSchema = z.strictObject({
    * (Before the calibrated verdict it was "diff covers 0 and Fisher p ≥ 0.05".) */
   within_noise: z.boolean().nullable(),
   calibrated: calibratedVerdictSchema,
+  /** The decision in plain words (lib/compare/verdict-text headline): levels and the seed gap. */
+  headline: z.string(),
   /** The calibrated verdict in words: what was tested and how sure it is. */
   verdict: z.string(),
 });
