@@ -11,8 +11,9 @@ const LEVELS = Array.from({ length: 81 }, (_, i) => 0.1 + i / 100);
 /**
  * "Differs" when W(a, b) > SHAPE_CRITICAL · W(seed pair). The largest 99.5th percentile of that
  * ratio over 2,000 simulated null triplets of each family (Gaussian, Student t df = 2 noise,
- * lognormal spikes: 4.5, 4.3, 7.6; lib/compare/reference.py shape-null) is 7.6, rounded up to 8:
- * a stated level of 0.5%.
+ * lognormal spikes: 4.5, 4.3, 7.6, in a numpy re-simulation of ./simulate's families while choosing
+ * it) is 7.6, rounded up to 8: a stated level of 0.5%. lib/compare/calibration.test.ts checks the
+ * resulting false-alarm rate on triplets from ./simulate itself.
  */
 export const SHAPE_CRITICAL = 8;
 export const SHAPE_LEVEL = 0.005;
