@@ -97,6 +97,19 @@ test("capture on vs off from their TensorBoard files: calibrated verdict, scalar
     "data-scalar",
     "train/gen_kl_error",
   );
+  // token_mult_prob_error: capture off's planted re-tokenization drift (fixtures/generate.ts) with
+  // spikes; the headline says it differs, in medians, and links to the mismatch section.
+  await select.selectOption("train/token_mult_prob_error");
+  await expect(page).toHaveURL(/[?&]scalar=train%2Ftoken_mult_prob_error/);
+  const spiky = page.getByTestId("compare-headline");
+  await expect(spiky).toHaveAttribute("data-decision", "differs");
+  await expect(spiky).toContainText("Differs: grpo-capture-on median");
+  await expect(spiky).not.toContainText("noise");
+  await expect(page.getByTestId("compare-mismatch-link")).toHaveAttribute(
+    "href",
+    "#compare-mismatch",
+  );
+  await expect(page.locator("#compare-mismatch")).toBeVisible({ timeout: 60_000 });
 });
 
 test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({ page }) => {
