@@ -2,9 +2,11 @@
 // difficulty, per-run slow drift, AR(1) noise, on/off correlation about 0.94). Figure: the share of
 // 1,000 no-effect triplets called "differs" at the stated 5% level, target ≤ 0.07 (issue 15). Power
 // at shifts of 1, 2 and 3 between-run sds (400 triplets each) is printed beside it, with the
-// previous verdict's rates on the same triplets. Seeds differ from the unit test's.
+// previous verdict's rates on the same triplets. Seeds differ from the unit test's. The same null
+// share on 1,000 heavy-tailed triplets each (Student t df = 2 noise; lognormal spikes like
+// token_mult_prob_error's), with each test's own share (mean 4%, correlation 0.5%, distribution 0.5%).
 import { measureCalibration } from "@/lib/compare/calibration";
-import { betweenRunSd } from "@/lib/compare/simulate";
+import { betweenRunSd, DEFAULT_SIMULATION } from "@/lib/compare/simulate";
 import { figure } from "./util";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -27,4 +29,22 @@ export async function benchCompare(): Promise<void> {
       `${pct(nul.pairedOnlyRate)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
   figure(`compare: "differs" with no effect, ${nul.triplets} triplets, 5% level`, nul.rate, 0.07);
+  console.log(
+    `gaussian null by test: mean ${pct(nul.meanRate)}, correlation ${pct(nul.correlationRate)}, ` +
+      `distribution ${pct(nul.shapeRate)}`,
+  );
+  for (const tails of ["student2", "spikes"] as const) {
+    const r = measureCalibration(0, 1000, 8_000_000, { ...DEFAULT_SIMULATION, tails });
+    console.log(
+      `${tails} null by test: mean ${pct(r.meanRate)}, correlation ${pct(r.correlationRate)}, ` +
+        `distribution ${pct(r.shapeRate)}`,
+    );
+    const p = measureCalibration(3, 400, 8_300_000, { ...DEFAULT_SIMULATION, tails });
+    console.log(`${tails} power at 3 sd: ${pct(p.rate)} of ${p.triplets}`);
+    figure(
+      `compare: "differs" with no effect, ${r.triplets} ${tails} triplets, 5% level`,
+      r.rate,
+      0.07,
+    );
+  }
 }

@@ -167,6 +167,6 @@ test("the home, run, inspector and compare pages load with no console error", as
   await page.goto(`/runs/${CC}/rollouts/3-0`);
   await expect(page.getByTestId("verdict-bar")).toBeVisible();
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
-  await expect(page.getByTestId("compare-verdict")).toBeVisible();
+  await expect(page.getByTestId("compare-headline")).toBeVisible();
   expect(errors).toEqual([]);
 });

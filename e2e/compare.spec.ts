@@ -41,7 +41,7 @@ test("capture on vs off: correlation, floor and verdict match an independent com
   await expect(page.getByTestId("floor")).toHaveText(
     `${pearson(off2, off).toFixed(3)} (grpo-capture-off-seed2 vs grpo-capture-off, 100 steps)`,
   );
-  await expect(page.getByTestId("compare-verdict")).toContainText("Within run-to-run noise");
+  await expect(page.getByTestId("compare-headline")).toContainText("No difference we can detect");
   // 95% bootstrap intervals from lib/compare/reference.py (numpy).
   await expect(page.getByTestId("mean-a")).toHaveText("0.552 [0.543, 0.562]");
   await expect(page.getByTestId("mean-diff")).toHaveText("+0.006 [−0.007, +0.019]");
@@ -56,9 +56,13 @@ test("capture on vs off from their TensorBoard files: calibrated verdict, scalar
   for (const run of GRPO)
     expect(existsSync(path.join("fixtures/runs", run, "metrics.jsonl"))).toBe(false);
   await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
-  // The calibrated verdict: its decision as an attribute, and the paragraph saying how it was tested.
+  // The calibrated verdict: the headline in plain words with its decision as an attribute, and,
+  // folded under it, the paragraph saying how it was tested.
+  const head = page.getByTestId("compare-headline");
+  await expect(head).toHaveAttribute("data-decision", "within_noise");
+  await expect(head).toContainText("No difference we can detect");
+  await page.getByTestId("compare-statistics").locator("summary").click();
   const verdict = page.getByTestId("compare-verdict");
-  await expect(verdict).toHaveAttribute("data-decision", "within_noise");
   await expect(verdict).toContainText("Within run-to-run noise (5% level)");
   const method = page.getByTestId("compare-method");
   await expect(method).toContainText("Paired by step");
@@ -93,6 +97,19 @@ test("capture on vs off from their TensorBoard files: calibrated verdict, scalar
     "data-scalar",
     "train/gen_kl_error",
   );
+  // token_mult_prob_error: capture off's planted re-tokenization drift (fixtures/generate.ts) with
+  // spikes; the headline says it differs, in medians, and links to the mismatch section.
+  await select.selectOption("train/token_mult_prob_error");
+  await expect(page).toHaveURL(/[?&]scalar=train%2Ftoken_mult_prob_error/);
+  const spiky = page.getByTestId("compare-headline");
+  await expect(spiky).toHaveAttribute("data-decision", "differs");
+  await expect(spiky).toContainText("Differs: grpo-capture-on median");
+  await expect(spiky).not.toContainText("noise");
+  await expect(page.getByTestId("compare-mismatch-link")).toHaveAttribute(
+    "href",
+    "#compare-mismatch",
+  );
+  await expect(page.locator("#compare-mismatch")).toBeVisible({ timeout: 60_000 });
 });
 
 test("opencode after vs before the fix: reward jump, calls made and the 422s", async ({ page }) => {

@@ -277,7 +277,7 @@ test("compare, the group view and record columns load clean", async ({ context }
       url: "/compare?a=grpo-capture-on&b=grpo-capture-off",
       status: 200,
       ready: async (p) => {
-        await visible(p.getByTestId("compare-verdict"));
+        await visible(p.getByTestId("compare-headline"));
         await visible(p.getByTestId("chart-reward").locator(".recharts-line"));
       },
     },

@@ -48,7 +48,7 @@ export function MismatchSection({ a, b }: { a: string; b: string }) {
   const runs = state.runs;
   if (!runs || runs.every((d) => d.samples === 0)) return null;
   return (
-    <section data-testid="compare-mismatch">
+    <section id="compare-mismatch" data-testid="compare-mismatch">
       <h2>Train/inference mismatch</h2>
       <p className="muted">
         Per trained sample, the mean of exp(|generation − prev|) over its masked tokens

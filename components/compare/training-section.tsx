@@ -9,9 +9,12 @@ const ci = (i: Interval) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f(Math.abs(x))}`;
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : f(p));
 
+/** Scalars the train/inference mismatch section shows per sample (linked from the headline). */
+const MISMATCH_SCALAR = /token_mult_prob_error|gen_kl_error|mismatch/;
+
 const DECISION: Record<CalibratedVerdict["decision"], [string, string]> = {
   differs: ["differs", "bad-text"],
-  within_noise: ["within run-to-run noise", "ok-text"],
+  within_noise: ["no difference we can detect", "ok-text"],
   not_enough_evidence: ["not enough evidence", "muted"],
 };
 
@@ -48,6 +51,20 @@ function CalibratedRows({ v }: { v: CalibratedVerdict }) {
           </td>
         </tr>
       )}
+      {v.shape_test && (
+        <tr>
+          <th>
+            distributions further apart than the seed pair&apos;s? (trimmed 1-Wasserstein, 10th–90th
+            percentile, at {v.shape_level * 100}%)
+          </th>
+          <td data-testid="shape-test">
+            {v.shape_test.distance.toPrecision(3)} vs {v.shape_test.seed_distance.toPrecision(3)}:{" "}
+            {v.shape_test.ratio.toPrecision(3)}× (fires above {v.shape_test.critical}×); medians{" "}
+            {v.shape_test.median_a.toPrecision(5)} vs {v.shape_test.median_b.toPrecision(5)}
+            {v.shape_test.heavy_tailed ? "; heavy-tailed, so the correlation test is not run" : ""}
+          </td>
+        </tr>
+      )}
       {c && (
         <tr>
           <th>
@@ -77,15 +94,29 @@ export function TrainingSection({ c }: { c: Comparison }) {
       </h2>
       <p
         className={`verdict-text ${tone}`}
-        data-testid="compare-verdict"
+        data-testid="compare-headline"
         data-decision={t.calibrated.decision}
         title={`decision: ${label}`}
       >
-        {t.verdict}
+        {t.headline}
+        {MISMATCH_SCALAR.test(scalar) && (
+          <>
+            {" "}
+            <a href="#compare-mismatch" data-testid="compare-mismatch-link">
+              Per-sample mismatch of both runs below.
+            </a>
+          </>
+        )}
       </p>
-      <p className="muted" data-testid="compare-method">
-        {t.calibrated.method}
-      </p>
+      <details data-testid="compare-statistics">
+        <summary>The statistics behind this</summary>
+        <p className="verdict-text" data-testid="compare-verdict">
+          {t.verdict}
+        </p>
+        <p className="muted" data-testid="compare-method">
+          {t.calibrated.method}
+        </p>
+      </details>
       <table className="grid stats" data-testid="training-stats">
         <tbody>
           <CalibratedRows v={t.calibrated} />

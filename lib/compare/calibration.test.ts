@@ -3,7 +3,7 @@
 // The simulator's own scale is checked against an empirical spread, not against its closed form.
 import { describe, expect, it } from "vitest";
 import { measureCalibration } from "./calibration";
-import { betweenRunSd, simulateTriplet } from "./simulate";
+import { betweenRunSd, DEFAULT_SIMULATION, simulateTriplet } from "./simulate";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -41,5 +41,23 @@ describe("calibration of the compare verdict on simulated triplets", () => {
     const rates = [nul.rate, ...power.map((p) => p.rate)];
     for (let i = 1; i < rates.length; i++) expect(rates[i]).toBeGreaterThan(rates[i - 1]!);
     expect(rates[3]).toBeGreaterThan(0.25);
+  }, 60_000);
+
+  it("heavy tails: 'differs' for at most 7% of 250 null triplets each with Student t (df 2) noise and with lognormal spikes", () => {
+    // The families the distribution test's critical ratio (8×) was chosen on (lib/compare/shape). Under them the mean test alone stays below 4%
+    // and the correlation test, whose Steiger z assumes no spikes, is not run on heavy tails.
+    for (const tails of ["student2", "spikes"] as const) {
+      const r = measureCalibration(0, 250, 900_000, { ...DEFAULT_SIMULATION, tails });
+      console.log(
+        `calibration, ${tails}: null ${pct(r.rate)} of ${r.triplets} (mean test ${pct(r.meanRate)}, ` +
+          `correlation ${pct(r.correlationRate)}, distribution ${pct(r.shapeRate)})`,
+      );
+      expect(r.triplets).toBeGreaterThanOrEqual(200);
+      expect(r.rate).toBeLessThanOrEqual(0.07);
+    }
+    // And the distribution test has power there: a shift of 3 between-run sds of the spiky family's
+    // bulk is called more often than the null.
+    const shifted = measureCalibration(3, 100, 950_000, { ...DEFAULT_SIMULATION, tails: "spikes" });
+    expect(shifted.rate).toBeGreaterThan(0.07);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
 // no effect (the false-alarm rate at the stated 5%) and at each shift (power). Shared by the unit
 // test and `npm run bench`; the counting is all it does.
 import { calibratedVerdict } from "./calibrated";
-import { simulateTriplet } from "./simulate";
+import { DEFAULT_SIMULATION, simulateTriplet, type SimulationParams } from "./simulate";
 import { bootstrapMeanDifference, compareCorrelations, pearson } from "./stats";
 
 export interface CalibrationResult {
@@ -16,6 +16,10 @@ export interface CalibrationResult {
   pairedOnlyRate: number;
   /** Mean on/off (a–b) correlation over the triplets. */
   correlation: number;
+  /** Share of triplets where each test fired (the decision fires when any does). */
+  meanRate: number;
+  correlationRate: number;
+  shapeRate: number;
 }
 
 /** The previous verdict: "not within noise" when the independent-bootstrap CI excludes 0 or
@@ -33,15 +37,22 @@ export function measureCalibration(
   shift: number,
   triplets: number,
   firstSeed: number,
+  params: SimulationParams = DEFAULT_SIMULATION,
 ): CalibrationResult {
+  let meanFired = 0,
+    correlationFired = 0,
+    shapeFired = 0;
   let differs = 0,
     previous = 0,
     pairedOnly = 0,
     correlation = 0;
   for (let i = 0; i < triplets; i++) {
-    const t = simulateTriplet(firstSeed + i, shift);
+    const t = simulateTriplet(firstSeed + i, shift, params);
     const v = calibratedVerdict(t.a, t.b, t.seed, t.b);
     if (v.decision === "differs") differs++;
+    if (v.mean_test && v.mean_test.p < v.mean_level) meanFired++;
+    if (v.correlation_test && v.correlation_test.p < v.correlation_level) correlationFired++;
+    if (v.shape_test?.fired) shapeFired++;
     if (v.paired && Math.abs(v.paired.mean) > 1.96 * v.paired.sd) pairedOnly++;
     const [a, b, s] = [t.a, t.b, t.seed].map((x) => [...x.byStep.values()]) as [
       number[],
@@ -58,5 +69,8 @@ export function measureCalibration(
     previousRate: previous / triplets,
     pairedOnlyRate: pairedOnly / triplets,
     correlation: correlation / triplets,
+    meanRate: meanFired / triplets,
+    correlationRate: correlationFired / triplets,
+    shapeRate: shapeFired / triplets,
   };
 }

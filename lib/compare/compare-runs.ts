@@ -11,7 +11,7 @@ import type {
   TrainingComparison,
 } from "@/lib/schema";
 import { calibratedVerdict, type StepSeries } from "./calibrated";
-import { verdictInWords } from "./verdict-text";
+import { headline, verdictInWords } from "./verdict-text";
 import {
   bootstrapMean,
   bootstrapMeanDifference,
@@ -108,6 +108,7 @@ export function compareTraining(
       calibrated.decision
     ],
     calibrated,
+    headline: headline({ a: a.id, b: b.id, mean_a: mean(ra), mean_b: mean(rb) }, calibrated),
     verdict: verdictInWords(a.id, b.id, calibrated, correlation, floor),
   };
 }

@@ -74,6 +74,12 @@ describe("capture on versus off (GRPO training runs)", () => {
       /^Within run-to-run noise \(5% level\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
     );
     expect(t.verdict).toMatch(/correlation 0\.943 is not below the floor 0\.952 \(Steiger z/);
+    // The headline in plain words: no real reward difference is planted (fixtures/generator: one
+    // curve family for all three GRPO runs), means over the 100 shared steps and the seed gap.
+    expect(t.headline).toBe(
+      "No difference we can detect: grpo-capture-on 0.552 vs grpo-capture-off 0.546; two seeds of the same setup differ by about 0.003.",
+    );
+    expect(cal.shape_test).toMatchObject({ fired: false, heavy_tailed: false });
     expect(t.series[10]).toMatchObject({ step: 10 });
     expect(t.series[10]!.a_rolling).toBeCloseTo(
       t.series.slice(1, 11).reduce((s, p) => s + p.a, 0) / 10,
@@ -93,6 +99,32 @@ describe("capture on versus off (GRPO training runs)", () => {
       capture_failures: 0,
       invalid_rows: 0,
     });
+  });
+
+  it("token_mult_prob_error: the planted capture-off drift (mean 0.0412 vs 0.0021 above 1, with spikes) differs", async () => {
+    // fixtures/generator/tensorboard.ts plants mismatch means 1.0021 (on) vs 1.0412 (off) and the
+    // step files add re-tokenization spikes to capture off; the two capture-off seeds share a
+    // distribution. The mean test cannot see it through the spikes; the distribution test must.
+    const c = await compareRuns(
+      "grpo-capture-on",
+      "grpo-capture-off",
+      null,
+      "train/token_mult_prob_error",
+    );
+    const t = c.training!;
+    expect(t.calibrated.decision).toBe("differs");
+    expect(t.within_noise).toBe(false);
+    expect(t.calibrated.shape_test).toMatchObject({ fired: true, heavy_tailed: true });
+    // The medians sit near the planted levels (uniform spread ±0.0008 on, ±0.009 off).
+    expect(t.calibrated.shape_test!.median_a).toBeGreaterThan(1.0013);
+    expect(t.calibrated.shape_test!.median_a).toBeLessThan(1.0029);
+    expect(t.calibrated.shape_test!.median_b).toBeGreaterThan(1.032);
+    expect(t.calibrated.shape_test!.median_b).toBeLessThan(1.051);
+    expect(t.headline).toMatch(
+      /^Differs: grpo-capture-on median 1\.00\d+ vs grpo-capture-off median 1\.04\d+; two seeds of the same setup differ by about 0\.000\d+ \(medians/,
+    );
+    expect(t.headline).not.toMatch(/noise|no difference/i);
+    expect(t.verdict).not.toMatch(/within run-to-run noise/i);
   });
 
   it("an explicit baseline wins; without one there is no floor and the verdict says why", async () => {

@@ -72,7 +72,16 @@ def steiger(rjk, rjh, rkh, n):
     c = psi / (1 - rbar ** 2) ** 2
     return (np.arctanh(rjh) - np.arctanh(rjk)) * math.sqrt(n - 3) / math.sqrt(2 - 2 * c)
 
-def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.01):
+def trimmed_w1(x, y):
+    """Mean |Q_x(u) - Q_y(u)| over u = 0.10, 0.11, ..., 0.90 (numpy's linear quantiles)."""
+    u = np.linspace(0.1, 0.9, 81)
+    return float(np.mean(np.abs(np.quantile(x, u) - np.quantile(y, u))))
+
+def heavy(d, iqrs=5):
+    q1, m, q3 = np.quantile(d, [0.25, 0.5, 0.75])
+    return bool(np.any(np.abs(np.asarray(d) - m) > iqrs * (q3 - q1)))
+
+def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.005, critical=8):
     a, b, c = (np.asarray(v, dtype=float) for v in (a, b, seed_run))
     d, s = list(a - b), list(c - b)
     pd, ps = mbb(d, seed), mbb(s, seed + 1)
@@ -86,11 +95,19 @@ def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.01):
     rho = min(0.95, max(0.0, lag1(d)))
     n_eff = 3 + (len(d) - 3) * (1 - rho) / (1 + rho)
     z = float(steiger(r(b, a), r(b, c), r(a, c), n_eff)); pz = float(stats.norm.sf(z))
+    dist, seed_dist = trimmed_w1(a, b), trimmed_w1(c, b)
+    shape = {"distance": dist, "seed_distance": seed_dist, "ratio": dist / seed_dist,
+             # scipy's W1, an implementation independent of ours
+             "w1": float(stats.wasserstein_distance(a, b)), "seed_w1": float(stats.wasserstein_distance(c, b)),
+             "heavy_tailed": heavy(d) or heavy(s)}
+    shape["fired"] = shape["ratio"] > critical
+    if shape["heavy_tailed"]: pz = 1.0  # the correlation test is not run on heavy tails
     return {
         "paired": pd, "seed_pair": ps,
         "mean_test": {"t": t, "df": df, "p": p, "se": se, "low": pd["mean"] - q * se, "high": pd["mean"] + q * se},
         "correlation_test": {"z": z, "p": pz, "effective_steps": n_eff},
-        "decision": "differs" if p < mean_level or pz < corr_level else "within_noise",
+        "shape_test": shape,
+        "decision": "differs" if p < mean_level or pz < corr_level or shape["fired"] else "within_noise",
     }
 
 if len(sys.argv) == 3 and sys.argv[1] == "calibrated":

@@ -17,6 +17,15 @@ interface Reference {
   seed_pair: { steps: number; mean: number; sd: number; block_length: number; lag1: number };
   mean_test: { t: number; df: number; p: number; se: number; low: number; high: number };
   correlation_test: { z: number; p: number; effective_steps: number };
+  shape_test: {
+    distance: number;
+    seed_distance: number;
+    ratio: number;
+    w1: number;
+    seed_w1: number;
+    heavy_tailed: boolean;
+    fired: boolean;
+  };
   decision: string;
 }
 
@@ -108,6 +117,11 @@ describe("the calibrated verdict against the numpy/scipy reference", () => {
       // Φ comes from simple-statistics' erf (a 1e-7 approximation), hence 6 digits.
       close(got.correlation_test?.p, ref.correlation_test.p, 6);
       close(got.correlation_test?.effective_steps, ref.correlation_test.effective_steps, 10);
+      // The distribution test: trimmed W1 on numpy's quantiles, full W1 from scipy.
+      for (const k of ["distance", "seed_distance", "ratio", "w1", "seed_w1"] as const)
+        close(got.shape_test?.[k], ref.shape_test[k], 10);
+      expect(got.shape_test?.heavy_tailed, `triplet ${i}`).toBe(ref.shape_test.heavy_tailed);
+      expect(got.shape_test?.fired, `triplet ${i}`).toBe(ref.shape_test.fired);
       expect(got.decision, `triplet ${i}`).toBe(ref.decision);
     });
     // The shared inputs reach both sides of the decision and more than one block length.

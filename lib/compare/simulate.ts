@@ -15,6 +15,12 @@ export interface SimulationParams {
   /** Per-run short-memory noise: stationary AR(1). */
   noisePhi: number;
   noiseSd: number;
+  /**
+   * Heavy tails on top of the Gaussian parts, independent per step and run: "student2" adds
+   * noiseSd × Student t (df = 2, infinite variance); "spikes" adds, at 4% of steps, a lognormal
+   * spike exp(N(−1, 1.5²)) (median 0.37, some 40 noise sds), like token_mult_prob_error's.
+   */
+  tails?: "gaussian" | "student2" | "spikes";
 }
 
 export const DEFAULT_SIMULATION: SimulationParams = {
@@ -45,6 +51,18 @@ export class NormalStream {
     this.spare = r * Math.sin(2 * Math.PI * v);
     return r * Math.cos(2 * Math.PI * v);
   }
+}
+
+/** Per-step heavy-tailed additions (zeros for "gaussian"). */
+function tailTerms(n: number, p: SimulationParams, z: NormalStream, rng: SeededRandom): number[] {
+  const kind = p.tails ?? "gaussian";
+  if (kind === "gaussian") return new Array<number>(n).fill(0);
+  return Array.from({ length: n }, () => {
+    if (kind === "student2") return (p.noiseSd * z.next()) / Math.sqrt(-Math.log(1 - rng.next()));
+    const spike = rng.next() < 0.04;
+    const size = Math.exp(-1 + 1.5 * z.next());
+    return spike ? size : 0;
+  });
 }
 
 /** A stationary AR(1) path of n values with the given coefficient and marginal sd. */
@@ -89,16 +107,21 @@ export function simulateTriplet(
   shift = 0,
   p: SimulationParams = DEFAULT_SIMULATION,
 ): Triplet {
-  const z = new NormalStream(new SeededRandom(seed));
+  const rng = new SeededRandom(seed);
+  const z = new NormalStream(rng);
   const shared = Array.from({ length: p.steps }, (_, t) => curve(t) + p.difficulty * z.next());
   const delta = shift * betweenRunSd(p);
   const run = (id: string, offset: number): StepSeries => {
     const drift = ar1(p.steps, p.driftPhi, p.driftSd, z);
     const noise = ar1(p.steps, p.noisePhi, p.noiseSd, z);
+    const tails = tailTerms(p.steps, p, z, rng);
     return {
       id,
       byStep: new Map(
-        shared.map((c, t) => [t, c + (drift[t] as number) + (noise[t] as number) + offset]),
+        shared.map((c, t) => [
+          t,
+          c + (drift[t] as number) + (noise[t] as number) + (tails[t] as number) + offset,
+        ]),
       ),
     };
   };

@@ -12,6 +12,11 @@ function correlationPart(
   floor: TrainingComparison["floor"],
 ): string {
   const t = c.correlation_test;
+  if (!t && floor && c.shape_test)
+    return (
+      `The step-wise correlation ${f3(r)} was not tested against the floor ${f3(floor.correlation)} ` +
+      `(a per-step difference is heavy-tailed, where Steiger's z does not hold, or constant).`
+    );
   if (!t || !floor) return `The step-wise correlation ${f3(r)} was not tested against the floor.`;
   const below = t.p < c.correlation_level;
   const name =
@@ -20,6 +25,18 @@ function correlationPart(
     `The step-wise correlation ${f3(r)} is ${below ? "below" : "not below"} the floor ` +
     `${f3(floor.correlation)} (${name}: z = ${t.z.toFixed(2)}, one-sided p = ${p(t.p)} on ` +
     `${t.effective_steps.toFixed(0)} effective steps).`
+  );
+}
+
+function shapePart(c: CalibratedVerdict): string {
+  const t = c.shape_test;
+  if (!t) return "";
+  const k = decimals(Math.min(t.distance, t.seed_distance) || t.distance);
+  return (
+    ` The per-step distributions are ${t.fired ? "" : "not "}further apart than the seed pair's by ` +
+    `more than ${t.critical}× (trimmed 1-Wasserstein, 10th–90th percentile: ${t.distance.toFixed(k)} ` +
+    `vs ${t.seed_distance.toFixed(k)}, ratio ${t.ratio.toPrecision(3)}, at ${c.shape_level * 100}%; ` +
+    `full W1 ${t.w1.toFixed(k)} vs ${t.seed_w1.toFixed(k)}).`
   );
 }
 
@@ -50,5 +67,53 @@ export function verdictInWords(
       ? `Differs beyond run-to-run noise (5% level; ${c.reason}): ${meanPart}.`
       : `Within run-to-run noise (5% level): ${meanPart}; a shift smaller than about ` +
         `±${((m.high - m.low) / 2).toFixed(3)} would not be told apart from seed noise.`;
-  return `${head} ${correlationPart(c, r, floor)}`;
+  return `${head} ${correlationPart(c, r, floor)}${shapePart(c)}`;
 }
+
+/** Decimals that show a difference of `size` to its first significant digit (at least 3). */
+function decimals(size: number): number {
+  if (!(size > 0) || !Number.isFinite(size)) return 3;
+  return Math.min(8, Math.max(3, -Math.floor(Math.log10(size))));
+}
+
+export interface HeadlineInput {
+  a: string;
+  b: string;
+  /** Means of a and b over their shared steps. */
+  mean_a: number;
+  mean_b: number;
+}
+
+/**
+ * The headline in plain words: the decision, the two runs' levels and how far two seeds of the same
+ * setup are apart. On a heavy-tailed scalar the levels are medians (and say so), since one spike
+ * moves a mean. The statistics behind it are verdictInWords'.
+ */
+export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
+  if (c.decision === "not_enough_evidence" || !c.seed_pair)
+    return `Not enough evidence to tell: ${c.reason}.`;
+  const sh = c.shape_test;
+  const robust = sh?.heavy_tailed === true;
+  const [va, vb, seedGap] = robust
+    ? [sh.median_a, sh.median_b, Math.abs(sh.seed_median_run - sh.seed_median_against)]
+    : [h.mean_a, h.mean_b, Math.abs(c.seed_pair.mean)];
+  const k = decimals(seedGap);
+  const stat = robust ? "median " : "";
+  const levels = `${h.a} ${stat}${va.toFixed(k)} vs ${h.b} ${stat}${vb.toFixed(k)}`;
+  const seeds =
+    `two seeds of the same setup differ by about ${seedGap.toFixed(k)}` +
+    (robust ? " (medians: the values are heavy-tailed, so means would follow a few spikes)" : "");
+  if (c.decision === "within_noise") return `No difference we can detect: ${levels}; ${seeds}.`;
+  const why: string[] = [];
+  if (sh?.fired)
+    why.push(
+      `the per-step values' distributions are ${sh.ratio >= 100 ? sh.ratio.toFixed(0) : sh.ratio.toPrecision(2)} times further apart than the two seeds'`,
+    );
+  if (c.mean_test && c.mean_test.p < c.mean_level)
+    why.push("the mean difference is larger than seed-to-seed drift explains");
+  if (c.correlation_test && c.correlation_test.p < c.correlation_level)
+    why.push("the runs follow each other step by step less closely than two seeds do");
+  return `Differs: ${levels}; ${seeds}. ${why.length ? capital(why.join("; ")) + "." : ""}`.trim();
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -41,10 +41,11 @@ export const blockBootstrapSchema = z.strictObject({
 /** The calibrated verdict (lib/compare/calibrated): paired, drift-aware, with its tests. */
 export const calibratedVerdictSchema = z.strictObject({
   decision: z.enum(["differs", "within_noise", "not_enough_evidence"]),
-  /** Family-wise level of "differs": mean_level + correlation_level (Bonferroni). */
+  /** Family-wise level of "differs": mean_level + correlation_level + shape_level (Bonferroni). */
   level: z.number(),
   mean_level: z.number(),
   correlation_level: z.number(),
+  shape_level: z.number(),
   /** Why the decision: which test fired, or what is missing for one. */
   reason: z.string(),
   /** a − b per step, block-bootstrapped. */
@@ -63,7 +64,8 @@ export const calibratedVerdictSchema = z.strictObject({
       level: z.number(),
     })
     .nullable(),
-  /** One-sided test that the a–b correlation is below the floor, on effective steps. */
+  /** One-sided test that the a–b correlation is below the floor, on effective steps; null when a
+   * per-step difference is heavy-tailed (lib/compare/shape heavyTailed), where it is not valid. */
   correlation_test: z
     .strictObject({
       method: z.enum(["steiger", "fisher"]),
@@ -73,6 +75,24 @@ export const calibratedVerdictSchema = z.strictObject({
       effective_steps: z.number(),
       z: z.number(),
       p: z.number(),
+    })
+    .nullable(),
+  /** The per-step values' distributions (lib/compare/shape): trimmed 1-Wasserstein distance of a vs
+   * b against the seed pair's; fired when the ratio passes `critical` (calibrated by simulation). */
+  shape_test: z
+    .strictObject({
+      distance: z.number(),
+      seed_distance: z.number(),
+      ratio: z.number(),
+      critical: z.number(),
+      w1: z.number(),
+      seed_w1: z.number(),
+      median_a: z.number(),
+      median_b: z.number(),
+      seed_median_run: z.number(),
+      seed_median_against: z.number(),
+      heavy_tailed: z.boolean(),
+      fired: z.boolean(),
     })
     .nullable(),
   /** The method in words, for the page. */
@@ -110,6 +130,8 @@ export const trainingComparisonSchema = z.strictObject({
    * (Before the calibrated verdict it was "diff covers 0 and Fisher p ≥ 0.05".) */
   within_noise: z.boolean().nullable(),
   calibrated: calibratedVerdictSchema,
+  /** The decision in plain words (lib/compare/verdict-text headline): levels and the seed gap. */
+  headline: z.string(),
   /** The calibrated verdict in words: what was tested and how sure it is. */
   verdict: z.string(),
 });

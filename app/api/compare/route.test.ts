@@ -50,6 +50,15 @@ describe("GET /api/compare", () => {
       await (await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train/gen_kl_error")).json(),
     );
     expect(kl.scalar).toBe("train/gen_kl_error");
+    // token_mult_prob_error: capture off's planted re-tokenization drift (fixtures/generate.ts) is
+    // a difference, never "within noise", whatever its spikes do to the mean.
+    const mult = comparisonSchema.parse(
+      await (
+        await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train/token_mult_prob_error")
+      ).json(),
+    );
+    expect(mult.training?.calibrated.decision).toBe("differs");
+    expect(mult.training?.headline).toMatch(/^Differs: /);
     expect(kl.scalars).toContain("train/reward");
     const bad = await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train%2Fnope");
     expect(bad.status).toBe(400);

@@ -1,0 +1,91 @@
+// The headline in plain words, on hand-built verdicts: the sentence states the decision, the two
+// levels and the seed gap; on heavy tails it says medians; the statistics stay in verdictInWords.
+import { describe, expect, it } from "vitest";
+import type { CalibratedVerdict } from "@/lib/schema";
+import { headline, verdictInWords } from "./verdict-text";
+
+const block = { steps: 100, sd: 0.002, block_length: 1, lag1: 0.1 };
+const shape = (o: Partial<NonNullable<CalibratedVerdict["shape_test"]>> = {}) => ({
+  distance: 0.006,
+  seed_distance: 0.004,
+  ratio: 1.5,
+  critical: 8,
+  w1: 0.007,
+  seed_w1: 0.005,
+  median_a: 0.556,
+  median_b: 0.546,
+  seed_median_run: 0.5463,
+  seed_median_against: 0.546,
+  heavy_tailed: false,
+  fired: false,
+  ...o,
+});
+const verdict = (o: Partial<CalibratedVerdict>): CalibratedVerdict => ({
+  decision: "within_noise",
+  level: 0.05,
+  mean_level: 0.04,
+  correlation_level: 0.005,
+  shape_level: 0.005,
+  reason: "none fired",
+  paired: { ...block, mean: 0.006 },
+  seed_pair: { ...block, mean: 0.003, run: "off-seed2", against: "off" },
+  mean_test: { t: 1.75, df: 1.7, p: 0.243, se: 0.0034, low: -0.014, high: 0.026, level: 0.96 },
+  correlation_test: null,
+  shape_test: shape(),
+  method: "…",
+  ...o,
+});
+const levels = { a: "on", b: "off", mean_a: 0.552, mean_b: 0.546 };
+
+describe("headline", () => {
+  it("within noise: no difference we can detect, the means and the seed gap", () => {
+    expect(headline(levels, verdict({}))).toBe(
+      "No difference we can detect: on 0.552 vs off 0.546; two seeds of the same setup differ by about 0.003.",
+    );
+  });
+
+  it("differs on heavy tails: medians named, the distribution finding in words, never 'noise'", () => {
+    const v = verdict({
+      decision: "differs",
+      reason: "fired: the distributions",
+      mean_test: { t: -1, df: 1.8, p: 0.42, se: 0.2, low: -1.3, high: 0.9, level: 0.96 },
+      shape_test: shape({
+        ratio: 48.5,
+        fired: true,
+        heavy_tailed: true,
+        median_a: 1.00198,
+        median_b: 1.04138,
+        seed_median_run: 1.04175,
+        seed_median_against: 1.04138,
+      }),
+    });
+    const h = headline(levels, v);
+    expect(h).toBe(
+      "Differs: on median 1.0020 vs off median 1.0414; two seeds of the same setup differ by about 0.0004 " +
+        "(medians: the values are heavy-tailed, so means would follow a few spikes). " +
+        "The per-step values' distributions are 49 times further apart than the two seeds'.",
+    );
+    expect(h).not.toMatch(/noise/);
+    expect(verdictInWords("on", "off", v, 0.7, null)).toMatch(/trimmed 1-Wasserstein.*ratio 48\.5/);
+  });
+
+  it("differs on the mean alone says so", () => {
+    const v = verdict({
+      decision: "differs",
+      mean_test: { t: 9, df: 3, p: 0.003, se: 0.003, low: 0.01, high: 0.04, level: 0.96 },
+    });
+    expect(headline(levels, v)).toBe(
+      "Differs: on 0.552 vs off 0.546; two seeds of the same setup differ by about 0.003. " +
+        "The mean difference is larger than seed-to-seed drift explains.",
+    );
+  });
+
+  it("not enough evidence gives the reason", () => {
+    const v = verdict({
+      decision: "not_enough_evidence",
+      reason: "no seed repeat",
+      seed_pair: null,
+    });
+    expect(headline(levels, v)).toBe("Not enough evidence to tell: no seed repeat.");
+  });
+});
