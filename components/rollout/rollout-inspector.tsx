@@ -7,7 +7,8 @@ import { useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
 import { plural } from "@/lib/view/plural";
-import { isSequenceTrained, rolloutSeverity } from "@/lib/view/rollout-severity";
+import { rolloutSeverity } from "@/lib/view/rollout-severity";
+import { sequenceTraining } from "@/lib/view/sequence-training";
 import {
   callTokensPatch,
   INSPECTOR_TABS,
@@ -54,6 +55,11 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const callById = useMemo(
     () => new Map(view.calls.map((c) => [c.model_call_id, c])),
     [view.calls],
+  );
+  // One rule for "trained" in every view of this sequence: headers, info line, legend, colours.
+  const training = useMemo(
+    () => sequenceTraining(severity, sequence, callById),
+    [severity, sequence, callById],
   );
   const sequences = useMemo(() => {
     const out = view.chains.map((c) => ({
@@ -129,7 +135,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
               profileQs={profileQs}
               sequence={sequence}
               sequences={sequences}
-              verdict={severity}
+              training={training}
               pos={positionOf(params.get("pos"))}
               call={selected}
               low={params.get("low")}
@@ -148,7 +154,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             sequences={sequences}
             message={messageOf(params.get("message"))}
             shade={shadeOf(params.get("shade"))}
-            trained={isSequenceTrained(severity, sequence, callById)}
+            training={training}
             onPatch={set}
           />
         )}
