@@ -14,6 +14,7 @@ import {
   INSPECTOR_TABS,
   messageOf,
   positionOf,
+  selectedCallOf,
   sequenceOf,
   shadeOf,
   tabOf,
@@ -47,7 +48,12 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
   const profileQs = `${profile ? `&profile=${encodeURIComponent(profile)}` : ""}&v=${view.stamp}`;
-  const selected = params.get("call");
+  // `?call=2` is the timeline's call 2 (the banner's words); the URL then holds its id.
+  const askedCall = params.get("call");
+  const selected = selectedCallOf(view, askedCall);
+  useEffect(() => {
+    if (askedCall !== null && selected !== null && selected !== askedCall) set({ call: selected });
+  }, [askedCall, selected, set]);
   const tab = tabOf(params.get("tab"));
   const sequence = sequenceOf(view, params.get("chain"));
   const verdict = useMemo(() => rolloutSeverity(view), [view]);
