@@ -161,7 +161,10 @@ function Facts({ view }: { view: RolloutView }) {
           (view.tokenizer_error ? (
             <span className="bad-text">{view.tokenizer_error}</span>
           ) : (
-            "ids only (no tokenizer in run.json)"
+            <span data-testid="tokenizer-hint">
+              ids only: no tokenizer. For text, serve with <code>--tokenizer NAME|PATH</code> (a
+              bare capture directory) or set <code>tokenizer</code> in the run&apos;s run.json
+            </span>
           ))}
       </dd>
     </dl>
