@@ -57,6 +57,23 @@ describe("sequenceTraining", () => {
     });
   }
 
+  it("in a branch chain, a main-chain call's own tokens are main's, so trained", () => {
+    expect(sequenceTraining("trained", "branch-1", CALLS, "m").words).toBe("trained");
+    expect(sequenceTraining("trained", "branch-1", CALLS, "br").words).toBe(
+      "not trained (branch dropped)",
+    );
+    expect(sequenceTraining("trained", "branch-1", CALLS, null).words).toBe(
+      "not trained (branch dropped)",
+    );
+    expect(sequenceTraining("masked", "branch-1", CALLS, "m").words).toBe(
+      "excluded: rollout masked",
+    );
+    // A call shown alone is judged by itself, never by another call.
+    expect(sequenceTraining("trained", "call:drop", CALLS, "m").words).toBe(
+      "not trained (retry dropped)",
+    );
+  });
+
   it("never words a not-trained sequence as trained without the 'not'", () => {
     for (const [severity, sequence] of cases) {
       const t = sequenceTraining(severity, sequence, CALLS);

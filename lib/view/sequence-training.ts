@@ -23,8 +23,8 @@ export interface SequenceTraining {
 
 type CallRoles = ReadonlyMap<string, Pick<CallView, "role" | "quarantine" | "retry">>;
 
-/** Why a call's own tokens are not delivered, by its role; null for a main-chain call. */
-function callNotDelivered(c: Pick<CallView, "role" | "quarantine" | "retry">): string | null {
+/** Why a call's own tokens are not delivered, in the timeline's words; null for a main-chain call. */
+export function notDeliveredWhy(c: Pick<CallView, "role" | "quarantine" | "retry">): string | null {
   switch (c.role) {
     case "main":
       return null;
@@ -46,12 +46,15 @@ function callNotDelivered(c: Pick<CallView, "role" | "quarantine" | "retry">): s
 /**
  * Whether the generated tokens of `sequence` ("main", a branch chain id, or `call:<id>`) are
  * trained on, and the words for them. A masked rollout trains nothing; a pending one claims
- * nothing; otherwise only the main chain and a main-chain call shown alone are trained.
+ * nothing; otherwise only the main chain and a main-chain call shown alone are trained. A branch
+ * chain walks up to its root through main-chain calls: given `segmentCall`, the call whose tokens
+ * are asked about, a main-chain call's tokens in a branch are trained (they are main's tokens).
  */
 export function sequenceTraining(
   severity: SeverityState,
   sequence: string,
   calls: CallRoles,
+  segmentCall?: string | null,
 ): SequenceTraining {
   const not = (why: string): SequenceTraining => ({
     trained: false,
@@ -63,8 +66,12 @@ export function sequenceTraining(
   if (sequence === "main") why = null;
   else if (sequence.startsWith("call:")) {
     const c = calls.get(sequence.slice(5));
-    why = c ? callNotDelivered(c) : "not in the delivered chain";
-  } else why = "branch dropped";
+    why = c ? notDeliveredWhy(c) : "not in the delivered chain";
+  } else
+    why =
+      segmentCall !== undefined && segmentCall !== null && calls.get(segmentCall)?.role === "main"
+        ? null
+        : "branch dropped";
   // A masked rollout trains nothing: its views say excluded, never the word trained.
   if (severity === "masked")
     return {
