@@ -3,7 +3,7 @@
 // wires the call timeline, the token and conversation views, the call detail and the chain panel.
 // Selecting a call keeps the tab and moves it to the call. The view model and the first token
 // window come from the server page; the views fetch the rest.
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
 import { plural } from "@/lib/view/plural";
@@ -65,6 +65,10 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   // One rule for "trained" in every view of this sequence: headers, info line, legend, colours.
   const training = useMemo(
     () => sequenceTraining(severity, sequence, callById),
+    [severity, sequence, callById],
+  );
+  const trainingOf = useCallback(
+    (call: string) => sequenceTraining(severity, sequence, callById, call),
     [severity, sequence, callById],
   );
   const sequences = useMemo(() => {
@@ -142,6 +146,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
               sequence={sequence}
               sequences={sequences}
               training={training}
+              trainingOf={trainingOf}
               pos={positionOf(params.get("pos"))}
               call={selected}
               low={params.get("low")}

@@ -11,12 +11,13 @@ export function TokenInfo({
   selected,
   hovered,
   tokenAt,
-  training,
+  trainingOf,
 }: {
   selected: number | null;
   hovered: number | null;
   tokenAt: (p: number) => TokenAt | null;
-  training: SequenceTraining;
+  /** Whether a call's tokens in this sequence are trained on (lib/view/sequence-training). */
+  trainingOf: (call: string) => SequenceTraining;
 }) {
   const { main, hover } = infoTokens(selected, hovered);
   const t = main === null ? null : tokenAt(main);
@@ -36,14 +37,14 @@ export function TokenInfo({
         data-testid={selected === null ? "token-info-hovered" : "token-info-selected"}
       >
         {selected !== null && <span className="muted">selected</span>}
-        <Facts t={t} training={training} />
+        <Facts t={t} training={trainingOf(t.call)} />
       </span>
       {h && (
         <span className="token-info-hover" data-testid="token-info-hovered">
           <span className="muted">hover</span>
           <span>pos {fmtInt(h.pos)}</span>
           <span className="mono">{h.text === null ? `id ${h.id}` : JSON.stringify(h.text)}</span>
-          <span className="muted">{maskWords(h.mask, training)}</span>
+          <span className="muted">{maskWords(h.mask, trainingOf(h.call))}</span>
           {h.logProb !== null && <span className="muted">{h.logProb.toFixed(2)}</span>}
         </span>
       )}
