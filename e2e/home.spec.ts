@@ -17,7 +17,10 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   const rows = page.getByTestId("rollout-row");
   await expect(rows).toHaveCount(5);
   await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("masked");
-  await expect(page.locator('[data-rollout-id="1-0"]')).toContainText("capture_incomplete");
+  // Reasons in sentences; the code stays in the cell's title (and in exports).
+  const reasons = page.locator('[data-rollout-id="1-0"]').getByTestId("reasons-cell");
+  await expect(reasons).toContainText("Capture incomplete: ");
+  await expect(reasons).toHaveAttribute("title", /codes: .*capture_incomplete/);
   await expect(page.locator('[data-rollout-id="2-0"]')).toContainText(
     "capture contains no token records",
   );

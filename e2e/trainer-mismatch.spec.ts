@@ -49,11 +49,13 @@ test("a joined rollout's tokens take their mismatch colour on demand, with a leg
   await expect(page.locator(`${TOKEN_VIEW.painted}[data-mismatch]`)).toHaveCount(0);
 });
 
-test("a rollout of a run without step logs has no toggle, and one line saying why", async ({
+test("a rollout of a run without step logs has no toggle and no truth-check note", async ({
   page,
 }) => {
   await page.goto("/runs/claude-code-capture-on/rollouts/0-0");
-  await expect(page.getByTestId("mismatch-unavailable")).toContainText("no NeMo-RL step logs");
+  await expect(page.getByTestId("token-legend")).toBeVisible();
+  await expect(page.getByTestId("token-counts")).toContainText("generated (mask 1)");
+  await expect(page.getByTestId("mismatch-unavailable")).toHaveCount(0);
   await expect(page.getByTestId("mismatch-toggle")).toHaveCount(0);
 });
 

@@ -2,6 +2,7 @@
 // what was dropped; then the prefix break before every extra root, with text on both sides; then
 // the store's lifecycle as Gym main's freeze would read it (gym-v1 stores only).
 import type { LifecycleView, RolloutView } from "@/lib/schema/api-rollout";
+import { droppedWords } from "@/lib/view/dropped-words";
 import { fmtInt, short } from "./labels";
 
 function idList(ids: string[]): string {
@@ -122,12 +123,9 @@ export function ChainPanel({
         </table>
       )}
       <p data-testid="dropped">
-        Dropped: {d.branch_chains} other chain{d.branch_chains === 1 ? "" : "s"},{" "}
-        {d.quarantined_calls} quarantined call{d.quarantined_calls === 1 ? "" : "s"}, {d.side_calls}{" "}
-        side call
-        {d.side_calls === 1 ? "" : "s"}
-        {d.excluded_calls > 0 ? `, ${d.excluded_calls} excluded` : ""};{" "}
-        {fmtInt(d.generated_not_delivered)} generated tokens not delivered.
+        {/* In the timeline's words: a retry loser is "retry dropped", not "quarantined". */}
+        Dropped: {droppedWords(d.branch_chains, view.calls)}; {fmtInt(d.generated_not_delivered)}{" "}
+        generated tokens not delivered.
       </p>
       <h3>Prefix breaks</h3>
       {view.prefix_breaks.length === 0 ? (

@@ -8,6 +8,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
 import type { ConversationItem, ConversationPage } from "@/lib/schema/api-conversation";
 import { binColours as binStyle, PROBABILITY_BINS } from "@/lib/view/conversation-page";
+import type { SequenceTraining } from "@/lib/view/sequence-training";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";
@@ -24,8 +25,8 @@ export interface ConversationViewProps {
   message: number | null;
   /** Probability shading on (URL `shade=1`). */
   shade: boolean;
-  /** Mask-1 tokens of this sequence are trained on: false for a masked rollout or an undelivered chain. */
-  trained: boolean;
+  /** Whether mask-1 tokens of this sequence are trained on, and the words (lib/view/sequence-training). */
+  training: SequenceTraining;
   onPatch: (patch: Record<string, string | null>) => void;
 }
 
@@ -36,7 +37,7 @@ export function ConversationView({
   sequences,
   message,
   shade,
-  trained,
+  training,
   onPatch,
 }: ConversationViewProps) {
   const [shadeShown, setShadeShown] = useUrlFlag(shade);
@@ -102,7 +103,7 @@ export function ConversationView({
         </label>
         {first && <Counts page={first} />}
       </div>
-      <Legend shade={shade} trained={trained} />
+      <Legend shade={shade} training={training} />
       {error && <div className={styles.error}>{error}</div>}
       {!first && !error && <div className={styles.muted}>Loading the conversation…</div>}
       {first && total === 0 && <div className={styles.muted}>This sequence has no messages.</div>}
@@ -153,11 +154,11 @@ function Counts({ page }: { page: ConversationPage }) {
   );
 }
 
-function Legend({ shade, trained }: { shade: boolean; trained: boolean }) {
+function Legend({ shade, training }: { shade: boolean; training: SequenceTraining }) {
   return (
     <div className={styles.legend} data-testid="conversation-legend">
       <span className={styles.gen}>
-        {trained ? "generated (mask 1, trained)" : "generated (mask 1, excluded: see the verdict)"}
+        {training.words ? `generated (mask 1, ${training.words})` : "generated (mask 1)"}
       </span>
       <span className={styles.refed}>re-fed (mask 0, context only)</span>
       {shade &&

@@ -3,16 +3,18 @@
 // wires the call timeline, the token and conversation views, the call detail and the chain panel.
 // Selecting a call keeps the tab and moves it to the call. The view model and the first token
 // window come from the server page; the views fetch the rest.
-import { useEffect, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
 import { plural } from "@/lib/view/plural";
-import { isSequenceTrained, rolloutSeverity } from "@/lib/view/rollout-severity";
+import { rolloutSeverity } from "@/lib/view/rollout-severity";
+import { sequenceTraining } from "@/lib/view/sequence-training";
 import {
   callTokensPatch,
   INSPECTOR_TABS,
   messageOf,
   positionOf,
+  selectedCallOf,
   sequenceOf,
   shadeOf,
   tabOf,
@@ -46,7 +48,12 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
   const profileQs = `${profile ? `&profile=${encodeURIComponent(profile)}` : ""}&v=${view.stamp}`;
-  const selected = params.get("call");
+  // `?call=2` is the timeline's call 2 (the banner's words); the URL then holds its id.
+  const askedCall = params.get("call");
+  const selected = selectedCallOf(view, askedCall);
+  useEffect(() => {
+    if (askedCall !== null && selected !== null && selected !== askedCall) set({ call: selected });
+  }, [askedCall, selected, set]);
   const tab = tabOf(params.get("tab"));
   const sequence = sequenceOf(view, params.get("chain"));
   const verdict = useMemo(() => rolloutSeverity(view), [view]);
@@ -54,6 +61,15 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const callById = useMemo(
     () => new Map(view.calls.map((c) => [c.model_call_id, c])),
     [view.calls],
+  );
+  // One rule for "trained" in every view of this sequence: headers, info line, legend, colours.
+  const training = useMemo(
+    () => sequenceTraining(severity, sequence, callById),
+    [severity, sequence, callById],
+  );
+  const trainingOf = useCallback(
+    (call: string) => sequenceTraining(severity, sequence, callById, call),
+    [severity, sequence, callById],
   );
   const sequences = useMemo(() => {
     const out = view.chains.map((c) => ({
@@ -129,7 +145,8 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
               profileQs={profileQs}
               sequence={sequence}
               sequences={sequences}
-              verdict={severity}
+              training={training}
+              trainingOf={trainingOf}
               pos={positionOf(params.get("pos"))}
               call={selected}
               low={params.get("low")}
@@ -148,7 +165,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
             sequences={sequences}
             message={messageOf(params.get("message"))}
             shade={shadeOf(params.get("shade"))}
-            trained={isSequenceTrained(severity, sequence, callById)}
+            training={training}
             onPatch={set}
           />
         )}

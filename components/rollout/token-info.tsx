@@ -1,6 +1,8 @@
-// The token view's info line: the selected token's position, id, text, mask, log prob and call.
+// The token view's info line: the selected token's position, id, text, mask (and, for mask 1,
+// whether it is trained on: lib/view/sequence-training), log prob and call.
 // Hovering another token never replaces the selection: the hovered one follows it, marked as such;
 // with nothing selected, the hovered token alone.
+import type { SequenceTraining } from "@/lib/view/sequence-training";
 import { infoTokens } from "@/lib/view/token-rows";
 import type { TokenAt } from "./use-token-windows";
 import { fmtInt, short } from "./labels";
@@ -9,10 +11,13 @@ export function TokenInfo({
   selected,
   hovered,
   tokenAt,
+  trainingOf,
 }: {
   selected: number | null;
   hovered: number | null;
   tokenAt: (p: number) => TokenAt | null;
+  /** Whether a call's tokens in this sequence are trained on (lib/view/sequence-training). */
+  trainingOf: (call: string) => SequenceTraining;
 }) {
   const { main, hover } = infoTokens(selected, hovered);
   const t = main === null ? null : tokenAt(main);
@@ -32,14 +37,14 @@ export function TokenInfo({
         data-testid={selected === null ? "token-info-hovered" : "token-info-selected"}
       >
         {selected !== null && <span className="muted">selected</span>}
-        <Facts t={t} />
+        <Facts t={t} training={trainingOf(t.call)} />
       </span>
       {h && (
         <span className="token-info-hover" data-testid="token-info-hovered">
           <span className="muted">hover</span>
           <span>pos {fmtInt(h.pos)}</span>
           <span className="mono">{h.text === null ? `id ${h.id}` : JSON.stringify(h.text)}</span>
-          <span className="muted">mask {h.mask}</span>
+          <span className="muted">{maskWords(h.mask, trainingOf(h.call))}</span>
           {h.logProb !== null && <span className="muted">{h.logProb.toFixed(2)}</span>}
         </span>
       )}
@@ -47,7 +52,12 @@ export function TokenInfo({
   );
 }
 
-function Facts({ t }: { t: TokenAt }) {
+function maskWords(mask: number, training: SequenceTraining): string {
+  if (mask !== 1 || !training.words) return `mask ${mask}`;
+  return `mask 1 · ${training.words}`;
+}
+
+function Facts({ t, training }: { t: TokenAt; training: SequenceTraining }) {
   return (
     <>
       <span>pos {fmtInt(t.pos)}</span>
@@ -55,7 +65,12 @@ function Facts({ t }: { t: TokenAt }) {
       <span>id {t.piece === "outside" ? "outside 0…2^31−1" : t.id}</span>
       <span className="mono">text {t.text === null ? "—" : JSON.stringify(t.text)}</span>
       {t.piece && t.piece !== "text" && <span className="badge">{t.piece}</span>}
-      <span className={t.mask ? "gen-text" : "muted"}>mask {t.mask}</span>
+      <span
+        className={t.mask && training.trained ? "gen-text" : t.mask ? "warn-text" : "muted"}
+        data-testid="token-info-mask"
+      >
+        {maskWords(t.mask, training)}
+      </span>
       <span>
         log prob{" "}
         {t.logProb === null ? "—" : `${t.logProb.toFixed(4)} (p ${Math.exp(t.logProb).toFixed(3)})`}

@@ -1,10 +1,12 @@
 // The token view's key: mask colours, the probability shading scale, how special tokens, raw bytes
 // and whitespace look, and (with the filter on) how matches differ from the tokens set aside. With
-// mismatch colouring on, the probability scale gives way to the train/inference mismatch scale.
+// mismatch colouring on, the probability scale gives way to the train/inference mismatch scale. A
+// sequence that is not trained on (lib/view/sequence-training) shows its one amber shade and why.
 import {
   CANVAS,
   CHROME,
   GENERATED_SHADES,
+  NOT_TRAINED,
   QUIET,
   REFED,
   UNSCORED,
@@ -12,6 +14,7 @@ import {
   type Swatch,
 } from "@/lib/view/token-palette";
 import { MISMATCH_SHADES, NO_MISMATCH } from "@/lib/view/mismatch-palette";
+import type { SequenceTraining } from "@/lib/view/sequence-training";
 import styles from "./token-view.module.css";
 
 function Sample({ swatch, text, className }: { swatch: Swatch; text: string; className?: string }) {
@@ -37,7 +40,15 @@ function MismatchScale() {
   );
 }
 
-export function TokenLegend({ filtering, mismatch }: { filtering: boolean; mismatch: boolean }) {
+export function TokenLegend({
+  filtering,
+  mismatch,
+  training,
+}: {
+  filtering: boolean;
+  mismatch: boolean;
+  training: SequenceTraining;
+}) {
   return (
     <div
       className={styles.legend}
@@ -47,11 +58,16 @@ export function TokenLegend({ filtering, mismatch }: { filtering: boolean; misma
       <span className={styles.legendGroup}>
         <Sample swatch={REFED} text="re-fed" /> mask 0: prompt, tool results, inherited prefix
       </span>
-      {mismatch ? (
+      {training.notTrained ? (
+        <span className={styles.legendGroup} data-testid="token-legend-not-trained">
+          <Sample swatch={NOT_TRAINED} text="generated" className={styles.untrained} /> mask 1,{" "}
+          {training.words}
+        </span>
+      ) : mismatch ? (
         <MismatchScale />
       ) : (
         <span className={styles.legendGroup} data-testid="token-legend-shades">
-          generated, mask 1, by probability:
+          generated, mask 1{training.words ? `, ${training.words}` : ""}, by probability:
           {GENERATED_SHADES.map((s) => (
             <Sample key={s.label} swatch={s} text={s.label} />
           ))}

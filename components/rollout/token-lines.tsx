@@ -1,12 +1,13 @@
 "use client";
-// How the token view draws one item of its line model: a segment header worded by the verdict, a
+// How the token view draws one item of its line model: a segment header worded by the sequence's
+// training (lib/view/sequence-training: trained, or not and why), a
 // placeholder for a window still loading, or a line of tokens coloured by the token palette (or, with
 // `mismatchAt`, trained tokens by their train/inference mismatch). The list, its virtualisation and
 // the selection belong to token-view.tsx.
 import { memo } from "react";
-import type { SeverityState } from "@/lib/severity";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { mismatchShade, NO_MISMATCH } from "@/lib/view/mismatch-palette";
+import type { SequenceTraining } from "@/lib/view/sequence-training";
 import { CHROME, tokenSwatch, type Swatch } from "@/lib/view/token-palette";
 import {
   headOfText,
@@ -23,7 +24,8 @@ import styles from "./token-view.module.css";
 export interface ItemProps {
   item: TokenItem;
   segment: TokenSegment;
-  verdict: SeverityState;
+  /** Whether this sequence's generated tokens are trained on: headers and colours follow it. */
+  training: SequenceTraining;
   tokenAt: (p: number) => TokenAt | null;
   selected: number | null;
   threshold: number | null;
@@ -36,7 +38,7 @@ export interface ItemProps {
 export const TokenItemView = memo(function Item({
   item,
   segment,
-  verdict,
+  training,
   tokenAt,
   selected,
   threshold,
@@ -45,16 +47,23 @@ export const TokenItemView = memo(function Item({
 }: ItemProps) {
   if (item.kind === "header") {
     const gen = segment.kind === "generated";
-    const color = !gen ? CHROME.muted : verdict === "masked" ? CHROME.notTrained : CHROME.generated;
+    const color = !gen
+      ? CHROME.muted
+      : training.trained
+        ? CHROME.generated
+        : training.notTrained
+          ? CHROME.notTrained
+          : CHROME.text;
     return (
       <div
         className={styles.header}
         style={{ color }}
         data-testid="segment-header"
         data-call-id={segment.call}
+        data-trained={gen ? String(training.trained) : undefined}
       >
         call <span className="mono">{short(segment.call)}</span> ·{" "}
-        {segmentLabel(segment.kind, verdict)} · {fmtInt(segment.length)} tokens from{" "}
+        {segmentLabel(segment.kind, training)} · {fmtInt(segment.length)} tokens from{" "}
         {fmtInt(segment.start)}
       </div>
     );
@@ -77,11 +86,14 @@ export const TokenItemView = memo(function Item({
       selected={selected}
       threshold={threshold}
       mismatchAt={mismatchAt}
+      notTrained={training.notTrained}
     />
   );
 });
 
-type TokenProps = Pick<ItemProps, "selected" | "threshold" | "mismatchAt">;
+type TokenProps = Pick<ItemProps, "selected" | "threshold" | "mismatchAt"> & {
+  notTrained: boolean;
+};
 
 function Line({
   line,
@@ -125,18 +137,20 @@ function Token({
   selected,
   threshold,
   mismatchAt,
+  notTrained,
 }: { t: TokenAt; text: string; lead: boolean } & TokenProps) {
   const match = threshold !== null && t.mask === 1 && t.logProb !== null && t.logProb < threshold;
   const error = mismatchAt ? mismatchAt(t.pos) : null;
   const sw = mismatchAt
     ? mismatchSwatch(t.mask, error)
-    : tokenSwatch(t.mask, t.logProb, threshold !== null && !match);
+    : tokenSwatch(t.mask, t.logProb, threshold !== null && !match, notTrained);
   const sel = selected === t.pos;
   const cls = [
     styles.token,
     lead ? "" : "tok",
     sel ? `sel ${styles.selected}` : "",
     match ? styles.low : "",
+    notTrained && t.mask === 1 ? styles.untrained : "",
     t.piece === "special"
       ? styles.special
       : t.piece === "bytes" || t.piece === "unknown" || t.piece === "outside"
@@ -147,7 +161,13 @@ function Token({
     <span
       className={cls.filter(Boolean).join(" ")}
       style={{ backgroundColor: sw.bg, color: sw.fg }}
-      {...(lead ? { "data-lead-pos": t.pos } : { "data-pos": t.pos, "data-mask": t.mask })}
+      {...(lead
+        ? { "data-lead-pos": t.pos }
+        : {
+            "data-pos": t.pos,
+            "data-mask": t.mask,
+            ...(t.mask === 1 && notTrained ? { "data-not-trained": "" } : {}),
+          })}
       {...(error !== null && !lead ? { "data-mismatch": error.toFixed(4) } : {})}
     >
       {visibleText(text)}

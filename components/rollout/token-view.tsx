@@ -1,13 +1,14 @@
 "use client";
 // The loss-mask token view: a chain (or one call) as text, the way the trainer sees it. Tokens flow
-// and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability,
-// re-fed ones (mask 0) slate. Only visible lines are in the DOM; windows load as they scroll in.
+// and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability when
+// the sequence is trained on, amber when not (lib/view/sequence-training), re-fed ones (mask 0)
+// slate. Only visible lines are in the DOM; windows load as they scroll in.
 // It opens at the URL's position (selected), else at the selected call's first token; a selected
 // token selects its call. On demand (URL `mismatch=1`) trained tokens take the colour of their
 // train/inference mismatch instead (./trainer-mismatch), for a rollout the truth check joined.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
-import type { SeverityState } from "@/lib/severity";
+import type { SequenceTraining } from "@/lib/view/sequence-training";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
 import { CANVAS } from "@/lib/view/token-palette";
 import {
@@ -49,8 +50,10 @@ export interface TokenViewProps {
   profileQs: string;
   sequence: string;
   sequences: Array<{ value: string; label: string }>;
-  /** The rollout's verdict: segment headers call generated text trained only when it is. */
-  verdict?: SeverityState;
+  /** Whether this sequence's generated tokens are trained on: headers, info line, legend, colours. */
+  training: SequenceTraining;
+  /** The same for one call's tokens in it (a branch chain holds main-chain calls too). */
+  trainingOf?: (call: string) => SequenceTraining;
   pos: number | null;
   /** The selected call (URL `call`): with no position selected, the view opens at its first token. */
   call?: string | null;
@@ -59,7 +62,7 @@ export interface TokenViewProps {
 }
 
 export function TokenView(props: TokenViewProps) {
-  const { base, profileQs, sequence, sequences, verdict = "pending", pos, low, onPatch } = props;
+  const { base, profileQs, sequence, sequences, training, pos, low, onPatch } = props;
   const call = props.call ?? null;
   const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
@@ -155,6 +158,12 @@ export function TokenView(props: TokenViewProps) {
 
   const generated = segments.reduce((n, s) => n + (s.kind === "generated" ? s.length : 0), 0);
   const calls = useMemo(() => [...new Set(segments.map((s) => s.call))], [segments]);
+  const { trainingOf } = props;
+  const byCall = useMemo(
+    () => new Map(calls.map((c) => [c, trainingOf ? trainingOf(c) : training])),
+    [calls, trainingOf, training],
+  );
+  const trainingAt = (call: string) => byCall.get(call) ?? training;
   return (
     <div className={`token-view ${styles.view}`} data-testid="token-view">
       <div className="toolbar">
@@ -216,7 +225,11 @@ export function TokenView(props: TokenViewProps) {
               : "loading tokens…"}
         </span>
       </div>
-      <TokenLegend filtering={threshold !== null} mismatch={mismatch.errorAt !== null} />
+      <TokenLegend
+        filtering={threshold !== null}
+        mismatch={mismatch.errorAt !== null}
+        training={training}
+      />
       {error && <div className="error-box">{error}</div>}
       {low !== null && (
         <LowProbList
@@ -227,7 +240,7 @@ export function TokenView(props: TokenViewProps) {
           }}
         />
       )}
-      <TokenInfo selected={pos} hovered={hover} tokenAt={tokenAt} />
+      <TokenInfo selected={pos} hovered={hover} tokenAt={tokenAt} trainingOf={trainingAt} />
       <div
         className={styles.scroll}
         style={{ backgroundColor: CANVAS }}
@@ -261,7 +274,7 @@ export function TokenView(props: TokenViewProps) {
                   <TokenItemView
                     item={item}
                     segment={segments[item.segment] as TokenSegment}
-                    verdict={verdict}
+                    training={trainingAt((segments[item.segment] as TokenSegment).call)}
                     tokenAt={tokenAt}
                     selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
                     threshold={threshold}

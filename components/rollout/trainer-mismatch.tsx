@@ -1,6 +1,7 @@
 "use client";
 // The token view's "colour by train/inference mismatch": asks the rollout's trainer-mismatch route
-// whether a trained sample was joined to this chain (the toggle, or one line saying why not), and
+// whether a trained sample was joined to this chain (the toggle, or one line saying why not; nothing
+// at all for a run without step files, `logs/train_data_step*.jsonl`), and
 // when the toggle is on loads exp(|gen − prev|) for every position of the chain, page by page.
 // The toggle's truth is in the URL (`mismatch=1`); the colours are lib/view/mismatch-palette's.
 import { useSearchParams } from "next/navigation";
@@ -75,7 +76,8 @@ export function MismatchToggle({
         Mismatch colouring: {failed}
       </span>
     );
-  if (!head) return null;
+  // No step files, no truth check: nothing to say about one (not even why it is unavailable).
+  if (!head || !head.step_logs) return null;
   if (!head.available || !head.sample)
     return (
       <span className="muted" data-testid="mismatch-unavailable">

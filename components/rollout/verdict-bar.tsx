@@ -3,6 +3,8 @@
 // class colours and every reason as a sentence, then delivered fraction, profile, reward and
 // whether the other builder profile would decide differently. Words come from lib/severity. What
 // is decided after the first paint (the other profile, the run's policy) says so while it is.
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { ProfileSwitch } from "./profile-switch";
@@ -16,12 +18,45 @@ import {
   type SeverityResult,
 } from "@/lib/severity";
 
+/** "call 2" in a sentence links to `?call=2` (the timeline's call 2), the other parameters kept. */
+function CallLinks({ text }: { text: string }) {
+  const params = useSearchParams();
+  const parts = text.split(/\b(call \d+)\b/);
+  if (parts.length === 1) return <>{text}</>;
+  const href = (n: string) => {
+    const q = new URLSearchParams(params.toString());
+    q.set("call", n);
+    q.delete("pos");
+    q.delete("message");
+    return `?${q.toString()}`;
+  };
+  return (
+    <>
+      {parts.map((p, i) =>
+        i % 2 === 1 ? (
+          <Link key={i} href={href(p.slice(5))} scroll={false} data-testid="verdict-call-link">
+            {p}
+          </Link>
+        ) : (
+          p
+        ),
+      )}
+    </>
+  );
+}
+
 /** A sentence with its `code` spans (ids, error types, locations) set in monospace. */
 function Sentence({ text }: { text: string }) {
   const parts = text.split("`");
   // An odd number of backticks would leave a span open: show the text as it is.
-  if (parts.length % 2 === 0) return <>{text}</>;
-  return <>{parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p))}</>;
+  if (parts.length % 2 === 0) return <CallLinks text={text} />;
+  return (
+    <>
+      {parts.map((p, i) =>
+        i % 2 === 1 ? <code key={i}>{p}</code> : <CallLinks key={i} text={p} />,
+      )}
+    </>
+  );
 }
 
 export function VerdictBar() {
@@ -126,7 +161,10 @@ function Facts({ view }: { view: RolloutView }) {
           (view.tokenizer_error ? (
             <span className="bad-text">{view.tokenizer_error}</span>
           ) : (
-            "ids only (no tokenizer in run.json)"
+            <span data-testid="tokenizer-hint">
+              ids only: no tokenizer. For text, serve with <code>--tokenizer NAME|PATH</code> (a
+              bare capture directory) or set <code>tokenizer</code> in the run&apos;s run.json
+            </span>
           ))}
       </dd>
     </dl>

@@ -11,6 +11,7 @@ import { inspectorHref } from "@/lib/view/rollout-nav";
 import { formatBytes } from "@/lib/view/format";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
+import { summarySentences } from "@/lib/severity";
 import { fieldText } from "./column-picker";
 
 /**
@@ -26,19 +27,21 @@ export type Col = ColumnDef<RolloutSummary> & {
   meta: { render: (s: RolloutSummary, ctx: Ctx) => React.ReactNode; width: number };
 };
 
-/** The severity reasons (a mask reason by its code, as filters name it), the error, the failed call. */
-function reasonsText(s: RolloutSummary): string {
-  // The cut-short reason carries its detail ("cut short: HTTP 422 …"), never a second label.
-  const cut = s.cut_short ? `cut short: ${s.cut_short}` : null;
-  const titles = s.severity_reasons.map((r) =>
-    r.code === "cut_short" && cut
-      ? cut
-      : s.mask_reasons.some((m) => m === r.code)
-        ? r.code
-        : r.title,
-  );
-  const cutShown = s.severity_reasons.some((r) => r.code === "cut_short");
-  return [titles.join(", "), s.error, cutShown ? null : cut].filter(Boolean).join(" · ");
+/**
+ * The severity reasons as the banner's sentences (lib/severity summarySentences), then an error no
+ * reason names; the codes (`unresolved_retry`, as filters and exports name them) in the title.
+ */
+function reasonsCell(s: RolloutSummary): { text: string; title: string } {
+  const said = summarySentences(s);
+  const sentences = said.map((r) => r.sentence);
+  const named = s.severity_reasons.some((r) => r.code === "build_error");
+  if (s.error && !named) sentences.push(`Error: ${s.error}.`);
+  if (s.cut_short && !s.severity_reasons.some((r) => r.code === "cut_short"))
+    sentences.push(`Cut short: ${s.cut_short}.`);
+  const codes = said.map((r) => r.code).join(", ");
+  // A table cell has no code spans: the sentences' backticks go.
+  const text = sentences.join(" ").replace(/`/g, "");
+  return { text, title: codes ? `${text}\ncodes: ${codes}` : text };
 }
 
 const num = (v: number | null, digits = 0) =>
@@ -96,11 +99,14 @@ export const COLUMNS: Col[] = [
     enableSorting: false,
     meta: {
       width: 320,
-      render: (s) => (
-        <span className="cell-text" title={reasonsText(s)}>
-          {reasonsText(s)}
-        </span>
-      ),
+      render: (s) => {
+        const cell = reasonsCell(s);
+        return (
+          <span className="cell-text" title={cell.title} data-testid="reasons-cell">
+            {cell.text}
+          </span>
+        );
+      },
     },
   },
   {
@@ -120,7 +126,9 @@ export const COLUMNS: Col[] = [
       width: 80,
       // Calls made: captured plus failed ones that left no token entry (a 422 is a call too).
       render: (s) => (
-        <span title={`${s.n_calls} captured + ${s.failed_calls} failed`}>
+        <span
+          title={`${s.n_calls} captured (token entries) + ${s.failed_calls} failed (HTTP ≥ 400, no token entry). A lost call (answered, but no token entry) is not counted here; Status codes counts every recorded exchange, lost calls' too.`}
+        >
           {num(s.n_calls + s.failed_calls)}
         </span>
       ),
@@ -161,7 +169,10 @@ export const COLUMNS: Col[] = [
     meta: {
       width: 130,
       render: (s) => (
-        <span className="mono small">
+        <span
+          className="mono small"
+          title="Every recorded exchange by HTTP status, calls without a token entry (failed or lost) included; a call answered twice counts twice."
+        >
           {Object.entries(s.status_codes)
             .map(([k, n]) => `${k}×${n}`)
             .join(" ")}

@@ -116,6 +116,8 @@ export const rolloutMismatchSchema = z.strictObject({
   run_id: z.string(),
   rollout_id: z.string(),
   chain: z.string(),
+  /** The run has NeMo-RL step files (`train_data_step*.jsonl`): without them the view says nothing. */
+  step_logs: z.boolean(),
   /** False with a one-line `reason` when no joined sample covers this chain. */
   available: z.boolean(),
   reason: z.string().nullable(),

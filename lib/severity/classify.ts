@@ -74,7 +74,7 @@ const KNOWN_MASK_REASONS: ReadonlySet<string> = new Set<MaskReason>([
   "multiple_chains",
 ]);
 
-function isMaskReason(r: string): r is MaskReason {
+export function isMaskReason(r: string): r is MaskReason {
   return KNOWN_MASK_REASONS.has(r);
 }
 

@@ -7,3 +7,4 @@ export * from "./policy-model";
 export * from "./reasons";
 export * from "./record-reasons";
 export * from "./vocabulary";
+export * from "./summary-sentences";

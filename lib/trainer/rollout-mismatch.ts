@@ -45,7 +45,14 @@ export async function rolloutMismatch(
   q: RolloutMismatchQuery,
 ): Promise<RolloutMismatch> {
   assertRolloutId(rolloutId);
-  const base = { run_id: run.id, rollout_id: rolloutId, chain: q.chain, offset: q.offset };
+  const logDir = await trainerLogDir(run);
+  const base = {
+    run_id: run.id,
+    rollout_id: rolloutId,
+    chain: q.chain,
+    offset: q.offset,
+    step_logs: logDir !== null,
+  };
   const none = (reason: string): RolloutMismatch => ({
     ...base,
     available: false,
@@ -54,10 +61,9 @@ export async function rolloutMismatch(
     total: 0,
     errors: [],
   });
+  if (!logDir) return none("This run has no NeMo-RL step logs (train_data_step{N}.jsonl).");
   const why = unavailable(run, q);
   if (why) return none(why);
-  const logDir = await trainerLogDir(run);
-  if (!logDir) return none("This run has no NeMo-RL step logs (train_data_step{N}.jsonl).");
   const row = joinedSample((await trainerTruthAll(run)).samples, rolloutId);
   if (!row) return none("No trained sample in the step logs joins this rollout's main chain.");
   const sample = await stepSampleOf(logDir, row);

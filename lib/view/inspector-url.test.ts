@@ -10,6 +10,7 @@ import {
   callToFind,
   conversationSearch,
   selectCall,
+  selectedCallOf,
   sequenceCalls,
   sequenceForCall,
   type SequenceSource,
@@ -201,5 +202,35 @@ describe("selecting a call", () => {
       patch: { call: "s", ...drop },
       search: [],
     });
+  });
+});
+
+describe("the call URL parameter", () => {
+  // Timeline order, by hand: the 422 came after "a", so it is call 2 and "b" call 3.
+  const view = {
+    calls: [callView({ model_call_id: "a" }), callView({ model_call_id: "b" })],
+    failed: [failedCall({ model_call_id: "f", after_call: "a" })],
+    dangling_intents: [{ model_call_id: "i" }],
+  };
+
+  it("takes a number as the call the timeline (and the banner) numbers so", () => {
+    expect(selectedCallOf(view, "1")).toBe("a");
+    expect(selectedCallOf(view, "2")).toBe("f");
+    expect(selectedCallOf(view, "3")).toBe("b");
+  });
+
+  it("keeps ids (hash ids, a failed call's, an intent's) and passes unknown ones through", () => {
+    expect(selectedCallOf(view, "b")).toBe("b");
+    expect(selectedCallOf(view, "i")).toBe("i");
+    expect(selectedCallOf(view, "4")).toBe("4");
+    expect(selectedCallOf(view, "0")).toBe("0");
+    expect(selectedCallOf(view, "nope")).toBe("nope");
+    expect(selectedCallOf(view, null)).toBeNull();
+    expect(selectedCallOf(view, "")).toBeNull();
+  });
+
+  it("prefers an id over a number when a call's id is all digits", () => {
+    const digits = { ...view, calls: [...view.calls, callView({ model_call_id: "1" })] };
+    expect(selectedCallOf(digits, "1")).toBe("1");
   });
 });

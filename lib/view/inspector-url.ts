@@ -2,8 +2,10 @@
 // and the client (which asks for the rest): the tab, the sequence (token and conversation tabs),
 // the selected token position and the window holding it, the selected message and the shading,
 // and what selecting a call or asking for its tokens changes. It does not fetch or scroll.
-// A sequence is `main`, another chain id, or `call:<model_call_id>`. The selected call is `call`.
-import type { CallView, ChainView } from "@/lib/schema/api-rollout";
+// A sequence is `main`, another chain id, or `call:<model_call_id>`. The selected call is `call`:
+// a call's id, or its number in the timeline (`?call=2`, as the banner counts "call 2").
+import type { CallView, ChainView, FailedCall } from "@/lib/schema/api-rollout";
+import { timelinePositions } from "./timeline-positions";
 
 export const INSPECTOR_TABS = ["tokens", "conversation", "call", "chains"] as const;
 export type InspectorTab = (typeof INSPECTOR_TABS)[number];
@@ -48,6 +50,30 @@ export const messageOf = positionOf;
 /** The `shade` URL parameter: probability shading in the conversation is on only for `1`. */
 export function shadeOf(param: string | null | undefined): boolean {
   return param === "1";
+}
+
+/**
+ * The call the `call` URL parameter selects: a call id of this rollout as it is, else a number N
+ * (1-based) as the N-th call of the timeline (lib/view/timeline-positions, the banner's "call N").
+ * Anything else is returned unchanged, for the views to say there is no such call.
+ */
+export function selectedCallOf(
+  view: {
+    calls: ReadonlyArray<Pick<CallView, "model_call_id">>;
+    failed: ReadonlyArray<Pick<FailedCall, "model_call_id" | "after_call">>;
+    dangling_intents?: ReadonlyArray<{ model_call_id: string }>;
+  },
+  param: string | null | undefined,
+): string | null {
+  if (param === null || param === undefined || param === "") return null;
+  const known = (id: string) =>
+    view.calls.some((c) => c.model_call_id === id) ||
+    view.failed.some((f) => f.model_call_id === id) ||
+    (view.dangling_intents ?? []).some((i) => i.model_call_id === id);
+  if (known(param) || !/^[1-9]\d*$/.test(param)) return param;
+  const n = Number(param);
+  for (const [id, at] of timelinePositions(view.calls, view.failed)) if (at === n) return id;
+  return param;
 }
 
 // --- calls in sequences ---------------------------------------------------------------------------

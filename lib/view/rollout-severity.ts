@@ -2,7 +2,7 @@
 // the record's own mask_sample, the build's shape, failed calls in the timeline, the main chain's
 // model against the run's policy, the store's tombstone and what it says is missing.
 // Maps facts only; classifying and the sentences are lib/severity's.
-import type { CallView, FailedCall, RolloutView } from "@/lib/schema/api-rollout";
+import type { FailedCall, RolloutView } from "@/lib/schema/api-rollout";
 import {
   classifySeverity,
   isFailedExchange,
@@ -10,7 +10,6 @@ import {
   type OutsideIdFact,
   type SeverityInput,
   type SeverityResult,
-  type SeverityState,
 } from "@/lib/severity";
 
 function failedFact(f: FailedCall): FailedCallFact {
@@ -64,20 +63,6 @@ export function severityInputOf(view: RolloutView): SeverityInput {
 
 export function rolloutSeverity(view: RolloutView): SeverityResult {
   return classifySeverity(severityInputOf(view));
-}
-
-/**
- * Whether the generated (mask 1) tokens of a sequence are trained on: only in a trained rollout,
- * and only on the main chain (or a main-chain call shown alone); branches are never delivered.
- */
-export function isSequenceTrained(
-  severity: SeverityState,
-  sequence: string,
-  calls: ReadonlyMap<string, Pick<CallView, "role">>,
-): boolean {
-  if (severity !== "trained" && severity !== "trained_with_warnings") return false;
-  if (sequence === "main") return true;
-  return sequence.startsWith("call:") && calls.get(sequence.slice(5))?.role === "main";
 }
 
 /** The first id outside 0 … 2^31−1 the store's reader found, for the warning's sentence. */

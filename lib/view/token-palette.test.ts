@@ -6,6 +6,7 @@ import {
   CANVAS,
   GENERATED_SHADES,
   generatedShade,
+  NOT_TRAINED,
   QUIET,
   REFED,
   textPairs,
@@ -45,7 +46,7 @@ describe("token palette", () => {
   it("gives every text colour at least 4.5:1 against its own background", () => {
     const pairs = textPairs();
     // Every token background is in the list, so no shade can escape the check.
-    for (const s of [REFED, UNSCORED, QUIET, ...GENERATED_SHADES]) {
+    for (const s of [REFED, UNSCORED, QUIET, NOT_TRAINED, ...GENERATED_SHADES]) {
       expect(pairs.some((p) => p.bg === s.bg && p.fg === s.fg)).toBe(true);
     }
     for (const theme of THEMES)
@@ -80,5 +81,10 @@ describe("token palette", () => {
     expect(generatedShade(null)).toBe(UNSCORED);
     expect(tokenSwatch(0, -3, false)).toBe(REFED);
     expect(tokenSwatch(1, -3, true)).toBe(QUIET);
+    // Not trained: amber whatever the probability, never one of the trained greens.
+    expect(tokenSwatch(1, -0.01, false, true)).toBe(NOT_TRAINED);
+    expect(tokenSwatch(1, null, false, true)).toBe(NOT_TRAINED);
+    expect(GENERATED_SHADES.some((s) => s.bg === NOT_TRAINED.bg)).toBe(false);
+    expect(tokenSwatch(0, -3, false, true)).toBe(REFED);
   });
 });

@@ -38,6 +38,12 @@ export const GENERATED_SHADES: readonly Shade[] = [
 /** Generated tokens without a log prob. */
 export const UNSCORED: Swatch = swatch("tok-unscored");
 
+/**
+ * Generated tokens (mask 1) that are not trained on (a dropped retry, a branch, a side call, a
+ * quarantined call, a masked rollout): one amber shade, never the trained green.
+ */
+export const NOT_TRAINED: Swatch = swatch("tok-untrained");
+
 /** Tokens the low-probability filter sets aside (instead of lowering their contrast). */
 export const QUIET: Swatch = swatch("tok-quiet");
 
@@ -57,10 +63,19 @@ export function generatedShade(logProb: number | null): Swatch {
   return GENERATED_SHADES.find((s) => p >= s.minProb) ?? (GENERATED_SHADES.at(-1) as Shade);
 }
 
-/** A token's colours: re-fed slate, generated green by probability, or quiet when filtered out. */
-export function tokenSwatch(mask: number, logProb: number | null, quiet: boolean): Swatch {
+/**
+ * A token's colours: re-fed slate, generated green by probability when its sequence is trained on
+ * (`notTrained` false), amber when it is known not to be, or quiet when filtered out.
+ */
+export function tokenSwatch(
+  mask: number,
+  logProb: number | null,
+  quiet: boolean,
+  notTrained = false,
+): Swatch {
   if (quiet) return QUIET;
-  return mask === 1 ? generatedShade(logProb) : REFED;
+  if (mask !== 1) return REFED;
+  return notTrained ? NOT_TRAINED : generatedShade(logProb);
 }
 
 /** Every text colour the token view and its legend draw, on the background it is drawn on. */
@@ -69,6 +84,7 @@ export function textPairs(): Array<{ name: string } & Swatch> {
     { name: "re-fed", ...REFED },
     ...GENERATED_SHADES.map((s) => ({ name: `generated ${s.label}`, bg: s.bg, fg: s.fg })),
     { name: "generated, no log prob", ...UNSCORED },
+    { name: "generated, not trained", ...NOT_TRAINED },
     { name: "filtered out", ...QUIET },
     ...Object.entries(CHROME).map(([k, fg]) => ({ name: `chrome ${k}`, bg: CANVAS, fg })),
   ];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TokenSegment } from "@/lib/schema/api-tokens";
+import type { SeverityState } from "@/lib/severity";
+import { sequenceTraining } from "./sequence-training";
 import {
   callAt,
   callStart,
@@ -215,20 +217,27 @@ describe("token text and segment words", () => {
     expect(tailOfText("abc")).toBe("abc");
   });
 
-  it("never says trained inside a masked or pending rollout", () => {
-    expect(segmentLabel("generated", "trained")).toBe("generated (mask 1, trained)");
-    expect(segmentLabel("generated", "trained_with_warnings")).toBe(
+  it("words a segment header by the sequence's training, never trained inside a masked or pending one", () => {
+    const calls = new Map([
+      ["d", { role: "quarantined", quarantine: "retry_dropped", retry: "dropped" } as const],
+    ]);
+    const t = (sev: SeverityState, seq = "main") => sequenceTraining(sev, seq, calls);
+    expect(segmentLabel("generated", t("trained"))).toBe("generated (mask 1, trained)");
+    expect(segmentLabel("generated", t("trained_with_warnings"))).toBe(
       "generated (mask 1, trained with warnings)",
     );
-    expect(segmentLabel("generated", "masked")).toBe(
+    expect(segmentLabel("generated", t("trained_with_warnings", "call:d"))).toBe(
+      "generated (mask 1, not trained (retry dropped))",
+    );
+    expect(segmentLabel("generated", t("masked"))).toBe(
       "generated (mask 1, excluded: rollout masked)",
     );
-    expect(segmentLabel("generated", "pending")).toBe("generated (mask 1)");
-    expect(segmentLabel("prompt", "masked")).toBe("prompt (re-fed, mask 0)");
-    expect(segmentLabel("inherited", "trained")).toBe("inherited prefix (input, mask 0)");
+    expect(segmentLabel("generated", t("pending"))).toBe("generated (mask 1)");
+    expect(segmentLabel("prompt", t("masked"))).toBe("prompt (re-fed, mask 0)");
+    expect(segmentLabel("inherited", t("trained"))).toBe("inherited prefix (input, mask 0)");
     for (const kind of ["inherited", "prompt", "interstitial", "generated"] as const) {
       for (const v of ["masked", "pending"] as const) {
-        expect(segmentLabel(kind, v)).not.toMatch(/trained/);
+        expect(segmentLabel(kind, t(v))).not.toMatch(/trained/);
       }
     }
   });

@@ -3,7 +3,7 @@
 // at newline tokens and at a cap of tokens per line; unloaded windows are placeholders. It does not
 // fetch, measure or colour anything (see token-palette.ts for colours).
 import type { SegmentKind, TokenSegment } from "@/lib/schema/api-tokens";
-import type { SeverityState } from "@/lib/severity";
+import type { SequenceTraining } from "./sequence-training";
 
 /** A line never holds more tokens than this, so a 10k-token text without newlines stays bounded. */
 export const LINE_CAP = 256;
@@ -176,20 +176,14 @@ export function moveCursor(
   return null;
 }
 
-/** A segment header's words. Generated text is called trained only when the verdict says so. */
-export function segmentLabel(kind: SegmentKind, verdict: SeverityState): string {
+/**
+ * A segment header's words. Generated text is called trained only when the viewed sequence's
+ * training (./sequence-training) says so; otherwise it says why not.
+ */
+export function segmentLabel(kind: SegmentKind, training: SequenceTraining): string {
   if (kind === "inherited") return "inherited prefix (input, mask 0)";
   if (kind !== "generated") return `${kind} (re-fed, mask 0)`;
-  switch (verdict) {
-    case "trained":
-      return "generated (mask 1, trained)";
-    case "trained_with_warnings":
-      return "generated (mask 1, trained with warnings)";
-    case "masked":
-      return "generated (mask 1, excluded: rollout masked)";
-    case "pending":
-      return "generated (mask 1)";
-  }
+  return training.words ? `generated (mask 1, ${training.words})` : "generated (mask 1)";
 }
 
 /** Whitespace and control characters made visible; the rest of the text is unchanged. */

@@ -98,11 +98,19 @@ describe("GET …/rollouts/{rollout}/trainer-mismatch", () => {
   it("another chain, another profile or a run without step logs: unavailable, with a reason", async () => {
     const id = byClass("identical").rolloutId;
     const other = await mismatch(id, "chain=side-1");
-    expect(other).toMatchObject({ available: false, sample: null, errors: [], total: 0 });
+    expect(other).toMatchObject({
+      step_logs: true,
+      available: false,
+      sample: null,
+      errors: [],
+      total: 0,
+    });
     expect(other.reason).toMatch(/main chain only/);
     expect((await mismatch(id, "chain=main&profile=gym-v1")).reason).toMatch(/own profile/);
     const plain = await mismatch("0-0", "chain=main", "gym-main-v1");
     expect(plain.reason).toMatch(/no NeMo-RL step logs/);
+    // gym-main-v1 has no step files: the inspector says nothing about the truth check there.
+    expect(plain.step_logs).toBe(false);
   });
 
   it("a misspelt or bad parameter is a 400; an unknown run a 404", async () => {
