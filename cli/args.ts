@@ -200,7 +200,7 @@ export function parseCommand(argv: string[]): Command {
       command: "build",
       storeDir: positionals[0] as string,
       jsonl: values.jsonl,
-      profile: parseProfile(values.profile, usage) ?? "seed",
+      profile: parseProfile(values.profile, usage) ?? "auto",
       sideCallPatterns: values["side-call-pattern"],
       rollouts: values.rollout,
     };

@@ -1,5 +1,6 @@
 // Every store of fixtures/gym-v1-cases (a copy of ../shared/spec/gym-v1-cases) through the CLI,
-// `--profile gym-v1` and `--profile auto`, against expected.jsonl: Gym main's own consumer's answer.
+// `--profile gym-v1`, `--profile auto` and no flag at all (auto is the default), against
+// expected.jsonl: Gym main's own consumer's answer.
 // Token ids are compared as written (digits), so an id past 2^53 must come out exact.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -52,17 +53,16 @@ describe("fixtures/gym-v1-cases", () => {
   });
 });
 
-for (const profile of ["gym-v1", "auto"] as const) {
-  describe(`rollout-lens build --profile ${profile} agrees with Gym main's consumer`, () => {
+for (const profile of ["gym-v1", "auto", null] as const) {
+  const flag = profile === null ? [] : ["--profile", profile];
+  describe(`rollout-lens build ${flag.join(" ") || "(no flag)"} agrees with Gym main's consumer`, () => {
     for (const name of cases) {
       it(name, () => {
         const dir = path.join(CASES, name);
         const before = fingerprintDir(dir);
-        const res = spawnSync(
-          process.execPath,
-          ["cli/bin.mjs", "build", dir, "--jsonl", "--profile", profile],
-          { encoding: "utf8" },
-        );
+        const res = spawnSync(process.execPath, ["cli/bin.mjs", "build", dir, "--jsonl", ...flag], {
+          encoding: "utf8",
+        });
         expect(res.status, res.stderr).toBe(0);
         const expectedLines = readFileSync(path.join(dir, "expected.jsonl"), "utf8")
           .trim()

@@ -137,7 +137,10 @@ function Facts({ view }: { view: RolloutView }) {
       </dd>
       <dt>profile</dt>
       <dd>
-        <ProfileSwitch current={view.profile} />
+        <ProfileSwitch current={view.profile} />{" "}
+        <span className="muted small" data-testid="rollout-profile-reason">
+          {view.profile_reason}
+        </span>
       </dd>
       {view.record && (
         <>

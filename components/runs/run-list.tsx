@@ -180,7 +180,12 @@ function RunRow({
           <span className="muted">{c.alerts}</span>
         )}
       </td>
-      <td className="mono">{r.builder_profile}</td>
+      <td>
+        <span className="mono">{r.builder_profile}</span>
+        <div className="muted small" data-testid="run-profile-reason">
+          {r.profile_reason}
+        </div>
+      </td>
       <td>
         {r.description}
         {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}

@@ -20,6 +20,7 @@ const run = (over: Partial<RunOverview>): RunOverview => ({
   description: "",
   capture: "on",
   builder_profile: "seed",
+  profile_reason: "builder_profile: seed in run.json",
   manifest_error: null,
   store_rollouts: 16,
   has_rollout_records: true,

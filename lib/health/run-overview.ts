@@ -8,6 +8,7 @@ import type { RunOverview } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { fileProblems } from "./file-alerts";
 import { readRunScalars } from "@/lib/runs/run-scalars";
+import { decideRunProfile, type ProfileDecision } from "@/lib/runs/run-profile";
 import { snapshotWithHealth } from "./run-health";
 import { trainingCurve } from "./training-curve";
 
@@ -25,21 +26,27 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
   try {
     return await overviewOf(run);
   } catch (err) {
-    return unreadableOverview(run, `could not read the run: ${(err as Error).message}`);
+    const decision = await decideRunProfile(run).catch((e: Error): ProfileDecision => ({
+      profile: "seed",
+      reason: `profile unknown: ${e.message}`,
+    }));
+    return unreadableOverview(run, decision, `could not read the run: ${(err as Error).message}`);
   }
 }
 
 async function overviewOf(run: RunLayout): Promise<RunOverview> {
-  const [{ snap, health, metrics }, scalars] = await Promise.all([
+  const [{ snap, health, metrics }, scalars, decision] = await Promise.all([
     snapshotWithHealth(run, LIST_WAIT_MS),
     readRunScalars(run),
+    decideRunProfile(run),
   ]);
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
     description: run.manifest.description ?? "",
     capture: run.manifest.capture ?? (run.tokensDir ? "on" : null),
-    builder_profile: run.manifest.builder_profile ?? "seed",
+    builder_profile: decision.profile,
+    profile_reason: decision.reason,
     manifest_error: joined(run.manifestError, fileProblems(snap, metrics)),
     store_rollouts: health.from_store,
     has_rollout_records: run.rolloutsFile !== null,
@@ -55,14 +62,15 @@ async function overviewOf(run: RunLayout): Promise<RunOverview> {
   };
 }
 
-function unreadableOverview(run: RunLayout, error: string): RunOverview {
+function unreadableOverview(run: RunLayout, decision: ProfileDecision, error: string): RunOverview {
   const none = { trained: 0, trained_with_warnings: 0, masked: 0, pending: 0 };
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
     description: run.manifest.description ?? "",
     capture: run.manifest.capture ?? (run.tokensDir ? "on" : null),
-    builder_profile: run.manifest.builder_profile ?? "seed",
+    builder_profile: decision.profile,
+    profile_reason: decision.reason,
     manifest_error: joined(run.manifestError, error),
     store_rollouts: 0,
     has_rollout_records: run.rolloutsFile !== null,

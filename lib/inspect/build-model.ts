@@ -28,7 +28,9 @@ import { countOutsideIds, danglingIntents, mainModelOf, storeFacts } from "./sev
 export interface ModelRequest {
   run: RunLayout;
   rolloutId: string;
-  profile: "seed" | "gym-v1" | "auto";
+  profile: "seed" | "gym-v1";
+  /** Why that profile decides (lib/runs/run-profile), shown on the page. */
+  profileReason: string;
   /** The rollout's file stamp (rollout-model), so the view can say which files it was built from. */
   stamp: string;
   /** The rollout's record, looked up on the main thread (the index's records table, by id). */
@@ -160,6 +162,7 @@ export async function buildModel({
   run,
   rolloutId,
   profile,
+  profileReason,
   stamp,
   record: recordRead,
   signal,
@@ -195,6 +198,7 @@ export async function buildModel({
     rollout_id: rolloutId,
     stamp,
     profile: verdict.profile,
+    profile_reason: profileReason,
     tokenizer: decoder?.name ?? null,
     tokenizer_error: tokenizerError,
     verdict: { ...toVerdictRow(verdict, { includeMain: false }), main: null },

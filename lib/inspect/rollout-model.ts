@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { otherProfile, type ProfileChoice } from "@/lib/builder";
 import { rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
 import { recordOf } from "@/lib/runs/records-sql";
+import { decideRunProfile } from "@/lib/runs/run-profile";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import type { BuildProgress } from "@/lib/schema/api-progress";
 import type { OtherProfile, RolloutFacts } from "@/lib/schema/api-rollout";
@@ -52,8 +53,9 @@ export async function inspectRollout(
   rolloutId: string,
   options: InspectOptions = {},
 ): Promise<RolloutModel> {
-  const { key, profile, stamp } = await buildKeyOf(run, rolloutId, options.profile);
-  const model = await modelOf(run, rolloutId, { key, profile, stamp }, options.signal);
+  const at = await buildKeyOf(run, rolloutId, options.profile);
+  const { key } = at;
+  const model = await modelOf(run, rolloutId, at, options.signal);
   const decided = options.other === "if-known" && !others.has(key);
   const other = decided ? null : await otherProfileOf(run, rolloutId, key, model, options.signal);
   return other === null ? model : { ...model, view: { ...model.view, other_profile: other } };
@@ -75,7 +77,7 @@ export async function rolloutModel(
 function modelOf(
   run: RunLayout,
   rolloutId: string,
-  { key, profile, stamp }: Awaited<ReturnType<typeof buildKeyOf>>,
+  { key, profile, reason, stamp }: Awaited<ReturnType<typeof buildKeyOf>>,
   signal: AbortSignal | undefined,
 ): Promise<RolloutModel> {
   // A running build reports its progress under its key (build-progress), for the loading page.
@@ -84,7 +86,16 @@ function modelOf(
     const total = await rolloutReadBytes(run.tokensDir, run.modelCallsDir, rolloutId);
     return trackBuild(key, total, async (progress) => {
       const record = await recordOf(run, rolloutId);
-      return buildModelOffThread({ run, rolloutId, profile, stamp, record, signal, progress });
+      return buildModelOffThread({
+        run,
+        rolloutId,
+        profile,
+        profileReason: reason,
+        stamp,
+        record,
+        signal,
+        progress,
+      });
     });
   };
   return builds.get(key, build, (m) => m.weight, signal);
@@ -148,15 +159,20 @@ export async function inspectProgress(
   );
 }
 
-/** The cache key of a rollout's build: the profile asked for, the files' versions and the manifest. */
+/**
+ * The cache key of a rollout's build: the profile that decides (asked for, the run's, or `auto`'s
+ * answer for the store, lib/runs/run-profile) and why, the files' versions and the manifest.
+ */
 async function buildKeyOf(run: RunLayout, rolloutId: string, asked: ProfileChoice | undefined) {
   assertRolloutId(rolloutId);
-  const profile = asked ?? run.manifest.builder_profile ?? "seed";
-  const version = await rolloutVersion(rolloutSourceOf(run), rolloutId);
+  const [{ profile, reason }, version] = await Promise.all([
+    decideRunProfile(run, asked),
+    rolloutVersion(rolloutSourceOf(run), rolloutId),
+  ]);
   const stamp = stampOf(run, rolloutId, version);
   // The manifest is in the key too: its side-call patterns and tokenizer shape the model.
-  const key = `${profile}|${run.dir}|${rolloutId}|${version}|${JSON.stringify(run.manifest)}`;
-  return { key, profile, stamp };
+  const key = `${profile}|${reason}|${run.dir}|${rolloutId}|${version}|${JSON.stringify(run.manifest)}`;
+  return { key, profile, reason, stamp };
 }
 
 /** The rollout's current stamp, without building it (a few stats): live pages poll it. */

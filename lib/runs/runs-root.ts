@@ -36,6 +36,8 @@ export interface RunLayout {
   modelCallsDir: string | null;
   rolloutsFile: string | null;
   metricsFile: string | null;
+  /** builder_profile came from `serve --profile`, not run.json (lib/runs/run-profile says which). */
+  profileFromFlag?: boolean;
 }
 
 /** The runs root the server serves, read when asked (never baked in at build time). */
@@ -155,7 +157,8 @@ function withBareRunFields(run: RunLayout): RunLayout {
       ...run,
       manifestError: `ROLLOUT_LENS_BARE_RUN: ${describeZodError(parsed.error)}`,
     };
-  return { ...run, manifest: { ...run.manifest, ...parsed.data } };
+  const profileFromFlag = parsed.data.builder_profile !== undefined;
+  return { ...run, manifest: { ...run.manifest, ...parsed.data }, profileFromFlag };
 }
 
 /** Every run under the root, sorted by id. A root that holds token files itself is one run. */

@@ -92,7 +92,7 @@ export function keyOf(r: RunRollouts, id: string, recordHash: string): string {
     group.map((a) => `${a.rollout_id}${a.deleted ? "!" : ""}`).join(","),
   ];
   const patterns = r.run.manifest.side_call_patterns ?? [];
-  const profile = r.run.manifest.builder_profile ?? "seed";
+  const profile = r.run.manifest.builder_profile ?? "auto";
   return [CODE_VERSION, profile, patterns.join(","), ...files, recordHash, ...lifecycle].join("|");
 }
 
@@ -102,7 +102,7 @@ export function keyOf(r: RunRollouts, id: string, recordHash: string): string {
  */
 export function plainKeyPrefix(run: RunLayout): string {
   const patterns = run.manifest.side_call_patterns ?? [];
-  const profile = run.manifest.builder_profile ?? "seed";
+  const profile = run.manifest.builder_profile ?? "auto";
   return [CODE_VERSION, profile, patterns.join(","), "-", "-", "-", "-", "-", ""].join("|");
 }
 
@@ -113,7 +113,7 @@ export function inputOf(r: RunRollouts, id: string, record: RolloutRecord | null
     rolloutId: id,
     tokensDir: r.run.tokensDir,
     modelCallsDir: r.run.modelCallsDir,
-    profile: r.run.manifest.builder_profile ?? "seed",
+    profile: r.run.manifest.builder_profile ?? "auto",
     sideCallPatterns: r.run.manifest.side_call_patterns ?? [],
     record,
     bytes: f.tokens?.size ?? 0,
@@ -173,7 +173,7 @@ export function inputsFingerprint(
   recordsVersion: string,
 ): string {
   const h = createHash("sha1");
-  const profile = run.manifest.builder_profile ?? "seed";
+  const profile = run.manifest.builder_profile ?? "auto";
   h.update(
     `${CODE_VERSION}|${profile}|${(run.manifest.side_call_patterns ?? []).join(",")}|${recordsVersion}\n`,
   );

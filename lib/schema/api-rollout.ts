@@ -209,6 +209,8 @@ export const rolloutViewSchema = z.strictObject({
   /** Changes whenever any of the rollout's files changes (size or mtime): live views poll it. */
   stamp: z.string(),
   profile: profileSchema,
+  /** One line: which profile decided and why (lib/runs/run-profile). */
+  profile_reason: z.string(),
   tokenizer: nullableString,
   tokenizer_error: nullableString,
   verdict: viewVerdictSchema,

@@ -5,7 +5,6 @@
 import { healthNoteSchema } from "./api-health-notes";
 import { z } from "zod";
 import { noLifecycle, rolloutLifecycleSchema } from "./api-run-lifecycle";
-
 export * from "./api-run-lifecycle";
 
 const int = z.int();
@@ -143,7 +142,8 @@ export const runOverviewSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   capture: z.enum(["on", "off"]).nullable(),
-  builder_profile: z.enum(["seed", "gym-v1", "auto"]),
+  builder_profile: profileSchema, // `auto` resolved; profile_reason: why (lib/runs/run-profile)
+  profile_reason: z.string(),
   manifest_error: z.string().nullable(),
   /** Rollouts with files in the token or model-call store (the rest come from records alone). */
   store_rollouts: int,

@@ -37,6 +37,8 @@ export interface StoreListing {
   deleted: string[];
   /** Rollouts with `-aN` attempts: the base id -> every id of the group (base first, then by N). */
   attempts: Map<string, string[]>;
+  /** Some rollout has a Gym main lock file (`R.tokens.lock`): evidence of Gym main's store. */
+  locked?: boolean;
 }
 
 /** `R-aN` is attempt N of rollout R (gym-v1-store.md §6); null for an id without the suffix. */
@@ -157,7 +159,7 @@ export async function listStore(
   if (options.stat) await statAll(dir, sorted);
   const deleted = [...locks].filter((id) => !sorted.has(id)).sort();
   const attempts = attemptGroups([...sorted.keys(), ...deleted]);
-  return { dir, rollouts: sorted, skipped, deleted, attempts };
+  return { dir, rollouts: sorted, skipped, deleted, attempts, locked: locks.size > 0 };
 }
 
 async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {

@@ -3,7 +3,6 @@
 // facts the views show. Reuses the token store's own read when Gym would read the same entries.
 // Not responsible for the verdict (lib/builder gym-v1) or for writing anything, ever.
 import "server-only";
-import path from "node:path";
 import type { GymFrozenView } from "@/lib/builder";
 import type { TokenEntry } from "@/lib/schema";
 import {
@@ -16,9 +15,7 @@ import {
 } from "./gym-state";
 import { readGymEntries, scanTail, type OutsideId, type TailScan } from "./gym-freeze";
 import { storePath, type FileKind } from "./files";
-import { confine, OutsideStoreError } from "./confine";
-import { openRegular, readRegularFile, StalledReadError } from "./io-file";
-import { MAX_LINE_BYTES } from "./jsonl";
+import { bytesIfExists, ioError, readRange, sizeOf } from "./gym-io";
 
 /** The lifecycle of one rollout as Gym main's store records it, for the views. */
 export interface GymLifecycle {
@@ -53,6 +50,11 @@ export interface SeedTokenRead {
   readError: string | null;
   /** Bytes of the torn final line the token store ignored; null when there was none. */
   tornBytes: number | null;
+  /**
+   * The file's final line when its bytes made it unreadable (NUL bytes, not UTF-8) and it is the
+   * read's only error, at byte `offset`: the token store's damage, Gym main's torn tail (§2).
+   */
+  unreadableEnd?: { offset: number } | null;
   logProbMismatch: string | null;
   /** The file's size as that read found it (the version read), null when it did not finish. */
   size: number | null;
@@ -112,22 +114,30 @@ export async function readGymFreeze(
   }
   // A token file the token store could not open (out of the store, not a regular file, an I/O
   // error) is not read again: its error is the read's. Line errors are Gym's to judge again.
-  if (seed.readError !== null && !LINE_ERROR.test(seed.readError)) return done(seed.readError);
+  // A final line unreadable by its bytes (NUL-filled, not UTF-8) is Gym's torn tail (§2), unless
+  // its index covers it: then its entry read fails on it, as the token store's did.
+  const end = seed.unreadableEnd ?? null;
+  if (seed.readError !== null && !LINE_ERROR.test(seed.readError) && end === null)
+    return done(seed.readError);
   if (st.indexedSize < BigInt(0) || st.indexedSize > BigInt(lc.fileSize))
     return done(`ValueError: Invalid token-capture index offset for rollout ${rolloutId}`);
   const indexed = Number(st.indexedSize);
+  if (end !== null && end.offset < indexed) return done(seed.readError);
   let tail: TailScan = { recovered: 0, torn: null, error: null };
   if (seed.exists && !(indexed === lc.fileSize && !st.legacy)) {
     try {
-      tail =
-        wholeFileTail(seed, indexed, st, lc.fileSize) ??
-        scanTail(
-          await readRange(tokensPath, indexed, lc.fileSize),
-          indexed,
-          st.digests,
-          rolloutId,
-          file,
+      const scan = (to: number) =>
+        readRange(tokensPath, indexed, to).then((b) =>
+          scanTail(b, indexed, st.digests, rolloutId, file),
         );
+      tail =
+        wholeFileTail(seed, indexed, st, lc.fileSize) ?? (await scan(end?.offset ?? lc.fileSize));
+      // Short of the unreadable final line (never read whole: it may be gigabytes of NUL bytes).
+      if (end !== null && tail.error === null)
+        tail =
+          tail.torn === null
+            ? { ...tail, torn: { offset: end.offset, bytes: lc.fileSize - end.offset } }
+            : await scan(lc.fileSize); // a bad line before it is corrupt, not torn: Gym's error
     } catch (err) {
       return done(ioError(err));
     }
@@ -240,59 +250,4 @@ async function gymEntries(
       outsideIds: [],
     };
   return readGymEntries(await readRange(tokensPath, 0, keptEnd), file);
-}
-
-/** The token file's size when the token store's read did not say; 0 when it has gone since. */
-async function sizeOf(p: string): Promise<number> {
-  try {
-    const f = await openRegular(p);
-    await f.close();
-    return f.size;
-  } catch (err) {
-    if (err instanceof StalledReadError) throw err;
-    return 0;
-  }
-}
-
-/** Most bytes re-read for Gym's view of a damaged file (the token store's own line limit). */
-const MAX_REREAD = MAX_LINE_BYTES;
-const CHUNK = 1 << 20;
-
-/** Bytes [from, to) of a regular file in 1 MB reads; fewer when the file shrank meanwhile. */
-async function readRange(p: string, from: number, to: number): Promise<Buffer> {
-  if (to - from > MAX_REREAD)
-    throw new Error(`${path.basename(p)}: ${to - from} bytes to re-read for gym-v1; not read`);
-  const f = await openRegular(p);
-  try {
-    const parts: Buffer[] = [];
-    for (let pos = from; pos < to;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, to - pos));
-      const n = await f.read(buf, pos);
-      if (n === 0) break;
-      parts.push(buf.subarray(0, n));
-      pos += n;
-    }
-    return Buffer.concat(parts);
-  } finally {
-    await f.close();
-  }
-}
-
-/** A side file's bytes, null when missing, or the error string when it cannot be read. */
-async function bytesIfExists(dir: string, p: string): Promise<Buffer | null | string> {
-  try {
-    await confine(dir, p);
-    return await readRegularFile(p, 16 << 20);
-  } catch (err) {
-    if (err instanceof StalledReadError) throw err;
-    if (err instanceof OutsideStoreError) return `PermissionError: ${err.message}`;
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    return `OSError: ${(err as Error).message}`;
-  }
-}
-
-/** An I/O failure of the token file as the consumer's error; a stalled read stays thrown. */
-function ioError(err: unknown): string {
-  if (err instanceof StalledReadError) throw err;
-  return `OSError: ${(err as Error).message}`;
 }

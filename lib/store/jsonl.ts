@@ -46,13 +46,22 @@ export type LineScanner = (buf: Buffer) => { value: unknown; lists: ScannedLists
 export interface JsonlReadResult {
   /** The final line had no trailing newline and did not parse: a write in progress, ignored. */
   tornTail: { line: number; bytes: number } | null;
+  /**
+   * The file's last non-blank line, when its bytes made it unreadable (NUL bytes, not UTF-8) and it
+   * went to `onLine` as a problem: damage to the seed reader, a torn tail to Gym main's (gym-read).
+   */
+  unreadableEnd: { line: number; offset: number } | null;
   /** Bytes read: the file's size as this read found it. */
   bytes: number;
 }
 
+const NUL_LINE = "holds NUL bytes (a zero-filled or sparse region: the file is damaged)";
+const NOT_UTF8 = "not valid UTF-8";
+const unreadableBytes = (problem: string | undefined) =>
+  problem === NUL_LINE || problem === NOT_UTF8;
+
 function parseLine(buf: Buffer, line: number, scan?: LineScanner): JsonlLine | null {
-  if (!isUtf8(buf))
-    return { line, value: undefined, bytes: buf.length, problem: "not valid UTF-8" };
+  if (!isUtf8(buf)) return { line, value: undefined, bytes: buf.length, problem: NOT_UTF8 };
   const scanned = scan?.(buf);
   let parsed: JsonlLine;
   if (scanned) parsed = { line, value: scanned.value, bytes: buf.length, lists: scanned.lists };
@@ -127,6 +136,12 @@ async function readLines(
   const g: Gathering = { parts: [], bytes: 0, skip: null };
   let lineNo = 0;
   let read = 0;
+  let lineStart = 0;
+  let end: JsonlReadResult["unreadableEnd"] = null;
+  const emit = (l: JsonlLine, offset: number) => {
+    end = unreadableBytes(l.problem) ? { line: l.line, offset } : null;
+    onLine(l);
+  };
   const finish = (): JsonlLine | null => {
     const { parts, bytes, skip } = g;
     Object.assign(g, { parts: [], bytes: 0, skip: null });
@@ -146,29 +161,29 @@ async function readLines(
       if (nl < 0) break;
       lineNo++;
       const parsed = finish();
-      if (parsed) onLine(parsed);
+      if (parsed) emit(parsed, lineStart);
       from = nl + 1;
+      lineStart = read + from;
     }
     progress?.add(chunk.length);
     read += chunk.length;
   }
-  if (g.bytes === 0 && !g.skip) return { tornTail: null, bytes: read };
+  if (g.bytes === 0 && !g.skip) return { tornTail: null, unreadableEnd: end, bytes: read };
   lineNo++;
   const skipped = g.skip !== null;
   const last = finish();
-  if (last === null) return { tornTail: null, bytes: read };
+  if (last === null) return { tornTail: null, unreadableEnd: end, bytes: read };
   // A damaged tail (NUL bytes, an endless line) is damage, not a write in progress.
   if (last.problem && !skipped)
-    return { tornTail: { line: lineNo, bytes: last.bytes }, bytes: read };
-  onLine(last);
-  return { tornTail: null, bytes: read };
+    return { tornTail: { line: lineNo, bytes: last.bytes }, unreadableEnd: null, bytes: read };
+  emit(last, lineStart);
+  return { tornTail: null, unreadableEnd: end, bytes: read };
 }
 
 function gather(g: Gathering, piece: Buffer, chunkHasNul: boolean): void {
   g.bytes += piece.length;
   if (g.skip) return;
-  if (chunkHasNul && piece.indexOf(0) >= 0)
-    g.skip = "holds NUL bytes (a zero-filled or sparse region: the file is damaged)";
+  if (chunkHasNul && piece.indexOf(0) >= 0) g.skip = NUL_LINE;
   else if (g.bytes > MAX_LINE_BYTES) g.skip = `longer than ${MAX_LINE_BYTES >> 20} MiB`;
   if (g.skip) g.parts = [];
   else if (piece.length > 0) g.parts.push(piece);

@@ -10,7 +10,7 @@ import { listStore } from "./files";
 import { openRegular, statWithin } from "./io-file";
 
 export interface StoreEvidence {
-  /** A `.tokens.state.json` or `.tokens.intents` (only Gym main's store writes these). */
+  /** A `.tokens.state.json`, `.tokens.intents` or `.tokens.lock` (only Gym main's store writes these). */
   gymFiles: boolean;
   /** A record with `schema_version` (Gym main's entries). */
   schemaVersion: boolean;
@@ -20,31 +20,59 @@ export interface StoreEvidence {
 
 /** gym-v1 on any Gym main evidence; seed only when records say seed; gym-v1 (the current writer) on none. */
 export function profileFromEvidence(e: StoreEvidence): Profile {
-  if (e.gymFiles || e.schemaVersion) return "gym-v1";
-  return e.seedRecords ? "seed" : "gym-v1";
+  return explainEvidence(e).profile;
+}
+
+/** What `auto` decides from a store's evidence, with the one line a page shows for why. */
+export function explainEvidence(e: StoreEvidence): { profile: Profile; reason: string } {
+  if (e.gymFiles)
+    return { profile: "gym-v1", reason: "Gym main store: state files found → gym-v1" };
+  if (e.schemaVersion)
+    return { profile: "gym-v1", reason: "Gym main store: records carry schema_version → gym-v1" };
+  if (e.seedRecords)
+    return {
+      profile: "seed",
+      reason: "No Gym main state files or schema_version → seed (closed PR #2179's builder)",
+    };
+  return {
+    profile: "gym-v1",
+    reason: "No records to judge by → gym-v1 (Gym main, the current writer)",
+  };
 }
 
 const SCHEMA_KEY = /"schema_version"\s*:/;
 const CHUNK = 64 << 10;
 /** A first line longer than this (or holding NUL bytes) is not evidence: it is not read on. */
 const MAX_FIRST_LINE = 16 << 20;
-const cache = new Map<string, { key: string; at: number; profile: Profile }>();
+const cache = new Map<string, { key: string; at: number; evidence: StoreEvidence }>();
 /** A directory's evidence is read again after this long even when its listing did not change. */
 const TTL_MS = 5_000;
 
 /** The profile `auto` means for every rollout of the store directory `dir`. */
 export async function storeProfile(dir: string): Promise<Profile> {
+  return profileFromEvidence(await cachedEvidence(dir));
+}
+
+/** storeProfile with the line saying why (lib/runs/run-profile shows it on every page). */
+export async function explainStoreProfile(
+  dir: string,
+): Promise<{ profile: Profile; reason: string }> {
+  return explainEvidence(await cachedEvidence(dir));
+}
+
+async function cachedEvidence(dir: string): Promise<StoreEvidence> {
   const key = String((await statWithin(dir).catch(() => null))?.mtimeMs ?? "missing");
   const hit = cache.get(dir);
-  if (hit && hit.key === key && Date.now() - hit.at < TTL_MS) return hit.profile;
-  const profile = profileFromEvidence(await storeEvidence(dir));
-  cache.set(dir, { key, at: Date.now(), profile });
-  return profile;
+  if (hit && hit.key === key && Date.now() - hit.at < TTL_MS) return hit.evidence;
+  const evidence = await storeEvidence(dir);
+  cache.set(dir, { key, at: Date.now(), evidence });
+  return evidence;
 }
 
 export async function storeEvidence(dir: string): Promise<StoreEvidence> {
   const listing = await listStore(dir);
   const out: StoreEvidence = { gymFiles: false, schemaVersion: false, seedRecords: false };
+  if (listing.locked) out.gymFiles = true;
   for (const files of listing.rollouts.values())
     if ("state" in files || "intents" in files) out.gymFiles = true;
   if (out.gymFiles) return out;

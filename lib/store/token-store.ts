@@ -95,6 +95,7 @@ export async function readRolloutCapture(
     lines: tokens.lines,
     readError: tokens.readError,
     tornBytes: tokens.tornBytes,
+    unreadableEnd: tokens.unreadableEnd,
     logProbMismatch: tokens.mismatchError,
     size: tokens.size,
   });
@@ -124,6 +125,8 @@ interface TokenLines {
   conflicts: string[];
   tornTail: boolean;
   tornBytes: number | null;
+  /** The final line, unreadable by its bytes, when it is the read's only error (see SeedTokenRead). */
+  unreadableEnd: { offset: number } | null;
   /** The first log-prob count mismatch as gym-v1's entry read reports it. */
   mismatchError: string | null;
   /** The file's size as the read found it (it read to the end); null when it did not. */
@@ -154,13 +157,16 @@ async function readTokenLines(
     conflicts: [],
     tornTail: false,
     tornBytes: null,
+    unreadableEnd: null,
     mismatchError: null,
     size: null,
   };
   const firstLineOf = new Map<string, number>();
   const listed = new LineIssues(issues, file);
   /** A line that is not an entry; its message is built only while it is listed or the first. */
+  let errorLine: number | null = null;
   const problem = (line: number, type: string, message: string | (() => string)) => {
+    errorLine ??= line;
     if (listed.full && out.readError !== null) return listed.count("error");
     const text = typeof message === "string" ? message : message();
     listed.note(line, "error", text);
@@ -238,6 +244,8 @@ async function readTokenLines(
 
     const result = await readJsonl(filePath, onLine, signal, onProgress, scan);
     out.size = result.bytes;
+    const end = result.unreadableEnd;
+    if (end !== null && errorLine === end.line) out.unreadableEnd = { offset: end.offset };
     listed.close();
     if (result.tornTail) {
       out.tornTail = true;

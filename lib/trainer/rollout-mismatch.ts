@@ -5,6 +5,7 @@
 import "server-only";
 import { assertRolloutId } from "@/lib/store/rollout-id";
 import type { RunLayout } from "@/lib/runs/runs-root";
+import { decideRunProfile } from "@/lib/runs/run-profile";
 import type { RolloutMismatch, RolloutMismatchQuery, TruthSample } from "@/lib/schema/api-trainer";
 import { tokenErrors } from "./mismatch";
 import { listStepFiles, readStepFile, type StepSample } from "./step-data";
@@ -29,10 +30,10 @@ async function stepSampleOf(logDir: string, row: TruthSample): Promise<StepSampl
 }
 
 /** Why the chain cannot be coloured, or null when it can be looked up. */
-function unavailable(run: RunLayout, q: RolloutMismatchQuery): string | null {
+async function unavailable(run: RunLayout, q: RolloutMismatchQuery): Promise<string | null> {
   if (q.chain !== "main")
     return "The truth check joins trained samples to the main chain only; switch to main.";
-  const own = run.manifest.builder_profile ?? "seed";
+  const own = (await decideRunProfile(run)).profile;
   if (q.profile !== undefined && q.profile !== own)
     return `The truth check joins chains built with the run's own profile (${own}), not ${q.profile}.`;
   return null;
@@ -62,7 +63,7 @@ export async function rolloutMismatch(
     errors: [],
   });
   if (!logDir) return none("This run has no NeMo-RL step logs (train_data_step{N}.jsonl).");
-  const why = unavailable(run, q);
+  const why = await unavailable(run, q);
   if (why) return none(why);
   const row = joinedSample((await trainerTruthAll(run)).samples, rolloutId);
   if (!row) return none("No trained sample in the step logs joins this rollout's main chain.");

@@ -52,7 +52,7 @@ async function candidatesOf(run: RunLayout, ids: readonly string[]): Promise<Tru
     let main: Main | null = null;
     if (run.tokensDir) {
       const built = await buildRollout({ ...rolloutSourceOf(run), record }, id, {
-        profile: run.manifest.builder_profile ?? "seed",
+        profile: run.manifest.builder_profile ?? "auto",
         sideCallPatterns: run.manifest.side_call_patterns,
       });
       main = built.capture.hasTokenFile ? toVerdictRow(built.verdict).main : null;

@@ -4,6 +4,7 @@ import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import { runHealth } from "@/lib/health/run-health";
 import { trainingCurve } from "@/lib/health/training-curve";
 import { readRunScalars } from "@/lib/runs/run-scalars";
+import { decideRunProfile } from "@/lib/runs/run-profile";
 import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
 import { GroupSignal } from "@/components/run/groups-table";
@@ -23,7 +24,11 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
     if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     throw err;
   });
-  const [health, scalars] = await Promise.all([runHealth(run, FIRST_WAIT_MS), readRunScalars(run)]);
+  const [health, scalars, profile] = await Promise.all([
+    runHealth(run, FIRST_WAIT_MS),
+    readRunScalars(run),
+    decideRunProfile(run),
+  ]);
   return (
     <>
       {/* The id is in the crumbs only beside a name: a run without one (a bare directory) is titled
@@ -42,6 +47,9 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
         {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
       </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}
+      <p className="muted small" data-testid="run-profile-reason">
+        Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
+      </p>
       {run.manifestError && <div className="error-box">{run.manifestError}</div>}
       <RunOverview
         initial={health}

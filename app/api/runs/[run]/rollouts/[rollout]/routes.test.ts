@@ -26,6 +26,9 @@ beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-routes-"));
   const dir = path.join(root, "run-a", "tokens");
   mkdirSync(dir, { recursive: true });
+  // These routes are checked against the seed profile's reading (auto would take gym-v1: 2-0
+  // carries schema_version).
+  writeFileSync(path.join(root, "run-a", "run.json"), JSON.stringify({ builder_profile: "seed" }));
   writeFileSync(
     path.join(dir, "0-0.tokens.jsonl"),
     line(tokenRecord("0-0", "a", [1, 2, 3], [4, 5])) +
@@ -179,7 +182,7 @@ describe("rollout routes against a fixture store", () => {
   it("the view ships before the other profile is decided; ?facts=1 decides it", async () => {
     const at = ctx({ run: "run-a", rollout: "0-0" });
     const facts = rolloutFactsSchema.parse(await (await getRollout(req("/x?facts=1"), at)).json());
-    // run-a has no run.json: the seed profile decides, so the other profile is gym-v1.
+    // run-a's run.json says seed: the seed profile decides, so the other profile is gym-v1.
     expect(facts.other_profile.verdict.profile).toBe("gym-v1");
     // Both calls extend one prefix: gym-v1 trains on the same single chain.
     expect(facts.other_profile.verdict.mask_sample).toBe(false);
