@@ -81,6 +81,9 @@ describe("the fixture runs' home page", () => {
     const off = runs.find((r) => r.id === "grpo-capture-off")!;
     expect(off.steps).toBeGreaterThan(0);
     expect(off.reward.source).toBe("training curve");
-    expect(off.reward.mean).not.toBeNull();
+    expect(off.reward.mean?.toFixed(3)).toBe("0.546"); // README's bundled runs: train/reward mean
+    const on = runs.find((r) => r.id === "grpo-capture-on")!;
+    expect(on.reward).toMatchObject({ source: "training curve" });
+    expect(on.reward.mean?.toFixed(3)).toBe("0.552"); // not its 24 records' mean
   }, 60_000);
 });
