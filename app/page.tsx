@@ -1,4 +1,4 @@
-import { describeRun } from "@/lib/health/run-overview";
+import { describeRuns } from "@/lib/health/run-overview";
 import { listRuns, runsRoot } from "@/lib/runs/runs-root";
 import { RunList } from "@/components/runs/run-list";
 
@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
   const root = runsRoot();
-  const runs = await Promise.all((await listRuns(root)).map(describeRun));
+  const runs = await describeRuns(await listRuns(root));
   return (
     <>
       <h1>Runs</h1>

@@ -12,7 +12,8 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   // 1-0 (a lost call), 2-0 (an intent, no token records) and 3-0 (a retired tombstone, which Gym
   // main's consumer masks: shared/spec/gym-v1-cases/retired-tombstone).
   await expect(row.getByTestId("run-masked")).toHaveText("3 (60.0%)");
-  await row.getByRole("link").click();
+  // The run's name links to its page (its worst alert links to the rows it names).
+  await row.getByRole("link", { name: "Gym main store example" }).click();
   await expect(page).toHaveURL(/\/runs\/gym-main-example$/);
   const rows = page.getByTestId("rollout-row");
   await expect(rows).toHaveCount(5);

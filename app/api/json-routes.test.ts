@@ -93,11 +93,13 @@ describe("run ids and refused paths, through the routes", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const { runs } = runListSchema.parse(await res.json());
-    expect(runs.map((r) => r.id)).toEqual(["good", "leaky"]);
-    expect(runs[1]?.manifest_error).toMatch(
+    // Worst first: the run with a refused path is an error, listed above the good one.
+    expect(runs.map((r) => r.id)).toEqual(["leaky", "good"]);
+    expect(runs[0]?.manifest_error).toMatch(
       /^tokens: a symlink that points outside the runs root; refused/,
     );
-    expect(runs[0]?.manifest_error).toBeNull();
+    expect(runs[0]?.worst_alert).toMatchObject({ kind: "manifest", severity: "error" });
+    expect(runs[1]?.manifest_error).toBeNull();
   }, 60_000);
 
   it("a malformed run id is 400 and an unknown one 404 on every run route, all no-store", async () => {

@@ -11,7 +11,7 @@ import { alertRolloutHref, alertTableHref } from "@/lib/view/rollout-nav";
 import { SeverityPill } from "./severity-pill";
 
 /** The severity model writes names, codes and locations in backticks: shown as code. */
-function Words({ text }: { text: string }) {
+export function Words({ text }: { text: string }) {
   return text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 }
 
@@ -68,7 +68,7 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
 }
 
 /** The table's href listing exactly the alert's rollouts, scrolled to the table; null for none. */
-function tableHrefOf(runId: string, alert: Alert): string | null {
+function tableHrefOf(runId: string, alert: Pick<Alert, "table_query">): string | null {
   const query = alertTableHref(runId, alert);
   return query === null ? null : `${query}#${ROLLOUTS_ANCHOR}`;
 }
@@ -89,7 +89,13 @@ function MoreLink({ runId, alert }: { runId: string; alert: Alert }) {
 }
 
 /** "list all N in the table": the run's table filtered to exactly the alert's rollouts. */
-function TableLink({ runId, alert }: { runId: string; alert: Alert }) {
+export function TableLink({
+  runId,
+  alert,
+}: {
+  runId: string;
+  alert: Pick<Alert, "table_query" | "count">;
+}) {
   const href = tableHrefOf(runId, alert);
   if (href === null) return null;
   const words = alert.count === 1 ? "show it in the table" : `list all ${alert.count} in the table`;

@@ -1,18 +1,22 @@
 "use client";
-// The runs on the home page with their key health numbers (rollouts per severity class, in the
-// classes' colours, a zero in grey); pick two to compare them. The mean reward names its source
-// (the records) and the steps theirs (the training curve), which compare averages instead.
+// The runs on the home page, worst first (lib/health/run-triage), with their key health numbers
+// (masked and with-warnings side by side, rollouts per severity class in the classes' colours, a
+// zero in grey) and the worst alert in words, linked to the rows it names; pick two to compare
+// them. The one mean reward names its source (the training curve where there is one, else the
+// records).
 import Link from "next/link";
 import { useState } from "react";
-import type { RunOverview } from "@/lib/schema/api-runs";
+import type { RunOverview } from "@/lib/schema/api-run-list";
 import {
+  alertSeverityClass,
   SEVERITY_CLASS,
   SEVERITY_LABEL,
   SEVERITY_ORDER,
   ZERO_COUNT_CLASS,
 } from "@/lib/severity/palette";
 import { isPartial, overviewCells } from "@/lib/health/overview-cells";
-import { curveSource, recordsSource } from "@/lib/health/number-sources";
+import { curveSource } from "@/lib/health/number-sources";
+import { TableLink, Words } from "@/components/run/alerts";
 import { indexState } from "@/lib/health/index-state";
 
 const PENDING = SEVERITY_CLASS.pending;
@@ -85,6 +89,7 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
             <th>Capture</th>
             <th>Rollouts</th>
             <th>Masked</th>
+            <th>With warnings</th>
             <th>Verdicts</th>
             <th>Mean reward</th>
             <th>Alerts</th>
@@ -116,7 +121,15 @@ function RunRow({
     indexState(r.indexing, r.rollouts, r.has_rollout_records || r.capture === "on").kind ===
     "counting";
   const c = counting
-    ? { partial: true, rollouts: "counting…", masked: "—", reward: "—", alerts: "—" }
+    ? {
+        partial: true,
+        rollouts: "counting…",
+        masked: "—",
+        warnings: "—",
+        reward: "—",
+        reward_source: null,
+        alerts: "—",
+      }
     : overviewCells(r);
   const pending = c.partial ? PENDING : undefined;
   return (
@@ -157,6 +170,9 @@ function RunRow({
       <td data-testid="run-masked" className={pending}>
         {c.masked}
       </td>
+      <td data-testid="run-warnings" className={pending}>
+        {c.warnings}
+      </td>
       <td data-testid="run-severity">
         {r.rollouts || r.severity.pending ? (
           <SeverityCounts run={r} />
@@ -164,21 +180,24 @@ function RunRow({
           <span className="muted">—</span>
         )}
       </td>
-      <td data-testid="run-reward" className={pending}>
+      <td
+        data-testid="run-reward"
+        className={r.reward.source === "training curve" ? undefined : pending}
+      >
         {c.reward}
-        {/* Compare averages the training curve instead: the source tells the two numbers apart. */}
-        {!c.partial && r.reward_mean !== null && (
+        {c.reward_source && (
           <div className="muted small" data-testid="run-reward-source">
-            {recordsSource(r.rollouts)}
+            {c.reward_source}
           </div>
         )}
       </td>
-      <td>
+      <td data-testid="run-alerts">
         {r.alerts ? (
           <span className="badge warn">{c.alerts}</span>
         ) : (
           <span className="muted">{c.alerts}</span>
         )}
+        <WorstAlert r={r} />
       </td>
       <td>
         <span className="mono">{r.builder_profile}</span>
@@ -191,5 +210,21 @@ function RunRow({
         {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}
       </td>
     </tr>
+  );
+}
+
+/** The run's worst alert in words, with the link to the rollouts it names where it names some. */
+function WorstAlert({ r }: { r: RunOverview }) {
+  const a = r.worst_alert;
+  if (!a) return null;
+  return (
+    <div
+      className={`small ${alertSeverityClass(a)}`}
+      data-testid="run-worst-alert"
+      data-kind={a.kind}
+    >
+      <Words text={a.message} />
+      <TableLink runId={r.id} alert={a} />
+    </div>
   );
 }

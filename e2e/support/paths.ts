@@ -12,3 +12,5 @@ export const E2E_STAMP = `${E2E_RUNS}.stamp.json`;
 export const LONG_RUN = "long-session"; // ≥ 50k tokens of real text, one linear chain
 export const LARGE_RUN = "large-rollout"; // 500 calls, 200k tokens in the last prompt (random ids)
 export const GENERATED_ROLLOUT = "0-0";
+/** A run whose run.json misspells a key (`builder_profle`). */
+export const MISSPELLED_RUN = "misspelled-manifest";

@@ -22,10 +22,10 @@ import {
   writeLongSession,
 } from "@/fixtures/generator/long-session";
 import { GYM_CASES, writeGymCaseRuns } from "./gym-cases";
-import { E2E_RUNS, E2E_STAMP, FIXTURE_RUNS, LARGE_RUN, LONG_RUN } from "./paths";
+import { E2E_RUNS, E2E_STAMP, FIXTURE_RUNS, LARGE_RUN, LONG_RUN, MISSPELLED_RUN } from "./paths";
 
 /** Bump when a generator's output changes without a change to its options. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 
 function treeDigest(dir: string): string {
   const h = createHash("sha256");
@@ -41,6 +41,20 @@ function treeDigest(dir: string): string {
   };
   walk(dir);
   return h.digest("hex");
+}
+
+/** A run whose run.json misspells `builder_profile`: its run page and home row must alert. */
+function writeMisspelledRun(root: string): void {
+  const dir = path.join(root, MISSPELLED_RUN);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "run.json"),
+    JSON.stringify({ name: "Misspelled run.json", builder_profle: "gym-v1" }, null, 2) + "\n",
+  );
+  cpSync(
+    path.join(FIXTURE_RUNS, "grpo-capture-on", "rollouts.jsonl"),
+    path.join(dir, "rollouts.jsonl"),
+  );
 }
 
 async function prepare(): Promise<void> {
@@ -62,6 +76,7 @@ async function prepare(): Promise<void> {
   for (const run of readdirSync(FIXTURE_RUNS))
     cpSync(path.join(FIXTURE_RUNS, run), path.join(E2E_RUNS, run), { recursive: true });
   writeGymCaseRuns(E2E_RUNS);
+  writeMisspelledRun(E2E_RUNS);
   if (LONG_SESSION_RUN !== LONG_RUN)
     throw new Error(`the long session run is ${LONG_SESSION_RUN}, e2e expects ${LONG_RUN}`);
   await writeLongSession(E2E_RUNS, LONG_SESSION_DEFAULTS);

@@ -46,8 +46,53 @@ function gapsAlert(metrics: RunMetrics): Alert {
   );
 }
 
-export function fileAlerts(snap: IndexSnapshot, metrics: RunMetrics): Alert[] {
+/** "lines 3, 7 and 9", "line 4": the first NAMED line numbers of `count`. */
+function linesNamed(lines: readonly number[], count: number): string {
+  const named = lines.slice(0, NAMED);
+  const list =
+    named.length <= 1 ? String(named[0]) : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  return `${named.length === 1 ? "line" : "lines"} ${list}${more(count)}`;
+}
+
+/**
+ * rollouts.jsonl's lines that could not be read, and a torn last line (unterminated, not parseable):
+ * each is a rollout's record missing, so its reward is not in the run's mean.
+ */
+function recordLinesAlert(snap: IndexSnapshot): Alert | null {
+  const torn = snap.records_torn_line;
+  const count = snap.unreadable_count + (torn === null ? 0 : 1);
+  if (count === 0) return null;
+  const lines = [...snap.unreadable_records.map((u) => u.line), ...(torn === null ? [] : [torn])];
+  const first = snap.unreadable_records[0];
+  const why = first ? `; first: line ${first.line}: ${first.reason}` : "";
+  const tornWords =
+    torn === null
+      ? ""
+      : ` Line ${torn} is the last and is unterminated (torn, or still being written).`;
+  return {
+    ...fileAlert(
+      "warning",
+      count,
+      `${count === 1 ? "1 line" : `${count} lines`} of \`rollouts.jsonl\` could not be read (${linesNamed(lines, count)}${why}): their records (reward, step, masks) are missing from the run's numbers.${tornWords}`,
+    ),
+    kind: "unreadable_records",
+  };
+}
+
+/** run.json could not be used (or a path it names was refused): the run is read without it. */
+function manifestAlert(error: string): Alert {
+  return { ...fileAlert("error", 1, error.endsWith(".") ? error : `${error}.`), kind: "manifest" };
+}
+
+export function fileAlerts(
+  snap: IndexSnapshot,
+  metrics: RunMetrics,
+  manifestError: string | null = null,
+): Alert[] {
   const out: Alert[] = [];
+  if (manifestError) out.push(manifestAlert(manifestError));
+  const records = recordLinesAlert(snap);
+  if (records) out.push(records);
   if (snap.records_error)
     out.push({
       ...fileAlert(
@@ -63,12 +108,17 @@ export function fileAlerts(snap: IndexSnapshot, metrics: RunMetrics): Alert[] {
     );
   if (metrics.unreadable > 0) {
     const first = metrics.problems[0];
-    const where = first ? ` (first: line ${first.line}: ${first.reason})` : "";
+    const n = metrics.unreadable;
+    const lines = linesNamed(
+      metrics.problems.map((p) => p.line),
+      n,
+    );
+    const where = first ? ` (${lines}; first: line ${first.line}: ${first.reason})` : "";
     out.push(
       fileAlert(
         "warning",
-        metrics.unreadable,
-        `${metrics.unreadable} lines of \`${metrics.file}\` could not be read${where}.`,
+        n,
+        `${n === 1 ? "1 line" : `${n} lines`} of \`${metrics.file}\` could not be read${where}: their steps are missing from the training curve.`,
       ),
     );
   }

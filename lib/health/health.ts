@@ -44,7 +44,6 @@ const isMasked = (s: RolloutSummary) => s.severity === "masked";
 export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
 
 export interface HealthExtra {
-  unreadableRecords?: number;
   /** Rollouts the index has not summarised yet: counted as pending, never as trained. */
   pending?: number;
   /** The run's policy model (lib/health/run-severity); summaries carry its warning already. */
@@ -265,15 +264,5 @@ export function alertsOf(f: AlertFacts, extra: HealthExtra): Alert[] {
       "error",
       `${counted(count("newer_schema"), "rollout", "holds", "hold")} records of a schema this version does not support.`,
     );
-  const unreadableRecords = extra.unreadableRecords ?? 0;
-  if (unreadableRecords > 0)
-    out.push({
-      kind: "unreadable_records",
-      severity: "warning",
-      verdict: null,
-      count: unreadableRecords,
-      message: `${plural(unreadableRecords, "line")} of rollouts.jsonl could not be read.`,
-      rollout_ids: [],
-    });
   return out;
 }

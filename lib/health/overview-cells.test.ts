@@ -1,6 +1,6 @@
 // A run still indexing never shows a final count or a 0 it does not know yet.
 import { describe, expect, it } from "vitest";
-import type { RunOverview } from "@/lib/schema/api-runs";
+import type { RunOverview } from "@/lib/schema/api-run-list";
 import { overviewCells } from "./overview-cells";
 
 const progress = {
@@ -30,7 +30,9 @@ const run = (over: Partial<RunOverview>): RunOverview => ({
   masked_fraction: 0,
   severity: { trained: 14, trained_with_warnings: 2, masked: 0, pending: 24 },
   reward_mean: 0.875,
+  reward: { mean: 0.875, source: "records" },
   alerts: 0,
+  worst_alert: null,
   indexing: progress,
   steps: 0,
   ...over,
@@ -42,7 +44,9 @@ describe("overviewCells", () => {
       partial: true,
       rollouts: "16 of 40 so far",
       masked: "—",
+      warnings: "—",
       reward: "—",
+      reward_source: null,
       alerts: "—",
     });
   });
@@ -70,8 +74,19 @@ describe("overviewCells", () => {
       partial: false,
       rollouts: "40",
       masked: "3 (7.5%)",
+      warnings: "2 (5.0%)",
       reward: "0.875",
+      reward_source: "records: 40 rollouts",
       alerts: "2",
+    });
+  });
+
+  it("a training curve's mean is shown with its source, also while the index runs", () => {
+    const curve = run({ steps: 100, reward: { mean: 0.4321, source: "training curve" } });
+    expect(overviewCells(curve)).toMatchObject({
+      partial: true,
+      reward: "0.432",
+      reward_source: "training curve: 100 steps",
     });
   });
 });

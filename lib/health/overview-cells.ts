@@ -1,20 +1,39 @@
 // The home page's words for a run's numbers. While the index is still summarising, a count is
-// partial ("16 of 40 so far") and masked, reward and per-class counts are not known ("—"): nothing
-// says 0 or a final number before it is. Rendering the cells is components/runs' job.
-import type { RunOverview } from "@/lib/schema/api-runs";
+// partial ("16 of 40 so far") and masked, warnings, a records' reward and per-class counts are not
+// known ("—"): nothing says 0 or a final number before it is. A training curve's mean does not wait
+// for the index. Rendering the cells is components/runs' job.
+import type { RunOverview } from "@/lib/schema/api-run-list";
+import { curveSource, recordsSource } from "./number-sources";
 
 export interface OverviewCells {
   /** The run's numbers are still partial: the cells carry the pending class. */
   partial: boolean;
   rollouts: string;
   masked: string;
+  /** Rollouts trained with warnings, beside masked. */
+  warnings: string;
   reward: string;
+  /** Where the mean reward is from ("training curve: 100 steps", "records: 24 rollouts"), or null. */
+  reward_source: string | null;
   alerts: string;
 }
 
 /** The index has not summarised every rollout yet (running, or rollouts still pending). */
 export function isPartial(r: RunOverview): boolean {
   return r.indexing.running || r.severity.pending > 0;
+}
+
+function rewardCells(
+  r: RunOverview,
+  partial: boolean,
+): Pick<OverviewCells, "reward" | "reward_source"> {
+  const { mean, source } = r.reward;
+  if (mean === null || (partial && source === "records"))
+    return { reward: "—", reward_source: null };
+  return {
+    reward: mean.toFixed(3),
+    reward_source: source === "training curve" ? curveSource(r.steps) : recordsSource(r.rollouts),
+  };
 }
 
 export function overviewCells(r: RunOverview): OverviewCells {
@@ -24,15 +43,18 @@ export function overviewCells(r: RunOverview): OverviewCells {
       partial: true,
       rollouts: `${r.rollouts.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} so far`,
       masked: "—",
-      reward: "—",
+      warnings: "—",
+      ...rewardCells(r, true),
       alerts: r.alerts > 0 ? `${r.alerts} so far` : "—",
     };
   }
+  const share = (n: number) => `${n} (${((n / r.rollouts) * 100).toFixed(1)}%)`;
   return {
     partial: false,
     rollouts: r.rollouts.toLocaleString("en-US"),
     masked: r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—",
-    reward: r.reward_mean === null ? "—" : r.reward_mean.toFixed(3),
+    warnings: r.rollouts ? share(r.severity.trained_with_warnings) : "—",
+    ...rewardCells(r, false),
     alerts: String(r.alerts),
   };
 }

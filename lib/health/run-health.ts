@@ -96,12 +96,7 @@ function healthOf(
   extra: HealthExtra,
   rollouts: number,
 ): Promise<Computed> {
-  const key = JSON.stringify([
-    index.rows.generation,
-    extra.unreadableRecords,
-    extra.pending,
-    facts,
-  ]);
+  const key = JSON.stringify([index.rows.generation, extra.pending, facts]);
   const k = kept.get(index);
   if (k?.key === key) return k.running ?? Promise.resolve(k.value as Computed);
   // Only a health of the same run (its counted + pending the rollouts the progress has now) serves.
@@ -163,15 +158,18 @@ export async function snapshotWithHealth(
   // Taken again with nothing awaited after it until the health is computed: the rows counted
   // and the progress (pending) are of one moment, so counted + pending is the run's rollouts.
   const snap = await index.snapshot({ waitMs: 0 });
-  const unreadableRecords = snap.unreadable_count;
   const pending = pendingOf(snap);
   const facts = runFactsOf(index, run);
   // Its first statement runs before anything is awaited: the rows counted are this moment's.
-  const extra = { unreadableRecords, pending, policyModel: facts.policy_model };
+  const extra = { pending, policyModel: facts.policy_model };
   const { health, notes } = await healthOf(index, facts, extra, snap.count + pending);
   // The trainer's own logs against the capture (cached by file versions; none without logs).
   const truth = await truthAlerts(run).catch(() => []);
-  const alerts = withTableQueries([...health.alerts, ...fileAlerts(snap, metrics), ...truth]);
+  const alerts = withTableQueries([
+    ...health.alerts,
+    ...fileAlerts(snap, metrics, run.manifestError),
+    ...truth,
+  ]);
   return { snap, metrics, notes, health: { ...health, alerts } };
 }
 

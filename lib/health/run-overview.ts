@@ -1,5 +1,5 @@
-// One run's line on the home page and in GET /api/runs: manifest facts plus rollout, masked and
-// alert counts from the run's health (no token arrays), and the steps of its training curve (the
+// One run's line on the home page and in GET /api/runs (worst first): manifest facts plus rollout,
+// masked and alert counts from the run's health (no token arrays), and the steps of its training curve (the
 // trainer's logs or metrics.jsonl, as compare reads it). A run still indexing is listed with what
 // is done and its progress after a short wait, so the list answers within a second on a cold machine.
 // A run whose files cannot be read is listed with the error; it never fails the list of runs.
@@ -11,6 +11,7 @@ import { readRunScalars } from "@/lib/runs/run-scalars";
 import { decideRunProfile, type ProfileDecision } from "@/lib/runs/run-profile";
 import { snapshotWithHealth } from "./run-health";
 import { trainingCurve } from "./training-curve";
+import { byTriage, worstAlert } from "./run-triage";
 
 /**
  * How long the list waits for a run's index (every run at once): long enough for a small run's
@@ -20,6 +21,11 @@ export const LIST_WAIT_MS = 500;
 
 const joined = (...parts: Array<string | null>): string | null =>
   parts.filter((p): p is string => p !== null).join("; ") || null;
+
+/** Every run's line, worst first (./run-triage): the home page's and GET /api/runs' order. */
+export async function describeRuns(runs: readonly RunLayout[]): Promise<RunOverview[]> {
+  return (await Promise.all(runs.map(describeRun))).sort(byTriage);
+}
 
 /** The run's line; what went wrong reading it is in `manifest_error`, never a rejection. */
 export async function describeRun(run: RunLayout): Promise<RunOverview> {
@@ -40,6 +46,15 @@ async function overviewOf(run: RunLayout): Promise<RunOverview> {
     readRunScalars(run),
     decideRunProfile(run),
   ]);
+  const curve = trainingCurve(scalars.series);
+  const worst = worstAlert(health.alerts);
+  // One mean reward per run, from one named source: the curve where there is one, else the records.
+  const reward =
+    curve && curve.mean !== null
+      ? { mean: curve.mean, source: "training curve" as const }
+      : health.reward_mean !== null
+        ? { mean: health.reward_mean, source: "records" as const }
+        : { mean: null, source: null };
   return {
     id: run.id,
     name: run.manifest.name ?? run.id,
@@ -56,9 +71,18 @@ async function overviewOf(run: RunLayout): Promise<RunOverview> {
     masked_fraction: health.masked_fraction,
     severity: health.severity,
     reward_mean: health.reward_mean,
+    reward,
     alerts: health.alerts.length,
+    worst_alert: worst && {
+      kind: worst.kind,
+      severity: worst.severity,
+      verdict: worst.verdict,
+      count: worst.count,
+      message: worst.message,
+      ...(worst.table_query ? { table_query: worst.table_query } : {}),
+    },
     indexing: snap.progress,
-    steps: trainingCurve(scalars.series)?.steps ?? 0,
+    steps: curve?.steps ?? 0,
   };
 }
 
@@ -80,7 +104,9 @@ function unreadableOverview(run: RunLayout, decision: ProfileDecision, error: st
     masked_fraction: 0,
     severity: none,
     reward_mean: null,
+    reward: { mean: null, source: null },
     alerts: 1,
+    worst_alert: { kind: "unreadable", severity: "error", verdict: null, count: 1, message: error },
     indexing: {
       done: 0,
       total: 0,

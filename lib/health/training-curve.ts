@@ -13,6 +13,8 @@ export interface TrainingCurveView {
   sources: string[];
   /** Steps in the series, before downsampling. */
   steps: number;
+  /** The mean reward over every finite step (before downsampling): the run's one curve mean. */
+  mean: number | null;
   points: Array<{ step: number; reward: number | null }>;
 }
 
@@ -24,7 +26,11 @@ export function trainingCurve(
   const picked = rewardSeries(series);
   if (!picked) return null;
   const stride = Math.max(1, Math.ceil(picked.points.length / maxPoints));
+  const finite = picked.points.flatMap((p) =>
+    p.value !== null && Number.isFinite(p.value) ? [p.value] : [],
+  );
   return {
+    mean: finite.length > 0 ? finite.reduce((a, b) => a + b, 0) / finite.length : null,
     tag: picked.tag,
     sources: picked.sources,
     steps: picked.points.length,

@@ -125,7 +125,8 @@ function parseMetrics(text: string, name: string): RunMetrics {
     file: name,
   };
   const lines = text.split("\n");
-  // A last line without its newline that does not parse is a write in progress: not counted.
+  // A last line without its newline that does not parse is torn (or a write in progress): its step
+  // is missing from the curve, so it is counted and named like any other unreadable line.
   const torn = lines.length > 0 && !text.endsWith("\n") ? lines.length : -1;
   const fail = (line: number, reason: string) => {
     out.unreadable++;
@@ -135,7 +136,11 @@ function parseMetrics(text: string, name: string): RunMetrics {
     const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (text.trim() === "") return;
     const parsed = parseMetricsLine(text, i + 1);
-    if ("problem" in parsed) return void (i + 1 === torn ? undefined : fail(i + 1, parsed.problem));
+    if ("problem" in parsed)
+      return void fail(
+        i + 1,
+        i + 1 === torn ? `unterminated last line (torn, or still being written)` : parsed.problem,
+      );
     const row = metricsRowSchema.safeParse(parsed.value);
     out.gaps.push(...parsed.gaps);
     if (!row.success) return void fail(i + 1, "no integer `step`");

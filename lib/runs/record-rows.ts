@@ -25,6 +25,8 @@ export interface RecordsState {
   unreadable: Array<{ line: number; reason: string }>;
   unreadableCount: number;
   tornTail: boolean;
+  /** The line number of an unterminated last line that does not parse (not counted as unreadable). */
+  tornLine?: number | null;
   readError: string | null;
   /** The version of rollouts.jsonl the records table holds ("-" without one). */
   version: string;
@@ -34,6 +36,7 @@ const noState = (readError: string | null = null, version = "-"): RecordsState =
   unreadable: [],
   unreadableCount: 0,
   tornTail: false,
+  tornLine: null,
   readError,
   version,
 });
@@ -76,8 +79,9 @@ export async function syncRecords(
     ? await fileState(file)
     : { version: "-", error: null, size: 0 };
   const stored = meta(db(), "records_version");
-  if (stored === version)
-    return { ...noState(), ...JSON.parse(meta(db(), "records_state") ?? "{}"), version };
+  const kept = JSON.parse(meta(db(), "records_state") ?? "{}") as Partial<RecordsState>;
+  // A state kept before torn lines were told (no `tornLine`) is read again, once.
+  if (stored === version && "tornLine" in kept) return { ...noState(), ...kept, version };
   db().exec("DELETE FROM records");
   const state =
     file && !error && version !== "-"
@@ -134,6 +138,7 @@ async function streamRecords(
     );
     flush();
     state.tornTail = res.tornTail !== null;
+    state.tornLine = res.tornTail?.line ?? null;
   } catch (err) {
     db().exec("DELETE FROM records");
     return noState(`rollouts.jsonl: ${(err as Error).message}`);

@@ -22,6 +22,7 @@ import {
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { isValidRolloutId } from "@/lib/store/rollout-id";
 import { describeZodError } from "@/lib/store/zod-message";
+import { jsonSyntaxWords, manifestIssueWords } from "./manifest-words";
 import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 
 export interface RunLayout {
@@ -66,12 +67,18 @@ async function readManifest(
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { manifest: {}, error: `run.json: not valid JSON (${(err as Error).message})` };
+    return {
+      manifest: {},
+      error: `run.json is not valid JSON (${jsonSyntaxWords(text, err as Error)}); the run is read with the default layout and profile`,
+    };
   }
   const parsed = runManifestSchema.safeParse(raw);
   return parsed.success
     ? { manifest: parsed.data, error: null }
-    : { manifest: {}, error: `run.json: ${describeZodError(parsed.error)}` };
+    : {
+        manifest: {},
+        error: `run.json: ${manifestIssueWords(parsed.error)}; the run is read with the default layout and profile`,
+      };
 }
 
 /**

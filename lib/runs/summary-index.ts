@@ -45,6 +45,8 @@ export interface IndexSnapshot {
   /** Rows of rollouts.jsonl that could not be read (the first thousand; `unreadable_count` all). */
   unreadable_records: Array<{ line: number; reason: string }>;
   unreadable_count: number;
+  /** The line number of rollouts.jsonl's unterminated last line that does not parse (its record is missing). */
+  records_torn_line: number | null;
   /** Why rollouts.jsonl could not be read at all (its rollouts then come from the store alone). */
   records_error: string | null;
   skipped_files: string[];
@@ -135,6 +137,7 @@ export class SummaryIndex {
       progress: { ...this.progress, error: this.progress.error ?? this.noticeText() },
       unreadable_records: this.records.unreadable,
       unreadable_count: this.records.unreadableCount,
+      records_torn_line: this.records.tornLine ?? null,
       records_error: this.records.readError,
       skipped_files: this.skipped,
     };

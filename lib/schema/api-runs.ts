@@ -137,33 +137,6 @@ export const rolloutPageSchema = z.strictObject({
   policy_model: z.string().nullable(),
 });
 
-export const runOverviewSchema = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  capture: z.enum(["on", "off"]).nullable(),
-  builder_profile: profileSchema, // `auto` resolved; profile_reason: why (lib/runs/run-profile)
-  profile_reason: z.string(),
-  manifest_error: z.string().nullable(),
-  /** Rollouts with files in the token or model-call store (the rest come from records alone). */
-  store_rollouts: int,
-  has_rollout_records: z.boolean(),
-  has_metrics: z.boolean(),
-  rollouts: int,
-  masked: int,
-  masked_fraction: z.number(),
-  /** Rollouts per severity class (pending: not summarised yet). */
-  severity: severityCountsSchema,
-  reward_mean: nullableNumber,
-  alerts: int,
-  indexing: indexProgressSchema,
-  /** Training steps in metrics.jsonl. */
-  steps: int,
-});
-
-/** GET /api/runs. */
-export const runListSchema = z.strictObject({ runs: z.array(runOverviewSchema) });
-
 /** A count per key (a mask reason, a status code, a bucket), as health and compare list them. */
 export const countSchema = z.strictObject({ key: z.string(), count: z.number() });
 
@@ -204,6 +177,7 @@ export const alertSchema = z.strictObject({
     ...lifecycleAlertKindSchema.options,
     ...recordAlertKindSchema.options,
     ...trainerAlertKindSchema.options,
+    "manifest", // lib/health/file-alerts: a run.json that could not be used
   ]),
   severity: z.enum(["error", "warning"]),
   /** The severity class of the rollouts the alert names: its colour on every page. */
@@ -288,8 +262,6 @@ export type FailedCallFactWire = z.infer<typeof failedCallFactSchema>;
 export type IndexProgress = z.infer<typeof indexProgressSchema>;
 export type RolloutSummary = z.infer<typeof rolloutSummarySchema>;
 export type RolloutPage = z.infer<typeof rolloutPageSchema>;
-export type RunOverview = z.infer<typeof runOverviewSchema>;
-export type RunList = z.infer<typeof runListSchema>;
 export type Count = z.infer<typeof countSchema>;
 export type StepPoint = z.infer<typeof stepPointSchema>;
 export type AlertKind = z.infer<typeof alertKindSchema>;

@@ -10,4 +10,5 @@ export * from "./api-rollout";
 export * from "./api-tokens";
 export * from "./api-call-detail";
 export * from "./api-runs";
+export * from "./api-run-list";
 export * from "./api-compare";

@@ -1,4 +1,4 @@
-import { describeRun } from "@/lib/health/run-overview";
+import { describeRuns } from "@/lib/health/run-overview";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
 import { listRuns } from "@/lib/runs/runs-root";
@@ -9,7 +9,7 @@ export const runtime = "nodejs";
 
 export async function GET(): Promise<Response> {
   try {
-    const body: RunList = { runs: await Promise.all((await listRuns()).map(describeRun)) };
+    const body: RunList = { runs: await describeRuns(await listRuns()) };
     return json(body);
   } catch (err) {
     return errorResponse(err);
