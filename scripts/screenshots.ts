@@ -149,6 +149,30 @@ const inspector = (run: string, rollout: string, query = "") =>
 
 const SHOTS: Shot[] = [
   {
+    file: "home.png",
+    what: "the home page: runs worst first, each with its worst alert in words and its profile line",
+    take: async (page, base) => {
+      await page.goto(`${base}/`);
+      await page
+        .getByTestId("runs-row")
+        .filter({ hasText: "opencode-before-fix" })
+        .getByTestId("run-worst-alert")
+        .waitFor({ timeout: 60_000 });
+      return { fullPage: true };
+    },
+  },
+  {
+    file: "compare-headline.png",
+    what: "compare on train/token_mult_prob_error: the plain-words headline says the runs differ",
+    take: async (page, base) => {
+      await page.goto(
+        `${base}/compare?a=grpo-capture-on&b=grpo-capture-off&scalar=train%2Ftoken_mult_prob_error`,
+      );
+      await page.getByTestId("compare-headline").waitFor({ timeout: 60_000 });
+      await page.getByTestId("chart-reward").waitFor();
+    },
+  },
+  {
     file: "inspector-banner.png",
     what: "opencode-before-fix 0-0: cut short by a 422, the banner and the failed call's row",
     take: async (page, base) => {

@@ -72,6 +72,9 @@ beforeAll(() => {
   const calls = path.join(root, "bad", "model-calls");
   mkdirSync(tokens, { recursive: true });
   mkdirSync(calls, { recursive: true });
+  // The messages above are the seed consumer's; without a profile, the record with schema_version 7
+  // would have auto judge the whole store as Gym main's (gym-v1 words are tested in the store tests).
+  writeFileSync(path.join(root, "bad", "run.json"), '{"builder_profile": "seed"}');
   for (const [id, [content]] of Object.entries(CASES))
     writeFileSync(path.join(tokens, `${id}.tokens.jsonl`), content);
   writeFileSync(path.join(tokens, "good-0.tokens.jsonl"), good("good-0"));
