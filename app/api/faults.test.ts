@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { comparisonSchema, rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
@@ -87,10 +87,22 @@ const health = async (run: string) => {
 };
 const messages = (h: { alerts: Array<{ message: string }> }) => h.alerts.map((a) => a.message);
 
+/** Waits (polling, no fixed sleep) until no run's index is still being built. */
+async function allIndexed(): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const { runs } = runListSchema.parse(await (await getRuns()).json());
+      expect(runs.filter((r) => r.indexing.running).map((r) => r.id)).toEqual([]);
+    },
+    { timeout: 50_000, interval: 100 },
+  );
+}
+
 describe("faults stay local", () => {
   it("the list of runs answers with every run, each broken one carrying its own error", async () => {
     const clean = ["good", "nan-metrics", "odd-names", "dir-metrics"];
     const before = clean.map((r) => fingerprintTree(path.join(root, r)));
+    await allIndexed(); // the list answers within 0.5 s, with counts so far: these are the final ones
     const res = await getRuns();
     expect(res.status).toBe(200);
     const { runs } = runListSchema.parse(await res.json());
@@ -119,6 +131,7 @@ describe("faults stay local", () => {
   });
 
   it("an unreadable rollouts.jsonl leaves the table and the inspector to the token store", async () => {
+    await allIndexed();
     const h = await health("eio-rollouts");
     expect(h.alerts.find((a) => a.kind === "unreadable_records")?.message).toMatch(
       /^`rollouts\.jsonl: EIO: .*`: the run's rollouts are shown from the token store alone/,
