@@ -19,7 +19,9 @@ describe("run routes on the fixture runs", () => {
     const { runs } = runListSchema.parse(await (await getRuns()).json());
     expect(runs.find((r) => r.id === "gym-main-v1")).toMatchObject({
       capture: "on",
-      builder_profile: "auto",
+      // run.json asks for auto; the list says what auto chose and why (Gym main's state files).
+      builder_profile: "gym-v1",
+      profile_reason: expect.stringMatching(/state files found → gym-v1/),
       manifest_error: null,
       has_metrics: false,
     });
