@@ -1,6 +1,8 @@
 // An empty token file is no capture, never "trained": the seed consumer builds nothing from it
 // (builder.md §5.1, "not a build"), so the trainer uses the record as the agent wrote it, and the
-// run table and the inspector both say so with the no-capture warning.
+// run table and the inspector both say so with the no-capture warning. Under auto (no
+// builder_profile), a store with no records to judge by goes to gym-v1, whose consumer masks it
+// ("capture contains no token records", Gym main's own answer in gym-v1-cases/auto-empty-file).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,8 +23,14 @@ beforeAll(() => {
   vi.stubEnv("ROLLOUT_LENS_IO_WORKERS", "0"); // this source, not a built worker
   root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-empty-"));
   mkdirSync(path.join(root, "run", "tokens"), { recursive: true });
-  writeFileSync(path.join(root, "run", "run.json"), JSON.stringify({ capture: "on" }));
+  writeFileSync(
+    path.join(root, "run", "run.json"),
+    JSON.stringify({ capture: "on", builder_profile: "seed" }),
+  );
   writeFileSync(path.join(root, "run", "tokens", "e-0.tokens.jsonl"), "");
+  mkdirSync(path.join(root, "auto", "tokens"), { recursive: true });
+  writeFileSync(path.join(root, "auto", "run.json"), JSON.stringify({ capture: "on" }));
+  writeFileSync(path.join(root, "auto", "tokens", "e-0.tokens.jsonl"), "");
 });
 
 it("the run table's summary: trained with the no-capture warning", async () => {
@@ -42,4 +50,12 @@ it("the inspector: the same class and reason", async () => {
   const sev = classifySeverity(severityInputOf(model.view));
   expect(sev.severity).toBe("trained_with_warnings");
   expect(sev.reasons.map((r) => r.code)).toEqual(["no_capture"]);
+});
+
+it("under auto, Gym main's answer: masked, no token records", async () => {
+  const model = await inspectRollout(await getRun("auto", root), "e-0", { other: "if-known" });
+  expect(model.view.verdict.profile).toBe("gym-v1");
+  expect(model.view.verdict.mask_sample).toBe(true);
+  expect(model.view.verdict.error).toBe("capture contains no token records");
+  expect(classifySeverity(severityInputOf(model.view)).severity).toBe("masked");
 });
