@@ -2,7 +2,12 @@
 // empty token file is judged as its directory's writer judges it.
 import { describe, expect, it } from "vitest";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
-import { profileFromEvidence, storeEvidence } from "@/lib/store/store-evidence";
+import {
+  EVIDENCE_FILES,
+  explainEvidence,
+  profileFromEvidence,
+  storeEvidence,
+} from "@/lib/store/store-evidence";
 import { buildRollout } from "./build-rollout";
 
 describe("auto decides per store directory", () => {
@@ -24,5 +29,29 @@ describe("auto decides per store directory", () => {
     expect(profileFromEvidence(await storeEvidence(tempStore({ "a.tokens.jsonl": "" })))).toBe(
       "gym-v1",
     );
+  });
+});
+
+describe("auto on a large store", () => {
+  const seed = (id: string) => line(tokenRecord(id, "c1", [1, 2], [3]));
+  const ids = Array.from({ length: 200 }, (_, i) => `r${String(i).padStart(3, "0")}`);
+  it("reads the first records of at most EVIDENCE_FILES token files, and says how many", async () => {
+    const dir = tempStore(Object.fromEntries(ids.map((id) => [`${id}.tokens.jsonl`, seed(id)])));
+    const e = await storeEvidence(dir);
+    expect([e.read, e.tokenFiles, EVIDENCE_FILES]).toEqual([64, 200, 64]);
+    expect(explainEvidence(e)).toEqual({
+      profile: "seed",
+      reason:
+        "No Gym main state files or schema_version (first records of 64 of 200 token files read) → seed (closed PR #2179's builder)",
+    });
+  });
+  it("still reads the newest and the oldest ids: Gym main's records at either end are found", async () => {
+    const v1 = (id: string) => line(tokenRecord(id, "c1", [1, 2], [3], { schema_version: 1 }));
+    for (const at of [ids[0]!, ids[199]!]) {
+      const files = Object.fromEntries(
+        ids.map((id) => [`${id}.tokens.jsonl`, id === at ? v1(id) : seed(id)]),
+      );
+      expect(profileFromEvidence(await storeEvidence(tempStore(files)))).toBe("gym-v1");
+    }
   });
 });

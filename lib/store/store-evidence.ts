@@ -1,6 +1,8 @@
 // Which writer generation a token store directory comes from, for `--profile auto`: decided per
-// directory from all its evidence (gym-v1-store.md), not per file, so an empty token file in a Gym
-// main store is judged as Gym main judges it. Read-only; reads at most each file's first line.
+// directory from its evidence (gym-v1-store.md), not per file, so an empty token file in a Gym
+// main store is judged as Gym main judges it. Read-only: the listing, then the first line of at
+// most EVIDENCE_FILES token files spread over the sorted ids (a run of a million rollouts is
+// decided as fast as one of ten; the reason line says how many were read).
 // Not responsible for the verdicts (lib/builder) or for the listing itself (./files).
 import "server-only";
 import path from "node:path";
@@ -16,7 +18,13 @@ export interface StoreEvidence {
   schemaVersion: boolean;
   /** A record without it (the seed and July writers). */
   seedRecords: boolean;
+  /** Token files whose first line was read, of the store's token files. */
+  read?: number;
+  tokenFiles?: number;
 }
+
+/** The most token files whose first record is read to decide a directory. */
+export const EVIDENCE_FILES = 64;
 
 /** gym-v1 on any Gym main evidence; seed only when records say seed; gym-v1 (the current writer) on none. */
 export function profileFromEvidence(e: StoreEvidence): Profile {
@@ -29,11 +37,16 @@ export function explainEvidence(e: StoreEvidence): { profile: Profile; reason: s
     return { profile: "gym-v1", reason: "Gym main store: state files found → gym-v1" };
   if (e.schemaVersion)
     return { profile: "gym-v1", reason: "Gym main store: records carry schema_version → gym-v1" };
-  if (e.seedRecords)
+  if (e.seedRecords) {
+    const of =
+      e.read !== undefined && e.tokenFiles !== undefined && e.read < e.tokenFiles
+        ? ` (first records of ${e.read} of ${e.tokenFiles} token files read)`
+        : "";
     return {
       profile: "seed",
-      reason: "No Gym main state files or schema_version → seed (closed PR #2179's builder)",
+      reason: `No Gym main state files or schema_version${of} → seed (closed PR #2179's builder)`,
     };
+  }
   return {
     profile: "gym-v1",
     reason: "No records to judge by → gym-v1 (Gym main, the current writer)",
@@ -45,6 +58,8 @@ const CHUNK = 64 << 10;
 /** A first line longer than this (or holding NUL bytes) is not evidence: it is not read on. */
 const MAX_FIRST_LINE = 16 << 20;
 const cache = new Map<string, { key: string; at: number; evidence: StoreEvidence }>();
+/** A directory's evidence being read: callers at the same moment share one read. */
+const reading = new Map<string, Promise<StoreEvidence>>();
 /** A directory's evidence is read again after this long even when its listing did not change. */
 const TTL_MS = 5_000;
 
@@ -64,9 +79,22 @@ async function cachedEvidence(dir: string): Promise<StoreEvidence> {
   const key = String((await statWithin(dir).catch(() => null))?.mtimeMs ?? "missing");
   const hit = cache.get(dir);
   if (hit && hit.key === key && Date.now() - hit.at < TTL_MS) return hit.evidence;
-  const evidence = await storeEvidence(dir);
-  cache.set(dir, { key, at: Date.now(), evidence });
-  return evidence;
+  const running = reading.get(dir);
+  if (running) return running;
+  const read = storeEvidence(dir)
+    .then((evidence) => {
+      cache.set(dir, { key, at: Date.now(), evidence });
+      return evidence;
+    })
+    .finally(() => reading.delete(dir));
+  reading.set(dir, read);
+  return read;
+}
+
+/** At most `n` of `ids`, spread evenly from the first to the last. */
+function spread<T>(ids: readonly T[], n: number): T[] {
+  if (ids.length <= n) return [...ids];
+  return Array.from({ length: n }, (_, i) => ids[Math.round((i * (ids.length - 1)) / (n - 1))]!);
 }
 
 export async function storeEvidence(dir: string): Promise<StoreEvidence> {
@@ -76,8 +104,11 @@ export async function storeEvidence(dir: string): Promise<StoreEvidence> {
   for (const files of listing.rollouts.values())
     if ("state" in files || "intents" in files) out.gymFiles = true;
   if (out.gymFiles) return out;
-  for (const [id, files] of listing.rollouts) {
-    if (!("tokens" in files)) continue;
+  const tokenIds = [...listing.rollouts].filter(([, f]) => "tokens" in f).map(([id]) => id);
+  out.tokenFiles = tokenIds.length;
+  out.read = 0;
+  for (const id of spread(tokenIds, EVIDENCE_FILES)) {
+    out.read++;
     const first = await firstLine(
       dir,
       path.join(/*turbopackIgnore: true*/ dir, `${id}.tokens.jsonl`),
