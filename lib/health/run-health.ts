@@ -152,7 +152,7 @@ export async function snapshotWithHealth(
 ): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics; notes: NoteFacts }> {
   const index = indexFor(run);
   const [, metrics] = await Promise.all([
-    index.snapshot({ waitMs: waitFor(index, waitMs) }),
+    index.snapshot({ waitMs: waitFor(index, waitMs), brief: true }),
     readTrainingCurve(run),
   ]);
   // Taken again with nothing awaited after it until the health is computed: the rows counted

@@ -7,6 +7,7 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import os from "node:os";
+import { listStore, type StoreListing } from "@/lib/store";
 import { StoreWorkerPool } from "@/lib/store/io-pool";
 import type { RolloutSummary } from "@/lib/schema";
 import { reviveStoreError, storeWorkerScript } from "./build-rollout-pool";
@@ -135,4 +136,15 @@ export async function checkCacheOffThread(file: string): Promise<string | null> 
   if (!pool) return cacheDamage(file);
   const job: StoreJob = { kind: "check-cache", file };
   return pool.run<string | null>(job, { group: `check:${file}`, revive: reviveStoreError });
+}
+
+/**
+ * A store directory listed with every file's stat (lib/store/files) on the index's pool, so the
+ * server's thread stays free for pages while a large store is listed; inline without a pool.
+ */
+export async function listStoreOffThread(dir: string): Promise<StoreListing> {
+  const pool = indexPool();
+  if (!pool) return listStore(dir, { stat: true });
+  const job: StoreJob = { kind: "list", dir };
+  return pool.run<StoreListing>(job, { group: `list:${dir}`, revive: reviveStoreError });
 }

@@ -11,13 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { processCache } from "@/lib/cache/registry";
-import { listStore } from "@/lib/store";
 import { isInside } from "@/lib/store/confine";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
+import { waitWhileWorthIt } from "./index-wait";
 import { meta, setMeta, syncRecords, type RecordsRead, type RecordsState } from "./record-rows";
 import { isDamage } from "./cache-check";
 import { runsRoot, type RunLayout } from "./runs-root";
-import { checkCacheOffThread, prestartIndexWorkers } from "./index-pool";
+import { checkCacheOffThread, listStoreOffThread, prestartIndexWorkers } from "./index-pool";
 import { updateRows } from "./index-update";
 import { RecordsFollower } from "./records-follow";
 import { seedIndexFromShards, shardDirFor } from "./shard-import";
@@ -102,9 +102,12 @@ export class SummaryIndex {
     this.rows = new SummaryRows(dbFile);
   }
 
-  /** Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it. */
+  /**
+   * Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it;
+   * `brief`, a page's wait, ends sooner when the index cannot end soon (./index-wait).
+   */
   async snapshot(
-    options: { waitMs?: number; minIntervalMs?: number } = {},
+    options: { waitMs?: number; minIntervalMs?: number; brief?: boolean } = {},
   ): Promise<IndexSnapshot> {
     const due = Date.now() - this.lastRefresh >= (options.minIntervalMs ?? 2000);
     if (!this.refreshing && due) {
@@ -126,11 +129,11 @@ export class SummaryIndex {
           this.progress.running = false;
         });
     }
-    if (this.refreshing)
-      await Promise.race([
-        this.refreshing,
-        new Promise((r) => setTimeout(r, options.waitMs ?? 1500)),
-      ]);
+    const waitMs = options.waitMs ?? 1500;
+    if (this.refreshing && options.brief)
+      await waitWhileWorthIt(this.refreshing, this.progress, waitMs);
+    else if (this.refreshing)
+      await Promise.race([this.refreshing, new Promise((r) => setTimeout(r, waitMs))]);
     if (this.notice && this.notice.until < Date.now()) this.notice = null;
     return {
       count: this.count(),
@@ -215,9 +218,9 @@ export class SummaryIndex {
         ? new RecordsFollower(run, this.rows, this.progress)
         : null;
     const [tokens, calls, records] = await Promise.all([
-      run.tokensDir ? listStore(run.tokensDir, { stat: true }) : null,
+      run.tokensDir ? listStoreOffThread(run.tokensDir) : null,
       run.modelCallsDir && run.modelCallsDir !== run.tokensDir
-        ? listStore(run.modelCallsDir, { stat: true })
+        ? listStoreOffThread(run.modelCallsDir)
         : null,
       this.syncedRecords(follow?.onBatch),
     ]);
