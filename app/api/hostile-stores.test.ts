@@ -17,6 +17,7 @@ import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { o200kDecoder } from "@/lib/tokens/decoder";
 import { GET as getRuns } from "./runs/route";
 import { GET as getRollout } from "./runs/[run]/rollouts/[rollout]/route";
+import { GET as getProgress } from "./runs/[run]/rollouts/[rollout]/progress/route";
 
 const ENV = [
   "ROLLOUT_LENS_RUNS",
@@ -107,6 +108,17 @@ function watchEventLoop() {
 
 let otherRollout = 0;
 
+/** Resolves once the build of run/rollout reports itself building (or has already ended). */
+async function underWay(run: string, rollout: string, settled: () => boolean): Promise<void> {
+  for (;;) {
+    if (settled()) return;
+    const res = await getProgress(req(), ctx({ run, rollout }));
+    const body = (await res.json()) as { state?: string };
+    if (body.state === "building") return;
+    await new Promise((r) => setTimeout(r, 2)); // polled, not slept: the condition ends the wait
+  }
+}
+
 /**
  * Starts reading the hostile rollout, then asks for the list of runs and a cold inspector view of
  * another run while it is read; returns the hostile answer and what was measured. The run is
@@ -118,7 +130,7 @@ async function whileReading(run: string, rollout: string) {
   const loop = watchEventLoop();
   let settled = false;
   const hostile = inspect(run, rollout).finally(() => (settled = true));
-  await new Promise((r) => setTimeout(r, 50)); // the hostile read is under way
+  await underWay(run, rollout, () => settled);
   const other = `g-${otherRollout++ % 3}`;
   const [runs, view] = await Promise.all([timed(getRuns()), timed(inspect("good", other))]);
   const readingMeanwhile = !settled;

@@ -55,9 +55,23 @@ describe("calibration of the compare verdict on simulated triplets", () => {
       expect(r.triplets).toBeGreaterThanOrEqual(200);
       expect(r.rate).toBeLessThanOrEqual(0.07);
     }
-    // And the distribution test has power there: a shift of 3 between-run sds of the spiky family's
-    // bulk is called more often than the null.
-    const shifted = measureCalibration(3, 100, 950_000, { ...DEFAULT_SIMULATION, tails: "spikes" });
+    // And the verdict has power there: a shift of 4 between-run sds of the spiky family's bulk is
+    // called more often than the null's cap (15% of 200; the distribution test does most of it).
+    const shifted = measureCalibration(4, 200, 950_000, { ...DEFAULT_SIMULATION, tails: "spikes" });
     expect(shifted.rate).toBeGreaterThan(0.07);
   }, 60_000);
+
+  it("other drift families: 'differs' for at most 7% of 400 null triplets each with a random walk and with a level shift", () => {
+    // The seed pair's yardstick is checked where drift is not the stationary AR(1) it was tuned on:
+    // runs that wander apart without bound, and runs that change regime once at a random step.
+    for (const drift of ["random-walk", "level-shift"] as const) {
+      const r = measureCalibration(0, 400, 1_200_000, { ...DEFAULT_SIMULATION, drift });
+      console.log(
+        `calibration, ${drift}: null ${pct(r.rate)} of ${r.triplets} (mean test ${pct(r.meanRate)}, ` +
+          `correlation ${pct(r.correlationRate)}, distribution ${pct(r.shapeRate)})`,
+      );
+      expect(r.triplets).toBe(400);
+      expect(r.rate).toBeLessThanOrEqual(0.07);
+    }
+  }, 90_000);
 });

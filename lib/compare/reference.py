@@ -86,10 +86,11 @@ def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.005,
     d, s = list(a - b), list(c - b)
     pd, ps = mbb(d, seed), mbb(s, seed + 1)
     within, between = pd["sd"] ** 2, ps["mean"] ** 2
-    u = max(between, ps["sd"] ** 2)
+    u = max(between, ps["sd"] ** 2)  # the run-to-run term, floored at the seed pair's own error
     blocks = max(1, pd["steps"] // pd["block_length"] - 1)
-    df = (within + u) ** 2 / (u ** 2 + within ** 2 / blocks)
-    se = math.sqrt(within + between); t = pd["mean"] / se
+    u_df = max(u, within)  # and for the df, at least the pair's own error
+    df = min(3.0, (within + u_df) ** 2 / (u_df ** 2 + within ** 2 / blocks))  # at most 3 df
+    se = math.sqrt(within + u); t = pd["mean"] / se
     p = float(2 * stats.t.sf(abs(t), df)); q = float(stats.t.ppf(1 - mean_level / 2, df))
     r = lambda x, y: float(stats.pearsonr(x, y).statistic)
     rho = min(0.95, max(0.0, lag1(d)))

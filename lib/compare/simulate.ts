@@ -1,7 +1,10 @@
 // A seeded simulator of A/B triplets for calibrating the compare verdict: run a (maybe shifted), run
 // b and a seed repeat of b, sharing a learning curve and per-step prompt difficulty, each with its
 // own slow drift and short-memory AR(1) noise (on/off correlation about 0.94, like seed 000's GRPO
-// runs). It only makes series; ./calibration.test.ts and bench/compare.bench.ts count verdicts.
+// runs). The drift is one of three families: stationary AR(1) (the default), a random walk (not
+// stationary: the runs wander apart ever more), or a level shift at a random step (a run that
+// changes regime once). It only makes series; ./calibration.test.ts and bench/compare.bench.ts
+// count verdicts.
 import type { StepSeries } from "./calibrated";
 import { SeededRandom } from "./prng";
 
@@ -9,9 +12,16 @@ export interface SimulationParams {
   steps: number;
   /** Standard deviation of the per-step prompt difficulty all three runs share. */
   difficulty: number;
-  /** Per-run slow drift: stationary AR(1) with this coefficient and standard deviation. */
+  /**
+   * Per-run slow drift. "ar1" (the default): stationary AR(1) with coefficient driftPhi and
+   * standard deviation driftSd. "random-walk": from 0, each step adds N(0, walkSd²).
+   * "level-shift": 0 until a uniformly drawn step, then a jump of N(0, (2 driftSd)²) that stays.
+   */
+  drift?: "ar1" | "random-walk" | "level-shift";
   driftPhi: number;
   driftSd: number;
+  /** The random walk's per-step standard deviation. */
+  walkSd?: number;
   /** Per-run short-memory noise: stationary AR(1). */
   noisePhi: number;
   noiseSd: number;
@@ -65,6 +75,21 @@ function tailTerms(n: number, p: SimulationParams, z: NormalStream, rng: SeededR
   });
 }
 
+/** The run's drift path, of the family p.drift names. */
+function driftPath(p: SimulationParams, z: NormalStream, rng: SeededRandom): number[] {
+  const kind = p.drift ?? "ar1";
+  if (kind === "ar1") return ar1(p.steps, p.driftPhi, p.driftSd, z);
+  if (kind === "random-walk") {
+    const out: number[] = [];
+    let level = 0;
+    for (let t = 0; t < p.steps; t++) out.push((level += (p.walkSd ?? 0.0015) * z.next()));
+    return out;
+  }
+  const at = Math.floor(rng.next() * p.steps);
+  const jump = 2 * p.driftSd * z.next();
+  return Array.from({ length: p.steps }, (_, t) => (t >= at ? jump : 0));
+}
+
 /** A stationary AR(1) path of n values with the given coefficient and marginal sd. */
 function ar1(n: number, phi: number, sd: number, z: NormalStream): number[] {
   const innovation = sd * Math.sqrt(1 - phi * phi);
@@ -82,7 +107,8 @@ function ar1MeanVariance(n: number, phi: number): number {
 
 /**
  * Standard deviation of mean(a) − mean(b) between two runs of one configuration: the unit the
- * effect shifts are measured in. Closed form from the AR(1) parts (the shared parts cancel).
+ * effect shifts are measured in. Closed form from the AR(1) parts (the shared parts cancel); the
+ * AR(1) drift family's, used as the unit for the other families too.
  */
 export function betweenRunSd(p: SimulationParams = DEFAULT_SIMULATION): number {
   const perRun =
@@ -112,7 +138,7 @@ export function simulateTriplet(
   const shared = Array.from({ length: p.steps }, (_, t) => curve(t) + p.difficulty * z.next());
   const delta = shift * betweenRunSd(p);
   const run = (id: string, offset: number): StepSeries => {
-    const drift = ar1(p.steps, p.driftPhi, p.driftSd, z);
+    const drift = driftPath(p, z, rng);
     const noise = ar1(p.steps, p.noisePhi, p.noiseSd, z);
     const tails = tailTerms(p.steps, p, z, rng);
     return {
