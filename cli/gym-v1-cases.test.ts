@@ -41,16 +41,20 @@ interface Row {
 const cases = readdirSync(CASES).sort();
 
 describe("fixtures/gym-v1-cases", () => {
-  it("is the spec's case set, byte for byte (when ../shared is beside the clone)", () => {
+  it("holds the thirteen cases Gym main answered", () => {
     expect(cases.length).toBeGreaterThanOrEqual(13);
-    if (!existsSync(SHARED)) return;
-    expect(walk(CASES)).toEqual(walk(SHARED));
-    for (const rel of walk(SHARED))
-      expect(
-        readFileSync(path.join(CASES, rel)).equals(readFileSync(path.join(SHARED, rel))),
-        rel,
-      ).toBe(true);
   });
+  it.skipIf(!existsSync(SHARED))(
+    "is the spec's case set, byte for byte (skipped when ../shared is not beside the clone)",
+    () => {
+      expect(walk(CASES)).toEqual(walk(SHARED));
+      for (const rel of walk(SHARED))
+        expect(
+          readFileSync(path.join(CASES, rel)).equals(readFileSync(path.join(SHARED, rel))),
+          rel,
+        ).toBe(true);
+    },
+  );
 });
 
 for (const profile of ["gym-v1", "auto", null] as const) {

@@ -3,7 +3,9 @@
 // - a test file that fails to load (an import error, a syntax error) runs no test, so Vitest
 //   counts it in numFailedTestSuites but not in numFailedTests: each such file is one failure;
 // - Playwright's top-level errors (global setup, a spec that fails to load) are one failure each;
-// - a test that passed only on retry is counted as passed but named "flaky" on its own line.
+// - a test that passed only on retry is counted as passed but named "flaky" on its own line;
+// - every skip is named with its reason; a skip that gives none is a failure. A unit test gives it
+//   in its title, "(skipped when …)"; a Playwright test in its skip annotation's description.
 import { existsSync, readFileSync } from "node:fs";
 
 const [unitPath, e2ePath, packPath] = process.argv.slice(2);
@@ -24,9 +26,17 @@ export function unitCounts(u) {
       notes.push(`unit: ${file.name} failed to run: ${why || "no test result"}`);
     }
   }
+  let unexplained = 0;
+  for (const file of u.testResults ?? [])
+    for (const a of file.assertionResults ?? []) {
+      if (a.status !== "skipped" && a.status !== "pending" && a.status !== "todo") continue;
+      const why = /\(skipped when ([^)]+)\)/.exec(a.fullName ?? a.title ?? "")?.[1];
+      if (!why) unexplained += 1;
+      notes.push(`unit: skipped ${a.fullName ?? a.title}: ${why ?? "no reason given (a failure)"}`);
+    }
   return {
     p: u.numPassedTests,
-    f: u.numFailedTests + fileFailures,
+    f: u.numFailedTests + fileFailures + unexplained,
     s: u.numPendingTests + (u.numTodoTests ?? 0),
     notes,
   };
@@ -45,7 +55,33 @@ export function e2eCounts(r) {
     notes.push(`e2e: top-level error: ${why}`);
   }
   if (e.flaky > 0) notes.push(`e2e: ${e.flaky} flaky (passed only on retry)`);
-  return { p: e.expected + e.flaky, f: e.unexpected + errors.length, s: e.skipped, notes };
+  let unexplained = 0;
+  for (const { title, test } of e2eTests(r.suites ?? [])) {
+    if (!(test.results ?? []).every((x) => x.status === "skipped") || !test.results?.length)
+      continue;
+    const annotations = [
+      ...(test.annotations ?? []),
+      ...test.results.flatMap((x) => x.annotations ?? []),
+    ];
+    const why = annotations.find((a) => a.type === "skip" && a.description)?.description;
+    if (!why) unexplained += 1;
+    notes.push(`e2e: skipped ${title}: ${why ?? "no reason given (a failure)"}`);
+  }
+  return {
+    p: e.expected + e.flaky,
+    f: e.unexpected + errors.length + unexplained,
+    s: e.skipped,
+    notes,
+  };
+}
+
+/** Every test of a Playwright report, with its spec's title. */
+function* e2eTests(suites) {
+  for (const suite of suites) {
+    yield* e2eTests(suite.suites ?? []);
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? []) yield { title: spec.title, test };
+  }
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {

@@ -65,4 +65,56 @@ describe("the closing line's counts", () => {
     expect(unitCounts(null).f).toBe(1);
     expect(e2eCounts(null).f).toBe(1);
   });
+
+  it("names every skip with its reason, and counts a skip without one as a failure", () => {
+    const file = (title: string) => ({
+      name: "/r/c.test.ts",
+      status: "passed",
+      message: "",
+      assertionResults: [{ status: "skipped", title, fullName: `c > ${title}` }],
+    });
+    const explained = unitCounts({
+      numPassedTests: 0,
+      numFailedTests: 0,
+      numPendingTests: 1,
+      testResults: [file("matches the spec (skipped when ../shared is not beside the clone)")],
+    });
+    expect([explained.f, explained.s]).toEqual([0, 1]);
+    expect(explained.notes).toEqual([
+      "unit: skipped c > matches the spec (skipped when ../shared is not beside the clone): ../shared is not beside the clone",
+    ]);
+    const silent = unitCounts({
+      numPassedTests: 0,
+      numFailedTests: 0,
+      numPendingTests: 1,
+      testResults: [file("matches the spec")],
+    });
+    expect(silent.f).toBe(1);
+    const spec = (annotations: Array<{ type: string; description?: string }>) => ({
+      stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 1 },
+      errors: [],
+      suites: [
+        {
+          suites: [
+            {
+              specs: [
+                {
+                  title: "the light theme",
+                  tests: [{ annotations, results: [{ status: "skipped" }] }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const said = e2eCounts(
+      spec([{ type: "skip", description: "the same palette as the system's" }]),
+    );
+    expect([said.f, said.notes]).toEqual([
+      0,
+      ["e2e: skipped the light theme: the same palette as the system's"],
+    ]);
+    expect(e2eCounts(spec([{ type: "skip" }])).f).toBe(1);
+  });
 });

@@ -25,36 +25,39 @@ function descriptorsOn(file: string): number {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.skipIf(!existsSync(PROC_FD))("readJsonl file handles", () => {
-  const file = () =>
-    path.join(
-      tempStore({ "0-0.tokens.jsonl": line({ a: 1 }) + line({ a: 2 }) }),
-      "0-0.tokens.jsonl",
-    );
+describe.skipIf(!existsSync(PROC_FD))(
+  "readJsonl file handles (skipped when /proc/self/fd is absent)",
+  () => {
+    const file = () =>
+      path.join(
+        tempStore({ "0-0.tokens.jsonl": line({ a: 1 }) + line({ a: 2 }) }),
+        "0-0.tokens.jsonl",
+      );
 
-  it("leaves no descriptor open after a normal read", async () => {
-    const f = file();
-    const seen: unknown[] = [];
-    await readJsonl(f, (l) => seen.push(l.value));
-    expect(seen).toEqual([{ a: 1 }, { a: 2 }]);
-    expect(descriptorsOn(f)).toBe(0);
-  });
+    it("leaves no descriptor open after a normal read", async () => {
+      const f = file();
+      const seen: unknown[] = [];
+      await readJsonl(f, (l) => seen.push(l.value));
+      expect(seen).toEqual([{ a: 1 }, { a: 2 }]);
+      expect(descriptorsOn(f)).toBe(0);
+    });
 
-  it("closes the handle when the read is aborted", async () => {
-    const f = file();
-    await expect(readJsonl(f, () => undefined, AbortSignal.abort())).rejects.toThrow(/abort/i);
-    expect(descriptorsOn(f)).toBe(0);
-  });
+    it("closes the handle when the read is aborted", async () => {
+      const f = file();
+      await expect(readJsonl(f, () => undefined, AbortSignal.abort())).rejects.toThrow(/abort/i);
+      expect(descriptorsOn(f)).toBe(0);
+    });
 
-  it("closes the handle when stat fails", async () => {
-    const f = file();
-    const probe = await open(f, "r");
-    const proto = Object.getPrototypeOf(probe) as { stat: () => Promise<unknown> };
-    await probe.close();
-    vi.spyOn(proto, "stat").mockRejectedValueOnce(
-      Object.assign(new Error("EIO: i/o error, fstat"), { code: "EIO" }),
-    );
-    await expect(readJsonl(f, () => undefined)).rejects.toThrow(/EIO/);
-    expect(descriptorsOn(f)).toBe(0);
-  });
-});
+    it("closes the handle when stat fails", async () => {
+      const f = file();
+      const probe = await open(f, "r");
+      const proto = Object.getPrototypeOf(probe) as { stat: () => Promise<unknown> };
+      await probe.close();
+      vi.spyOn(proto, "stat").mockRejectedValueOnce(
+        Object.assign(new Error("EIO: i/o error, fstat"), { code: "EIO" }),
+      );
+      await expect(readJsonl(f, () => undefined)).rejects.toThrow(/EIO/);
+      expect(descriptorsOn(f)).toBe(0);
+    });
+  },
+);
