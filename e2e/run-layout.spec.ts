@@ -2,7 +2,14 @@
 // charts), its id column in view when the table scrolls sideways, a click anywhere in a header
 // cell sorts, and a chart with nothing to draw is one line of text. (e2e/run.spec.ts: the numbers.)
 import { expect, test, type Page } from "@playwright/test";
-import { readEntries, readRecords, rolloutId, storedRollouts } from "./support/fixture-truth";
+import {
+  callsCellText,
+  countExchanges,
+  readEntries,
+  readRecords,
+  rolloutId,
+  storedRollouts,
+} from "./support/fixture-truth";
 
 const BEFORE = "opencode-before-fix";
 const CC = "claude-code-capture-on";
@@ -68,7 +75,7 @@ for (const scheme of ["dark", "light"] as const) {
 test("a click in a header cell outside its label sorts; the keyboard sorts too", async ({
   page,
 }) => {
-  const calls = readRecords(CC).map((r) => readEntries(CC, rolloutId(r)).length);
+  const calls = readRecords(CC).map((r) => countExchanges(CC, rolloutId(r)));
   await page.goto(`/runs/${CC}`);
   await expect(page.getByTestId("rollouts-count")).toHaveText(`${calls.length} of 40 rollouts`);
   const header = page.getByRole("columnheader", { name: /Calls/ });
@@ -86,11 +93,11 @@ test("a click in a header cell outside its label sorts; the keyboard sorts too",
   await expect(page).toHaveURL(/sort=n_calls&dir=desc/);
   await expect(header).toHaveAttribute("aria-sort", "descending");
   const callsCell = page.getByTestId("rollout-row").first().locator('.vcell[data-col="n_calls"]');
-  await expect(callsCell).toHaveText(String(Math.max(...calls)));
+  await expect(callsCell).toHaveText(callsCellText(Math.max(...calls)));
   await page.getByTestId("sort-n_calls").focus();
   await page.keyboard.press("Enter");
   await expect(header).toHaveAttribute("aria-sort", "ascending");
-  await expect(callsCell).toHaveText(String(Math.min(...calls)));
+  await expect(callsCell).toHaveText(callsCellText(Math.min(...calls)));
 });
 
 test("a chart with nothing to draw is one line of text, not a panel", async ({ page }) => {

@@ -218,7 +218,7 @@ export function CallsChart({ e, a, b }: { e: EvaluationComparison; a: string; b:
   }));
   return (
     <figure className="chart card" data-testid="chart-calls">
-      <figcaption>Calls made per rollout, captured + failed (rollouts)</figcaption>
+      <figcaption>Calls made per rollout, captured + failed + lost (rollouts)</figcaption>
       <BarChart
         width={480}
         height={220}

@@ -52,7 +52,7 @@ export function EvaluationSection({ c }: { c: Comparison }) {
           </tr>
           <tr>
             <th title="captured calls plus failed calls that left no token entry">
-              mean calls made per rollout (captured + failed)
+              mean calls made per rollout (captured + failed + lost)
             </th>
             <td data-testid="mean-calls">
               {f(e.mean_calls_a, 2)} ({c.a.id}) vs {f(e.mean_calls_b, 2)} ({c.b.id})

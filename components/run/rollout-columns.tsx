@@ -8,6 +8,7 @@ import { RolloutLink } from "./rollout-link";
 import type { RolloutSummary } from "@/lib/schema/api-runs";
 import type { FieldValue } from "@/lib/schema/api-groups";
 import { inspectorHref } from "@/lib/view/rollout-nav";
+import { callsMade } from "@/lib/view/calls-made";
 import { formatBytes } from "@/lib/view/format";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
@@ -124,12 +125,18 @@ export const COLUMNS: Col[] = [
     header: "Calls made",
     meta: {
       width: 80,
-      // Calls made: captured plus failed ones that left no token entry (a 422 is a call too).
+      // Calls made: captured, failed (a 422 is a call too) and lost (answered, no token entry).
       render: (s) => (
         <span
-          title={`${s.n_calls} captured (token entries) + ${s.failed_calls} failed (HTTP ≥ 400, no token entry). A lost call (answered, but no token entry) is not counted here; Status codes counts every recorded exchange, lost calls' too.`}
+          title={`${s.n_calls} captured (token entries) + ${s.failed_calls} failed (HTTP ≥ 400, no token entry) + ${s.lost_calls} lost (answered, no token entry). Status codes counts the same recorded exchanges; a call answered twice counts twice there.`}
         >
-          {num(s.n_calls + s.failed_calls)}
+          {num(callsMade(s))}
+          {s.lost_calls > 0 && (
+            <span className="muted small" data-testid="lost-calls">
+              {" "}
+              ({num(s.lost_calls)} lost)
+            </span>
+          )}
         </span>
       ),
     },

@@ -53,6 +53,16 @@ export function readEntries(run: string, rollout: string, root = FIXTURE_RUNS): 
   return out;
 }
 
+/** Recorded model-call exchanges of a rollout (capture lines): every call it made, lost ones too. */
+export function countExchanges(run: string, rollout: string, root = FIXTURE_RUNS): number {
+  return readFileSync(path.join(root, run, "model-calls", `${rollout}.capture.jsonl`), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "").length;
+}
+
+/** The "Calls made" cell's text for `n` calls: the count, then "(k lost)" where some were lost. */
+export const callsCellText = (n: number) => new RegExp(`^${n}( \\(\\d+ lost\\))?$`);
+
 /** The last complete line of a store too big to parse whole (the 330 MB rollout). */
 export function readLastEntry(file: string): Entry {
   const size = statSync(file).size;

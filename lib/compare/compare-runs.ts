@@ -2,6 +2,7 @@
 // intervals, correlation, the repeatability floor from a seed-repeat baseline, the calibrated
 // verdict of ./calibrated in words), evaluation records paired by task, and capture health side by
 // side. The numbers come from ./stats and ./calibrated; this module only assembles them.
+import { callsMade } from "@/lib/view/calls-made";
 import type { MetricsRow } from "@/lib/runs/metrics";
 import type {
   CaptureSide,
@@ -143,9 +144,6 @@ function perTask(
   }
   return out;
 }
-
-/** Calls a rollout made: captured ones plus failed ones that left no token entry (a 422). */
-export const callsMade = (s: RolloutSummary): number => s.n_calls + s.failed_calls;
 
 function callsHistogram(
   summaries: readonly RolloutSummary[],

@@ -2,6 +2,7 @@
 // inspector's previous / next (neighborsOf, the same order without sorting a copy). The
 // query is parsed from URL parameters once (zod); unknown sort keys or values are an
 // InvalidInputError. Export rows and their columns follow the contract (lib/schema/api-runs).
+import { callsMade } from "@/lib/view/calls-made";
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
@@ -188,6 +189,7 @@ function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boole
 function value(s: RolloutSummary, key: SortKey): number | string | null {
   if (key === "mask_sample") return s.mask_sample ? 1 : 0;
   if (key === "severity") return SEVERITY_ORDER.indexOf(s.severity);
+  if (key === "n_calls") return callsMade(s); // the "Calls made" column's value
   return s[key];
 }
 
@@ -258,6 +260,7 @@ export function exportRow(s: RolloutSummary): ExportRow {
     side_calls: s.side_calls,
     quarantined: s.quarantined,
     failed_calls: s.failed_calls,
+    lost_calls: s.lost_calls,
     status_codes: Object.entries(s.status_codes)
       .map(([k, n]) => `${k}:${n}`)
       .join(" "),

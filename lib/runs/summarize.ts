@@ -112,6 +112,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
     status_codes,
     error_categories,
     failed_calls: failed.length,
+    lost_calls: withoutEntry.length - failed.length,
     cut_short: timeline.cut
       ? `HTTP ${timeline.cut.x.status_code ?? "?"} ${errorSummary(timeline.cut.x)}`
       : null,

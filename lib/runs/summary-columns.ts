@@ -35,6 +35,7 @@ const FIELDS: Array<[keyof RolloutSummary, "TEXT" | "REAL" | "INTEGER" | Json | 
   ["status_codes", "json"],
   ["error_categories", "json"],
   ["failed_calls", "INTEGER"],
+  ["lost_calls", "INTEGER"],
   ["cut_short", "TEXT"],
   ["cut_short_call", "json"],
   ["main_model", "TEXT"],

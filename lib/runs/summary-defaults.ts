@@ -15,6 +15,7 @@ export function noStoreFacts() {
     status_codes: {},
     error_categories: {},
     failed_calls: 0,
+    lost_calls: 0,
     cut_short: null,
     cut_short_call: null,
     main_model: null,

@@ -33,7 +33,7 @@ export interface SummaryRow {
 }
 
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 const TABLES = ["meta", "records", "summaries", "summary_tags"];
 /** The health's tag counts sum the tags' weights: (tag, n) makes them index-only (issue 17). */
 const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];

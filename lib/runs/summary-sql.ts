@@ -90,6 +90,9 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   return { sql: and.length ? and.join(" AND ") : "1", params };
 }
 
+/** The "Calls made" column's value (lib/view/calls-made), as the table sorts by it. */
+const CALLS_MADE = "(s.n_calls + s.failed_calls + s.lost_calls)";
+
 /**
  * The table's order as expressions sorted ascending (a descending number sorts by its negation, so
  * nulls stay last and the indexes serve both), or all descending for the id order reversed.
@@ -97,7 +100,8 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
 export function orderOf(q: RolloutQuery): { keys: string[]; desc: boolean } {
   const ids = ["s.nat", "s.tie"];
   if (q.sort === "rollout_id") return { keys: ids, desc: q.dir === "desc" };
-  const col = q.sort === "severity" ? SEVERITY_RANK : `s.${q.sort}`;
+  const col =
+    q.sort === "severity" ? SEVERITY_RANK : q.sort === "n_calls" ? CALLS_MADE : `s.${q.sort}`;
   const value = q.dir === "asc" ? col : `-${col}`;
   return { keys: [`ifnull(${value}, 9e999)`, ...ids], desc: false };
 }

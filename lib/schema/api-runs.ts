@@ -98,6 +98,8 @@ export const rolloutSummarySchema = z.strictObject({
   error_categories: z.record(z.string(), int),
   /** Model calls that failed (HTTP >= 400) and left no token entry. */
   failed_calls: int,
+  /** Model calls answered (HTTP < 400, or no status) that left no token entry: lost to the capture. */
+  lost_calls: int,
   /** The last call of the rollout's timeline failed (the agent stopped after it): its status and error. */
   cut_short: z.string().nullable(),
   /** The same failed call's facts, for sentences ("call 2 got HTTP 422 `extra_forbidden` at …"). */
@@ -248,6 +250,7 @@ export const exportRowSchema = z.strictObject({
   side_calls: z.number(),
   quarantined: z.number(),
   failed_calls: int,
+  lost_calls: int,
   /** `code:count` pairs, space-separated. */
   status_codes: z.string(),
   cut_short: z.string().nullable(),
