@@ -119,7 +119,7 @@ test("opencode after vs before the fix: reward jump, calls made and the 422s", a
   );
   await expect(page.getByTestId("eval-diff")).toHaveText("+0.917 [+0.750, +1.000]");
   await expect(page.getByTestId("sign-test")).toHaveText("11 up, 0 down, 1 tied; p = 0.000977");
-  // Calls made = captured + failed: after the fix two captured calls; before it one captured call
+  // Calls made = captured + failed + lost: after the fix two captured calls; before it one captured call
   // and the 422 (fixtures: 200×12 and 422×12 over 12 rollouts).
   await expect(page.getByTestId("mean-calls")).toHaveText(
     "2.00 (opencode-after-fix) vs 2.00 (opencode-before-fix)",

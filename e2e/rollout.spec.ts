@@ -83,6 +83,18 @@ test("the compaction rollout shows two roots and a compaction prefix break", asy
   await expect(brk.getByTestId("prefix-break-kind")).toContainText("compaction");
   await expect(brk).toContainText(`first difference at position ${shared}`);
   await expect(page.getByTestId("other-profile")).toContainText("gym-v1");
+  // gym-v1 keeps the side calls and links by prefix alone: its roots, from the files on disk.
+  const entries = readEntries("claude-code-capture-on", "0-0");
+  const gymRoots = linkByPrefix(entries, []).filter((c) => c.parent < 0).length;
+  const side = entries.filter((e) =>
+    isPatternSideCall(e, sideCallPatterns("claude-code-capture-on")),
+  ).length;
+  expect(gymRoots).toBeGreaterThan(roots.length);
+  const why = page.getByTestId("roots-other-profile");
+  await expect(why).toContainText(
+    `seed counts ${roots.length} roots here, gym-v1 ${gymRoots} roots (its consumer masks the rollout for it)`,
+  );
+  await expect(why).toContainText(`seed sets ${side} side calls aside before it links`);
 });
 
 /** The background a generated token with this log prob is drawn on: greener the more probable (issue 12). */

@@ -3,6 +3,7 @@
 // the store's lifecycle as Gym main's freeze would read it (gym-v1 stores only).
 import type { LifecycleView, RolloutView } from "@/lib/schema/api-rollout";
 import { droppedWords } from "@/lib/view/dropped-words";
+import { rootsDifference } from "@/lib/view/roots-words";
 import { fmtInt, short } from "./labels";
 
 function idList(ids: string[]): string {
@@ -71,6 +72,17 @@ export function ChainPanel({
   onSelectCall: (id: string) => void;
 }) {
   const d = view.dropped;
+  const other = view.other_profile?.verdict;
+  const rootsLine = other
+    ? rootsDifference(
+        {
+          profile: view.profile,
+          roots: view.verdict.roots,
+          side_calls: view.verdict.side_calls.length,
+        },
+        other,
+      )
+    : null;
   return (
     <div data-testid="chain-panel">
       <p className="muted" data-testid="main-rule">
@@ -128,8 +140,9 @@ export function ChainPanel({
         generated tokens not delivered.
       </p>
       <h3>Prefix breaks</h3>
+      {rootsLine && <p data-testid="roots-other-profile">{rootsLine}</p>}
       {view.prefix_breaks.length === 0 ? (
-        <p className="muted">One root: every call extends an earlier one.</p>
+        <p className="muted">One root under {view.profile}: every call extends an earlier one.</p>
       ) : (
         view.prefix_breaks.map((b) => (
           <div className="card prefix-break" key={b.root_call_id} data-testid="prefix-break">

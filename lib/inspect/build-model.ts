@@ -50,6 +50,8 @@ function facts(v: Verdict): OtherProfileVerdict {
     mask_reasons: v.mask_reasons,
     error: v.error,
     main_calls: main ? main.nodes.map((i) => b?.nodes[i]?.entry.model_call_id ?? "") : [],
+    roots: b?.notes.roots ?? 0,
+    side_calls: v.side_calls.length,
   };
 }
 
@@ -63,6 +65,8 @@ export function viewFacts(view: RolloutView): OtherProfileVerdict {
     mask_reasons,
     error,
     main_calls: main?.call_ids ?? [],
+    roots: view.verdict.roots,
+    side_calls: view.verdict.side_calls.length,
   };
 }
 

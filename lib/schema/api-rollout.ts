@@ -157,6 +157,9 @@ export const otherProfileVerdictSchema = z.strictObject({
   mask_reasons: z.array(maskReasonSchema),
   error: nullableString,
   main_calls: z.array(z.string()),
+  /** Roots the profile's build found (0 when it built nothing), and the side calls it set aside. */
+  roots: z.int(),
+  side_calls: z.int(),
 });
 
 /** How the other builder profile's verdict compares with this one, in words. */

@@ -18,6 +18,8 @@ describe("inspector words", () => {
     mask_reasons: [],
     error: null,
     main_calls: ["a", "b"],
+    roots: 1,
+    side_calls: 0,
   };
 
   it("says the other profile decides the same, or each way it differs", () => {
@@ -31,6 +33,8 @@ describe("inspector words", () => {
       mask_reasons: ["multiple_roots" as const],
       error: "RuntimeError: several roots",
       main_calls: ["a"],
+      roots: 2,
+      side_calls: 0,
     };
     expect(otherProfileSummary(seed, gym)).toEqual({
       differs: true,
