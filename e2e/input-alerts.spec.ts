@@ -10,6 +10,8 @@ test("a misspelled run.json key is an alert on the run page", async ({ page }) =
   const alert = page.locator('[data-testid="alert"][data-kind="manifest"]');
   await expect(alert).toContainText("unknown key builder_profle — did you mean builder_profile?");
   await expect(page.getByTestId("alerts-none")).toHaveCount(0);
+  // Told once on the page: the alert, not a second box above it.
+  await expect(page.getByText(/unknown key builder_profle/)).toHaveCount(1);
 });
 
 test("the home page lists opencode-before-fix above healthy runs with its alert's words", async ({
@@ -26,6 +28,7 @@ test("the home page lists opencode-before-fix above healthy runs with its alert'
   await expect(misspelled.getByTestId("run-worst-alert")).toContainText(
     "unknown key builder_profle",
   );
+  await expect(misspelled.getByText(/unknown key builder_profle/)).toHaveCount(1);
   // Every row with no alert and no masked rollout comes after opencode-before-fix.
   const ids = await rows.evaluateAll((trs) =>
     trs.map((tr) => ({

@@ -207,11 +207,21 @@ function RunRow({
       </td>
       <td>
         {r.description}
-        {r.manifest_error && <div className="badge bad">{r.manifest_error}</div>}
+        {/* Told once: not again when it is the worst alert shown beside the count. */}
+        {r.manifest_error && !toldByWorstAlert(r) && (
+          <div className="badge bad">{r.manifest_error}</div>
+        )}
       </td>
     </tr>
   );
 }
+
+/** The run's files' problem (manifest_error) is the worst alert's own message. */
+const toldByWorstAlert = (r: RunOverview) =>
+  r.worst_alert !== null &&
+  r.manifest_error !== null &&
+  (r.worst_alert.kind === "manifest" || r.worst_alert.kind === "unreadable") &&
+  r.manifest_error === r.worst_alert.message.replace(/\.$/, "");
 
 /** The run's worst alert in words, with the link to the rollouts it names where it names some. */
 function WorstAlert({ r }: { r: RunOverview }) {

@@ -149,10 +149,12 @@ export function servedSummaries(run: RunLayout): RolloutSummary[] {
 export async function snapshotWithHealth(
   run: RunLayout,
   waitMs?: number,
+  /** A page's wait: ends as soon as the index cannot end soon (lib/runs/index-wait). */
+  brief = false,
 ): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics; notes: NoteFacts }> {
   const index = indexFor(run);
   const [, metrics] = await Promise.all([
-    index.snapshot({ waitMs: waitFor(index, waitMs), brief: true }),
+    index.snapshot({ waitMs: waitFor(index, waitMs), brief }),
     readTrainingCurve(run),
   ]);
   // Taken again with nothing awaited after it until the health is computed: the rows counted
@@ -232,8 +234,12 @@ export async function servedNeighbours(
 }
 
 /** `waitMs`: how long a first look waits for a cold index (the run page waits less than a route). */
-export async function runHealth(run: RunLayout, waitMs?: number): Promise<RunHealth> {
-  const { snap, health, metrics, notes } = await snapshotWithHealth(run, waitMs);
+export async function runHealth(
+  run: RunLayout,
+  waitMs?: number,
+  brief = false,
+): Promise<RunHealth> {
+  const { snap, health, metrics, notes } = await snapshotWithHealth(run, waitMs, brief);
   const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
   const patterns = run.manifest.side_call_patterns ?? [];
   return {

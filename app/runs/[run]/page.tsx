@@ -25,7 +25,7 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
     throw err;
   });
   const [health, scalars, profile] = await Promise.all([
-    runHealth(run, FIRST_WAIT_MS),
+    runHealth(run, FIRST_WAIT_MS, true),
     readRunScalars(run),
     decideRunProfile(run),
   ]);
@@ -50,7 +50,7 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
       <p className="muted small" data-testid="run-profile-reason">
         Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
       </p>
-      {run.manifestError && <div className="error-box">{run.manifestError}</div>}
+      {/* A run.json problem is told once, as the run's first alert (lib/health/file-alerts). */}
       <RunOverview
         initial={health}
         facts={{
