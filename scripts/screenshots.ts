@@ -150,7 +150,7 @@ const inspector = (run: string, rollout: string, query = "") =>
 const SHOTS: Shot[] = [
   {
     file: "home.png",
-    what: "the home page: runs worst first, each with its worst alert in words and its profile line",
+    what: "the home page's first screen: runs worst first, each with its worst alert in words and its profile line",
     take: async (page, base) => {
       await page.goto(`${base}/`);
       await page
@@ -158,7 +158,8 @@ const SHOTS: Shot[] = [
         .filter({ hasText: "opencode-before-fix" })
         .getByTestId("run-worst-alert")
         .waitFor({ timeout: 60_000 });
-      return { fullPage: true };
+      // What a user reads first: the first screen, the worst runs at its top.
+      return { fullPage: false };
     },
   },
   {
