@@ -3,16 +3,26 @@ import { E2E_RUNS } from "./e2e/support/paths";
 
 const PORT = Number(process.env.E2E_PORT ?? 3123);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Specs that time what a user waits for (a first progress within a second, a click answered within
+ * 500 ms): `npm test` runs them first, alone, on a fresh server (project "timed"); the rest share
+ * the two cores (project "rest", two workers). `playwright test` alone runs both at once.
+ */
+const TIMED = ["run-loading.spec.ts", "loading-nav.spec.ts"];
 
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results",
   timeout: 30_000,
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
-  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "reports/e2e.json" }]],
+  projects: [
+    { name: "timed", testMatch: TIMED, workers: 1 },
+    { name: "rest", testIgnore: TIMED },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: "chromium",

@@ -6,9 +6,11 @@
 // - a test that passed only on retry is counted as passed but named "flaky" on its own line;
 // - every skip is named with its reason; a skip that gives none is a failure. A unit test gives it
 //   in its title, "(skipped when …)"; a Playwright test in its skip annotation's description.
+// The browser tests run in two passes (the timed specs alone, then the rest on two workers), so
+// the e2e argument may name several reports, comma-separated; each missing one is a failure.
 import { existsSync, readFileSync } from "node:fs";
 
-const [unitPath, e2ePath, packPath] = process.argv.slice(2);
+const [unitPath, e2ePaths, packPath] = process.argv.slice(2);
 const read = (p) => (p && existsSync(p) ? JSON.parse(readFileSync(p, "utf8")) : null);
 
 /** Vitest's JSON report: assertions, plus every file that failed with no failed assertion. */
@@ -86,14 +88,19 @@ function* e2eTests(suites) {
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
   const u = read(unitPath);
-  const r = read(e2ePath);
   const unit = unitCounts(u);
-  const e2e = e2eCounts(r);
+  const e2e = { p: 0, f: 0, s: 0, notes: [] };
+  for (const e2ePath of (e2ePaths ?? "").split(",")) {
+    const r = read(e2ePath);
+    if (!r?.stats) console.log(`e2e: no report at ${e2ePath}`);
+    const c = e2eCounts(r);
+    [e2e.p, e2e.f, e2e.s] = [e2e.p + c.p, e2e.f + c.f, e2e.s + c.s];
+    e2e.notes.push(...c.notes);
+  }
   const k = packPath ? read(packPath) : { passed: 0, failed: 0 };
   const pack = k ? { p: k.passed, f: k.failed, s: 0 } : { p: 0, f: 1, s: 0 };
   if (!k) console.log(`package: no report at ${packPath}`);
   if (!u) console.log(`unit: no report at ${unitPath}`);
-  if (!r?.stats) console.log(`e2e: no report at ${e2ePath}`);
   for (const note of [...unit.notes, ...e2e.notes]) console.log(note);
   console.log(`unit: ${unit.p} passed, ${unit.f} failed, ${unit.s} skipped`);
   console.log(`e2e: ${e2e.p} passed, ${e2e.f} failed, ${e2e.s} skipped`);
