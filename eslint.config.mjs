@@ -2,7 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// The layers (README "Architecture"): app → components → lib. lib never imports React, Next or
+// The layers (docs/architecture.md): app → components → lib. lib never imports React, Next or
 // lib/http (which only maps lib's errors to statuses); components never import app.
 const reactAndNext = [
   {
@@ -40,7 +40,7 @@ export default defineConfig([
     files: ["**/*.{ts,tsx,mts,mjs}"],
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
-  // style.md: source files stay under 300 lines, split by concept. Tests are source files too.
+  // Source files stay under 300 lines, split by concept (docs/architecture.md). Tests too.
   {
     files: ["{app,components,lib,cli}/**/*.{ts,tsx,mjs}"],
     rules: { "max-lines": ["error", { max: 300 }] },

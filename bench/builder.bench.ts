@@ -3,7 +3,7 @@
 // retries, sub-agent branches diverging in their last token, side calls by pattern and by
 // self-calibration, ambiguous parents). Figure: builder time / JSON.parse of the same lines.
 // Warm: in this process, median of 3 after a warm-up, page cache warm. Cold: a fresh process after
-// the page cache is dropped (its first JSON.parse against its first build). Target ≤ 1.0 (issue 2).
+// the page cache is dropped (its first JSON.parse against its first build). Target ≤ 1.0.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { decideVerdict, type Profile, type Verdict } from "@/lib/builder";

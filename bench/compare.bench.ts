@@ -1,6 +1,6 @@
 // Compare-verdict calibration: simulated A/B triplets (lib/compare/simulate: shared prompt
 // difficulty, per-run slow drift, AR(1) noise, on/off correlation about 0.94). Figure: the share of
-// 1,000 no-effect triplets called "differs" at the stated 5% level, target ≤ 0.07 (issue 15). Power
+// 1,000 no-effect triplets called "differs" at the stated 5% level, target ≤ 0.07. Power
 // at shifts of 1, 2 and 3 between-run sds (400 triplets each) is printed beside it, with the
 // previous verdict's rates on the same triplets. Seeds differ from the unit test's. The same null
 // share on 1,000 heavy-tailed triplets each (Student t df = 2 noise; lognormal spikes like

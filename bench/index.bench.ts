@@ -1,11 +1,11 @@
 // Summary index benchmark on a generated run of 10,000 rollouts: the first index (worker threads,
 // a fresh process) as a ratio to one plain read + JSON.parse of every token file (a fresh process),
-// in the two conditions issue 17 names: with the page cache dropped before both (the target figure,
+// in two conditions: with the page cache dropped before both (the target figure,
 // <= 1.5, the median of three pairs: what a first index on a cold disk costs), and with the files
 // read once before both (printed: the plain read gains more from a warm cache than the index does);
-// the warm re-open from SQLite; the warm health route (target <= 300 ms, issue 17's warm-route
+// the warm re-open from SQLite; the warm health route (target <= 300 ms, the warm-route
 // bound); and rows in the DOM while scrolling a 50,000-row table (target <= 100: the table is
-// virtualised, style.md rule 5).
+// virtualised).
 import { mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

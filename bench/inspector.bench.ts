@@ -2,9 +2,9 @@
 // and its first token window for the 500-call, 200k-token rollout (330 MB), as a ratio to
 // JSON.parse of the same lines in this process. Cold: a fresh server process, page cache dropped,
 // so the read, both profiles' builds and the decoder are all first-time. Warm: the same requests
-// again (build cached), and a window deep in the chain. Target: cold ≤ 1.5 (issue 17).
+// again (build cached), and a window deep in the chain. Target: cold ≤ 1.5.
 // Also the token store's full read of that rollout in this process (the scanning reader, warm) as a
-// ratio to the same JSON.parse: target ≤ 0.6 (issue 17).
+// ratio to the same JSON.parse: target ≤ 0.6.
 import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// The scale benchmark's runs (issue 17), generated once under bench/out/scale and reused while
+// The scale benchmark's runs, generated once under bench/out/scale and reused while
 // their stamp matches: `scale-records`, 1,000,000 Gym rollout records carrying `_ng_token_capture`
 // (about 347 bytes each, token stores consumed after delivery), and `scale-store`, 100,000 rollouts
 // with small token stores (one or two calls) and their records.

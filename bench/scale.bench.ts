@@ -1,4 +1,4 @@
-// Scale benchmark (issue 17): a records-only run of 1,000,000 rollouts indexed by a real `next
+// Scale benchmark: a records-only run of 1,000,000 rollouts indexed by a real `next
 // start` server from a cold cache (target ≤ 60 s until every rollout is in the table and nothing
 // runs), then the first table page, a sort by reward, a filter by reason and the health route, each
 // answering warm (median of five after one first, uncached answer, which is printed too; target

@@ -1,9 +1,9 @@
 // Browser benchmark of the inspector on the 500-call, 200k-token rollout (330 MB), in Chromium:
 // - first token painted after navigation: cold (a fresh server process, page cache dropped, so the
-//   build runs) against JSON.parse of the file's lines in this run (target ≤ 2.0×, issue 12), and
-//   warm (build cached; target ≤ 0.5 s, issue 12);
+//   build runs) against JSON.parse of the file's lines in this run (target ≤ 2.0×), and
+//   warm (build cached; target ≤ 0.5 s);
 // - HTTP requests made after navigation before the first token is painted: the document plus every
-//   fetch/XHR started before it (target 1, the page itself: issue 11 item 6). The loading frame's
+//   fetch/XHR started before it (target 1, the page itself). The loading frame's
 //   progress polls during a cold build are listed apart: the first token waits on none of them;
 // - token spans in the DOM while jumping through the chain end to end (target ≤ 2,000, as the e2e).
 import { readFileSync } from "node:fs";

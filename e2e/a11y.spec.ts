@@ -3,10 +3,10 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
 import { TOKEN_VIEW } from "./support/token-view";
 
-// WCAG AA contrast (4.5:1) checked by axe-core's color-contrast rule (issue 12 item 4): the
+// WCAG AA contrast (4.5:1) checked by axe-core's color-contrast rule: the
 // inspector with the call timeline and the token view (generated and re-fed tokens), the
 // conversation tab, and the run page with its severity pills and charts. Every check runs in both
-// themes (issue 16): as the system's preference (prefers-color-scheme), and as the top bar's
+// themes: as the system's preference (prefers-color-scheme), and as the top bar's
 // remembered choice (the rl-theme cookie) against the opposite system preference.
 
 async function expectNoContrastViolations(page: Page, where: string): Promise<void> {

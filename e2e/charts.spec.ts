@@ -1,4 +1,4 @@
-// The run page's charts as instruments (issue 16): axis titles, hover values, charts that fill a
+// The run page's charts as instruments: axis titles, hover values, charts that fill a
 // wide screen, and a click on a bar that leaves exactly its rollouts in the table (the URL records
 // it); an alert's "N more" opens the table filtered to the alert's rollouts; and the main pages
 // load with no console error. Expected rollouts are read from the fixture files, never from the

@@ -1,4 +1,4 @@
-// Every page of the app loads clean in Chromium (issue 16): no console error or warning, no uncaught
+// Every page of the app loads clean in Chromium: no console error or warning, no uncaught
 // exception, no Content Security Policy violation, no failed request and no subresource answered
 // with an HTTP error. The pages: home, every run (listed by /api/runs), a rollout of each run in
 // each inspector tab and both builder profiles, compare, the run table's group view and record

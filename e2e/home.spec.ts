@@ -10,7 +10,7 @@ test("home lists the bundled runs and a run shows each rollout's verdict", async
   await expect(row).toContainText("Gym main store example");
   await expect(row.getByTestId("run-rollouts")).toHaveText("5");
   // 1-0 (a lost call), 2-0 (an intent, no token records) and 3-0 (a retired tombstone, which Gym
-  // main's consumer masks: shared/spec/gym-v1-cases/retired-tombstone).
+  // main's consumer masks: fixtures/gym-v1-cases/retired-tombstone).
   await expect(row.getByTestId("run-masked")).toHaveText("3 (60.0%)");
   // The run's name links to its page (its worst alert links to the rows it names).
   await row.getByRole("link", { name: "Gym main store example" }).click();

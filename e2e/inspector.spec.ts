@@ -1,4 +1,4 @@
-// The rollout inspector on the sample runs (issue 12): the severity banner, the call timeline, the
+// The rollout inspector on the sample runs: the severity banner, the call timeline, the
 // conversation tab and the words of masked rollouts. Every expectation comes from the fixture files
 // on disk or the generator's stated facts (fixtures/generator/*.ts), never from the API under test.
 import { readdirSync, readFileSync } from "node:fs";

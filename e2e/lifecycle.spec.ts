@@ -1,4 +1,4 @@
-// The store's lifecycle on the run page (gym-v1-store.md): each rollout's state as its files give
+// The store's lifecycle on the run page (docs/gym-v1-store.md): each rollout's state as its files give
 // it, a retired tombstone's record beside the consumer's answer, attempts `R-aN` linked both ways,
 // and the alert for token ids outside 0…2^31−1 opening the table filtered to those rollouts.
 // Expected values come from the store files (fixtures/runs/gym-main-example, the gym-v1 cases).
@@ -30,7 +30,7 @@ test("each rollout's lifecycle and a retired tombstone's record, as the store's 
   };
   const badge = page.locator(row("3-0")).getByTestId("rollout-lifecycle").locator(".badge");
   await expect(badge).toHaveText("retired");
-  // What the tombstone recorded, beside Gym main's answer (gym-v1-store.md §1).
+  // What the tombstone recorded, beside Gym main's answer (docs/gym-v1-store.md §1).
   await expect(badge).toHaveAttribute(
     "title",
     new RegExp(`snapshot ${state.snapshot_id}, version ${state.version}`),

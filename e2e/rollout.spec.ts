@@ -97,7 +97,7 @@ test("the compaction rollout shows two roots and a compaction prefix break", asy
   await expect(why).toContainText(`seed sets ${side} side calls aside before it links`);
 });
 
-/** The background a generated token with this log prob is drawn on: greener the more probable (issue 12). */
+/** The background a generated token with this log prob is drawn on: greener the more probable. */
 function generatedBackground(logProb: number | null | undefined): string {
   if (logProb === null || logProb === undefined) return "rgb(53, 89, 75)";
   const p = Math.exp(Math.min(0, logProb));

@@ -8,7 +8,7 @@ import { writeLargeRun } from "../fixtures/generator/large";
 import { FIXTURE_RUNS } from "./support/paths";
 import { startNext } from "./support/server";
 
-// A run page that tells the truth while it loads (issue 16): a cold index of 10,000 rollouts on a
+// A run page that tells the truth while it loads: a cold index of 10,000 rollouts on a
 // server of its own (the shared e2e root has no such run), with a fresh index cache so the index
 // is cold; and runs as they are: a capture-off run and the sources of a number shown twice.
 
@@ -133,7 +133,7 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
     // It was indexing for a while (or this test proves nothing about the refreshes).
     const indexing = samples.filter((s) => s.progress === "indexing");
     expect(indexing.length).toBeGreaterThan(3);
-    // Records first (issue 17): every rollout has a record, so its row stands in from the record
+    // Records first: every rollout has a record, so its row stands in from the record
     // while its store is read, and the progress says how many do; the table has rows at once.
     const standing = indexing.filter((s) =>
       /[\d,]+ shown from their records/.test(s.progressText ?? ""),

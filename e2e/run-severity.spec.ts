@@ -1,4 +1,4 @@
-// One severity model on the run pages (issue 12): amber pills for every cut-short opencode
+// One severity model on the run pages: amber pills for every cut-short opencode
 // rollout, none after the fix, no masked rollout drawn as trained, and the home page's counts per
 // class. Expected values come from the fixture files on disk, never from the API under test.
 import { readdirSync, readFileSync } from "node:fs";

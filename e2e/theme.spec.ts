@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-// The light and dark themes (issue 16): with no choice the page follows the system's
+// The light and dark themes: with no choice the page follows the system's
 // prefers-color-scheme; the top bar's choice switches at once, is remembered (the rl-theme cookie)
 // across reloads and navigations, overrides the system, and reaches the first HTML (the server
 // sets data-theme on <html>, so nothing flashes and no script runs first). Every check reads the

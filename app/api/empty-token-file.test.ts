@@ -1,5 +1,5 @@
 // An empty token file is no capture, never "trained": the seed consumer builds nothing from it
-// (builder.md §5.1, "not a build"), so the trainer uses the record as the agent wrote it, and the
+// (docs/builder.md §5, rule 1, "not a build"), so the trainer uses the record as the agent wrote it, and the
 // run table and the inspector both say so with the no-capture warning. Under auto (no
 // builder_profile), a store with no records to judge by goes to gym-v1, whose consumer masks it
 // ("capture contains no token records", Gym main's own answer in gym-v1-cases/auto-empty-file).

@@ -2,7 +2,7 @@
 // FIFO: refused by type, never waited on. The rollout's inspector view answers 200 with a read
 // issue naming the file and masks; its row in the run's table carries the same refusal; the
 // other rollouts of the run are untouched. The run has no run.json and Gym main's side files, so
-// auto judges it by gym-v1, where `.tokens.incomplete` alone never masks (gym-v1-store.md §3: the
+// auto judges it by gym-v1, where `.tokens.incomplete` alone never masks (docs/gym-v1-store.md §3: the
 // marker is only the writer's log, never read): that rollout is trained, its refusal still listed. Read through the real routes on the built store workers.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";

@@ -30,7 +30,7 @@ export function writeGymCaseRuns(root: string): void {
       if (f !== "expected.jsonl") cpSync(path.join(GYM_CASES, name, f), path.join(tokens, f));
     const manifest = {
       name: `gym-v1 case: ${name}`,
-      description: `The store of ../shared/spec/gym-v1-cases/${name}, read as Gym main's freeze reads it.`,
+      description: `The store of fixtures/gym-v1-cases/${name}, read as Gym main's freeze reads it.`,
       capture: "on",
       builder_profile: "gym-v1",
     };
@@ -73,7 +73,7 @@ function truthy(v: unknown): boolean {
   return typeof v !== "object" || Object.keys(v).length > 0;
 }
 
-/** The lifecycle a store directory's own files give a rollout (gym-v1-store.md §1, §6). */
+/** The lifecycle a store directory's own files give a rollout (docs/gym-v1-store.md §1, §6). */
 export function lifecycleStateIn(dir: string, rollout: string): string {
   const files = readdirSync(dir);
   const has = (suffix: string) => files.includes(`${rollout}.tokens.${suffix}`);

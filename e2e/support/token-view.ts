@@ -1,5 +1,5 @@
 // The token view's DOM as the e2e specs see it, in one place: the view is being rewritten
-// (issue 12), so its selectors change here only. A token span carries its chain position in
+//, so its selectors change here only. A token span carries its chain position in
 // `data-pos`; a span whose window has not loaded yet is a placeholder without one.
 import { expect, test, type Page } from "@playwright/test";
 

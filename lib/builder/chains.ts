@@ -1,4 +1,4 @@
-// Chain materialisation and main-chain selection (builder.md §2, capture-format.md §6.5-6.6).
+// Chain materialisation and main-chain selection (docs/builder.md §2).
 // Both walks are iterative: rollouts can be thousands of calls deep.
 import type { BuilderOptions, CallNode, Chain } from "./types";
 import { compareCodePoints } from "./code-points";

@@ -1,4 +1,4 @@
-// The token digest (capture-format.md §5.1) against the format written out with BigInt: the domain,
+// The token digest (docs/capture-format.md §5.1) against the format written out with BigInt: the domain,
 // then version 1, the u64 big-endian count and every id as u64 big-endian. Covers the fast path
 // (ids below 2^32) and the slow one (ids up to 2^53 − 1) and the refusals.
 import { expect, it } from "vitest";

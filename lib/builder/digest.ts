@@ -1,4 +1,4 @@
-// Token digest (capture-format.md §5.1): sha256("nemo-gym-tokens" ++ 0x01 ++ u64be count ++ u64be ids).
+// Token digest (docs/capture-format.md §5.1): sha256("nemo-gym-tokens" ++ 0x01 ++ u64be count ++ u64be ids).
 // The empty sequence hashes the domain bytes alone. Used to verify recorded parent links.
 // Digests computed ahead (./digest-ahead) are answered by the very array and length; anything
 // else is hashed here, synchronously.

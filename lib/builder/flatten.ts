@@ -1,4 +1,4 @@
-// Flattening a chain into what the trainer trains on (builder.md §3): the root prompt and every
+// Flattening a chain into what the trainer trains on (docs/builder.md §3): the root prompt and every
 // interstitial are re-fed (loss mask 0, no log prob), generated tokens are trained (mask 1).
 // Segments describe the sequence without copying it, so views can window 200k-token chains.
 import type { Build, CallNode, Chain } from "./types";

@@ -1,4 +1,4 @@
-// The gym-v1 consumer's verdict (gym-v1-store.md §4–5, capture-format.md §8 [S]): a failed freeze
+// The gym-v1 consumer's verdict (docs/gym-v1-store.md §4–5, docs/capture-format.md §8 [S]): a failed freeze
 // or entry read masks with `{n_calls: 0}`, a retired tombstone too, then Gym main's builder runs
 // on the entries its freeze read. Pure: what the freeze concluded comes in `snapshot.gym`.
 import { buildPrefixMerging } from "./prefix-merging";

@@ -1,4 +1,4 @@
-// The parent digests a rollout's build will verify (builder.md §2: a child's prompt prefix of its
+// The parent digests a rollout's build will verify (docs/builder.md §2: a child's prompt prefix of its
 // named parent's cumulative length), started on the thread pool while the token file is still
 // being read, so the hashing of a long chain runs beside the parse instead of after it. Only ever
 // computes digests ahead: verification (prefix-merging) hashes whatever it does not find.

@@ -1,4 +1,4 @@
-// per_request (builder.md §4): every call is its own chain req-0, req-1, ... in processing
+// per_request (docs/builder.md §4): every call is its own chain req-0, req-1, ... in processing
 // order, with no interstitials. Single-response delivery rejects it; views use it per call.
 import type { TokenEntry } from "@/lib/schema";
 import { compareProcessingOrder } from "./prefix-merging";

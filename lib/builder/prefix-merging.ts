@@ -1,4 +1,4 @@
-// prefix_merging (builder.md §2, capture-format.md §6): links calls into a tree by recorded
+// prefix_merging (docs/builder.md §2): links calls into a tree by recorded
 // parents or longest cumulative token prefix, resolves retries, walks chains and picks main.
 // Pure and iterative; does not classify side calls, flatten, project or decide masking.
 import type { TokenEntry, TokenIds } from "@/lib/schema";

@@ -1,5 +1,5 @@
-// Builder profiles: `seed` is the side-call PR's builder (builder.md, the default); `gym-v1` is
-// Gym main of Aug 2026 (capture-format.md §6/§8 [S]). `auto` picks gym-v1 for schema_version records.
+// Builder profiles: `seed` is the side-call PR's builder (docs/builder.md, the default); `gym-v1` is
+// Gym main of Aug 2026 (docs/builder.md §2, docs/capture-format.md §8.4). `auto` picks gym-v1 for schema_version records.
 import type { TokenEntry } from "@/lib/schema";
 import type { BuilderOptions } from "./types";
 

@@ -1,4 +1,4 @@
-// Projection of the main chain to contiguous Responses output items (capture-format.md §7):
+// Projection of the main chain to contiguous Responses output items (docs/capture-format.md §7):
 // which item carries each call's token arrays, and the NeMo-RL prefix-contiguity check.
 // Items reference the flattened sequence by prompt length; `materializeItems` builds the arrays.
 import type { Build, CallNode, Chain } from "./types";

@@ -1,4 +1,4 @@
-// Retry-sibling resolution (capture-format.md §6.4): calls with the same parent and the same
+// Retry-sibling resolution (docs/builder.md §2, retries): calls with the same parent and the same
 // prompt are one retry group; the extended members are kept, otherwise the smallest id is kept
 // and the group is unresolved. Decisions apply in group order, as in the reference.
 import { hashKey, type PromptScan } from "./prefix-index";

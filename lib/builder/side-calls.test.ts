@@ -75,7 +75,7 @@ describe("side calls (seed profile)", () => {
     expect(classifySideCalls(entries, []).sideCalls).toEqual([]);
   });
   it("keeps records without requested_model when self-calibration runs over two models", () => {
-    // builder.md §1.3: entries with an empty requested_model are always kept, also when two named
+    // docs/builder.md §1, rule 3: entries with an empty requested_model are always kept, also when two named
     // models make self-calibration set one of them aside. Their generations, however large, are no
     // model's mass: the policy is the named model with the most tokens.
     const entries = [

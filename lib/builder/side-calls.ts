@@ -1,4 +1,4 @@
-// Side-call classification (builder.md §1): harness calls that are not part of the rollout
+// Side-call classification (docs/builder.md §1): harness calls that are not part of the rollout
 // (title generation, quota probes), found by configured model patterns and by self-calibration.
 // Runs before chaining in the seed profile; it never looks at token contents beyond counts.
 import type { TokenEntry } from "@/lib/schema";

@@ -1,4 +1,4 @@
-// Steps every profile's verdict shares (capture-format.md §8): projection and flattening checks,
+// Steps every profile's verdict shares (docs/capture-format.md §8): projection and flattening checks,
 // success metrics, failure, masking and the incomplete flag. Pure.
 import type { Build } from "./types";
 import type { Profile } from "./profiles";

@@ -1,4 +1,4 @@
-// The consumer verdict per rollout (builder.md §5, capture-format.md §8): side calls, build,
+// The consumer verdict per rollout (docs/builder.md §5, docs/capture-format.md §8): side calls, build,
 // projection, contiguity, flattening, then mask_sample, the error string and the metrics exactly
 // as the profile's consumer writes them into `_ng_token_capture`. Pure: the snapshot is read elsewhere.
 import type { TokenEntry } from "@/lib/schema";
@@ -20,7 +20,7 @@ import {
 export { isIncomplete };
 
 /**
- * What Gym main's freeze concluded (gym-v1-store.md): the gym-v1 verdict decides from this alone
+ * What Gym main's freeze concluded (docs/gym-v1-store.md): the gym-v1 verdict decides from this alone
  * when the reader supplies it. Its entries may differ from `CaptureSnapshot.entries` (a torn line
  * Gym drops, token ids the seed reader refuses).
  */

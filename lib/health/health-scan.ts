@@ -1,4 +1,4 @@
-// One pass over the summary index's rows for a run's health (issue 17): a single GROUP BY per range
+// One pass over the summary index's rows for a run's health: a single GROUP BY per range
 // of rowids folds every count, sum and distribution the health, its alerts, the lifecycle alert and
 // the notes need (one scan instead of some twenty), then the first rollouts of each flagged kind
 // that has any. Written as a generator that yields between ranges, so a caller can run it at once

@@ -1,6 +1,6 @@
 // Run alerts about what the token store's lifecycle and Gym's reading of it leave in the rollouts:
 // token ids outside 0 … 2^31−1, which Gym main trains on as recorded although no vocabulary holds
-// them (gym-v1-store.md §4). Each alert carries the table query that lists exactly its rollouts.
+// them (docs/gym-v1-store.md §4). Each alert carries the table query that lists exactly its rollouts.
 // Pure over served summaries; lib/health's own alerts are health.ts's, the file alerts file-alerts'.
 import type { Alert, RolloutSummary } from "@/lib/schema";
 import { plural } from "@/lib/view/plural";

@@ -72,7 +72,7 @@ interface Kept {
   running: Promise<Computed> | null;
 }
 const kept = new WeakMap<SummaryIndex, Kept>();
-/** While an index summarises, its health is recomputed at most this often (issue 17). */
+/** While an index summarises, its health is recomputed at most this often. */
 export const HEALTH_REFRESH_MS = 1000;
 
 /** One pass: the health, its lifecycle and record alerts, and the notes' facts. */

@@ -87,7 +87,7 @@ function agree({ summary: s, view, verdictMain }: Sides): void {
       snapshot_id: view.tombstone.snapshot_id,
       version: view.tombstone.version,
     });
-  // Under gym-v1 the dangling intents are those Gym's freeze read (gym-v1-store.md §3).
+  // Under gym-v1 the dangling intents are those Gym's freeze read (docs/gym-v1-store.md §3).
   if (view.profile === "gym-v1" && view.read.lifecycle)
     expect(view.dangling_intents.map((i) => i.model_call_id)).toEqual(
       view.read.lifecycle.intents.dangling,

@@ -9,7 +9,7 @@ import type { TokenDecoder } from "@/lib/tokens/decoder";
 import type { TokenIds } from "@/lib/schema";
 
 /**
- * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, gym-v1-store.md
+ * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, docs/gym-v1-store.md
  * §4): int32 cannot hold it, so its exact digits are kept beside the array (`ExactIds`).
  */
 export const OUTSIDE_ID = OUTSIDE_TOKEN_ID;

@@ -139,7 +139,7 @@ describe("gym-main-example 3-0: a retired tombstone", () => {
       version: state.version,
     });
     const severity = rolloutSeverity(view);
-    // The tombstone takes the consumer's verdict (gym-v1-store.md §1 says Gym masks it; the builder
+    // The tombstone takes the consumer's verdict (docs/gym-v1-store.md §1 says Gym masks it; the builder
     // decides that): never plain "trained", and the tombstone is told first.
     expect(severity.severity).toBe(view.verdict.mask_sample ? "masked" : "trained_with_warnings");
     expect(severity.reasons[0]?.code).toBe("retired");

@@ -1,6 +1,6 @@
 // The one read-and-decide path: verdicts on Gym main's example store (its files from
 // golden_vectors.json, which records how Gym main's writer made them but not the consumer's
-// answers: those below are derived by hand from that record and gym-v1-store.md §1–§4; the
+// answers: those below are derived by hand from that record and docs/gym-v1-store.md §1–§4; the
 // consumer's own answers are checked in cli/gym-v1-cases.test.ts), what a broken file decides, and the parts the inspector and the
 // summary index use (model-call store, record, the other profile, found, the rollout's version).
 import { utimesSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ describe("buildRollout", () => {
         ["no_token_records", "capture_incomplete"],
         "capture contains no token records",
       ],
-      // The consumer's answer on a retired tombstone (gym-v1-store.md §1): masked, {n_calls: 0}.
+      // The consumer's answer on a retired tombstone (docs/gym-v1-store.md §1): masked, {n_calls: 0}.
       [
         "3-0",
         "gym-v1",
@@ -68,7 +68,7 @@ describe("buildRollout", () => {
   });
 
   it("reads the model-call store and the record when given, and decides the other profile on request", async () => {
-    // Two roots: seed trains on the heavier chain, gym-v1 masks multiple roots (builder.md).
+    // Two roots: seed trains on the heavier chain, gym-v1 masks multiple roots (docs/builder.md).
     const dir = tempStore({
       "0-0.tokens.jsonl":
         r("c1", [1, 2], [3]) + r("c2", [7, 8], [9, 9], { created_at: 1786032155 }),

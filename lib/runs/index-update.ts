@@ -246,7 +246,7 @@ async function summariseSpecial(
 }
 
 /**
- * Records first (issue 17): a store rollout with a record and no row yet gets its record's row now
+ * Records first: a store rollout with a record and no row yet gets its record's row now
  * (source "record", a few hundred bytes, no file read), which its store summary replaces when the
  * workers get to it. A run of 500,000 rollouts with token stores is browsable in seconds, not after
  * every store is read.

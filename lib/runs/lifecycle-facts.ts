@@ -1,7 +1,7 @@
 // The facts of one rollout's store that both the run table's summary (./summarize) and the
 // inspector's model (lib/inspect/build-model) show, each decided here once, in the reading of the
-// verdict's profile: under gym-v1 what Gym main's freeze reads (gym-v1-store.md), otherwise the
-// seed reader's (builder.md). Pure over a finished read; reading the files is lib/store's.
+// verdict's profile: under gym-v1 what Gym main's freeze reads (docs/gym-v1-store.md), otherwise the
+// seed reader's (docs/builder.md). Pure over a finished read; reading the files is lib/store's.
 import type { Verdict } from "@/lib/builder";
 import type { TokenEntry } from "@/lib/schema";
 import { isOutsideVocabulary, type IncompleteFacts, type Tombstone } from "@/lib/severity";

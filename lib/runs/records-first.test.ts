@@ -1,4 +1,4 @@
-// Records first (issue 17): store rollouts with a record get their record's row (source "record")
+// Records first: store rollouts with a record get their record's row (source "record")
 // before their stores are read, and each is replaced by its store summary, never the other way.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Records first while rollouts.jsonl is still being read (issue 17): a first index of a run with
+// Records first while rollouts.jsonl is still being read: a first index of a run with
 // no store writes its rollouts' rows from their records as the records table fills, instead of
 // after the whole file (a million records take some 12 s to read). The rows are keyed as the index
 // keys plain rollouts; the update after the read checks every row's key, so a rollout that turns

@@ -1,4 +1,4 @@
-// `--profile auto` resolves per store directory from all its evidence (gym-v1-store.md), so an
+// `--profile auto` resolves per store directory from all its evidence (docs/gym-v1-store.md), so an
 // empty token file is judged as its directory's writer judges it.
 import { describe, expect, it } from "vitest";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";

@@ -187,7 +187,7 @@ export function inputsFingerprint(
   return h.digest("hex");
 }
 
-/** Each rollout of an attempt group -> the whole group in order (gym-v1-store.md §6). */
+/** Each rollout of an attempt group -> the whole group in order (docs/gym-v1-store.md §6). */
 function attemptsById(
   ids: ReadonlySet<string>,
   deleted: ReadonlySet<string>,

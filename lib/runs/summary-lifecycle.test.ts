@@ -74,7 +74,7 @@ const truthy = (v: unknown) =>
   !(Array.isArray(v) && v.length === 0) &&
   !(typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
-/** The lifecycle state the case's own files give (gym-v1-store.md §1). */
+/** The lifecycle state the case's own files give (docs/gym-v1-store.md §1). */
 function stateFromFiles(name: string): string {
   const files = readdirSync(path.join(CASES, name));
   if (!files.includes("r0.tokens.state.json"))

@@ -1,4 +1,4 @@
-// A rollout's store lifecycle for its summary row (gym-v1-store.md §1, §6): frozen or open, a
+// A rollout's store lifecycle for its summary row (docs/gym-v1-store.md §1, §6): frozen or open, a
 // retired tombstone and what it recorded, deleted (only `R.tokens.lock` left), attempts `R-aN`.
 // Which entries, intents and tombstone the profile's consumer decided from are ./lifecycle-facts'
 // (shared with the inspector), re-exported here. Pure over a finished read; reading is lib/store's.

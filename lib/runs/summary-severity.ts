@@ -86,7 +86,7 @@ export function mainModelOf(v: Verdict): string | null {
 }
 
 export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
-  // An empty token file holds no capture: the consumer builds nothing from it (builder.md §5.1).
+  // An empty token file holds no capture: the consumer builds nothing from it (docs/builder.md §5, rule 1).
   const file =
     capture.hasTokenFile &&
     (capture.snapshot.entries.length > 0 || capture.issues.length > 0 || capture.snapshot.tornTail);

@@ -119,7 +119,7 @@ export const danglingIntentSchema = z.strictObject({
   model_call_id: z.string(),
   after_call: nullableString,
 });
-/** What a retired tombstone's `.tokens.state.json` still records (capture-format.md §3.1). */
+/** What a retired tombstone's `.tokens.state.json` still records (docs/capture-format.md §3.1). */
 export const tombstoneSchema = z.strictObject({
   frozen: z.boolean(),
   snapshot_id: z.string(),
@@ -185,7 +185,7 @@ export const outsideIdSchema = z.strictObject({
   digits: z.string(),
 });
 
-/** Gym main's lifecycle files as its freeze reads them (gym-v1-store.md), read-only. Versions and
+/** Gym main's lifecycle files as its freeze reads them (docs/gym-v1-store.md), read-only. Versions and
  * sizes are numbers, not ints: a hand-edited state can hold any integer. */
 export const lifecycleSchema = z.strictObject({
   state: z.enum(["absent", "indexed", "legacy", "unreadable"]),

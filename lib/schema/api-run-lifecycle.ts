@@ -1,4 +1,4 @@
-// A rollout's lifecycle in the token store as run views show it (gym-v1-store.md §1, §6): frozen
+// A rollout's lifecycle in the token store as run views show it (docs/gym-v1-store.md §1, §6): frozen
 // or open, a retired tombstone and what it recorded, deleted (only the lock file left), and the
 // attempts `R-aN` of one rollout. Part of the summary contract (./api-runs); not the inspector's
 // fuller lifecycle (./api-rollout lifecycleSchema).
@@ -7,7 +7,7 @@ import { z } from "zod";
 const nullableNumber = z.number().nullable();
 
 /**
- * What the token store's lifecycle files say about a rollout (gym-v1-store.md §1, §6): no
+ * What the token store's lifecycle files say about a rollout (docs/gym-v1-store.md §1, §6): no
  * `state.json` (none), not frozen yet (open), frozen, a retired tombstone, deleted (only its lock
  * file is left), or a `state.json` Gym's freeze cannot read (unreadable).
  */

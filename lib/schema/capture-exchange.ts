@@ -1,4 +1,4 @@
-// One line of `<rollout_id>.capture.jsonl` (model-call capture, capture-format.md §9.2),
+// One line of `<rollout_id>.capture.jsonl` (model-call capture, docs/capture-format.md §9.2),
 // plus the few derived fields the views show (§9.4). Unknown keys are kept.
 import { z } from "zod";
 

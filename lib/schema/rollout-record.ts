@@ -1,5 +1,5 @@
 // One line of a run's `rollouts.jsonl`: a rollout record as Gym's rollout collection writes it
-// (capture-format.md §10.2). Only the fields the dashboard reads are typed; the rest is kept.
+// (docs/capture-format.md §10.2). Only the fields the dashboard reads are typed; the rest is kept.
 import { z } from "zod";
 
 const nullableNumber = z

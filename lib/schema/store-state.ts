@@ -1,4 +1,4 @@
-// `<rollout_id>.tokens.state.json` (Gym main store lifecycle, capture-format.md §3.1).
+// `<rollout_id>.tokens.state.json` (Gym main store lifecycle, docs/capture-format.md §3.1).
 // Absent keys take the documented defaults.
 import { z } from "zod";
 

@@ -73,7 +73,7 @@ export type TokenEntry = WithPromptIds<z.infer<typeof tokenEntrySchema>>;
 /** `T` with its prompt as TokenIds (a homomorphic map keeps the loose object's known keys). */
 type WithPromptIds<T> = { [K in keyof T]: K extends "prompt_token_ids" ? TokenIds : T[K] };
 
-/** A line as Gym main's entry read validates it (gym-v1-store.md §4): any integer token id. */
+/** A line as Gym main's entry read validates it (docs/gym-v1-store.md §4): any integer token id. */
 export const gymTokenEntrySchema = tokenEntrySchema.extend({
   prompt_token_ids: anyIntegerIdArray,
   generation_token_ids: anyIntegerIdArray,

@@ -1,5 +1,5 @@
-// Expected sentences and classes are written from capture-format.md §8/§9.3/§14, gym-v1-store.md,
-// the gym-v1 cases' expected.jsonl, seed 000's PR text and the sample runs' files.
+// Expected sentences and classes are written from docs/capture-format.md §8/§9.3/§14, docs/gym-v1-store.md,
+// the gym-v1 cases' expected.jsonl, seed 000's capture A/B and the sample runs' files.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -29,7 +29,7 @@ export interface SeverityInput {
   pending_reason?: string;
   /** The consumer's mask reasons (builder `MaskReason`s; unknown names are kept as words). */
   mask_reasons: readonly string[];
-  /** The consumer's error string (capture-format.md §8.5), if any. */
+  /** The consumer's error string (docs/capture-format.md §8.5), if any. */
   error: string | null;
   /** The record's own `mask_sample`: agents set it for timeouts and sandbox failures (§8.2). */
   record_mask_sample?: boolean | null;

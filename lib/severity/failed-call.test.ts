@@ -1,4 +1,4 @@
-// Error bodies and categories from capture-format.md §9.2/§9.3 and the seed-000 PR text.
+// Error bodies and categories from docs/capture-format.md §9.2/§9.3 and seed 000's 422 (FastAPI refusing an extra `reasoning` field).
 import { describe, expect, it } from "vitest";
 import { captureExchangeSchema } from "@/lib/schema";
 import { formatErrorLocation } from "@/lib/store/exchange-error";

@@ -9,7 +9,7 @@ export interface FailedCallFact {
   /** 1-based number of the call in the rollout's timeline (time order, failed calls included). */
   position: number;
   status_code: number | null;
-  /** capture-format.md §9.3 vocabulary; null when the exchange recorded none. */
+  /** docs/capture-format.md §9.3 vocabulary; null when the exchange recorded none. */
   error_category: string | null;
   /** The error's type when the body names one (FastAPI `detail[0].type`, OpenAI `error.code`). */
   error_type: string | null;

@@ -1,5 +1,5 @@
 // Mask reasons, the retired tombstone and the warnings other than seed 000's, with sentences
-// written from capture-format.md §8, gym-v1-store.md and the gym-v1 cases' expected.jsonl.
+// written from docs/capture-format.md §8, docs/gym-v1-store.md and the gym-v1 cases' expected.jsonl.
 import { describe, expect, it } from "vitest";
 import {
   bannerSentences,

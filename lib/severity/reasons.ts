@@ -1,6 +1,6 @@
 // Every reason the severity model can give, in words: a short title for pills and tooltips and a
-// full sentence for the inspector's banner. Mask reasons follow capture-format.md §8.4/§8.5 and
-// gym-v1-store.md; warnings follow issue 12. Deciding which reasons apply is classify.ts's job.
+// full sentence for the inspector's banner. Mask reasons follow docs/capture-format.md §8.4/§8.5 and
+// docs/gym-v1-store.md. Deciding which reasons apply is classify.ts's job.
 import type { MaskReason } from "@/lib/builder/verdict";
 import { describeFailedCall, type FailedCallFact } from "./failed-call";
 
@@ -38,7 +38,7 @@ function reason(code: ReasonCode, severity: Reason["severity"], title: string, d
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s: string) => `\`${s}\``;
 
-/** What made a snapshot incomplete, when the store says (gym-v1-store.md §3). */
+/** What made a snapshot incomplete, when the store says (docs/gym-v1-store.md §3). */
 export interface IncompleteFacts {
   /** Intent ids with no entry. */
   dangling_intents: readonly string[];
@@ -152,7 +152,7 @@ export function otherMaskReason(name: string): Reason {
   );
 }
 
-/** What a retired tombstone's `state.json` still records (capture-format.md §3.1). */
+/** What a retired tombstone's `state.json` still records (docs/capture-format.md §3.1). */
 export interface Tombstone {
   frozen: boolean;
   snapshot_id: string;

@@ -1,4 +1,4 @@
-// Mask reasons read back from a rollout record's `_ng_token_capture` (capture-format.md §8.2,
+// Mask reasons read back from a rollout record's `_ng_token_capture` (docs/capture-format.md §8.2,
 // §8.5), for rollouts summarised from the record alone (capture consumed or no store files).
 // The builder's own verdict, when a store exists, is the better source and wins.
 import type { MaskReason } from "@/lib/builder/verdict";

@@ -1,4 +1,4 @@
-// Limits from gym-v1-store.md §4 and issue 14: 0 … 2^31−1; ids past 2^53 arrive as digits.
+// Limits from docs/gym-v1-store.md §4: 0 … 2^31−1; ids past 2^53 arrive as digits.
 import { describe, expect, it } from "vitest";
 import { maskReasonsFromCapture } from "./record-reasons";
 import { countOutsideVocabulary, isOutsideVocabulary } from "./vocabulary";

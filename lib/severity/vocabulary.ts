@@ -1,4 +1,4 @@
-// Token ids that cannot be in any vocabulary (gym-v1-store.md §4): Gym trains on whatever
+// Token ids that cannot be in any vocabulary (docs/gym-v1-store.md §4): Gym trains on whatever
 // integers a record holds, so these keep the verdict and raise a warning. Decoding is lib/tokens'.
 
 /** The largest id any vocabulary can hold: token ids are int32 in every serving stack. */

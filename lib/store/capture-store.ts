@@ -1,4 +1,4 @@
-// Reads a rollout's model-call capture (`<id>.capture.jsonl`, capture-format.md §9) and joins the
+// Reads a rollout's model-call capture (`<id>.capture.jsonl`, docs/capture-format.md §9) and joins the
 // exchanges to token entries by model_call_id. Damaged lines are counted, never fatal: the
 // exchanges are evidence next to the build, not an input to it.
 import "server-only";

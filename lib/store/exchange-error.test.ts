@@ -8,7 +8,7 @@ import { errorSummary, readErrorBody } from "./exchange-error";
 const exchange = (fields: Record<string, unknown>) =>
   captureExchangeSchema.parse({ model_call_id: "aa0ec025e96d0a8000a00bc1a250f789", ...fields });
 
-// The seed-000 failure: FastAPI's 422 for the extra `reasoning` field (capture-format.md §9.2).
+// The seed-000 failure: FastAPI's 422 for the extra `reasoning` field (docs/capture-format.md §9.2).
 const seed000 = exchange({
   status_code: 422,
   error_category: "client_error",

@@ -1,4 +1,4 @@
-// What a failed model call's error body says (capture-format.md §9.2; FastAPI and OpenAI bodies):
+// What a failed model call's error body says (docs/capture-format.md §9.2; FastAPI and OpenAI bodies):
 // its type, where in the request it points, and the server's message, read once here; and the
 // error in one line. The one place an error location is spelled (`messages[2].reasoning`): run
 // summaries, the timeline, the conversation and the severity model's sentences all use it.

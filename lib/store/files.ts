@@ -41,7 +41,7 @@ export interface StoreListing {
   locked?: boolean;
 }
 
-/** `R-aN` is attempt N of rollout R (gym-v1-store.md §6); null for an id without the suffix. */
+/** `R-aN` is attempt N of rollout R (docs/gym-v1-store.md §6); null for an id without the suffix. */
 export function attemptOf(id: string): { base: string; attempt: number } | null {
   const m = /^(.+)-a(\d+)$/.exec(id);
   return m ? { base: m[1] as string, attempt: Number(m[2]) } : null;

@@ -1,4 +1,4 @@
-// Gym main's freeze over a token file's bytes (gym-v1-store.md §2, §4): the unindexed tail checked
+// Gym main's freeze over a token file's bytes (docs/gym-v1-store.md §2, §4): the unindexed tail checked
 // line by line (torn final line, corrupt line, raw-byte SHA-256 conflicts), then every line read
 // and validated as its entry read does. Pure and read-only: where Gym would truncate, this reports.
 // Not responsible for state.json or intents (gym-state) or for opening files (gym-read).

@@ -1,4 +1,4 @@
-// What Gym main's freeze would conclude about one rollout (gym-v1-store.md), computed read-only:
+// What Gym main's freeze would conclude about one rollout (docs/gym-v1-store.md), computed read-only:
 // state, index offset, unindexed tail, entries, intents, in the freeze's order, plus the lifecycle
 // facts the views show. Reuses the token store's own read when Gym would read the same entries.
 // Not responsible for the verdict (lib/builder gym-v1) or for writing anything, ever.

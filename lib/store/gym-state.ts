@@ -1,4 +1,4 @@
-// Gym main's lifecycle files as its freeze reads them (gym-v1-store.md §1, §3): `state.json` with
+// Gym main's lifecycle files as its freeze reads them (docs/gym-v1-store.md §1, §3): `state.json` with
 // Python truthiness and its `int()` and `isinstance` checks, and the intents log without cancels.
 // Pure: bytes in, facts or the consumer's error out. Not responsible for the token file (gym-freeze).
 import { isUtf8 } from "node:buffer";

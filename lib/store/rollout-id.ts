@@ -1,4 +1,4 @@
-// Rollout ids become file names, so they are checked before any path is built (capture-format.md
+// Rollout ids become file names, so they are checked before any path is built (docs/capture-format.md
 // §2.1): letters, digits, '.', '_' and '-', starting with a letter or digit, at most 200 long.
 // Pure; run ids follow the same rule (lib/runs/runs-root).
 import { InvalidRolloutIdError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 // Which writer generation a token store directory comes from, for `--profile auto`: decided per
-// directory from its evidence (gym-v1-store.md), not per file, so an empty token file in a Gym
+// directory from its evidence (docs/gym-v1-store.md), not per file, so an empty token file in a Gym
 // main store is judged as Gym main judges it. Read-only: the listing, then the first line of at
 // most EVIDENCE_FILES token files spread over the sorted ids (a run of a million rollouts is
 // decided as fast as one of ten; the reason line says how many were read).

@@ -36,7 +36,7 @@ export interface RolloutCapture {
   issues: StoreIssue[];
   /** The token file exists (a rollout can be only an intents file or a tombstone). */
   hasTokenFile: boolean;
-  /** What Gym main's freeze would conclude and the lifecycle it read (gym-v1-store.md). */
+  /** What Gym main's freeze would conclude and the lifecycle it read (docs/gym-v1-store.md). */
   lifecycle: GymLifecycle;
   /** 1-based line of each entry of `snapshot.gym.entries`. */
   gymEntryLines: number[];

@@ -1,6 +1,6 @@
 // A final line unreadable by its bytes, ending in a newline: invalid UTF-8, or a NUL-filled region.
 // Gym main's freeze drops any last line that does not parse, with only whitespace after it, as a
-// torn tail and trains on the rest (gym-v1-store.md §2); the seed reader refuses it as damage. The
+// torn tail and trains on the rest (docs/gym-v1-store.md §2); the seed reader refuses it as damage. The
 // store is the gym-v1 case newline-terminated-garbage-tail with its garbage line replaced, so the
 // gym-v1 answer is that case's expected.jsonl (Gym main's own consumer on it).
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The token digest (capture-format.md §5.1) written out with BigInt, as the tests' independent
+// The token digest (docs/capture-format.md §5.1) written out with BigInt, as the tests' independent
 // reference: the domain, then version 1, the u64 big-endian count and every id as u64 big-endian.
 import { createHash } from "node:crypto";
 

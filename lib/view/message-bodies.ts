@@ -1,4 +1,4 @@
-// Chat messages from a captured exchange's parsed bodies (capture-format.md §9.2): the request's
+// Chat messages from a captured exchange's parsed bodies (docs/capture-format.md §9.2): the request's
 // messages or input items and the response's assistant output, for the three dialects (Chat
 // Completions, Responses, Anthropic Messages), with reasoning and tool calls as blocks. Reads
 // plain JSON values defensively; it never throws on a shape it does not know, it skips it.

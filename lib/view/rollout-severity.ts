@@ -20,7 +20,7 @@ function failedFact(f: FailedCall): FailedCallFact {
 /** Any token-capture evidence: store files, captured calls, or the record's `_ng_token_capture`. */
 function hasCapture(view: RolloutView): boolean {
   return (
-    // An empty token file holds no capture: the consumer builds nothing from it (builder.md §5.1).
+    // An empty token file holds no capture: the consumer builds nothing from it (docs/builder.md §5, rule 1).
     (view.read.token_file && (view.read.issues.length > 0 || view.read.torn_tail)) ||
     view.calls.length > 0 ||
     view.tombstone !== null ||
