@@ -60,7 +60,11 @@ function advantage(rewards: number[], i: number): number {
   const adv = rewards[i]! - base;
   return std > 0 ? adv / (std + 1e-6) : adv;
 }
-const signed = (v: number) => `${v > 0 ? "+" : ""}${v.toFixed(3)}`;
+/** A signed difference as the pages write it: a minus sign (U+2212), unsigned when it rounds to 0. */
+const signed = (v: number) =>
+  Number(v.toFixed(3)) === 0
+    ? Math.abs(v).toFixed(3)
+    : `${v > 0 ? "+" : "\u2212"}${Math.abs(v).toFixed(3)}`;
 
 test("grouping grpo-capture-on by task shows each group's rewards and flags the equal-reward groups", async ({
   page,

@@ -3,9 +3,9 @@
 import Link from "next/link";
 import type { CaptureSide, Comparison } from "@/lib/schema/api-compare";
 import { CallsChart } from "./compare-charts";
+import { signed } from "@/lib/view/format";
 
 const f = (x: number, d = 3) => x.toFixed(d);
-const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f(Math.abs(x))}`;
 
 export function EvaluationSection({ c }: { c: Comparison }) {
   const e = c.evaluation;

@@ -3,10 +3,10 @@
 // descriptive statistics, and the charts of the chosen scalar and of the difference.
 import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema/api-compare";
 import { DiffChart, RewardChart } from "./compare-charts";
+import { signed } from "@/lib/view/format";
 
 const f = (x: number, d = 3) => x.toFixed(d);
 const ci = (i: Interval) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
-const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f(Math.abs(x))}`;
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : f(p));
 
 /** Scalars the train/inference mismatch section shows per sample (linked from the headline). */

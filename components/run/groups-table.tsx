@@ -13,6 +13,7 @@ import { inspectorHref } from "@/lib/view/rollout-nav";
 import { plural } from "@/lib/view/plural";
 import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
+import { signed } from "@/lib/view/format";
 
 export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;
 export const TASK_FIELD = "_ng_task_index";
@@ -36,7 +37,6 @@ function useGroups(runId: string, query: string): { body: RunGroups | null; erro
   return got?.url === url ? got : { body: null, error: null };
 }
 
-const signed = (v: number) => `${v > 0 ? "+" : ""}${v.toFixed(3)}`;
 const num = (v: number | null) => (v === null ? "—" : fieldText(v));
 
 /** The groups view in place of the rollouts table: toolbar, count, and one row per group. */

@@ -1,9 +1,9 @@
 // The calibrated training verdict in words: what was tested, what it found and how sure it is.
 // Only formats ./calibrated's numbers; it decides nothing.
 import type { CalibratedVerdict, TrainingComparison } from "@/lib/schema";
+import { signed } from "@/lib/view/format";
 
 const f3 = (x: number | null) => (x === null ? "undefined (a constant series)" : x.toFixed(3));
-const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`;
 const p = (x: number) => (x < 0.001 ? x.toExponential(1) : x.toFixed(3));
 
 function correlationPart(

@@ -14,6 +14,7 @@ import { countBySeverity, describeFailedCall } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
 import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 import { counted, plural } from "@/lib/view/plural";
+import { mean as ssMean } from "simple-statistics";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 export const SAMPLE = 20;
@@ -33,7 +34,8 @@ export function counts(m: Map<string, number>, order: "key" | "count" = "count")
 // so a bar's click lists exactly the rollouts the bar counts.
 export { deliveredBucket };
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+/** The library's mean, null for no values (a panel with nothing to average says so). */
+const meanOrNull = (xs: number[]) => (xs.length ? ssMean(xs) : null);
 
 const isMasked = (s: RolloutSummary) => s.severity === "masked";
 
@@ -120,9 +122,9 @@ export function computeHealth(
         step,
         rollouts: xs.length,
         masked_fraction: xs.filter(isMasked).length / xs.length,
-        reward_mean: mean(rw),
-        calls_mean: mean(xs.map((x) => x.n_calls)) ?? 0,
-        delivered_mean: mean(delivered),
+        reward_mean: meanOrNull(rw),
+        calls_mean: meanOrNull(xs.map((x) => x.n_calls)) ?? 0,
+        delivered_mean: meanOrNull(delivered),
         side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
         quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
         failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
@@ -150,7 +152,7 @@ export function computeHealth(
     fallbacks_by_reason: counts(fallbacks),
     status_codes: counts(codes, "key"),
     error_categories: counts(categories),
-    reward_mean: mean(rewards),
+    reward_mean: meanOrNull(rewards),
     per_step,
     alerts: alertsOf(factsOf(flagged, n, byId), extra),
   };

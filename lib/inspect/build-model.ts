@@ -8,10 +8,14 @@ import { UnknownRolloutError } from "@/lib/errors";
 import { rolloutSourceOf } from "@/lib/runs/build-rollout";
 import { buildRolloutOffThread } from "@/lib/runs/build-rollout-pool";
 import {
+  countOutsideIds,
   danglingIntentsOf,
   decidedEntries,
+  hasCapture,
   hasLifecycleFiles,
   inheritedLengths,
+  mainModelOf,
+  storeFacts,
 } from "@/lib/runs/lifecycle-facts";
 import type { RecordRead } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
@@ -23,7 +27,7 @@ import { describeCalls, describeChains, placeFailed } from "./describe-calls";
 import type { BuildProgressSink } from "./build-progress";
 import type { RolloutModel } from "./model";
 import { prefixBreaks } from "./prefix-breaks";
-import { countOutsideIds, danglingIntents, mainModelOf, storeFacts } from "./severity-facts";
+import { danglingIntents, outsideVocabulary } from "./severity-facts";
 
 export interface ModelRequest {
   run: RunLayout;
@@ -109,7 +113,7 @@ async function tokenizer(
  * Gym's lifecycle as the view sends it; null when there is no `state.json`, no intents file and no
  * id outside int32 (those ids are listed here with their call and line, lifecycle files or not).
  */
-function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
+function lifecycleView(capture: RolloutCapture): LifecycleView | null {
   const lc = capture.lifecycle;
   if (!hasLifecycleFiles(capture) && lc.outsideIds.length === 0) return null;
   return {
@@ -136,6 +140,13 @@ function lifecycleOf(capture: RolloutCapture): LifecycleView | null {
   };
 }
 
+/** The shared store facts in the view's shape, whose dangling intents are placed apart. */
+function inspectorStoreFacts(capture: RolloutCapture, verdict: Verdict) {
+  const { tombstone, incomplete, generated_tokens } = storeFacts(capture, verdict);
+  const { lost_calls, state_flag } = incomplete;
+  return { tombstone, incomplete: { lost_calls: [...lost_calls], state_flag }, generated_tokens };
+}
+
 function readFacts(
   capture: RolloutCapture,
   captureRead: CaptureRead | null,
@@ -158,7 +169,7 @@ function readFacts(
       unreadable: captureRead?.unreadable.length ?? 0,
       error: captureRead?.error ?? null,
     },
-    lifecycle: lifecycleOf(capture),
+    lifecycle: lifecycleView(capture),
   };
 }
 
@@ -220,10 +231,11 @@ export async function buildModel({
       capture.intents?.ids ?? null,
       callIndex,
     ),
-    main_model: mainModelOf(calls),
+    main_model: mainModelOf(verdict),
     policy_model: null, // the run's policy needs every rollout: the page sets it when the run has it
-    oov_tokens: countOutsideIds(entries, inheritedLengths(verdict), decoder),
-    ...storeFacts(capture, verdict),
+    oov_tokens: countOutsideIds(entries, inheritedLengths(verdict), outsideVocabulary(decoder)),
+    ...inspectorStoreFacts(capture, verdict),
+    has_capture: hasCapture(capture, record),
     capture_expected: run.manifest.capture === undefined ? null : run.manifest.capture === "on",
     chains,
     main_rule: mainRule(verdict.profile),

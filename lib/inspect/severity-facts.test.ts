@@ -10,7 +10,8 @@ import { bannerSentences, runPolicyModel } from "@/lib/severity";
 import { o200kDecoder } from "@/lib/tokens/decoder";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { inspectRollout } from "./rollout-model";
-import { countOutsideIds, danglingIntents } from "./severity-facts";
+import { countOutsideIds } from "@/lib/runs/lifecycle-facts";
+import { danglingIntents, outsideVocabulary } from "./severity-facts";
 import { tokenEntrySchema } from "@/lib/schema";
 
 async function viewOf(runId: string, rollout: string): Promise<RolloutView> {
@@ -202,7 +203,8 @@ describe("token ids outside any vocabulary", () => {
     const entries = [entry("a", [1, 2], [big, 3]), entry("b", [1, 2, big, 3, unknown], [unknown])];
     // b inherits a's 4 tokens: only its tail [unknown] and its generation count.
     const inherited = new Map([["b", 4]]);
-    expect(countOutsideIds(entries, inherited, decoder)).toBe(3);
-    expect(countOutsideIds(entries, inherited, null)).toBe(1);
+    expect(countOutsideIds(entries, inherited, outsideVocabulary(decoder))).toBe(3);
+    expect(countOutsideIds(entries, inherited, outsideVocabulary(null))).toBe(1);
+    expect(countOutsideIds(entries, inherited)).toBe(1); // past int32 only, as the index counts
   });
 });

@@ -1,13 +1,8 @@
-// The inspector's severity facts beyond the verdict: dangling intents placed after the call they
-// followed, the main chain's model, ids outside any vocabulary (the tokenizer asked too), the
-// tombstone and incompleteness. Which of them hold is lib/runs/lifecycle-facts' (the run table's
-// too); classifying is lib/severity's, the words lib/view's.
-import type { Verdict } from "@/lib/builder";
-import { countOutsideIds as countIds, incompleteOf, tombstoneOf } from "@/lib/runs/lifecycle-facts";
-import type { CallView, DanglingIntent, RolloutView } from "@/lib/schema/api-rollout";
-import type { TokenEntry } from "@/lib/schema";
-import { isOutsideVocabulary, mainChainModel } from "@/lib/severity";
-import type { RolloutCapture } from "@/lib/store";
+// What only the inspector adds to a rollout's facts: where each dangling intent sits among the
+// calls, and the run's tokenizer as a second test of an id's vocabulary. The facts themselves are
+// lib/runs/lifecycle-facts' (the run table's too); classifying is lib/severity's, words lib/view's.
+import type { DanglingIntent } from "@/lib/schema/api-rollout";
+import { isOutsideVocabulary } from "@/lib/severity";
 import type { TokenDecoder } from "@/lib/tokens/decoder";
 
 /**
@@ -35,50 +30,18 @@ export function danglingIntents(
   });
 }
 
-/** The model the main chain's calls come from (by generated tokens); null without a main chain. */
-export function mainModelOf(calls: readonly CallView[]): string | null {
-  const main = calls.filter((c) => c.role === "main");
-  return mainChainModel(
-    main.map((c) => ({
-      requested_model: c.requested_model,
-      model: c.model,
-      generated: c.generated_len,
-    })),
-  );
-}
-
 /**
- * Token ids of the entries outside any vocabulary: past int32, or unknown to the run's tokenizer.
- * Each call's inherited prefix is its parent's tokens again, so only its own prompt tail
- * (`inherited[k]` tokens skipped) and its generation are counted (lib/runs/lifecycle-facts).
+ * An id outside every vocabulary: past int32, or unknown to the run's tokenizer (each id asked
+ * once). For lib/runs/lifecycle-facts' countOutsideIds.
  */
-export function countOutsideIds(
-  entries: readonly TokenEntry[],
-  inherited: ReadonlyMap<string, number>,
-  decoder: TokenDecoder | null,
-): number {
+export function outsideVocabulary(decoder: TokenDecoder | null): (id: number) => boolean {
   const unknown = new Map<number, boolean>();
-  return countIds(entries, inherited, (id) => {
+  return (id) => {
     let hit = unknown.get(id);
     if (hit === undefined) {
       hit = isOutsideVocabulary(id) || (decoder !== null && decoder.piece(id).kind === "unknown");
       unknown.set(id, hit);
     }
     return hit;
-  });
-}
-
-type StoreFacts = Pick<RolloutView, "tombstone" | "incomplete" | "generated_tokens">;
-
-/** The tombstone (when retired), the store's incompleteness and the builder's token counts. */
-export function storeFacts(capture: RolloutCapture, verdict: Verdict): StoreFacts {
-  const notes = verdict.build?.notes ?? null;
-  const { lost_calls, state_flag } = incompleteOf(capture, verdict);
-  return {
-    tombstone: tombstoneOf(capture, verdict),
-    incomplete: { lost_calls: [...lost_calls], state_flag },
-    generated_tokens: notes
-      ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered }
-      : null,
   };
 }

@@ -277,7 +277,7 @@ async function standInFromRecords(
 /**
  * A store rollout's row from its record until its store is read. Its capture evidence is the
  * record's or the listing's (a token file with bytes, a state, intents or incomplete file), as
- * the store's summary will judge it (./summary-severity hasCapture): a record without
+ * the store's summary will judge it (./lifecycle-facts hasCapture): a record without
  * `_ng_token_capture` is no sign that a rollout with a token store captured nothing.
  */
 function standInOf(input: SummarizeInput): RolloutSummary {

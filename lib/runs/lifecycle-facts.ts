@@ -1,10 +1,16 @@
-// The facts of one rollout's store that both the run table's summary (./summarize) and the
-// inspector's model (lib/inspect/build-model) show, each decided here once, in the reading of the
-// verdict's profile: under gym-v1 what Gym main's freeze reads (docs/gym-v1-store.md), otherwise the
-// seed reader's (docs/builder.md). Pure over a finished read; reading the files is lib/store's.
+// The facts of one rollout that both the run table's summary (./summarize) and the inspector's
+// model (lib/inspect/build-model) show, each decided here once from (capture, verdict), in the
+// reading of the verdict's profile: under gym-v1 what Gym main's freeze reads
+// (docs/gym-v1-store.md), otherwise the seed reader's (docs/builder.md). Pure over a finished read;
+// reading the files is lib/store's, classifying lib/severity's.
 import type { Verdict } from "@/lib/builder";
-import type { TokenEntry } from "@/lib/schema";
-import { isOutsideVocabulary, type IncompleteFacts, type Tombstone } from "@/lib/severity";
+import type { RolloutRecord, TokenEntry } from "@/lib/schema";
+import {
+  isOutsideVocabulary,
+  mainChainModel,
+  type IncompleteFacts,
+  type Tombstone,
+} from "@/lib/severity";
 import type { RolloutCapture } from "@/lib/store";
 
 /** Under gym-v1 the consumer reads the store as Gym's freeze does; the seed reader otherwise. */
@@ -110,4 +116,52 @@ export function countOutsideIds(
     for (const id of e.generation_token_ids) if (outside(id)) n++;
   }
   return n;
+}
+
+/** The main chain's model, by generated tokens (quarantined calls are not on a chain). */
+export function mainModelOf(v: Verdict): string | null {
+  const build = v.build;
+  const main = build?.chains.find((c) => c.chain_id === "main");
+  if (!build || !main) return null;
+  const calls = main.nodes.flatMap((i) => {
+    const n = build.nodes[i];
+    if (!n || n.quarantine) return [];
+    return [
+      {
+        requested_model: n.entry.requested_model || null,
+        model: n.entry.model,
+        generated: n.entry.generation_token_ids.length,
+      },
+    ];
+  });
+  return mainChainModel(calls);
+}
+
+/**
+ * Any token-capture evidence: a token file with something in it, a state or intents file, the
+ * lost-call marker, or the record's `_ng_token_capture`. An empty token file holds no capture: the
+ * consumer builds nothing from it (docs/builder.md §5, rule 1).
+ */
+export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
+  const file =
+    capture.hasTokenFile &&
+    (capture.snapshot.entries.length > 0 || capture.issues.length > 0 || capture.snapshot.tornTail);
+  const store = file || capture.state !== null || capture.intents !== null;
+  return (
+    store ||
+    capture.snapshot.incompleteMarker !== null ||
+    (record?._ng_token_capture ?? null) !== null
+  );
+}
+
+/** What the store recorded beyond the verdict: a retired tombstone, incompleteness, token counts. */
+export function storeFacts(capture: RolloutCapture, v: Verdict) {
+  const notes = v.build?.notes;
+  return {
+    tombstone: tombstoneOf(capture, v),
+    incomplete: incompleteOf(capture, v),
+    generated_tokens: notes
+      ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered }
+      : null,
+  };
 }

@@ -14,10 +14,13 @@ import {
   countOutsideIds,
   danglingIntentsOf,
   decidedEntries,
+  hasCapture,
   inheritedLengths,
+  mainModelOf,
   readErrorOf,
+  storeFacts,
 } from "./lifecycle-facts";
-import { hasCapture, mainModelOf, severityOf, storeFacts, timelineFacts } from "./summary-severity";
+import { severityOf, timelineFacts } from "./summary-severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./summary-lifecycle";
 import { noStoreFacts } from "./summary-defaults";
 

@@ -1,14 +1,11 @@
 // A rollout's store lifecycle for its summary row (docs/gym-v1-store.md §1, §6): frozen or open, a
 // retired tombstone and what it recorded, deleted (only `R.tokens.lock` left), attempts `R-aN`.
 // Which entries, intents and tombstone the profile's consumer decided from are ./lifecycle-facts'
-// (shared with the inspector), re-exported here. Pure over a finished read; reading is lib/store's.
+// (shared with the inspector). Pure over a finished read; reading is lib/store's.
 import type { AttemptRef, RolloutLifecycle, RolloutSummary } from "@/lib/schema";
 import type { RolloutCapture } from "@/lib/store";
 import { hasLifecycleFiles } from "./lifecycle-facts";
 import { noStoreFacts } from "./summary-defaults";
-
-// ./summary-severity takes the store's facts from here.
-export { incompleteOf, tombstoneOf } from "./lifecycle-facts";
 
 /**
  * The row's lifecycle from the read's Gym lifecycle (computed for every profile: it is what the

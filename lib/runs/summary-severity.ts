@@ -1,20 +1,16 @@
-// The facts of one rollout that its severity needs beyond the consumer's verdict (lib/severity):
-// the failed call that ended its timeline, numbered as the inspector numbers calls, the main
-// chain's model, token ids outside every vocabulary, the store's tombstone and incompleteness, and
-// the classification itself. Run-level facts (the policy model) are lib/health's; reading is lib/store's.
-import type { Verdict } from "@/lib/builder";
-import type { RolloutRecord, RolloutSummary, TokenEntry } from "@/lib/schema";
+// A summary's severity (lib/severity classifies) and the one fact of it only the summary needs: the
+// failed call that ended the timeline, numbered as the inspector numbers calls. The facts shared
+// with the inspector are ./lifecycle-facts'; run-level facts (the policy model) are lib/health's.
+import type { RolloutSummary, TokenEntry } from "@/lib/schema";
 import {
   classifySeverity,
   failedCallFromExchange,
   isFailedExchange,
-  mainChainModel,
   type FailedCallFact,
   type SeverityInput,
 } from "@/lib/severity";
-import type { ExchangeRecord, RolloutCapture } from "@/lib/store";
+import type { ExchangeRecord } from "@/lib/store";
 import { timelinePositions } from "@/lib/view/timeline-positions";
-import { incompleteOf, tombstoneOf } from "./summary-lifecycle";
 
 /** The run-level facts (policy model, capture expected) are left out: lib/health adds them. */
 export function severityOf(
@@ -64,51 +60,4 @@ export function timelineFacts(
       cut = { x, fact: failedCallFromExchange(x, position) };
   }
   return { total, cut };
-}
-
-/** The main chain's model, by generated tokens (quarantined calls are not on a chain). */
-export function mainModelOf(v: Verdict): string | null {
-  const build = v.build;
-  const main = build?.chains.find((c) => c.chain_id === "main");
-  if (!build || !main) return null;
-  const calls = main.nodes.flatMap((i) => {
-    const n = build.nodes[i];
-    if (!n || n.quarantine) return [];
-    return [
-      {
-        requested_model: n.entry.requested_model || null,
-        model: n.entry.model,
-        generated: n.entry.generation_token_ids.length,
-      },
-    ];
-  });
-  return mainChainModel(calls);
-}
-
-export function hasCapture(capture: RolloutCapture, record: RolloutRecord | null): boolean {
-  // An empty token file holds no capture: the consumer builds nothing from it (docs/builder.md §5, rule 1).
-  const file =
-    capture.hasTokenFile &&
-    (capture.snapshot.entries.length > 0 || capture.issues.length > 0 || capture.snapshot.tornTail);
-  const store = file || capture.state !== null || capture.intents !== null;
-  return (
-    store ||
-    capture.snapshot.incompleteMarker !== null ||
-    (record?._ng_token_capture ?? null) !== null
-  );
-}
-
-/**
- * What the store recorded beyond the verdict, as the profile's consumer read it (./summary-lifecycle):
- * a retired tombstone, incompleteness, token counts.
- */
-export function storeFacts(capture: RolloutCapture, v: Verdict): Partial<SeverityInput> {
-  const notes = v.build?.notes;
-  return {
-    tombstone: tombstoneOf(capture, v),
-    incomplete: incompleteOf(capture, v),
-    generated_tokens: notes
-      ? { captured: notes.generated_tokens_captured, delivered: notes.generated_tokens_delivered }
-      : null,
-  };
 }

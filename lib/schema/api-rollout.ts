@@ -233,6 +233,8 @@ export const rolloutViewSchema = z.strictObject({
   incomplete: z.strictObject({ lost_calls: z.array(z.string()), state_flag: z.boolean() }),
   generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),
   capture_expected: z.boolean().nullable(),
+  /** Any token-capture evidence, as the run table's summary decides it (lib/runs/lifecycle-facts). */
+  has_capture: z.boolean(),
   chains: z.array(chainViewSchema),
   main_rule: z.strictObject({
     rule: z.enum(["generated_mass", "earliest_root"]),

@@ -1,7 +1,8 @@
 // Policy model and main-chain model: counts written by hand; code-point order as Python sorts
 // (gym-v1 case non-bmp-call-ids orders "c-\uffff" before "c-😀").
 import { describe, expect, it } from "vitest";
-import { compareCodePoints, mainChainModel, runPolicyModel } from "./policy-model";
+import { compareCodePoints } from "@/lib/builder/code-points";
+import { mainChainModel, runPolicyModel } from "./policy-model";
 
 describe("runPolicyModel", () => {
   it("is the model most rollouts train on", () => {

@@ -1,6 +1,7 @@
 // Which model a rollout trains on and which model a run trains on (its policy), so the severity
 // model can flag a rollout whose main chain came from another model (a side model that
 // out-generated the policy). Counting only: reading entries and summaries happens elsewhere.
+import { compareCodePoints } from "@/lib/builder/code-points";
 
 /** A call's model for these comparisons: what the harness asked for, else what served it. */
 export interface CallModelFact {
@@ -8,18 +9,6 @@ export interface CallModelFact {
   model: string | null;
   /** Generated tokens of the call (its weight in the main chain). */
   generated: number;
-}
-
-/** Orders strings by Unicode code point (as Python does), so ties break the same everywhere. */
-export function compareCodePoints(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) {
-    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
 }
 
 /** The key with the highest count; ties go to the smallest key by code point; null if empty. */

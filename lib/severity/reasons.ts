@@ -3,6 +3,7 @@
 // docs/gym-v1-store.md. Deciding which reasons apply is classify.ts's job.
 import type { MaskReason } from "@/lib/builder/verdict";
 import { describeFailedCall, type FailedCallFact } from "./failed-call";
+import { plural } from "@/lib/view/plural";
 
 export type Severity = "trained" | "trained_with_warnings" | "masked";
 /** `pending` is not a class: the verdict is not known yet, so nothing may say "trained". */
@@ -35,7 +36,6 @@ function reason(code: ReasonCode, severity: Reason["severity"], title: string, d
   return { code, severity, title, detail, sentence } satisfies Reason;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const code = (s: string) => `\`${s}\``;
 
 /** What made a snapshot incomplete, when the store says (docs/gym-v1-store.md §3). */

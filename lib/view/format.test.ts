@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "./format";
+import { formatBytes, signed } from "./format";
 
 describe("formatBytes", () => {
   it("names bytes below a kilobyte as bytes", () => {
@@ -29,5 +29,19 @@ describe("formatBytes", () => {
   it("a count that is not one is a dash, not NaN", () => {
     expect(formatBytes(Number.NaN)).toBe("—");
     expect(formatBytes(-1)).toBe("—");
+  });
+});
+
+describe("signed", () => {
+  it("writes a difference's sign, a minus sign rather than a hyphen", () => {
+    expect(signed(0.0061)).toBe("+0.006");
+    expect(signed(-0.007)).toBe("\u22120.007");
+    expect(signed(1.5, 1)).toBe("+1.5");
+  });
+
+  it("writes a difference that rounds to zero without a sign", () => {
+    expect(signed(0)).toBe("0.000");
+    expect(signed(-0.0004)).toBe("0.000");
+    expect(signed(0.0004)).toBe("0.000");
   });
 });

@@ -1,6 +1,6 @@
-// Byte counts in words for every view: B, kB, MB, GB, TB in powers of 1000 (as disks and `ls -h
-// --si` count them), three significant figures at most. Only sizes; counts of things are
-// lib/view/plural's.
+// Numbers in words for every view: byte counts in B, kB, MB, GB, TB in powers of 1000 (as disks
+// and `ls -h --si` count them), three significant figures at most; differences with their sign.
+// Counts of things are lib/view/plural's.
 
 const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 
@@ -22,4 +22,11 @@ export function formatBytes(bytes: number): string {
   }
   const digits = shown < 100 && !Number.isInteger(shown) ? 1 : 0;
   return `${shown.toFixed(digits)} ${UNITS[unit]}`;
+}
+
+/** A difference with its sign: +0.006, −0.007 (a minus sign, not a hyphen); 0.000 rounds unsigned. */
+export function signed(x: number, digits = 3): string {
+  const shown = Math.abs(x).toFixed(digits);
+  if (Number(shown) === 0) return shown;
+  return `${x > 0 ? "+" : "−"}${shown}`;
 }

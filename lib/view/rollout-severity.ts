@@ -17,18 +17,6 @@ function failedFact(f: FailedCall): FailedCallFact {
   return { position, status_code, error_category, error_type, location, message };
 }
 
-/** Any token-capture evidence: store files, captured calls, or the record's `_ng_token_capture`. */
-function hasCapture(view: RolloutView): boolean {
-  return (
-    // An empty token file holds no capture: the consumer builds nothing from it (docs/builder.md §5, rule 1).
-    (view.read.token_file && (view.read.issues.length > 0 || view.read.torn_tail)) ||
-    view.calls.length > 0 ||
-    view.tombstone !== null ||
-    view.dangling_intents.length > 0 ||
-    (view.record?.token_capture ?? null) !== null
-  );
-}
-
 export function severityInputOf(view: RolloutView): SeverityInput {
   const v = view.verdict;
   // seed reads only the `.tokens.incomplete` marker; gym-v1 also counts intents and the state flag.
@@ -56,7 +44,7 @@ export function severityInputOf(view: RolloutView): SeverityInput {
     oov_tokens: view.oov_tokens,
     oov_first: firstOutsideId(view),
     torn_tail: view.read.torn_tail,
-    has_capture: hasCapture(view),
+    has_capture: view.has_capture,
     capture_expected: view.capture_expected,
   };
 }
