@@ -35,8 +35,6 @@ export interface RunFacts {
   /** The run has a token store, a model-call store or records: there are rollouts to count. */
   hasSources: boolean;
   hasRecords: boolean;
-  /** The run's training curve (the trainer's logs or metrics.jsonl), null without one. */
-  curve: TrainingCurveView | null;
 }
 
 export function RunOverview({ initial, facts }: { initial: RunHealth; facts: RunFacts }) {
@@ -66,15 +64,15 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         {progress}
         {error}
         <p data-testid="capture-off-note">
-          {captureOffLine({ steps: facts.curve?.steps ?? 0, hasRecords: facts.hasRecords })}
+          {captureOffLine({ steps: health.curve?.steps ?? 0, hasRecords: facts.hasRecords })}
         </p>
-        {facts.curve && <TrainingCurve curve={facts.curve} />}
+        {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />
         <TruthCheck runId={runId} />
         {(facts.hasRecords || health.rollouts > 0) && (
           <>
             <h2 id={ROLLOUTS_ANCHOR}>Records</h2>
-            <Sources health={health} state={state} curve={facts.curve} />
+            <Sources health={health} state={state} curve={health.curve} />
             {table}
           </>
         )}
@@ -89,7 +87,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       {isSettled(state) && (
         <>
           <h2>Health</h2>
-          <Sources health={health} state={state} curve={facts.curve} />
+          <Sources health={health} state={state} curve={health.curve} />
           <HealthKpis h={health} />
         </>
       )}
@@ -102,8 +100,6 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       {isSettled(state) ? (
         <>
           <HealthCharts h={health} />
-          {/* The health draws metrics.jsonl's reward; a curve only the trainer's logs hold is drawn here. */}
-          {health.metrics.length === 0 && facts.curve && <TrainingCurve curve={facts.curve} />}
         </>
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />

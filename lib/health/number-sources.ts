@@ -1,6 +1,6 @@
 // Names for where a run's numbers come from, so one shown in two places says which it is: the
 // run's rollout records (mean reward over its kept rollouts) or its training curve (reward per step
-// in metrics.jsonl, which compare averages). Only the words; the numbers are lib/health's.
+// from the trainer's logs or metrics.jsonl, which compare averages). Only the words; the numbers are lib/health's.
 import { plural } from "@/lib/view/plural";
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -9,7 +9,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 export const recordsSource = (rollouts: number): string =>
   `records: ${plural(rollouts, "rollout", "rollouts", n(rollouts))}`;
 
-/** "training curve: 100 steps": a number computed over metrics.jsonl. */
+/** "training curve: 100 steps": a number computed over the run's training curve. */
 export const curveSource = (steps: number): string =>
   `training curve: ${plural(steps, "step", "steps", n(steps))}`;
 

@@ -1,9 +1,8 @@
 // A run's health and rollouts as its routes and pages show them: the summary index's rows with the
 // run's severity applied (its policy model and run-level warnings, in SQL), the aggregates over
 // them (queries, computed once per index generation) with the alerts about the run's files, the
-// index's progress, a page of rollout rows, neighbours, export rows, and the training curve
-// (reward per step from metrics.jsonl, else the trainer logs' train/reward) downsampled to at most
-// MAX_POINTS (gaps kept). Every alert naming rollouts carries the table query that lists them (its
+// index's progress, a page of rollout rows, neighbours, export rows, and the run's one training
+// curve (./training-curve: the trainer logs' reward, else metrics.jsonl's, downsampled once). Every alert naming rollouts carries the table query that lists them (its
 // link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
 import type Database from "better-sqlite3";
@@ -11,6 +10,7 @@ import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import type { RunMetrics } from "@/lib/runs/metrics";
 import { readTrainingCurve } from "@/lib/runs/run-scalars";
+import { trainingCurve, type TrainingCurveView } from "./training-curve";
 import { alertTableQuery, filterKey, type RolloutQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
@@ -30,8 +30,6 @@ import { healthParts } from "./health-sql";
 import { recordAlerts } from "./record-alerts";
 import { truthAlerts } from "./truth-alerts";
 import { applyRunFacts, captureExpected } from "./run-severity";
-
-const MAX_POINTS = 1000;
 
 /**
  * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):
@@ -151,12 +149,19 @@ export async function snapshotWithHealth(
   waitMs?: number,
   /** A page's wait: ends as soon as the index cannot end soon (lib/runs/index-wait). */
   brief = false,
-): Promise<{ snap: IndexSnapshot; health: HealthReport; metrics: RunMetrics; notes: NoteFacts }> {
+): Promise<{
+  snap: IndexSnapshot;
+  health: HealthReport;
+  metrics: RunMetrics;
+  curve: TrainingCurveView | null;
+  notes: NoteFacts;
+}> {
   const index = indexFor(run);
-  const [, metrics] = await Promise.all([
+  const [, read] = await Promise.all([
     index.snapshot({ waitMs: waitFor(index, waitMs), brief }),
     readTrainingCurve(run),
   ]);
+  const { metrics } = read;
   // Taken again with nothing awaited after it until the health is computed: the rows counted
   // and the progress (pending) are of one moment, so counted + pending is the run's rollouts.
   const snap = await index.snapshot({ waitMs: 0 });
@@ -172,7 +177,8 @@ export async function snapshotWithHealth(
     ...fileAlerts(snap, metrics, run.manifestError),
     ...truth,
   ]);
-  return { snap, metrics, notes, health: { ...health, alerts } };
+  const curve = trainingCurve(read.series ? [read.series] : []);
+  return { snap, metrics, curve, notes, health: { ...health, alerts } };
 }
 
 /**
@@ -239,17 +245,14 @@ export async function runHealth(
   waitMs?: number,
   brief = false,
 ): Promise<RunHealth> {
-  const { snap, health, metrics, notes } = await snapshotWithHealth(run, waitMs, brief);
-  const stride = Math.max(1, Math.ceil(metrics.rows.length / MAX_POINTS));
+  const { snap, health, metrics, curve, notes } = await snapshotWithHealth(run, waitMs, brief);
   const patterns = run.manifest.side_call_patterns ?? [];
   return {
     ...health,
     run_id: run.id,
     progress: snap.progress,
-    // A NaN reward (a gap) is always kept, so downsampling never draws a line across it.
-    metrics: metrics.rows
-      .filter((r, i) => i % stride === 0 || (r.nonFinite?.includes("reward") ?? false))
-      .map((r) => ({ step: r.step, reward: r.reward })),
+    curve,
+    metrics: curve?.points ?? [],
     metrics_unreadable: metrics.unreadable,
     skipped_files: snap.skipped_files,
     notes: notesFrom(notes, patterns),

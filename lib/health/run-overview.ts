@@ -7,10 +7,8 @@ import "server-only";
 import type { RunOverview } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { fileProblems } from "./file-alerts";
-import { readRunScalars } from "@/lib/runs/run-scalars";
 import { decideRunProfile, type ProfileDecision } from "@/lib/runs/run-profile";
 import { snapshotWithHealth } from "./run-health";
-import { trainingCurve } from "./training-curve";
 import { byTriage, worstAlert } from "./run-triage";
 
 /**
@@ -41,12 +39,10 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
 }
 
 async function overviewOf(run: RunLayout): Promise<RunOverview> {
-  const [{ snap, health, metrics }, scalars, decision] = await Promise.all([
+  const [{ snap, health, metrics, curve }, decision] = await Promise.all([
     snapshotWithHealth(run, LIST_WAIT_MS),
-    readRunScalars(run),
     decideRunProfile(run),
   ]);
-  const curve = trainingCurve(scalars.series);
   const worst = worstAlert(health.alerts);
   // One mean reward per run, from one named source: the curve where there is one, else the records.
   const reward =

@@ -159,26 +159,45 @@ export function rewardSeries(series: readonly ScalarSeries[]): ScalarSeries | un
   return DEFAULT_SCALARS.map(usable).find((x) => x !== undefined);
 }
 
+/** The run's training curve as read: its reward series (null without one) and the file's facts. */
+export interface TrainingCurveRead {
+  series: ScalarSeries | null;
+  /** What reading it found: rows, unreadable lines, gaps, notes, an error (lib/health alerts). */
+  metrics: RunMetrics;
+}
+
 /**
  * The run's training curve, reward per step, as a comparison picks it: the trainer logs' reward
- * (`train/reward`, else `reward`, with a finite value) when they have one, else metrics.jsonl. `file`
- * names the source ("train/reward in logs/tensorboard"); no curve at all is metrics.jsonl's empty
- * answer (no rows, no error).
+ * (`train/reward`, else `reward`, with a finite value) when they have one, else metrics.jsonl's
+ * `reward`. `metrics.file` names the source ("train/reward in logs/tensorboard").
  */
-export async function readTrainingCurve(run: RunLayout): Promise<RunMetrics> {
+export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRead> {
   const where = await trainerLogsDir(run);
   const logs = where.dir ? await readTrainerLogs(where.dir) : null;
   const found = logs ? rewardSeries(logs.series) : undefined;
   if (!found || !where.dir) {
-    const metrics = await readMetrics(run.metricsFile);
+    const read = await readMetrics(run.metricsFile);
     const notes = logs?.notes ?? [];
-    if (run.metricsFile !== null || where.error === null) return { ...metrics, notes };
-    return { ...metrics, error: where.error };
+    const metrics =
+      run.metricsFile !== null || where.error === null
+        ? { ...read, notes }
+        : { ...read, error: where.error };
+    return { series: rewardSeries([metricsReward(read)]) ?? null, metrics };
   }
   // Name the directories the series came from (its sources are paths inside the log directory).
   const logDir = path.relative(run.dir, where.dir) || ".";
   const from = new Set(
     found.sources.map((f) => path.join(/*turbopackIgnore: true*/ logDir, path.dirname(f))),
   );
-  return curveOf(found, `${found.tag} in ${[...from].join(", ")}`, logs?.notes ?? []);
+  const file = `${found.tag} in ${[...from].join(", ")}`;
+  return { series: found, metrics: curveOf(found, file, logs?.notes ?? []) };
+}
+
+/** metrics.jsonl's `reward` column as a series (a NaN or ±Infinity reward is null: a gap). */
+function metricsReward(m: RunMetrics): ScalarSeries {
+  return {
+    tag: "reward",
+    sources: [path.basename(m.file)],
+    points: m.rows.map((r) => ({ step: r.step, wall_time: 0, value: r.reward })),
+  };
 }

@@ -19,7 +19,7 @@ describe("the GRPO runs' training curve comes from their event files", () => {
     ["grpo-capture-off", curves.off],
     ["grpo-capture-off-seed2", curves.off2],
   ] as const)("%s: 100 steps of train/reward, naming logs/tensorboard", async (id, want) => {
-    const c = await readTrainingCurve(await getRun(id, FIXTURES));
+    const c = (await readTrainingCurve(await getRun(id, FIXTURES))).metrics;
     expect(c.error).toBeNull();
     expect(c.file).toBe(`train/reward in ${path.join("logs", "tensorboard")}`);
     expect(c.rows.map((r) => r.step)).toEqual(want.map((_, i) => i));
@@ -64,7 +64,7 @@ describe("where the curve comes from", () => {
   make("none", { "run.json": "{}" });
 
   it("the trainer's train/reward wins over metrics.jsonl, as compare picks it", async () => {
-    const c = await readTrainingCurve(await getRun("both", root));
+    const c = (await readTrainingCurve(await getRun("both", root))).metrics;
     expect(c.file).toBe(`train/reward in ${path.join("logs", "tensorboard")}`);
     expect(c.rows.map((r) => [r.step, r.reward])).toEqual([
       [0, Math.fround(0.9)],
@@ -74,7 +74,7 @@ describe("where the curve comes from", () => {
   });
 
   it("metrics.jsonl when the logs hold no reward", async () => {
-    const c = await readTrainingCurve(await getRun("jsonl", root));
+    const c = (await readTrainingCurve(await getRun("jsonl", root))).metrics;
     expect(c.file).toBe("metrics.jsonl");
     expect(c.rows.map((r) => [r.step, r.reward])).toEqual([
       [0, 0.25],
@@ -83,7 +83,7 @@ describe("where the curve comes from", () => {
   });
 
   it("NaN and Infinity in the event file are gaps, each named by its step", async () => {
-    const c = await readTrainingCurve(await getRun("gaps", root));
+    const c = (await readTrainingCurve(await getRun("gaps", root))).metrics;
     expect(c.rows.map((r) => [r.step, r.reward, r.nonFinite])).toEqual([
       [0, 0.5, []],
       [1, null, ["reward"]],
@@ -97,7 +97,7 @@ describe("where the curve comes from", () => {
   });
 
   it("a torn final record keeps the whole records before it, with the reader's note", async () => {
-    const c = await readTrainingCurve(await getRun("torn", root));
+    const c = (await readTrainingCurve(await getRun("torn", root))).metrics;
     expect(c.rows.map((r) => [r.step, r.reward])).toEqual([[0, 0.5]]);
     expect(c.notes).toEqual([
       expect.stringMatching(/events\.out\.tfevents\.1\.h: byte \d+: a torn/),
@@ -105,7 +105,7 @@ describe("where the curve comes from", () => {
   });
 
   it("MLflow's `reward` in the directory run.json names, when there is no train/reward", async () => {
-    const c = await readTrainingCurve(await getRun("mlflow", root));
+    const c = (await readTrainingCurve(await getRun("mlflow", root))).metrics;
     expect(c.file).toBe(`reward in ${path.join("nemo", "mlruns", "0", "abc", "metrics")}`);
     expect(c.rows.map((r) => [r.step, r.reward])).toEqual([
       [3, 0.5],
@@ -115,7 +115,7 @@ describe("where the curve comes from", () => {
 
   it("no reward tag and no files at all: no curve, and no error", async () => {
     for (const id of ["other-tags", "none"]) {
-      const c = await readTrainingCurve(await getRun(id, root));
+      const c = (await readTrainingCurve(await getRun(id, root))).metrics;
       expect([c.rows, c.error], id).toEqual([[], null]);
     }
   });

@@ -1,7 +1,6 @@
-// The rollout inspector's wire contract: the rollout view and its stamp (token windows are in
-// ./api-tokens, call detail in ./api-call-detail). The server builds these types (they are inferred from the schemas, never
-// written twice); route tests and the browser parse every body with them. Objects are strict, so a
-// field added or dropped on one side fails the other's parse. Everything on the wire is snake_case.
+// The rollout inspector's wire contract: the rollout view and its stamp (token windows: ./api-tokens,
+// call detail: ./api-call-detail). Types are inferred from the schemas; routes' tests and the browser
+// parse every body with them; strict objects, so a field one side lacks fails. Wire: snake_case.
 import { z } from "zod";
 import { maskReasonSchema, profileSchema } from "./api-runs";
 
@@ -223,9 +222,9 @@ export const rolloutViewSchema = z.strictObject({
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
   dangling_intents: z.array(danglingIntentSchema),
-  /** Severity facts: the main chain's model and the run's policy (null until known), token ids
-   * outside any vocabulary, the tombstone, lost calls and the state flag, the builder's generated
-   * token counts, and the manifest's capture setting (on true, off false, unstated null). */
+  /** Severity facts (lib/runs/lifecycle-facts): the main chain's model and the run's policy (null
+   * until known), ids outside any vocabulary, the tombstone, lost calls, the state flag, generated
+   * token counts, the manifest's capture setting (unstated null), and any capture evidence. */
   main_model: nullableString,
   policy_model: nullableString,
   oov_tokens: nullableInt,
@@ -233,7 +232,6 @@ export const rolloutViewSchema = z.strictObject({
   incomplete: z.strictObject({ lost_calls: z.array(z.string()), state_flag: z.boolean() }),
   generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),
   capture_expected: z.boolean().nullable(),
-  /** Any token-capture evidence, as the run table's summary decides it (lib/runs/lifecycle-facts). */
   has_capture: z.boolean(),
   chains: z.array(chainViewSchema),
   main_rule: z.strictObject({

@@ -223,7 +223,21 @@ export const healthReportSchema = z.strictObject({
 export const runHealthSchema = healthReportSchema.extend({
   run_id: z.string(),
   progress: indexProgressSchema,
-  /** Reward per training step from metrics.jsonl, downsampled. */
+  /**
+   * The run's one training curve: reward per step from the trainer's logs (`train/reward`, else
+   * `reward`), else metrics.jsonl's `reward`, downsampled with every gap kept; `tag` and `sources`
+   * name where it came from; null without a reward series.
+   */
+  curve: z
+    .strictObject({
+      tag: z.string(),
+      sources: z.array(z.string()),
+      steps: int,
+      mean: nullableNumber,
+      points: z.array(z.strictObject({ step: int, reward: nullableNumber })),
+    })
+    .nullable(),
+  /** The curve's points again (`curve.points`, [] without one), as scripts read them. */
   metrics: z.array(z.strictObject({ step: int, reward: nullableNumber })),
   metrics_unreadable: int,
   skipped_files: z.array(z.string()),

@@ -2,8 +2,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 import { runHealth } from "@/lib/health/run-health";
-import { trainingCurve } from "@/lib/health/training-curve";
-import { readRunScalars } from "@/lib/runs/run-scalars";
 import { decideRunProfile } from "@/lib/runs/run-profile";
 import { getRun } from "@/lib/runs/runs-root";
 import { RunOverview } from "@/components/run/run-overview";
@@ -24,9 +22,8 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
     if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
     throw err;
   });
-  const [health, scalars, profile] = await Promise.all([
+  const [health, profile] = await Promise.all([
     runHealth(run, FIRST_WAIT_MS, true),
-    readRunScalars(run),
     decideRunProfile(run),
   ]);
   return (
@@ -57,7 +54,6 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
           captureOff: run.manifest.capture === "off",
           hasSources: [run.tokensDir, run.modelCallsDir, run.rolloutsFile].some((f) => f !== null),
           hasRecords: run.rolloutsFile !== null,
-          curve: trainingCurve(scalars.series),
         }}
       />
       {/* GRPO groups without training signal per step: only a run with records can have groups. */}

@@ -8,6 +8,7 @@ import { chartBucketQuery } from "@/lib/view/rollout-nav";
 import { MASKED, NEUTRAL, NEUTRAL_2, WARNING } from "./colours";
 import { StepChart, type StepChartProps, type StepRow } from "./step-chart";
 import type { BucketLink } from "./use-bucket-link";
+import { curveSource } from "@/lib/health/number-sources";
 
 const RECORD_STEP = "step (rollout records)";
 const percent = (v: number) => `${(v * 100).toFixed(Math.abs(v) < 0.1 && v !== 0 ? 1 : 0)}%`;
@@ -94,14 +95,14 @@ export function StepCharts({ h, link }: { h: RunHealth; link: BucketLink }) {
           />
         ) : null;
       })}
-      {h.metrics.length > 0 && (
+      {h.curve && h.curve.points.length > 0 && (
         <StepChart
           id="metrics-reward"
-          title="Reward per training step (metrics.jsonl)"
-          data={h.metrics}
+          title={`Reward per training step (${curveSource(h.curve.steps)}: ${h.curve.tag} from ${h.curve.sources.join(", ")})`}
+          data={h.curve.points}
           series={[{ key: "reward", label: "reward (training curve)", color: NEUTRAL }]}
           valueAxis="reward (training curve)"
-          stepAxis="training step (metrics.jsonl)"
+          stepAxis="training step"
           format={fixed(3)}
           query={query}
           link={link}
