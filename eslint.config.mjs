@@ -40,6 +40,17 @@ export default defineConfig([
     files: ["**/*.{ts,tsx,mts,mjs}"],
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
+  // lib/testing holds the tests' references and helpers: product code never imports it.
+  {
+    files: ["{app,components,lib,cli}/**/*.{ts,tsx,mjs}"],
+    ignores: ["**/*.test.{ts,tsx}", "lib/testing/**"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        { zones: [{ target: ".", from: "./lib/testing", message: "test code only." }] },
+      ],
+    },
+  },
   // Source files stay under 300 lines, split by concept (docs/architecture.md). Tests too.
   {
     files: ["{app,components,lib,cli}/**/*.{ts,tsx,mjs}"],

@@ -1,7 +1,7 @@
 // Expected numbers come from lib/compare/reference.py (numpy/scipy), not from this code.
 import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { computeHealth } from "@/lib/health/health";
+import { computeHealth } from "@/lib/testing/health-reference";
 import { trainingComparisonSchema } from "@/lib/schema";
 import { compareTraining } from "./compare-runs";
 import { compareRuns } from "./load";

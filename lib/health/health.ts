@@ -1,27 +1,14 @@
-// Per-run health from rollout summaries: masked fraction and reasons, distributions (delivered
-// fraction, chains, roots, calls), side calls, fallbacks, status codes, per-step series, and the
-// alerts users miss (the lines that need no fixing are ./health-notes). Pure: summaries in,
-// numbers out; no I/O and no token arrays.
-import type {
-  Alert,
-  AlertKind,
-  Count,
-  HealthReport,
-  RolloutSummary,
-  StepPoint,
-} from "@/lib/schema";
-import { countBySeverity, describeFailedCall } from "@/lib/severity";
-import { pushTo } from "@/lib/view/group";
-import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
+// Per-run health's shared parts: the alert facts and sentences (the alerts users miss; the lines
+// that need no fixing are ./health-notes), count ordering and thresholds. The health itself is
+// computed by ./health-sql over the index; the same in memory, the tests' reference, is
+// lib/testing/health-reference. Pure; no I/O and no token arrays.
+import type { Alert, AlertKind, Count, RolloutSummary } from "@/lib/schema";
+import { describeFailedCall } from "@/lib/severity";
+import { deliveredBucket } from "@/lib/view/rollout-nav";
 import { counted, plural } from "@/lib/view/plural";
-import { mean as ssMean } from "simple-statistics";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 export const SAMPLE = 20;
-
-function tally(into: Map<string, number>, key: string, n = 1): void {
-  into.set(key, (into.get(key) ?? 0) + n);
-}
 
 export function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
   const out = [...m].map(([key, count]) => ({ key, count }));
@@ -34,13 +21,8 @@ export function counts(m: Map<string, number>, order: "key" | "count" = "count")
 // so a bar's click lists exactly the rollouts the bar counts.
 export { deliveredBucket };
 
-/** The library's mean, null for no values (a panel with nothing to average says so). */
-const meanOrNull = (xs: number[]) => (xs.length ? ssMean(xs) : null);
-
-const isMasked = (s: RolloutSummary) => s.severity === "masked";
-
 /**
- * Alert kinds computeHealth raises. The other profile's disagreement is a note (./health-notes): the
+ * Alert kinds the health raises. The other profile's disagreement is a note (./health-notes): the
  * consumer runs one profile, so what the other would do is worth knowing but needs no fixing.
  */
 export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
@@ -50,135 +32,6 @@ export interface HealthExtra {
   pending?: number;
   /** The run's policy model (lib/health/run-severity); summaries carry its warning already. */
   policyModel?: string | null;
-}
-
-/** Summaries are served ones: the run's warnings (lib/health/run-severity) already applied. */
-export function computeHealth(
-  summaries: readonly RolloutSummary[],
-  extra: HealthExtra = {},
-): HealthReport {
-  const reasons = new Map<string, number>(),
-    delivered = new Map<string, number>(),
-    chains = new Map<string, number>();
-  const roots = new Map<string, number>(),
-    calls = new Map<string, number>(),
-    sides = new Map<string, number>();
-  const fallbacks = new Map<string, number>(),
-    codes = new Map<string, number>(),
-    categories = new Map<string, number>();
-  const steps = new Map<number, RolloutSummary[]>();
-  const severityReasons = new Map<string, number>();
-  const flagged: Record<FlaggedKind, string[]> = {
-    cut_short: [],
-    other_model_main: [],
-    masked_fraction: [],
-    dangling_intents: [],
-    unreadable: [],
-    newer_schema: [],
-    unreadable_records: [],
-  };
-  let masked = 0,
-    quarantined = 0,
-    withQuarantine = 0,
-    fromStore = 0;
-  const rewards: number[] = [];
-  for (const s of summaries) {
-    if (s.source === "store") fromStore++;
-    for (const r of s.severity_reasons) if (r.code !== "pending") tally(severityReasons, r.title);
-    if (s.severity_reasons.some((r) => r.code === "other_model_main"))
-      flagged.other_model_main.push(s.rollout_id);
-    if (isMasked(s)) {
-      masked++;
-      flagged.masked_fraction.push(s.rollout_id);
-    }
-    for (const r of maskReasonKeys(s)) tally(reasons, r);
-    if (s.delivered_fraction !== null) tally(delivered, deliveredBucket(s.delivered_fraction));
-    if (s.chains !== null) tally(chains, String(s.chains));
-    if (s.roots !== null) tally(roots, String(s.roots));
-    tally(calls, String(s.n_calls));
-    quarantined += s.quarantined;
-    if (s.quarantined > 0) withQuarantine++;
-    if (s.side_call_reasons.pattern) tally(sides, "pattern", s.side_call_reasons.pattern);
-    if (s.side_call_reasons.self_calibration)
-      tally(sides, "self_calibration", s.side_call_reasons.self_calibration);
-    for (const [k, n] of Object.entries(s.fallbacks)) if (n) tally(fallbacks, k, n);
-    for (const [k, n] of Object.entries(s.status_codes)) tally(codes, k, n);
-    for (const [k, n] of Object.entries(s.error_categories)) tally(categories, k, n);
-    if (s.reward !== null) rewards.push(s.reward);
-    if (s.step !== null) pushTo(steps, s.step, s);
-    if (s.cut_short_call) flagged.cut_short.push(s.rollout_id);
-    if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
-    if (s.unreadable) flagged.unreadable.push(s.rollout_id);
-    if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
-  }
-  const n = summaries.length;
-  const per_step: StepPoint[] = [...steps.keys()]
-    .sort((a, b) => a - b)
-    .map((step) => {
-      const xs = steps.get(step) as RolloutSummary[];
-      const delivered = xs.map((x) => x.delivered_fraction).filter((x): x is number => x !== null);
-      const rw = xs.map((x) => x.reward).filter((x): x is number => x !== null);
-      return {
-        step,
-        rollouts: xs.length,
-        masked_fraction: xs.filter(isMasked).length / xs.length,
-        reward_mean: meanOrNull(rw),
-        calls_mean: meanOrNull(xs.map((x) => x.n_calls)) ?? 0,
-        delivered_mean: meanOrNull(delivered),
-        side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
-        quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
-        failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
-      };
-    });
-  const byId = new Map(summaries.map((s) => [s.rollout_id, s]));
-  const severity = countBySeverity(summaries.map((s) => s.severity));
-  severity.pending += extra.pending ?? 0;
-  return {
-    rollouts: n,
-    from_store: fromStore,
-    masked,
-    masked_fraction: n ? masked / n : 0,
-    severity,
-    severity_reasons: counts(severityReasons),
-    policy_model: extra.policyModel ?? null,
-    mask_reasons: counts(reasons),
-    delivered_fraction: counts(delivered, "key"),
-    chains_per_rollout: counts(chains, "key"),
-    roots_per_rollout: counts(roots, "key"),
-    calls_per_rollout: counts(calls, "key"),
-    quarantined_calls: quarantined,
-    rollouts_with_quarantine: withQuarantine,
-    side_calls_by_reason: counts(sides),
-    fallbacks_by_reason: counts(fallbacks),
-    status_codes: counts(codes, "key"),
-    error_categories: counts(categories),
-    reward_mean: meanOrNull(rewards),
-    per_step,
-    alerts: alertsOf(factsOf(flagged, n, byId), extra),
-  };
-}
-
-function factsOf(
-  flagged: Record<FlaggedKind, string[]>,
-  n: number,
-  byId: Map<string, RolloutSummary>,
-): AlertFacts {
-  const cut = flagged.cut_short;
-  const first = byId.get(cut[0] as string) ?? null;
-  return {
-    flagged: Object.fromEntries(
-      Object.entries(flagged).map(([k, ids]) => [
-        k,
-        { count: ids.length, ids: ids.slice(0, SAMPLE) },
-      ]),
-    ) as AlertFacts["flagged"],
-    rollouts: n,
-    cutShort: {
-      first,
-      trained: cut.filter((id) => byId.get(id)?.severity === "trained_with_warnings").length,
-    },
-    otherModel: byId.get(flagged.other_model_main[0] as string)?.main_model ?? null,
-  };
 }
 
 const VERDICT: Partial<Record<FlaggedKind, Alert["verdict"]>> = {

@@ -10,7 +10,7 @@ import { getRun } from "@/lib/runs/runs-root";
 import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import { healthReportSchema, rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
-import { computeHealth } from "./health";
+import { computeHealth } from "@/lib/testing/health-reference";
 import { applyRunFacts, withRunSeverity } from "./run-severity";
 
 const jsonl = (file: string) =>

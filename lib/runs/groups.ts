@@ -1,8 +1,9 @@
 // GRPO groups of a run's rollout records: the rollouts of one task (or any scalar record field) in
 // one step, with their rewards, spread, each rollout's advantage as NeMo-RL computes it, and
 // whether the group carries no training signal (all rewards equal: every advantage is 0). Per
-// step: how many groups, how many without signal. Pure: records come read (lib/runs/rollout-records);
-// ./groups-sql answers the same from the summary index's records table.
+// step: how many groups, how many without signal. Pure. ./groups-sql answers a query from the
+// summary index's records table; the same over records in memory, the tests' reference, is
+// lib/testing/groups-reference.
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
@@ -10,10 +11,7 @@ import {
   type BaselineKind,
   type FieldValue,
   type RolloutGroup,
-  type RunGroups,
-  type StepSignal,
 } from "@/lib/schema/api-groups";
-import { checkFields, discoverFields, fieldValue, type RecordLike } from "./record-fields";
 import { compareIds } from "./rollout-query";
 
 /** Gym's task index: a GRPO group is one task's rollouts in one step. */
@@ -128,60 +126,6 @@ export function groupOf(
   return group;
 }
 
-const intOrNull = (v: FieldValue) => (typeof v === "number" && Number.isInteger(v) ? v : null);
-const byStep = (a: number | null, b: number | null) =>
-  a === b ? 0 : a === null ? 1 : b === null ? -1 : a - b;
-/** Numbers before strings before booleans; numbers numerically, strings naturally. */
-function byKey(a: FieldValue, b: FieldValue): number {
-  const rank = (v: FieldValue) => (typeof v === "number" ? 0 : typeof v === "string" ? 1 : 2);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  return compareIds(String(a), String(b));
-}
-
-/** The records grouped by (step, value of `by`), in step then key order; records without a value are counted. */
-export function groupRollouts(
-  records: ReadonlyMap<string, RecordLike>,
-  by: string,
-  opts: AdvantageOptions,
-): { groups: RolloutGroup[]; ungrouped: number } {
-  const buckets = new Map<string, { key: FieldValue; step: number | null; members: Member[] }>();
-  let ungrouped = 0;
-  for (const [id, record] of records) {
-    const key = fieldValue(record, by);
-    if (key === null) {
-      ungrouped++;
-      continue;
-    }
-    const step = intOrNull(fieldValue(record, "step"));
-    const k = JSON.stringify([step, key]);
-    let b = buckets.get(k);
-    if (!b) buckets.set(k, (b = { key, step, members: [] }));
-    const reward = fieldValue(record, "reward");
-    b.members.push({
-      rollout_id: id,
-      reward: typeof reward === "number" ? reward : null,
-      masked: record.mask_sample === true,
-    });
-  }
-  const groups = [...buckets.values()]
-    .map((b) => groupOf(b.key, b.step, b.members, opts))
-    .sort((a, b) => byStep(a.step, b.step) || byKey(a.key, b.key));
-  return { groups, ungrouped };
-}
-
-/** Groups and groups without signal per step, in step order (null step last). */
-export function signalPerStep(groups: readonly RolloutGroup[]): StepSignal[] {
-  const out = new Map<number | null, StepSignal>();
-  for (const g of groups) {
-    let s = out.get(g.step);
-    if (!s) out.set(g.step, (s = { step: g.step, groups: 0, no_signal: 0 }));
-    s.groups++;
-    if (g.no_signal) s.no_signal++;
-  }
-  return [...out.values()].sort((a, b) => byStep(a.step, b.step));
-}
-
 export const groupsQuerySchema = z.object({
   by: z.string().min(1).max(200).optional(),
   baseline: baselineKindSchema.default("leave_one_out"),
@@ -207,35 +151,4 @@ export function parseGroupsQuery(params: URLSearchParams): GroupsQuery {
     );
   }
   return parsed.data;
-}
-
-/**
- * The run's groups under `q`: by `q.by` (a scalar field of the records, else a 400 listing them),
- * by default the task index when the records carry one (else no groups and `by: null`).
- */
-export function runGroups(records: ReadonlyMap<string, RecordLike>, q: GroupsQuery): RunGroups {
-  const fields = discoverFields(records.values()).map((f) => f.path);
-  if (q.by !== undefined) checkFields("by", [q.by], fields);
-  const by = q.by ?? (fields.includes(DEFAULT_GROUP_FIELD) ? DEFAULT_GROUP_FIELD : null);
-  const opts = { baseline: q.baseline, normalize: q.normalize };
-  const { groups, ungrouped } = by
-    ? groupRollouts(records, by, opts)
-    : { groups: [], ungrouped: records.size };
-  const shown = groups.filter(
-    (g) =>
-      (q.step === undefined || g.step === q.step) &&
-      (q.signal === undefined || g.no_signal === (q.signal === "none")),
-  );
-  return {
-    by,
-    fields,
-    definition: { ...opts, epsilon: EPSILON, source: ADVANTAGE_SOURCE },
-    total: shown.length,
-    offset: q.offset,
-    groups: shown.slice(q.offset, q.offset + q.limit),
-    per_step: signalPerStep(groups),
-    max_group_size: groups.reduce((a, g) => Math.max(a, g.n), 0),
-    ungrouped,
-    records: records.size,
-  };
 }

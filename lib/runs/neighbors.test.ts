@@ -12,13 +12,8 @@ import { getRun } from "./runs-root";
 import { indexFor } from "./summary-index";
 import { inspectorHref, TABLE_QUERY_KEYS } from "@/lib/view/rollout-nav";
 import { sqlNeighbours } from "@/lib/testing/sql-engine";
-import {
-  neighborsOf as inMemory,
-  parseRolloutQuery,
-  rolloutQuerySchema,
-  type RolloutQuery,
-  selectRollouts,
-} from "./rollout-query";
+import { parseRolloutQuery, rolloutQuerySchema, type RolloutQuery } from "./rollout-query";
+import { neighborsOf as inMemory, selectRollouts } from "@/lib/testing/rollout-query-reference";
 
 const RUN = "grpo-capture-on";
 

@@ -8,13 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { RolloutSummary } from "@/lib/schema";
 import { summaryOf } from "@/lib/testing/summary";
 import { sqlSelect } from "@/lib/testing/sql-engine";
-import {
-  alertTableQuery,
-  filterKey,
-  parseRolloutQuery,
-  selectRollouts as inMemory,
-  type RolloutQuery,
-} from "./rollout-query";
+import { alertTableQuery, filterKey, parseRolloutQuery, type RolloutQuery } from "./rollout-query";
+import { selectRollouts as inMemory } from "@/lib/testing/rollout-query-reference";
 
 /** The in-memory reference's rows, checked against the summary index's SQL for the same query. */
 function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery): RolloutSummary[] {

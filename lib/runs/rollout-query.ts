@@ -1,8 +1,7 @@
-// Sorting, filtering and paging rollout summaries for the rollouts table, its exports and the
-// inspector's previous / next (neighborsOf, the same order without sorting a copy). The
-// query is parsed from URL parameters once (zod); unknown sort keys or values are an
-// InvalidInputError. Export rows and their columns follow the contract (lib/schema/api-runs).
-import { callsMade } from "@/lib/view/calls-made";
+// The rollouts table's query: parsed from URL parameters once (zod; unknown sort keys or values are
+// an InvalidInputError), its filters and keys, and the export row and CSV line of a summary
+// (columns from the contract, lib/schema/api-runs). The SQL that serves it is ./summary-sql's; the
+// same query in memory, the tests' reference, is lib/testing/rollout-query-reference.
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
@@ -11,8 +10,6 @@ import {
   type ExportRow,
   type RolloutSummary,
 } from "@/lib/schema";
-import { SEVERITY_ORDER } from "@/lib/severity/palette";
-import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 
 export const SORT_KEYS = [
@@ -85,7 +82,7 @@ export const BUCKET_FILTERS = {
   fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
   error_category: (s, v) => has(s.error_categories, v),
 } satisfies Record<string, BucketTest>;
-const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
+export const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
 
 const word = z.string().max(64).optional();
 const count = z
@@ -164,84 +161,6 @@ export function filterKey(q: RolloutQuery): string {
   ]);
 }
 
-function matches(s: RolloutSummary, q: RolloutQuery, text: string | null): boolean {
-  if (q.verdict === "masked" && s.severity !== "masked") return false;
-  if (q.verdict === "trained" && s.severity !== "trained" && s.severity !== "trained_with_warnings")
-    return false;
-  if (q.severity && s.severity !== q.severity) return false;
-  if (q.reason && !hasReason(s, q.reason)) return false;
-  if (q.status && !(q.status in s.status_codes)) return false;
-  if (q.step !== undefined && s.step !== q.step) return false;
-  if (q.cut_short && !s.cut_short) return false;
-  if (q.alert && !ALERT_FILTERS[q.alert](s)) return false;
-  for (const k of BUCKET_KEYS) {
-    const v = q[k];
-    if (v !== undefined && !BUCKET_FILTERS[k](s, v)) return false;
-  }
-  if (
-    text &&
-    !`${s.rollout_id}\n${s.error ?? ""}\n${s.cut_short ?? ""}`.toLowerCase().includes(text)
-  )
-    return false;
-  return true;
-}
-
-function value(s: RolloutSummary, key: SortKey): number | string | null {
-  if (key === "mask_sample") return s.mask_sample ? 1 : 0;
-  if (key === "severity") return SEVERITY_ORDER.indexOf(s.severity);
-  if (key === "n_calls") return callsMade(s); // the "Calls made" column's value
-  return s[key];
-}
-
-/** The table's order under `q` (nulls last in either direction); ties keep rollout id order. */
-function orderOf(q: RolloutQuery): (a: RolloutSummary, b: RolloutSummary) => number {
-  const sign = q.dir === "asc" ? 1 : -1;
-  return (a, b) => {
-    const va = value(a, q.sort),
-      vb = value(b, q.sort);
-    if (va === null || vb === null)
-      return va === vb ? compareIds(a.rollout_id, b.rollout_id) : va === null ? 1 : -1;
-    const c = typeof va === "string" ? compareIds(va, vb as string) : va - (vb as number);
-    return c !== 0 ? sign * c : compareIds(a.rollout_id, b.rollout_id);
-  };
-}
-
-/** Filtered and sorted (nulls last in either direction); ties keep rollout id order. */
-export function selectRollouts(all: readonly RolloutSummary[], q: RolloutQuery): RolloutSummary[] {
-  const text = q.q ? q.q.toLowerCase() : null;
-  return all.filter((s) => matches(s, q, text)).sort(orderOf(q));
-}
-
-/**
- * The rollouts just before and after `rolloutId` in selectRollouts' order, in one pass with no
- * sorted copy. A rollout outside the filters still has neighbours: those it would sit between.
- * Without a summary for it (not indexed yet) it has none.
- */
-export function neighborsOf(
-  all: readonly RolloutSummary[],
-  rolloutId: string,
-  q: RolloutQuery,
-): RolloutNeighbors {
-  const text = q.q ? q.q.toLowerCase() : null;
-  const order = orderOf(q);
-  const self = all.find((s) => s.rollout_id === rolloutId);
-  let prev: RolloutSummary | null = null,
-    next: RolloutSummary | null = null;
-  let before = 0,
-    total = 0;
-  for (const s of all) {
-    if (!matches(s, q, text)) continue;
-    total++;
-    if (!self || s === self) continue;
-    if (order(s, self) < 0) {
-      before++;
-      if (!prev || order(s, prev) > 0) prev = s;
-    } else if (!next || order(s, next) < 0) next = s;
-  }
-  const index = self && matches(self, q, text) ? before : null;
-  return { prev: prev?.rollout_id ?? null, next: next?.rollout_id ?? null, index, total };
-}
-
 /** One flat row per rollout, for CSV and JSON exports. */
 export function exportRow(s: RolloutSummary): ExportRow {
   return {
@@ -284,9 +203,4 @@ function cell(v: string | number | boolean | null | undefined): string {
 /** One row of the CSV, with its line end. */
 export function csvLine(row: ExportRow): string {
   return `${EXPORT_COLUMNS.map((c) => cell(row[c])).join(",")}\n`;
-}
-
-/** RFC 4180 CSV of the rows under the header line. */
-export function toCsv(rows: readonly ExportRow[]): string {
-  return `${EXPORT_COLUMNS.join(",")}\n${rows.map(csvLine).join("")}`;
 }

@@ -23,7 +23,8 @@ import { readMetrics } from "./metrics";
 import { getRun } from "./runs-root";
 import { cacheDir, indexFor, SummaryIndex } from "./summary-index";
 import { summarizeRollout } from "./summarize";
-import { toCsv, exportRow } from "./rollout-query";
+import { exportRow } from "./rollout-query";
+import { toCsv } from "@/lib/testing/rollout-query-reference";
 
 const summary = summaryOf;
 

@@ -10,7 +10,7 @@ import { syntheticRolloutLines } from "@/fixtures/generator/synthetic-rollout";
 import { tokenEntrySchema } from "@/lib/schema";
 import { tempStore } from "@/lib/testing/temp-store";
 import { readJsonl, type JsonlLine } from "./jsonl";
-import { fuzzCorpus } from "./reader-fuzz";
+import { fuzzCorpus } from "@/lib/testing/reader-fuzz";
 import { resetPromptReuse, scanTokenLine } from "./token-line";
 import { readRolloutCapture } from "./token-store";
 
