@@ -10,7 +10,7 @@ import { beforeAll, expect, it, vi } from "vitest";
 import { rolloutSummarySchema } from "@/lib/schema";
 import { listStore } from "@/lib/store";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
-import { applyRunFacts } from "@/lib/health/run-severity";
+import { applyRunFacts } from "@/lib/runs/run-severity";
 import { classifySeverity } from "@/lib/severity";
 import { severityInputOf } from "@/lib/view/rollout-severity";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";

@@ -15,7 +15,7 @@ import type { HealthReport, RolloutSummary } from "@/lib/schema";
 import { indexedSummaries, sqlHealth, sqlNeighbours, sqlSelect } from "@/lib/testing/sql-engine";
 import { computeHealth } from "@/lib/testing/health-reference";
 import { lifecycleAlerts } from "./lifecycle-alerts";
-import { withRunSeverity } from "./run-severity";
+import { withRunSeverity } from "@/lib/testing/health-reference";
 
 /** The fixture runs with rollouts (a token store or records; the capture-off ones have logs only). */
 const RUNS = readdirSync(RUNS_DIR, { withFileTypes: true })

@@ -30,7 +30,7 @@ export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
 export interface HealthExtra {
   /** Rollouts the index has not summarised yet: counted as pending, never as trained. */
   pending?: number;
-  /** The run's policy model (lib/health/run-severity); summaries carry its warning already. */
+  /** The run's policy model (lib/runs/run-severity); summaries carry its warning already. */
   policyModel?: string | null;
 }
 

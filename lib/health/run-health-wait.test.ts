@@ -9,7 +9,8 @@ import { writeLargeRun } from "@/fixtures/generator/large";
 import { parseRolloutQuery } from "@/lib/runs/rollout-query";
 import { getRun, type RunLayout } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
-import { rolloutPage, runHealth } from "./run-health";
+import { rolloutPage } from "@/lib/runs/served-rollouts";
+import { runHealth } from "./run-health";
 
 /** Enough rollouts that their cold index takes seconds on the pool, long past the polls below. */
 const ROLLOUTS = 1_500;

@@ -11,7 +11,8 @@ import { getRun } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
 import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
 import { alertRolloutHref, alertTableHref, TABLE_QUERY_KEYS } from "@/lib/view/rollout-nav";
-import { rolloutPage, runHealth } from "./run-health";
+import { rolloutPage } from "@/lib/runs/served-rollouts";
+import { runHealth } from "./run-health";
 
 serveFixtureRuns();
 const RUNS = ["opencode-before-fix", "claude-code-capture-on", "gym-main-v1"];

@@ -1,27 +1,20 @@
-// A run's health and rollouts as its routes and pages show them: the summary index's rows with the
-// run's severity applied (its policy model and run-level warnings, in SQL), the aggregates over
-// them (queries, computed once per index generation) with the alerts about the run's files, the
-// index's progress, a page of rollout rows, neighbours, export rows, and the run's one training
-// curve (./training-curve: the trainer logs' reward, else metrics.jsonl's, downsampled once). Every alert naming rollouts carries the table query that lists them (its
-// link on the run page). Reads nothing itself; lib/runs does.
+// A run's health as its routes and pages show it: the aggregates over the summary index's rows
+// (queries, computed once per index generation, the run's severity applied) with the alerts about
+// the run's files, the index's progress, and the run's one training curve (./training-curve: the
+// trainer logs' reward, else metrics.jsonl's, downsampled once). The rows themselves, as the table
+// serves them, are lib/runs/served-rollouts'. Every alert naming rollouts carries the table query
+// that lists them (its link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
 import type Database from "better-sqlite3";
-import type { Alert, HealthReport, RolloutPage, RolloutSummary, RunHealth } from "@/lib/schema";
-import type { RolloutNeighbors } from "@/lib/schema/api-progress";
+import type { Alert, HealthReport, RunHealth } from "@/lib/schema";
 import type { RunMetrics } from "@/lib/runs/metrics";
 import { readTrainingCurve } from "@/lib/runs/run-scalars";
 import { trainingCurve, type TrainingCurveView } from "./training-curve";
-import { alertTableQuery, filterKey, type RolloutQuery } from "@/lib/runs/rollout-query";
+import { alertTableQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
-import {
-  countMatching,
-  matchingRows,
-  neighboursOf,
-  pageRows,
-  policyModelOf,
-  type RunFacts,
-} from "@/lib/runs/summary-sql";
+import { runFactsOf, waitFor } from "@/lib/runs/served-rollouts";
+import type { RunFacts } from "@/lib/runs/summary-sql";
 import { fileAlerts } from "./file-alerts";
 import type { HealthExtra } from "./health";
 import { notesFrom, type NoteFacts } from "./health-notes";
@@ -29,7 +22,6 @@ import { paced } from "./health-run";
 import { healthParts } from "./health-sql";
 import { recordAlerts } from "./record-alerts";
 import { truthAlerts } from "./truth-alerts";
-import { applyRunFacts, captureExpected } from "./run-severity";
 
 /**
  * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):
@@ -38,22 +30,6 @@ import { applyRunFacts, captureExpected } from "./run-severity";
 function pendingOf(snap: IndexSnapshot): number {
   const p = snap.progress;
   return p.running ? Math.max(0, p.total - p.done - p.from_records) : 0;
-}
-
-/**
- * How long a request waits for the index: the caller's wait (the snapshot's default when none)
- * for a first look, so a small run's first answer is complete; none once the index is summarising,
- * so the run page's polls during a long cold index answer at once with what is done.
- */
-const waitFor = (index: SummaryIndex, waitMs?: number): number | undefined =>
-  index.progress.running ? 0 : waitMs;
-
-/** The run's severity facts for the index's current generation (one GROUP BY for the policy). */
-function runFactsOf(index: SummaryIndex, run: RunLayout): RunFacts {
-  return index.memo("run-facts", () => ({
-    policy_model: policyModelOf(index.rows),
-    capture_expected: captureExpected(run.manifest),
-  }));
 }
 
 /** The health of one pass and the notes' facts from the same rows. */
@@ -121,25 +97,6 @@ function healthOf(
   return running;
 }
 
-export interface ServedSnapshot {
-  snap: IndexSnapshot;
-  policy_model: string | null;
-}
-
-/** The run's index brought up to date (waiting up to `waitMs`) and its policy model. */
-export async function servedSnapshot(run: RunLayout, waitMs?: number): Promise<ServedSnapshot> {
-  const index = indexFor(run);
-  const snap = await index.snapshot({ waitMs });
-  return { snap, policy_model: runFactsOf(index, run).policy_model };
-}
-
-/** Every summary as served (the run's warnings applied), in id order: for small runs (compare). */
-export function servedSummaries(run: RunLayout): RolloutSummary[] {
-  const index = indexFor(run);
-  const facts = runFactsOf(index, run);
-  return index.all().map((s) => applyRunFacts(s, facts));
-}
-
 /**
  * The run's index snapshot, metrics and health report (computed once per index generation for every
  * caller), its alerts including those about the run's files.
@@ -191,52 +148,6 @@ export function withTableQueries(alerts: readonly Alert[]): Alert[] {
     const query = alertTableQuery(a.kind);
     return query === null ? a : { ...a, table_query: query };
   });
-}
-
-/** One window of the table's filtered, sorted rows (the count is kept per index generation). */
-export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<RolloutPage> {
-  const index = indexFor(run);
-  const snap = await index.snapshot({ waitMs: waitFor(index) });
-  const facts = runFactsOf(index, run);
-  const total = index.memo(`total:${filterKey(query)}`, () =>
-    countMatching(index.rows, query, facts),
-  );
-  const rows = index.memo(`page:${filterKey(query)}:${query.offset}:${query.limit}`, () =>
-    pageRows(index.rows, query, facts, query.offset, query.limit).map((s) =>
-      applyRunFacts(s, facts),
-    ),
-  );
-  return {
-    total,
-    all: snap.count,
-    offset: query.offset,
-    rollouts: rows,
-    progress: snap.progress,
-    policy_model: facts.policy_model,
-  };
-}
-
-/** Every row the table's filters select, in its order, as served (exports). */
-export async function* servedRows(
-  run: RunLayout,
-  query: RolloutQuery,
-  waitMs?: number,
-): AsyncGenerator<RolloutSummary> {
-  const index = indexFor(run);
-  await index.snapshot({ waitMs });
-  const facts = runFactsOf(index, run);
-  for (const s of matchingRows(index.rows, query, facts)) yield applyRunFacts(s, facts);
-}
-
-/** The rollouts before and after `rolloutId` in the table's order and filters (the inspector's). */
-export async function servedNeighbours(
-  run: RunLayout,
-  rolloutId: string,
-  query: RolloutQuery,
-): Promise<RolloutNeighbors> {
-  const index = indexFor(run);
-  await index.snapshot();
-  return neighboursOf(index.rows, rolloutId, query, runFactsOf(index, run));
 }
 
 /** `waitMs`: how long a first look waits for a cold index (the run page waits less than a route). */

@@ -1,6 +1,6 @@
 // The rollouts table's export as a byte stream: CSV (RFC 4180, ./rollout-query's cells) or a JSON
 // array, one row per line, pulled from the summary index a page at a time so a million rows never
-// sit in memory at once. Not responsible for selecting the rows (lib/health/run-health servedRows).
+// sit in memory at once. Not responsible for selecting the rows (./served-rollouts servedRows).
 import { csvLine, EXPORT_COLUMNS, exportRow } from "./rollout-query";
 import type { RolloutSummary } from "@/lib/schema";
 

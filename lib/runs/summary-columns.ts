@@ -3,7 +3,7 @@
 // the tags its multi-valued filters and the health's counts use (summary_tags: mask reasons,
 // reason codes and titles, status codes, error categories, fallbacks, self-calibrated models).
 // A row read back is validated against the contract's schema. Not responsible for SQL statements
-// (./summary-rows, ./summary-sql) nor for the run-level severity (lib/health/run-severity).
+// (./summary-rows, ./summary-sql) nor for the run-level severity (./run-severity).
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import { deliveredBucket, maskReasonKeys } from "@/lib/view/rollout-nav";
 import { naturalKey, tieKey } from "./natural-key";

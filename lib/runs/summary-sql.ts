@@ -2,7 +2,7 @@
 // every filter the table offers, its ORDER BY (nulls last in either direction, ties in natural id
 // order, the same order as ./rollout-query's), pages, counts, neighbours and the rows an export
 // streams. The run-level severity (the policy model's "another model as main chain" warning, no
-// capture in a capturing run) is applied in SQL from the run's facts, as lib/health/run-severity
+// capture in a capturing run) is applied in SQL from the run's facts, as ./run-severity
 // applies it to a summary. Not responsible for parsing the query (./rollout-query).
 import "server-only";
 import type { RolloutSummary } from "@/lib/schema";
@@ -12,7 +12,7 @@ import type { RolloutQuery } from "./rollout-query";
 import { SUMMARY_SELECT, summaryOfRow, TAG } from "./summary-columns";
 import type { SummaryRows } from "./summary-rows";
 
-/** The run's facts its severity is served with (lib/health/run-severity's RunSeverityFacts). */
+/** The run's facts its severity is served with (./run-severity's RunSeverityFacts). */
 export interface RunFacts {
   policy_model: string | null;
   capture_expected: boolean | null;

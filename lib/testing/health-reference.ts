@@ -11,7 +11,9 @@ import {
   type FlaggedKind,
   type HealthExtra,
 } from "@/lib/health/health";
-import { countBySeverity } from "@/lib/severity";
+import { applyRunFacts, captureExpected } from "@/lib/runs/run-severity";
+import type { RunManifest } from "@/lib/schema";
+import { countBySeverity, runPolicyModel } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
 import { maskReasonKeys } from "@/lib/view/rollout-nav";
 import { mean as ssMean } from "simple-statistics";
@@ -25,7 +27,7 @@ function tally(into: Map<string, number>, key: string, n = 1): void {
   into.set(key, (into.get(key) ?? 0) + n);
 }
 
-/** Summaries are served ones: the run's warnings (lib/health/run-severity) already applied. */
+/** Summaries are served ones: the run's warnings (lib/runs/run-severity) already applied. */
 export function computeHealth(
   summaries: readonly RolloutSummary[],
   extra: HealthExtra = {},
@@ -152,4 +154,20 @@ function factsOf(
     },
     otherModel: byId.get(flagged.other_model_main[0] as string)?.main_model ?? null,
   };
+}
+
+export interface RunSeverity {
+  policy_model: string | null;
+  /** Every summary with the run's warnings applied, in the order given. */
+  summaries: RolloutSummary[];
+}
+
+/** The run's policy model over all its summaries, and each summary with the run's warnings. */
+export function withRunSeverity(
+  summaries: readonly RolloutSummary[],
+  manifest: Pick<RunManifest, "capture">,
+): RunSeverity {
+  const policy_model = runPolicyModel(summaries.map((s) => s.main_model));
+  const facts = { policy_model, capture_expected: captureExpected(manifest) };
+  return { policy_model, summaries: summaries.map((s) => applyRunFacts(s, facts)) };
 }

@@ -7,7 +7,7 @@ import type { RolloutQuery } from "@/lib/runs/rollout-query";
 import { SummaryRows } from "@/lib/runs/summary-rows";
 import { matchingRows, neighboursOf, policyModelOf, type RunFacts } from "@/lib/runs/summary-sql";
 import { healthOfRows, lifecycleAlertsOfRows } from "@/lib/health/health-sql";
-import { applyRunFacts, captureExpected } from "@/lib/health/run-severity";
+import { applyRunFacts, captureExpected } from "@/lib/runs/run-severity";
 import type { HealthExtra } from "@/lib/health/health";
 import type { SummaryIndex } from "@/lib/runs/summary-index";
 

@@ -2,7 +2,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { parseRolloutQuery } from "@/lib/runs/rollout-query";
 import { exportStream } from "@/lib/runs/export-stream";
-import { servedRows } from "@/lib/health/run-health";
+import { servedRows } from "@/lib/runs/served-rollouts";
 import { getRun } from "@/lib/runs/runs-root";
 
 export const dynamic = "force-dynamic";

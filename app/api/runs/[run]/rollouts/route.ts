@@ -1,4 +1,4 @@
-import { rolloutPage } from "@/lib/health/run-health";
+import { rolloutPage } from "@/lib/runs/served-rollouts";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
 import { parseRolloutQuery } from "@/lib/runs/rollout-query";

@@ -1,4 +1,4 @@
-import { servedNeighbours } from "@/lib/health/run-health";
+import { servedNeighbours } from "@/lib/runs/served-rollouts";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
 import { parseRolloutQuery } from "@/lib/runs/rollout-query";

@@ -11,7 +11,8 @@ import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { SummaryIndex } from "@/lib/runs/summary-index";
 import { healthReportSchema, rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import { computeHealth } from "@/lib/testing/health-reference";
-import { applyRunFacts, withRunSeverity } from "./run-severity";
+import { applyRunFacts } from "./run-severity";
+import { withRunSeverity } from "@/lib/testing/health-reference";
 
 const jsonl = (file: string) =>
   readFileSync(file, "utf8")

@@ -3,13 +3,7 @@
 // rollout's main chain, no token capture in a run that captures), added to summaries as they are
 // served. Pure: a summary's own severity is lib/runs' (summarize), the classes are lib/severity's.
 import type { RolloutSummary, RunManifest } from "@/lib/schema";
-import {
-  noCaptureReason,
-  otherModelReason,
-  runPolicyModel,
-  type Reason,
-  type WarningCode,
-} from "@/lib/severity";
+import { noCaptureReason, otherModelReason, type Reason, type WarningCode } from "@/lib/severity";
 
 export interface RunSeverityFacts {
   policy_model: string | null;
@@ -66,20 +60,4 @@ export function applyRunFacts(s: RolloutSummary, facts: RunSeverityFacts): Rollo
   for (const r of added) reasons = insertReason(reasons, r);
   const severity = s.severity === "trained" ? "trained_with_warnings" : s.severity;
   return { ...s, severity, severity_reasons: reasons };
-}
-
-export interface RunSeverity {
-  policy_model: string | null;
-  /** Every summary with the run's warnings applied, in the order given. */
-  summaries: RolloutSummary[];
-}
-
-/** The run's policy model over all its summaries, and each summary with the run's warnings. */
-export function withRunSeverity(
-  summaries: readonly RolloutSummary[],
-  manifest: Pick<RunManifest, "capture">,
-): RunSeverity {
-  const policy_model = runPolicyModel(summaries.map((s) => s.main_model));
-  const facts = { policy_model, capture_expected: captureExpected(manifest) };
-  return { policy_model, summaries: summaries.map((s) => applyRunFacts(s, facts)) };
 }
