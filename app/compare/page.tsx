@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { compareRuns } from "@/lib/compare/load";
-import { InvalidInputError, InvalidRunIdError, UnknownRunError } from "@/lib/errors";
+import { InvalidInputError } from "@/lib/errors";
+import { isNotFound } from "@/lib/http/errors";
 import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
 import { TrainingSection } from "@/components/compare/training-section";
@@ -26,7 +27,7 @@ async function load(
   try {
     return await compareRuns(a, b, baseline, scalar);
   } catch (err) {
-    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
+    if (isNotFound(err)) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
-import { getRun } from "@/lib/runs/runs-root";
+import { isNotFound } from "@/lib/http/errors";
+import { requestRun } from "./request-run";
 
 export const dynamic = "force-dynamic";
 
@@ -16,8 +16,8 @@ export default async function RunLayout({
   params: Promise<{ run: string }>;
 }) {
   const { run } = await params;
-  await getRun(run).catch((err: unknown) => {
-    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
+  await requestRun(run).catch((err: unknown) => {
+    if (isNotFound(err)) notFound();
     throw err;
   });
   return children;

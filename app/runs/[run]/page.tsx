@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
+import { isNotFound } from "@/lib/http/errors";
 import { runHealth } from "@/lib/health/run-health";
 import { decideRunProfile } from "@/lib/runs/run-profile";
-import { getRun } from "@/lib/runs/runs-root";
+import { requestRun } from "./request-run";
 import { RunOverview } from "@/components/run/run-overview";
 import { GroupSignal } from "@/components/run/groups-table";
 
@@ -18,8 +18,8 @@ const FIRST_WAIT_MS = 400;
 
 export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
   const { run: runId } = await params;
-  const run = await getRun(runId).catch((err: unknown) => {
-    if (err instanceof UnknownRunError || err instanceof InvalidRunIdError) notFound();
+  const run = await requestRun(runId).catch((err: unknown) => {
+    if (isNotFound(err)) notFound();
     throw err;
   });
   const [health, profile] = await Promise.all([

@@ -1,9 +1,9 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { InvalidRolloutIdError, InvalidRunIdError, UnknownEntityError } from "@/lib/errors";
+import { isNotFound } from "@/lib/http/errors";
 import { rolloutVersion } from "@/lib/runs/build-rollout";
 import { indexFor } from "@/lib/runs/summary-index";
-import { getRun } from "@/lib/runs/runs-root";
+import { requestRun } from "../../request-run";
 import { RolloutShell } from "@/components/rollout/rollout-shell";
 
 export const dynamic = "force-dynamic";
@@ -27,7 +27,7 @@ export default async function RolloutLayout({
 /** Something of the rollout exists: a token-store or capture file, or its record. */
 async function rolloutExists(runId: string, rollout: string): Promise<boolean> {
   try {
-    const run = await getRun(runId);
+    const run = await requestRun(runId);
     // Without rollouts.jsonl in the source, every part of the version is one of the rollout's own
     // files, "-" when missing.
     const source = { tokensDir: run.tokensDir, modelCallsDir: run.modelCallsDir };
@@ -36,12 +36,7 @@ async function rolloutExists(runId: string, rollout: string): Promise<boolean> {
     // Its record, looked up in the run's index (rollouts.jsonl streamed in once per version).
     return await indexFor(run).hasRecord(rollout);
   } catch (err) {
-    if (
-      err instanceof UnknownEntityError ||
-      err instanceof InvalidRolloutIdError ||
-      err instanceof InvalidRunIdError
-    )
-      return false;
+    if (isNotFound(err)) return false;
     throw err;
   }
 }

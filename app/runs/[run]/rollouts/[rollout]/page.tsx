@@ -1,19 +1,16 @@
 import Link from "next/link";
 import { Suspense } from "react";
 import { notFound } from "next/navigation";
-import { getRun, type RunLayout } from "@/lib/runs/runs-root";
+import type { RunLayout } from "@/lib/runs/runs-root";
+import { requestRun } from "../../request-run";
 import { inspectProgress, inspectRollout } from "@/lib/inspect/rollout-model";
 import { knownRunPolicy } from "@/lib/inspect/run-policy";
 import { firstWindow } from "@/lib/inspect/token-window";
 import type { RolloutView } from "@/lib/schema/api-rollout";
 import { positionOf, tabOf } from "@/lib/view/inspector-url";
 import { tableHref } from "@/lib/view/rollout-nav";
-import {
-  InvalidInputError,
-  InvalidRolloutIdError,
-  InvalidRunIdError,
-  UnknownEntityError,
-} from "@/lib/errors";
+import { InvalidInputError } from "@/lib/errors";
+import { isNotFound } from "@/lib/http/errors";
 import { profileParam } from "@/lib/http/params";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
@@ -42,7 +39,7 @@ async function load(
   q: Partial<Record<string, string>>,
 ): Promise<Loaded | { error: string }> {
   try {
-    const run = await getRun(runId);
+    const run = await requestRun(runId);
     const profile = profileParam(q.profile);
     const model = await inspectRollout(run, rollout, { profile, other: "if-known" });
     const { policy_model, policy_pending } = await knownRunPolicy(run);
@@ -51,12 +48,7 @@ async function load(
     const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
     return { run, view: { ...model.view, policy_model }, seed, policyPending: policy_pending };
   } catch (err) {
-    if (
-      err instanceof UnknownEntityError ||
-      err instanceof InvalidRolloutIdError ||
-      err instanceof InvalidRunIdError
-    )
-      notFound();
+    if (isNotFound(err)) notFound();
     if (err instanceof InvalidInputError) return { error: err.message };
     throw err;
   }
@@ -94,7 +86,7 @@ export default async function RolloutPage({
  */
 async function isBuilt(runId: string, rollout: string, strings: Array<[string, string]>) {
   try {
-    const run = await getRun(runId);
+    const run = await requestRun(runId);
     const asked = strings.find(([k]) => k === "profile")?.[1];
     const progress = await inspectProgress(run, rollout, { profile: profileParam(asked) });
     return progress.state === "ready";
