@@ -89,6 +89,7 @@ export default defineConfig([
             ...noUpper(
               "store",
               "runs",
+              "trainer",
               "inspect",
               "health",
               "compare",
@@ -113,7 +114,7 @@ export default defineConfig([
             noApp,
             noComponents,
             noHttp,
-            ...noUpper("runs", "inspect", "health", "compare"),
+            ...noUpper("runs", "trainer", "inspect", "health", "compare"),
           ],
         },
       ],
@@ -130,7 +131,7 @@ export default defineConfig([
             noApp,
             noComponents,
             noHttp,
-            ...noUpper("inspect", "health", "compare"),
+            ...noUpper("trainer", "inspect", "health", "compare"),
           ],
         },
       ],
@@ -153,6 +154,20 @@ export default defineConfig([
       ],
     },
   },
+  // Above lib/runs: the trainer's logs, then the health, then compare; the inspector beside them.
+  ...[
+    ["lib/trainer", ["inspect", "health", "compare"]],
+    ["lib/inspect", ["trainer", "health", "compare"]],
+    ["lib/compare", ["inspect"]],
+  ].map(([dir, upper]) => ({
+    files: [`${dir}/**/*.{ts,tsx}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper(...upper)] },
+      ],
+    },
+  })),
   {
     files: ["components/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, noHttp] }] },

@@ -18,7 +18,8 @@ export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
         {curve.sources.join(", ")})
       </figcaption>
       <LineChart
-        width={700}
+        responsive
+        width="100%"
         height={230}
         data={metrics}
         margin={{ top: 10, right: 16, left: 8, bottom: 18 }}

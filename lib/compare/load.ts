@@ -1,7 +1,7 @@
 // Loads what a comparison needs for each run (metrics, summaries, health, scalar series) and picks
 // the repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed
 // repeat of b (or of a, or the run b repeats, or one side when it repeats the other). The training
-// comparison runs on one scalar both runs log (lib/runs/run-scalars; `train/reward` by default).
+// comparison runs on one scalar both runs log (lib/trainer/run-scalars; `train/reward` by default).
 // A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
@@ -12,7 +12,7 @@ import {
   scalarAsMetricsRows,
   sharedScalars,
   type RunScalars,
-} from "@/lib/runs/run-scalars";
+} from "@/lib/trainer/run-scalars";
 import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
 import { indexFor } from "@/lib/runs/summary-index";
 import type { Comparison, RunRef } from "@/lib/schema";

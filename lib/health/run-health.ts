@@ -8,7 +8,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RunHealth } from "@/lib/schema";
 import type { RunMetrics } from "@/lib/runs/metrics";
-import { readTrainingCurve } from "@/lib/runs/run-scalars";
+import { readTrainingCurve } from "@/lib/trainer/run-scalars";
 import { trainingCurve, type TrainingCurveView } from "./training-curve";
 import { alertTableQuery } from "@/lib/runs/rollout-query";
 import type { RunLayout } from "@/lib/runs/runs-root";

@@ -1,8 +1,8 @@
 // A run's training curve as its pages show it: the reward series a comparison reads first (the
-// trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/runs/run-scalars),
+// trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/trainer/run-scalars),
 // how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
-import { rewardSeries } from "@/lib/runs/run-scalars";
+import { rewardSeries } from "@/lib/trainer/run-scalars";
 import type { ScalarSeries } from "@/lib/trainer/scalar-series";
 
 export const CURVE_MAX_POINTS = 1000;

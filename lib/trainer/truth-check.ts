@@ -11,7 +11,7 @@ import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-
 import { recordsOf } from "@/lib/runs/record-rows";
 import { idsOfSteps, withSyncedRecords } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
-import { trainerLogsDir } from "@/lib/runs/run-scalars";
+import { trainerLogsDir } from "@/lib/trainer/run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema/api-trainer";
 import { fileVersion } from "@/lib/store/file-version";
 import { isDirectory } from "@/lib/store/run-files";

@@ -8,12 +8,12 @@ import "server-only";
 import path from "node:path";
 import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
 import { isDirectory } from "@/lib/store/run-files";
-import { readTrainerLogs } from "@/lib/trainer/read-logs";
-import type { ScalarSeries } from "@/lib/trainer/scalar-series";
-import { readMetrics, type MetricsRow, type RunMetrics } from "./metrics";
-import { getRun, type RunLayout } from "./runs-root";
+import { readTrainerLogs } from "./read-logs";
+import type { ScalarSeries } from "./scalar-series";
+import { readMetrics, type MetricsRow, type RunMetrics } from "@/lib/runs/metrics";
+import { getRun, type RunLayout } from "@/lib/runs/runs-root";
 
-export type { ScalarPoint, ScalarSeries } from "@/lib/trainer/scalar-series";
+export type { ScalarPoint, ScalarSeries } from "./scalar-series";
 
 export interface RunScalars {
   run: string;

@@ -5,8 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { grpoRewardCurves } from "@/fixtures/generator/grpo";
 import { eventFileBytes } from "@/lib/trainer/event-writer";
-import type { MetricsRow } from "./metrics";
-import { getRun } from "./runs-root";
+import type { MetricsRow } from "@/lib/runs/metrics";
+import { getRun } from "@/lib/runs/runs-root";
 import {
   chooseScalar,
   readRunScalars,
