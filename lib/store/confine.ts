@@ -19,14 +19,17 @@ export function isInside(base: string, target: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-/** Throws OutsideStoreError for a symlink leaving `dir`; a missing file is left to the reader. */
-export async function confine(dir: string, file: string): Promise<void> {
+/**
+ * Throws OutsideStoreError for a symlink leaving `dir` (named `what` in the message); a missing file
+ * is left to the reader. The message names the link, never what it points to or holds.
+ */
+export async function confine(dir: string, file: string, what = "the store"): Promise<void> {
   const st = await lstat(file).catch(() => null);
   if (!st?.isSymbolicLink()) return;
   const [base, real] = await Promise.all([realpath(dir), realpath(file).catch(() => null)]);
   if (real === null || !isInside(base, real))
     throw new OutsideStoreError(
-      `${path.basename(file)}: a symlink that points outside the store; refused`,
+      `${path.basename(file)}: a symlink that points outside ${what}; refused`,
     );
 }
 

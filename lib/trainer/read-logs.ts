@@ -1,11 +1,13 @@
 // Reads a trainer log directory (NeMo-RL's `log_dir`): TensorBoard event files under
 // `tensorboard/` (`events.out.tfevents.*`, a few levels deep) and MLflow's file store under
 // `mlruns/<experiment>/<run>/metrics/`. Files are opened only through lib/store's deadline-guarded
-// readers, each parsed once per file version; symlinks inside the directory are not followed (the
-// directory itself is confined by the caller). One unreadable file is a note, never the run's error.
+// readers, each parsed once per file version. The directory itself is confined by the caller;
+// `tensorboard/` and `mlruns/` may be symlinks only within it (one leading out is refused by name),
+// and symlinks below them are not followed. One unreadable file is a note, never the run's error.
 import "server-only";
 import path from "node:path";
 import type { Dirent } from "node:fs";
+import { confine, OutsideStoreError } from "@/lib/store/confine";
 import { readdirWithin, readRegularFile } from "@/lib/store/io-file";
 import { cachedOrError } from "@/lib/store/versioned-cache";
 import { readEventFile } from "./event-scalars";
@@ -53,6 +55,19 @@ async function walk(dir: string, base: string, depth: number, notes: string[]): 
   return out;
 }
 
+/** The files under `dir/name`, when `name` (a symlink or not) stays inside `dir`; else a note. */
+async function walkRoot(dir: string, name: string, notes: string[]): Promise<Found[]> {
+  const root = path.join(dir, name);
+  try {
+    await confine(dir, root, "the trainer log directory");
+  } catch (err) {
+    if (!(err instanceof OutsideStoreError)) throw err;
+    notes.push(err.message);
+    return [];
+  }
+  return walk(root, dir, MAX_DEPTH, notes);
+}
+
 type Parsed = { series: ScalarSeries[]; notes: string[] };
 
 async function parsed(scope: string, f: Found, parse: (b: Buffer) => Parsed) {
@@ -89,10 +104,10 @@ function metricFile(f: Found, key: string): Promise<Parsed> {
 /** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
 export async function readTrainerLogs(dir: string): Promise<TrainerLogs> {
   const notes: string[] = [];
-  const tb = (await walk(path.join(dir, "tensorboard"), dir, MAX_DEPTH, notes)).filter((f) =>
+  const tb = (await walkRoot(dir, "tensorboard", notes)).filter((f) =>
     EVENT_FILE.test(path.basename(f.file)),
   );
-  const ml = (await walk(path.join(dir, "mlruns"), dir, MAX_DEPTH, notes)).flatMap((f) => {
+  const ml = (await walkRoot(dir, "mlruns", notes)).flatMap((f) => {
     const key = mlflowKey(path.relative(path.join(dir, "mlruns"), f.file));
     return key === null ? [] : [{ f, key }];
   });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { readJsonl, type JsonlLine } from "@/lib/store";
 import { cachedOrError } from "@/lib/store/versioned-cache";
+import { confine, OutsideStoreError } from "@/lib/store/confine";
 import { readdirWithin } from "@/lib/store/io-file";
 import { isDirectory } from "@/lib/store/run-files";
 import type { ScannedLists } from "@/lib/store/token-line";
@@ -201,6 +202,13 @@ function readLine(l: JsonlLine, f: StepFile, out: StepRead): void {
 /** One step file's samples and the lines that could not be read, once per file version. */
 export async function readStepFile(f: StepFile): Promise<StepRead> {
   const file = path.basename(f.file);
+  // A step file may link only within its directory: one leading out is refused unread, by name.
+  try {
+    await confine(path.dirname(f.file), f.file, "the run's log directory");
+  } catch (err) {
+    if (!(err instanceof OutsideStoreError)) throw err;
+    return { samples: [], issues: [{ file, line: null, message: err.message }] };
+  }
   const res = await cachedOrError(`nemo-rl-step:${f.kind}:${f.step}`, f.file, async () => {
     const out: StepRead = { samples: [], issues: [] };
     const onLine = (l: JsonlLine) => readLine(l, f, out);

@@ -21,6 +21,7 @@ import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
 import { readTrainerLogs } from "./read-logs";
 import { listStepFiles, readStepFile, type StepFile, type StepIssue } from "./step-data";
 import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
+import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
 
 export const JOIN_RULE =
   "train_data_step{N}.jsonl holds step N−1 of the rollout records (NeMo-RL names it total_steps + 1). " +
@@ -32,10 +33,20 @@ export const JOIN_RULE =
 export const MAX_SAMPLES = 1000;
 const CONTEXT_TOKENS = 12;
 
-/** The run's NeMo-RL log directory: `<run>/logs`, else the run directory when it holds step files. */
+/**
+ * The run's NeMo-RL log directory: `<run>/logs` (a symlink only if it stays inside the runs root
+ * or an --allow-path directory), else the run directory when it holds step files.
+ */
 export async function trainerLogDir(run: RunLayout): Promise<string | null> {
-  const logs = path.join(run.dir, "logs");
-  if ((await isDirectory(logs)) && (await listStepFiles(logs)).length > 0) return logs;
+  const logs = await resolveConfined(
+    run.dir,
+    "logs",
+    await confinementOf(run.root, "the runs root"),
+  ).catch((err: unknown) => {
+    if (err instanceof OutsideStoreError) return null;
+    throw err;
+  });
+  if (logs && (await isDirectory(logs)) && (await listStepFiles(logs)).length > 0) return logs;
   return (await listStepFiles(run.dir)).length > 0 ? run.dir : null;
 }
 

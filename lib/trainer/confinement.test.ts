@@ -1,0 +1,105 @@
+// The trainer's files are confined like the stores: a symlink at any level of a run's `logs/` that
+// leads out of it (its `tensorboard/`, `mlruns/`, a step file) or out of the runs root (`logs/`
+// itself) is refused by name, and nothing read outside ever shows in a message. Expected values are
+// the files this test writes: a secret outside the root that no answer may contain.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { getRun } from "@/lib/runs/runs-root";
+import { eventFileBytes } from "./event-writer";
+import { readRunScalars } from "./run-scalars";
+import { listStepFiles, readStepFile } from "./step-data";
+import { trainerLogDir } from "./truth-check";
+
+const SECRET = "SECRET-OUTSIDE";
+
+/** A runs root with run `r` (a rollouts.jsonl, a logs/ directory) and a directory outside it. */
+function world() {
+  const top = mkdtempSync(path.join(os.tmpdir(), "rl-trainer-confine-"));
+  const root = path.join(top, "root");
+  const run = path.join(root, "r");
+  const outside = path.join(top, "outside");
+  mkdirSync(path.join(run, "logs"), { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(path.join(run, "rollouts.jsonl"), "");
+  return { root, run, logs: path.join(run, "logs"), outside };
+}
+
+/** An MLflow file store under `dir` with one metric `train/reward` of value `v` at step 1. */
+function mlruns(dir: string, v: number): void {
+  const metrics = path.join(dir, "0", "abc", "metrics", "train");
+  mkdirSync(metrics, { recursive: true });
+  writeFileSync(path.join(metrics, "reward"), `1788000000000 ${v} 1\n`);
+}
+
+describe("a run's trainer logs", () => {
+  it("refuse a tensorboard/ or mlruns/ symlink that leads out of logs/, by name, unread", async () => {
+    const w = world();
+    mlruns(path.join(w.outside, "mlruns"), 0.25);
+    mkdirSync(path.join(w.outside, "tb"));
+    writeFileSync(path.join(w.outside, "tb", "events.out.tfevents.1.host"), `${SECRET}\n`);
+    symlinkSync(path.join(w.outside, "mlruns"), path.join(w.logs, "mlruns"));
+    symlinkSync(path.join(w.outside, "tb"), path.join(w.logs, "tensorboard"));
+    const s = await readRunScalars(await getRun("r", w.root));
+    expect(s.series).toEqual([]);
+    expect(s.notes).toEqual(
+      expect.arrayContaining([
+        "mlruns: a symlink that points outside the trainer log directory; refused",
+        "tensorboard: a symlink that points outside the trainer log directory; refused",
+      ]),
+    );
+    expect(JSON.stringify(s)).not.toContain(SECRET);
+  });
+
+  it("follow a symlink that stays inside logs/", async () => {
+    const w = world();
+    mlruns(path.join(w.logs, "kept-mlruns"), 0.75);
+    symlinkSync(path.join(w.logs, "kept-mlruns"), path.join(w.logs, "mlruns"));
+    const s = await readRunScalars(await getRun("r", w.root));
+    expect(s.notes).toEqual([]);
+    expect(s.series.find((x) => x.tag === "train/reward")?.points.map((p) => p.value)).toEqual([
+      0.75,
+    ]);
+  });
+
+  it("refuse a step file that links out of logs/, without quoting its bytes", async () => {
+    const w = world();
+    writeFileSync(path.join(w.outside, "secret.jsonl"), `${SECRET}\n`);
+    symlinkSync(path.join(w.outside, "secret.jsonl"), path.join(w.logs, "train_data_step1.jsonl"));
+    const [file] = await listStepFiles(w.logs);
+    expect(file?.step).toBe(1);
+    const read = await readStepFile(file!);
+    expect(read.samples).toEqual([]);
+    expect(read.issues).toEqual([
+      {
+        file: "train_data_step1.jsonl",
+        line: null,
+        message:
+          "train_data_step1.jsonl: a symlink that points outside the run's log directory; refused",
+      },
+    ]);
+    expect(JSON.stringify(read)).not.toContain(SECRET);
+  });
+
+  it("are never looked for in a logs/ that links out of the runs root", async () => {
+    const w = world();
+    const logs = path.join(w.outside, "logs");
+    mkdirSync(path.join(logs, "tensorboard"), { recursive: true });
+    writeFileSync(path.join(logs, "train_data_step1.jsonl"), `${SECRET}\n`);
+    writeFileSync(
+      path.join(logs, "tensorboard", "events.out.tfevents.1.host"),
+      eventFileBytes(1, [{ tag: "train/reward", step: 1, wall_time: 1, value: 0.5 }]),
+    );
+    const run = path.join(w.root, "r2");
+    mkdirSync(run);
+    writeFileSync(path.join(run, "rollouts.jsonl"), "");
+    symlinkSync(logs, path.join(run, "logs"));
+    const r = await getRun("r2", w.root);
+    expect(await trainerLogDir(r)).toBeNull();
+    const s = await readRunScalars(r);
+    expect(s.series).toEqual([]);
+    expect(s.trainer_logs).toBeNull();
+    expect(s.notes).toEqual([expect.stringMatching(/^logs: a symlink that points outside/)]);
+  });
+});
