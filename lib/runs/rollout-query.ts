@@ -192,12 +192,21 @@ export function exportRow(s: RolloutSummary): ExportRow {
 /** The CSV's columns: the JSON export row's keys, in the contract's order. */
 export const EXPORT_COLUMNS = exportRowSchema.keyof().options;
 
-/** A CSV cell; text that a spreadsheet would run as a formula is prefixed with a quote. */
+/**
+ * Text a spreadsheet would run as a formula (OWASP's CSV injection): a formula sign first, also
+ * after leading whitespace or line breaks, or in its fullwidth form (＝ ＋ － ＠), or a tab or CR.
+ */
+const FORMULA_START = /^[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+
+/**
+ * A CSV cell: numbers and booleans bare, every text quoted (so no `,` or `;` in it can start a
+ * cell) and a formula start neutralised with a leading `'`; null is empty.
+ */
 function cell(v: string | number | boolean | null | undefined): string {
   if (v === null || v === undefined) return "";
-  let t = String(v);
-  if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
-  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+  if (typeof v !== "string") return String(v);
+  const t = FORMULA_START.test(v) ? `'${v}` : v;
+  return `"${t.replace(/"/g, '""')}"`;
 }
 
 /** One row of the CSV, with its line end. */

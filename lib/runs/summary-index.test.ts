@@ -23,7 +23,7 @@ import { readMetrics } from "./metrics";
 import { getRun } from "./runs-root";
 import { cacheDir, indexFor, SummaryIndex } from "./summary-index";
 import { summarizeRollout } from "./summarize";
-import { exportRow } from "./rollout-query";
+import { csvLine, EXPORT_COLUMNS, exportRow } from "./rollout-query";
 import { toCsv } from "@/lib/testing/rollout-query-reference";
 
 const summary = summaryOf;
@@ -238,7 +238,24 @@ describe("exports", () => {
       "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,lost_calls,status_codes,cut_short,bytes,source",
     );
     expect(row).toBe(
-      `0-0,,1,false,trained,,,"'=HYPERLINK(""x""), ""q""",2,1,1,1,0,0,0,0,200:2,,10,store`,
+      `"0-0",,1,false,"trained","","","'=HYPERLINK(""x""), ""q""",2,1,1,1,0,0,0,0,"200:2",,10,"store"`,
     );
+  });
+
+  it.each([
+    [" =1+1", `"' =1+1"`],
+    ["\n=cmd|' /C calc'!A0", `"'\n=cmd|' /C calc'!A0"`],
+    ["\t@SUM(A1)", `"'\t@SUM(A1)"`],
+    ["\uFF1D1+1", `"'\uFF1D1+1"`],
+    ["\u3000\uFF0B1", `"'\u3000\uFF0B1"`],
+    ["a;=1", `"a;=1"`],
+    ["x,=1", `"x,=1"`],
+    ["HTTP 422", `"HTTP 422"`],
+  ])("CSV neutralises a formula start in %j and quotes the cell", (error, cell) => {
+    const line = csvLine(exportRow(summary({ error })));
+    const at = EXPORT_COLUMNS.indexOf("error");
+    // The cell is the `at`-th field; fields before it hold no comma or quote inside quotes.
+    const before = line.split(",").slice(0, at).join(",").length + 1;
+    expect(line.slice(before, before + cell.length)).toBe(cell);
   });
 });
