@@ -67,7 +67,14 @@ export function readGymState(bytes: Buffer | null, rolloutId: string): GymStateR
 export function pythonInt(v: PyValue): { ok: true; value: bigint } | { ok: false; error: string } {
   const n = pyInt(v);
   if (n !== null) return { ok: true, value: n };
-  if (typeof v === "number") return { ok: true, value: BigInt(Math.trunc(v)) };
+  // A float: 1e999 reads as infinity, which Python's int() refuses (never a crash here).
+  if (typeof v === "number") {
+    if (Number.isNaN(v))
+      return { ok: false, error: "ValueError: cannot convert float NaN to integer" };
+    if (!Number.isFinite(v))
+      return { ok: false, error: "OverflowError: cannot convert float infinity to integer" };
+    return { ok: true, value: BigInt(Math.trunc(v)) };
+  }
   if (typeof v === "string") {
     const t = v.trim().replace(/_(?=\d)/g, "");
     if (/^[+-]?\d+$/.test(t)) return { ok: true, value: BigInt(t) };

@@ -67,9 +67,19 @@ function decodeError(reason: string, text: string, pos: number): string {
 const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const LITERALS: Record<string, PyValue> = { true: true, false: false, null: null };
 
+/** orjson's nesting limit for loads: one array or object deeper fails (and our stack is safe). */
+export const LOADS_RECURSION_LIMIT = 1024;
+
 class Parser {
   pos = 0;
+  private depth = 0;
   constructor(private readonly s: string) {}
+
+  /** Enters an array or object; past orjson's limit the document fails there, as orjson's does. */
+  private enter(): void {
+    if (++this.depth > LOADS_RECURSION_LIMIT)
+      throw new PyJsonError("Recursion limit reached", this.pos);
+  }
 
   skipSpace(): void {
     while (this.pos < this.s.length && " \t\n\r".includes(this.s[this.pos] as string)) this.pos++;
@@ -135,29 +145,36 @@ class Parser {
   }
 
   private array(): PyValue[] {
+    this.enter();
     const out: PyValue[] = [];
     this.pos++;
     this.skipSpace();
     if (this.s[this.pos] === "]") {
       this.pos++;
+      this.depth--;
       return out;
     }
     for (;;) {
       out.push(this.value());
       this.skipSpace();
       const c = this.s[this.pos++];
-      if (c === "]") return out;
+      if (c === "]") {
+        this.depth--;
+        return out;
+      }
       if (c !== ",")
         this.fail("unexpected character, expected a comma or a closing bracket", this.pos - 1);
     }
   }
 
   private object(): Map<string, PyValue> {
+    this.enter();
     const out = new Map<string, PyValue>();
     this.pos++;
     this.skipSpace();
     if (this.s[this.pos] === "}") {
       this.pos++;
+      this.depth--;
       return out;
     }
     for (;;) {
@@ -172,7 +189,10 @@ class Parser {
       out.set(key, this.value());
       this.skipSpace();
       const c = this.s[this.pos++];
-      if (c === "}") return out;
+      if (c === "}") {
+        this.depth--;
+        return out;
+      }
       if (c !== ",")
         this.fail("unexpected character, expected a comma or a closing brace", this.pos - 1);
     }

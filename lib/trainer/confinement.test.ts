@@ -2,6 +2,7 @@
 // leads out of it (its `tensorboard/`, `mlruns/`, a step file) or out of the runs root (`logs/`
 // itself) is refused by name, and nothing read outside ever shows in a message. Expected values are
 // the files this test writes: a secret outside the root that no answer may contain.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -101,5 +102,22 @@ describe("a run's trainer logs", () => {
     expect(s.series).toEqual([]);
     expect(s.trainer_logs).toBeNull();
     expect(s.notes).toEqual([expect.stringMatching(/^logs: a symlink that points outside/)]);
+  });
+});
+
+describe("a FIFO where a trainer log should be", () => {
+  it("is named in a note and never opened (a read would wait forever)", async () => {
+    const w = world();
+    mkdirSync(path.join(w.logs, "tensorboard"));
+    execFileSync("mkfifo", [path.join(w.logs, "tensorboard", "events.out.tfevents.1.host")]);
+    mlruns(path.join(w.logs, "mlruns"), 0.5);
+    const metric = path.join(w.logs, "mlruns", "0", "abc", "metrics", "train", "kl");
+    execFileSync("mkfifo", [metric]);
+    const s = await readRunScalars(await getRun("r", w.root));
+    expect(s.notes).toEqual([
+      `${path.join("tensorboard", "events.out.tfevents.1.host")}: a FIFO; not read`,
+      `${path.join("mlruns", "0", "abc", "metrics", "train", "kl")}: a FIFO; not read`,
+    ]);
+    expect(s.series.map((x) => x.tag)).toEqual(["train/reward"]);
   });
 });

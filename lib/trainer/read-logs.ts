@@ -49,8 +49,10 @@ async function walk(dir: string, base: string, depth: number, notes: string[]): 
     const rel = path.relative(base, file);
     if (d.isFile()) out.push({ rel, file });
     else if (d.isSymbolicLink()) notes.push(`${rel}: a symlink; not followed`);
-    else if (d.isDirectory() && depth > 0 && !d.name.startsWith("."))
-      out.push(...(await walk(file, base, depth - 1, notes)));
+    else if (d.isDirectory()) {
+      if (depth > 0 && !d.name.startsWith("."))
+        out.push(...(await walk(file, base, depth - 1, notes)));
+    } else notes.push(`${rel}: ${d.isFIFO() ? "a FIFO" : "not a regular file"}; not read`);
   }
   return out;
 }
