@@ -125,7 +125,13 @@ export function fileAlerts(
   if (metrics.gaps.length > 0) out.push(gapsAlert(metrics));
   const notes = metrics.notes ?? [];
   if (notes.length > 0)
-    out.push(fileAlert("warning", notes.length, `\`${metrics.file}\`: ${notes.join("; ")}.`));
+    out.push(
+      fileAlert(
+        "warning",
+        notes.length,
+        `\`${metrics.notesSource ?? metrics.file}\`: ${notes.join("; ")}.`,
+      ),
+    );
   if (snap.skipped_files.length > 0) out.push(skippedAlert(snap.skipped_files));
   return out;
 }

@@ -43,6 +43,8 @@ export interface RunMetrics {
   file: string;
   /** A trainer log's curve: what its reader skipped (torn tails, CRC mismatches), each naming its file. */
   notes?: string[];
+  /** What `notes` are about (the trainer log directory, relative to the run), when not `file`. */
+  notesSource?: string;
 }
 
 const MAX_PROBLEMS = 20;

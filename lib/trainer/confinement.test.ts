@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getRun } from "@/lib/runs/runs-root";
 import { eventFileBytes } from "./event-writer";
-import { readRunScalars } from "./run-scalars";
+import { readRunScalars, readTrainingCurve } from "./run-scalars";
 import { listStepFiles, readStepFile } from "./step-data";
 import { trainerLogDir } from "./truth-check";
 
@@ -119,5 +119,21 @@ describe("a FIFO where a trainer log should be", () => {
       `${path.join("mlruns", "0", "abc", "metrics", "train", "kl")}: a FIFO; not read`,
     ]);
     expect(s.series.map((x) => x.tag)).toEqual(["train/reward"]);
+  });
+});
+
+describe("notes about the trainer logs", () => {
+  it("name the log directory as their source, also when the curve is metrics.jsonl's", async () => {
+    const w = world();
+    mkdirSync(path.join(w.logs, "tensorboard"));
+    execFileSync("mkfifo", [path.join(w.logs, "tensorboard", "events.out.tfevents.1.host")]);
+    writeFileSync(path.join(w.run, "metrics.jsonl"), '{"step": 0, "reward": 0.5}\n');
+    const { metrics, series } = await readTrainingCurve(await getRun("r", w.root));
+    expect(series?.tag).toBe("reward");
+    expect(metrics.file).toBe("metrics.jsonl");
+    expect(metrics.notesSource).toBe("logs");
+    expect(metrics.notes).toEqual([
+      `${path.join("tensorboard", "events.out.tfevents.1.host")}: a FIFO; not read`,
+    ]);
   });
 });

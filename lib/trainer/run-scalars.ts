@@ -175,22 +175,25 @@ export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRe
   const where = await trainerLogsDir(run);
   const logs = where.dir ? await readTrainerLogs(where.dir) : null;
   const found = logs ? rewardSeries(logs.series) : undefined;
+  // The log directory's notes name it as their source, not metrics.jsonl.
+  const logDir = where.dir ? path.relative(run.dir, where.dir) || "." : null;
   if (!found || !where.dir) {
     const read = await readMetrics(run.metricsFile);
     const notes = logs?.notes ?? [];
-    const metrics =
+    const metrics: RunMetrics =
       run.metricsFile !== null || where.error === null
-        ? { ...read, notes }
+        ? { ...read, notes, ...(logDir && notes.length > 0 ? { notesSource: logDir } : {}) }
         : { ...read, error: where.error };
     return { series: rewardSeries([metricsReward(read)]) ?? null, metrics };
   }
   // Name the directories the series came from (its sources are paths inside the log directory).
-  const logDir = path.relative(run.dir, where.dir) || ".";
+  const dir = logDir ?? ".";
   const from = new Set(
-    found.sources.map((f) => path.join(/*turbopackIgnore: true*/ logDir, path.dirname(f))),
+    found.sources.map((f) => path.join(/*turbopackIgnore: true*/ dir, path.dirname(f))),
   );
   const file = `${found.tag} in ${[...from].join(", ")}`;
-  return { series: found, metrics: curveOf(found, file, logs?.notes ?? []) };
+  const metrics = { ...curveOf(found, file, logs?.notes ?? []), notesSource: dir };
+  return { series: found, metrics };
 }
 
 /** metrics.jsonl's `reward` column as a series (a NaN or ±Infinity reward is null: a gap). */
