@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -97,6 +98,18 @@ describe("tokenizer.json through @huggingface/tokenizers", () => {
     expect(d!.piece(500).kind).toBe("special");
     expect(await decoderFor(dir, undefined)).toBeNull();
     await expect(decoderFor(dir, "missing/tokenizer.json")).rejects.toThrow(/no such file/);
+  });
+});
+
+describe("a tokenizer path that is not a file", () => {
+  it("is refused by what it is, never opened or called missing: a FIFO, a directory", async () => {
+    const run = mkdtempSync(path.join(os.tmpdir(), "rl-tok-kind-"));
+    execFileSync("mkfifo", [path.join(run, "fifo.json")]);
+    mkdirSync(path.join(run, "dir.json"));
+    const refused = "not a regular file (a directory, FIFO or device); refused";
+    await expect(decoderFor(run, "fifo.json")).rejects.toThrow(`tokenizer fifo.json: ${refused}`);
+    await expect(decoderFor(run, "dir.json")).rejects.toThrow(`tokenizer dir.json: ${refused}`);
+    await expect(decoderFor(run, "none.json")).rejects.toThrow("tokenizer none.json: no such file");
   });
 });
 

@@ -11,6 +11,7 @@ import { processCache } from "@/lib/cache/registry";
 import { confinementOf, resolveConfined } from "@/lib/store/confine";
 import { cachedByVersion } from "@/lib/store/versioned-cache";
 import type { PieceKind } from "@/lib/schema";
+import { fileState } from "@/lib/store/file-version";
 
 export type { PieceKind };
 
@@ -192,6 +193,10 @@ export async function decoderFor(
   if (tokenizer === "o200k_base") return o200kDecoder();
   const c = await confinementOf(root ?? runDir, root ? "the runs root" : "the run directory");
   const file = await resolveConfined(runDir, tokenizer, c);
+  // A FIFO, directory or device is refused by what it is (never opened), not called missing.
+  const state = await fileState(file);
+  if (state.error)
+    throw new Error(`tokenizer ${tokenizer}: ${state.error.replace(/^[^:]*: /, "")}`);
   const decoder = await cachedByVersion("tokenizer", file, async () => {
     const json = JSON.parse(await readTextFile(file)) as unknown;
     const configFile = await resolveConfined(
