@@ -9,6 +9,7 @@ import type { MetricsRow } from "@/lib/runs/metrics";
 import { getRun } from "@/lib/runs/runs-root";
 import {
   chooseScalar,
+  MAX_TAGS,
   readRunScalars,
   scalarAsMetricsRows,
   sharedScalars,
@@ -174,5 +175,28 @@ describe("choosing and feeding a scalar", () => {
       { step: 2, reward: null, scalars: {} },
       { step: 3, reward: 0.5, scalars: {} },
     ]);
+  });
+});
+
+describe("a trainer that logs thousands of tags", () => {
+  it("is read in part: at most MAX_TAGS series, the mismatch and capture tags kept, the rest counted", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "rl-many-tags-"));
+    mkdirSync(path.join(root, "r"));
+    writeFileSync(path.join(root, "r", "rollouts.jsonl"), "");
+    const keys = Array.from({ length: 1000 }, (_, i) => `a/tag_${String(i).padStart(4, "0")}`);
+    const special = ["train/token_mult_prob_error", "token_capture/masked_fraction"];
+    const rows = [0, 1, 2].map((step) =>
+      JSON.stringify({ step, ...Object.fromEntries([...keys, ...special].map((k) => [k, step])) }),
+    );
+    writeFileSync(path.join(root, "r", "metrics.jsonl"), rows.join("\n") + "\n");
+    const s = await readRunScalars(await getRun("r", root));
+    const total = keys.length + special.length;
+    expect(s.series).toHaveLength(MAX_TAGS);
+    for (const tag of special) expect(s.series.map((x) => x.tag)).toContain(tag);
+    expect(s.notes).toContain(
+      `${total - MAX_TAGS} of ${total} scalar tags not shown (at most ${MAX_TAGS} a run; the reward, mismatch and token_capture/* tags always are)`,
+    );
+    const tags = s.series.map((x) => x.tag);
+    expect(tags).toEqual([...tags].sort());
   });
 });

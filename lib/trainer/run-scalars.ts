@@ -61,7 +61,29 @@ function metricsSeries(rows: readonly MetricsRow[], file: string): ScalarSeries[
   return [...byKey.values()];
 }
 
-/** Every scalar series of `run`. */
+/** Most series a run's scalars keep: a trainer logging thousands of tags is read in part, said so. */
+export const MAX_TAGS = 256;
+
+/** Tags always kept under the cap: the reward, the train/inference mismatch and capture's counters. */
+const kept = (tag: string) =>
+  (DEFAULT_SCALARS as readonly string[]).includes(tag) ||
+  tag === "train/token_mult_prob_error" ||
+  tag === "train/gen_kl_error" ||
+  tag.startsWith("token_capture/");
+
+/** At most MAX_TAGS series (sorted by tag), the kept tags first; a note says how many were left. */
+function capped(series: ScalarSeries[], notes: string[]): ScalarSeries[] {
+  if (series.length <= MAX_TAGS) return series;
+  const chosen = [...series.filter((s) => kept(s.tag)), ...series.filter((s) => !kept(s.tag))]
+    .slice(0, MAX_TAGS)
+    .sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  notes.push(
+    `${series.length - MAX_TAGS} of ${series.length} scalar tags not shown (at most ${MAX_TAGS} a run; the reward, mismatch and token_capture/* tags always are)`,
+  );
+  return chosen;
+}
+
+/** Every scalar series of `run` (at most MAX_TAGS of them). */
 export async function readRunScalars(run: RunLayout): Promise<RunScalars> {
   const notes: string[] = [];
   const where = await trainerLogsDir(run);
@@ -78,7 +100,7 @@ export async function readRunScalars(run: RunLayout): Promise<RunScalars> {
   ].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   return {
     run: run.id,
-    series,
+    series: capped(series, notes),
     trainer_logs: where.dir ? path.relative(run.dir, where.dir) || "." : null,
     notes,
   };
