@@ -9,9 +9,8 @@ import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { processCache } from "@/lib/cache/registry";
 import { confinementOf, resolveConfined } from "@/lib/store/confine";
-import { cachedByVersion } from "@/lib/store/versioned-cache";
+import { cachedOrError } from "@/lib/store/versioned-cache";
 import type { PieceKind } from "@/lib/schema";
-import { fileState } from "@/lib/store/file-version";
 
 export type { PieceKind };
 
@@ -194,10 +193,7 @@ export async function decoderFor(
   const c = await confinementOf(root ?? runDir, root ? "the runs root" : "the run directory");
   const file = await resolveConfined(runDir, tokenizer, c);
   // A FIFO, directory or device is refused by what it is (never opened), not called missing.
-  const state = await fileState(file);
-  if (state.error)
-    throw new Error(`tokenizer ${tokenizer}: ${state.error.replace(/^[^:]*: /, "")}`);
-  const decoder = await cachedByVersion("tokenizer", file, async () => {
+  const { value: decoder, error } = await cachedOrError("tokenizer", file, async () => {
     const json = JSON.parse(await readTextFile(file)) as unknown;
     const configFile = await resolveConfined(
       runDir,
@@ -207,6 +203,6 @@ export async function decoderFor(
     const configText = await readTextFile(configFile).catch(() => "{}");
     return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
   });
-  if (!decoder) throw new Error(`tokenizer ${tokenizer}: no such file`);
-  return decoder;
+  if (decoder) return decoder;
+  throw new Error(`tokenizer ${tokenizer}: ${error?.replace(/^[^:]*: /, "") ?? "no such file"}`);
 }
