@@ -2,25 +2,21 @@
 // and nested values, each drawn from named forms (plain, unusual but valid, or invalid) so the
 // corpus can say which forms it holds. Not responsible for whole lines (./reader-fuzz).
 
+import { SeededRandom } from "@/lib/compare/prng";
+
 type Forms = ReadonlyArray<readonly [string, () => string]>;
 
-/**
- * Seeded draws: mulberry32, as lib/compare/prng (which this layer may not import), so a seed
- * always gives the same corpus. `tags` collects the forms drawn for the current line.
- */
+/** Seeded draws (lib/compare/prng), so a seed always gives the same corpus. `tags` collects the
+ * forms drawn for the current line. */
 export class Gen {
-  private state: number;
+  private readonly random: SeededRandom;
   readonly tags = new Set<string>();
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.random = new SeededRandom(seed);
   }
   /** Uniform in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.random.next();
   }
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
