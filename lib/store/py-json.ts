@@ -75,10 +75,15 @@ class Parser {
   private depth = 0;
   constructor(private readonly s: string) {}
 
-  /** Enters an array or object; past orjson's limit the document fails there, as orjson's does. */
-  private enter(): void {
+  /** An array or object, one level deeper; past orjson's limit the document fails there. */
+  private nested<T>(read: () => T): T {
     if (++this.depth > LOADS_RECURSION_LIMIT)
       throw new PyJsonError("Recursion limit reached", this.pos);
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
   }
 
   skipSpace(): void {
@@ -92,8 +97,8 @@ class Parser {
   value(): PyValue {
     this.skipSpace();
     const c = this.s[this.pos];
-    if (c === "{") return this.object();
-    if (c === "[") return this.array();
+    if (c === "{") return this.nested(() => this.object());
+    if (c === "[") return this.nested(() => this.array());
     if (c === '"') return this.string();
     if (c === "t" || c === "f" || c === "n") return this.literal();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.number();
@@ -145,36 +150,29 @@ class Parser {
   }
 
   private array(): PyValue[] {
-    this.enter();
     const out: PyValue[] = [];
     this.pos++;
     this.skipSpace();
     if (this.s[this.pos] === "]") {
       this.pos++;
-      this.depth--;
       return out;
     }
     for (;;) {
       out.push(this.value());
       this.skipSpace();
       const c = this.s[this.pos++];
-      if (c === "]") {
-        this.depth--;
-        return out;
-      }
+      if (c === "]") return out;
       if (c !== ",")
         this.fail("unexpected character, expected a comma or a closing bracket", this.pos - 1);
     }
   }
 
   private object(): Map<string, PyValue> {
-    this.enter();
     const out = new Map<string, PyValue>();
     this.pos++;
     this.skipSpace();
     if (this.s[this.pos] === "}") {
       this.pos++;
-      this.depth--;
       return out;
     }
     for (;;) {
@@ -189,10 +187,7 @@ class Parser {
       out.set(key, this.value());
       this.skipSpace();
       const c = this.s[this.pos++];
-      if (c === "}") {
-        this.depth--;
-        return out;
-      }
+      if (c === "}") return out;
       if (c !== ",")
         this.fail("unexpected character, expected a comma or a closing brace", this.pos - 1);
     }
