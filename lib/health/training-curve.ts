@@ -4,6 +4,7 @@
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
 import { rewardSeries } from "@/lib/trainer/run-scalars";
 import type { ScalarSeries } from "@/lib/trainer/scalar-series";
+import { mean as ssMean } from "simple-statistics";
 
 export const CURVE_MAX_POINTS = 1000;
 
@@ -30,7 +31,7 @@ export function trainingCurve(
     p.value !== null && Number.isFinite(p.value) ? [p.value] : [],
   );
   return {
-    mean: finite.length > 0 ? finite.reduce((a, b) => a + b, 0) / finite.length : null,
+    mean: finite.length > 0 ? ssMean(finite) : null,
     tag: picked.tag,
     sources: picked.sources,
     steps: picked.points.length,

@@ -39,13 +39,25 @@ export async function trainerLogsDir(
     rel = holds.some(Boolean) ? "logs" : null;
   }
   if (rel === null) return { dir: null, error: null };
+  const where = await confinedRunPath(run, rel);
+  const label = named === undefined ? "" : "run.json paths.trainer_logs: ";
+  return where.error === null ? where : { dir: null, error: `${label}${where.error}` };
+}
+
+/**
+ * `rel` (relative to the run directory) resolved inside the runs root or an --allow-path
+ * directory, through every symlink on the way; else null and why, naming the path, never its bytes.
+ */
+export async function confinedRunPath(
+  run: RunLayout,
+  rel: string,
+): Promise<{ dir: string; error: null } | { dir: null; error: string }> {
   try {
     const c = await confinementOf(run.root, "the runs root");
     return { dir: await resolveConfined(run.dir, rel, c), error: null };
   } catch (err) {
     if (!(err instanceof OutsideStoreError)) throw err;
-    const label = named === undefined ? "" : "run.json paths.trainer_logs: ";
-    return { dir: null, error: `${label}${err.message}` };
+    return { dir: null, error: err.message };
   }
 }
 
@@ -71,14 +83,13 @@ const kept = (tag: string) =>
   tag === "train/gen_kl_error" ||
   tag.startsWith("token_capture/");
 
-/** At most MAX_TAGS series (sorted by tag), the kept tags first; a note says how many were left. */
+/** At most MAX_TAGS of the sorted series, the kept tags first; a note says how many were left. */
 function capped(series: ScalarSeries[], notes: string[]): ScalarSeries[] {
   if (series.length <= MAX_TAGS) return series;
-  const chosen = [...series.filter((s) => kept(s.tag)), ...series.filter((s) => !kept(s.tag))]
-    .slice(0, MAX_TAGS)
-    .sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  let room = MAX_TAGS - series.filter((s) => kept(s.tag)).length;
+  const chosen = series.filter((s) => kept(s.tag) || room-- > 0);
   notes.push(
-    `${series.length - MAX_TAGS} of ${series.length} scalar tags not shown (at most ${MAX_TAGS} a run; the reward, mismatch and token_capture/* tags always are)`,
+    `${series.length - chosen.length} of ${series.length} scalar tags not shown (at most ${MAX_TAGS} a run; the reward, mismatch and token_capture/* tags always are)`,
   );
   return chosen;
 }

@@ -11,7 +11,7 @@ import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-
 import { recordsOf } from "@/lib/runs/record-rows";
 import { idsOfSteps, withSyncedRecords } from "@/lib/runs/records-sql";
 import type { RunLayout } from "@/lib/runs/runs-root";
-import { trainerLogsDir } from "@/lib/trainer/run-scalars";
+import { confinedRunPath, trainerLogsDir } from "./run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema/api-trainer";
 import { fileVersion } from "@/lib/store/file-version";
 import { isDirectory } from "@/lib/store/run-files";
@@ -21,7 +21,6 @@ import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
 import { readTrainerLogs } from "./read-logs";
 import { listStepFiles, readStepFile, type StepFile, type StepIssue } from "./step-data";
 import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
-import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
 
 export const JOIN_RULE =
   "train_data_step{N}.jsonl holds step N−1 of the rollout records (NeMo-RL names it total_steps + 1). " +
@@ -38,14 +37,7 @@ const CONTEXT_TOKENS = 12;
  * or an --allow-path directory), else the run directory when it holds step files.
  */
 export async function trainerLogDir(run: RunLayout): Promise<string | null> {
-  const logs = await resolveConfined(
-    run.dir,
-    "logs",
-    await confinementOf(run.root, "the runs root"),
-  ).catch((err: unknown) => {
-    if (err instanceof OutsideStoreError) return null;
-    throw err;
-  });
+  const logs = (await confinedRunPath(run, "logs")).dir;
   if (logs && (await isDirectory(logs)) && (await listStepFiles(logs)).length > 0) return logs;
   return (await listStepFiles(run.dir)).length > 0 ? run.dir : null;
 }
