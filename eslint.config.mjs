@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { publicFaces } from "./eslint-rules/public-faces.mjs";
 
 // The layers (docs/architecture.md): app → components → lib. lib never imports React, Next or
 // lib/http (which only maps lib's errors to statuses); components never import app.
@@ -24,7 +25,20 @@ const noHttp = {
   group: ["@/lib/http", "@/lib/http/*"],
   message: "lib/http only maps lib's errors to statuses; throw errors from @/lib/errors instead.",
 };
-// The core layers below lib/inspect must not reach up into the modules built on them.
+const LAYERS = [
+  ["schema", "text", "cache"],
+  ["builder"],
+  ["store"],
+  ["tokens"],
+  ["severity"],
+  ["view"],
+  ["runs"],
+  ["rollout"],
+  ["index"],
+  ["trainer"],
+  ["inspect", "health"],
+  ["compare"],
+];
 const noUpper = (...names) =>
   names.map((n) => ({
     group: [`@/lib/${n}`, `@/lib/${n}/*`],
@@ -75,99 +89,35 @@ export default defineConfig([
       ],
     },
   },
+  // The layers of lib, lowest first (docs/architecture.md). A folder imports only folders of the
+  // layers below its own: never a sibling in its layer, never a layer above.
+  ...LAYERS.flatMap((layer, i) =>
+    layer.map((name) => ({
+      files: [`lib/${name}/**/*.{ts,tsx,mts,mjs}`],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              ...reactAndNext,
+              noApp,
+              noComponents,
+              noHttp,
+              ...noUpper(...LAYERS.slice(i + 1).flat(), ...layer.filter((n) => n !== name)),
+            ],
+          },
+        ],
+      },
+    })),
+  ),
+  // A folder of lib is imported through its face (index.ts, or pure.ts from the browser), never a
+  // file inside it (eslint-rules/public-faces). Tests and lib/testing may reach inside.
   {
-    files: ["lib/{schema,builder}/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...reactAndNext,
-            noApp,
-            noComponents,
-            noHttp,
-            ...noUpper(
-              "store",
-              "runs",
-              "trainer",
-              "inspect",
-              "health",
-              "compare",
-              "view",
-              "tokens",
-              "cache",
-              "severity",
-            ),
-          ],
-        },
-      ],
-    },
+    files: ["{app,components,lib,cli,bench}/**/*.{ts,tsx,mts,mjs}"],
+    ignores: ["**/*.test.{ts,tsx}", "lib/testing/**"],
+    plugins: { lens: { rules: { "public-faces": publicFaces } } },
+    rules: { "lens/public-faces": "error" },
   },
-  {
-    files: ["lib/{store,tokens,cache,view,severity}/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...reactAndNext,
-            noApp,
-            noComponents,
-            noHttp,
-            ...noUpper("runs", "trainer", "inspect", "health", "compare"),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["lib/runs/**/*.{ts,tsx,mjs}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...reactAndNext,
-            noApp,
-            noComponents,
-            noHttp,
-            ...noUpper("trainer", "inspect", "health", "compare"),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["lib/health/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...reactAndNext,
-            noApp,
-            noComponents,
-            noHttp,
-            ...noUpper("inspect", "compare"),
-          ],
-        },
-      ],
-    },
-  },
-  // Above lib/runs: the trainer's logs, then the health, then compare; the inspector beside them.
-  ...[
-    ["lib/trainer", ["inspect", "health", "compare"]],
-    ["lib/inspect", ["trainer", "health", "compare"]],
-    ["lib/compare", ["inspect"]],
-  ].map(([dir, upper]) => ({
-    files: [`${dir}/**/*.{ts,tsx}`],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [...reactAndNext, noApp, noComponents, noHttp, ...noUpper(...upper)] },
-      ],
-    },
-  })),
   {
     files: ["components/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noApp, noHttp] }] },

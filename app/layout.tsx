@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { ThemeToggle } from "@/components/shared/theme-toggle";
-import { THEME_COOKIE, themeChoiceOf } from "@/lib/view/palette";
+import { THEME_COOKIE, themeChoiceOf } from "@/lib/view";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -1,5 +1,5 @@
-import { describeRuns } from "@/lib/health/run-overview";
-import { listRuns, runsRoot } from "@/lib/runs/runs-root";
+import { describeRuns } from "@/lib/health";
+import { listRuns, runsRoot } from "@/lib/runs";
 import { RunList } from "@/components/runs/run-list";
 
 export const dynamic = "force-dynamic";

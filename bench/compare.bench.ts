@@ -7,8 +7,7 @@
 // token_mult_prob_error's), with each test's own share (mean 4%, correlation 0.5%, distribution 0.5%),
 // and on 1,000 triplets each of the other drift families (a random walk; a level shift at a random
 // step), target ≤ 0.07 on every family.
-import { measureCalibration } from "@/lib/compare/calibration";
-import { betweenRunSd, DEFAULT_SIMULATION } from "@/lib/compare/simulate";
+import { measureCalibration, betweenRunSd, DEFAULT_SIMULATION } from "@/lib/compare";
 import { figure } from "./util";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -42,8 +42,8 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
     }
     return { ms: performance.now() - t0, files };
   }
-  const { getRun } = await import("@/lib/runs/runs-root");
-  const { SummaryIndex } = await import("@/lib/runs/summary-index");
+  const { getRun } = await import("@/lib/runs");
+  const { SummaryIndex } = await import("@/lib/index");
   const run = await getRun(t.run, t.runsRoot);
   const t0 = performance.now();
   const index = new SummaryIndex(run, t.db);

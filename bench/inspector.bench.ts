@@ -5,7 +5,7 @@
 // again (build cached), and a window deep in the chain. Target: cold ≤ 1.5.
 // Also the token store's full read of that rollout in this process (the scanning reader, warm) as a
 // ratio to the same JSON.parse: target ≤ 0.6.
-import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
+import { TOKEN_WINDOW } from "@/lib/view";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BIG_ROLLOUT_ID, LARGE_DEFAULTS, writeLargeRollout } from "@/fixtures/generator/large";

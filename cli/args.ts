@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { builderProfileSchema, type RunManifest } from "@/lib/schema";
-import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
+import { BUNDLED_ENCODINGS } from "@/lib/tokens";
 
 const BUILD_LINE =
   "rollout-lens build <store-dir> [--jsonl] [--profile seed|gym-v1|auto] [--side-call-pattern P]... [--rollout ID]...";
@@ -92,7 +92,7 @@ export class UsageError extends Error {
 /** What lib/http/access accepts as an allowed host: a name or [IPv6] address, maybe with a port. */
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(:\d{1,5})?$/i;
 
-/** The variable lib/runs/runs-root reads a bare capture directory's run.json fields from (JSON). */
+/** The variable lib/runs/root reads a bare capture directory's run.json fields from (JSON). */
 export const BARE_RUN_ENV = "ROLLOUT_LENS_BARE_RUN";
 
 /**

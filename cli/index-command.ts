@@ -1,13 +1,18 @@
 // `rollout-lens index`: one shard of a run's summary index into a shard file
-// (lib/runs/shard-index), or a directory of shards merged into one (lib/runs/shard-set). Progress
+// (lib/index/shards/write), or a directory of shards merged into one (lib/index/shards/set). Progress
 // goes to stderr, one line at a time (batch jobs log to files). Never writes inside a run.
 import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { isInside } from "@/lib/store/confine";
-import { resolveRunLayout, type RunLayout } from "@/lib/runs/runs-root";
-import { codeVersionAt, indexShard } from "@/lib/runs/shard-index";
-import { mergeShards, readShardDir } from "@/lib/runs/shard-set";
-import { ShardError, shardFileName } from "@/lib/runs/shards";
+import { isInside } from "@/lib/store";
+import { resolveRunLayout, type RunLayout } from "@/lib/runs";
+import {
+  codeVersionAt,
+  indexShard,
+  mergeShards,
+  readShardDir,
+  ShardError,
+  shardFileName,
+} from "@/lib/index";
 import type { Command } from "./args";
 
 /** How often a progress line is printed while a shard is summarised. */

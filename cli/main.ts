@@ -1,5 +1,5 @@
 // `rollout-lens`: the command line over the same lib the dashboard uses (`build` reads and decides
-// each rollout with lib/runs/build-rollout, as the routes and the index do; `index` summarises a
+// each rollout with lib/rollout/build, as the routes and the index do; `index` summarises a
 // shard of a run as the summary index does: ./index-command). Runs as the bundle
 // dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
@@ -8,9 +8,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toVerdictRow, verdictRowJson } from "@/lib/builder";
 import { listStore, isValidRolloutId } from "@/lib/store";
-import { buildRollout } from "@/lib/runs/build-rollout";
+import { buildRollout } from "@/lib/rollout";
 import { formatTableRow, TABLE_HEADER } from "./table";
-import { BUNDLED_ENCODINGS } from "@/lib/tokens/decoder";
+import { BUNDLED_ENCODINGS } from "@/lib/tokens";
 import { parseCommand, serveEnvironment, UsageError, type Command } from "./args";
 import { runIndex, runMerge } from "./index-command";
 import { bindingProblem, serverCommand } from "./server-command";

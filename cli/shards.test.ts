@@ -15,12 +15,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listStore } from "@/lib/store";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
-import { resolveRunLayout, type RunLayout } from "@/lib/runs/runs-root";
-import { importShards, keysIn, mapSink, seedFromShards } from "@/lib/runs/shard-import";
-import { readShardDir, shardSetRows } from "@/lib/runs/shard-set";
-import { shardOf, type ShardRow } from "@/lib/runs/shards";
-import { summarizeSafely } from "@/lib/runs/summarize";
-import { keyedInputs } from "@/lib/runs/summary-keys";
+import { resolveRunLayout, type RunLayout } from "@/lib/runs/root";
+import { importShards, keysIn, mapSink, seedFromShards } from "@/lib/index/shards/import";
+import { readShardDir, shardSetRows } from "@/lib/index/shards/set";
+import { shardOf, type ShardRow } from "@/lib/index/shards/file";
+import { summarizeSafely } from "@/lib/rollout/summarize";
+import { keyedInputs } from "@/lib/index/keys";
 import { fingerprintDir } from "@/lib/testing/temp-store";
 import { parseCommand, UsageError } from "./args";
 
@@ -82,7 +82,7 @@ function cliAsync(args: string[]): Promise<{ status: number | null; stderr: stri
 
 const runLayout = () => resolveRunLayout("cc-x5", runDir, path.dirname(runDir));
 
-/** The run's keyed inputs, listed exactly as lib/runs/summary-index's refresh lists them. */
+/** The run's keyed inputs, listed exactly as lib/index/run-index's refresh lists them. */
 async function indexInputs(run: RunLayout) {
   const [tokens, calls, records] = await Promise.all([
     listStore(run.tokensDir as string, { stat: true }),

@@ -1,6 +1,6 @@
 // The human-readable form of `build` (without --jsonl): one fixed-width line per rollout.
 import type { VerdictRow } from "@/lib/builder";
-import { verdictLabel } from "@/lib/view/verdict-label";
+import { verdictLabel } from "@/lib/view";
 
 const COLUMNS = [
   "rollout",

@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { FIXTURE_RUNS } from "./support/paths";
 
 const RUN = "claude-code-capture-on";
-/** The table's sort keys, from the route's schema (lib/runs/rollout-query SORT_KEYS). */
+/** The table's sort keys, from the route's schema (lib/index/query SORT_KEYS). */
 const SOME_SORT_KEYS = ["rollout_id", "reward", "n_calls", "bytes"];
 
 test("an unknown run is a 404 naming the run, with a breadcrumb home", async ({ page }) => {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fingerprintTree } from "@/lib/testing/fingerprint";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
-import { summarizeSafely } from "@/lib/runs/summarize";
+import { summarizeSafely } from "@/lib/rollout/summarize";
 import { rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "./runs/route";
 import { GET as getRollout } from "./runs/[run]/rollouts/[rollout]/route";

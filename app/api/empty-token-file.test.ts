@@ -10,13 +10,13 @@ import { beforeAll, expect, it, vi } from "vitest";
 import { rolloutSummarySchema } from "@/lib/schema";
 import { listStore } from "@/lib/store";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
-import { applyRunFacts } from "@/lib/runs/run-severity";
+import { applyRunFacts } from "@/lib/index/run-severity";
 import { classifySeverity } from "@/lib/severity";
 import { severityInputOf } from "@/lib/view/rollout-severity";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
-import { getRun } from "@/lib/runs/runs-root";
-import { summarizeRollout } from "@/lib/runs/summarize";
-import { keyedInputs } from "@/lib/runs/summary-keys";
+import { getRun } from "@/lib/runs/root";
+import { summarizeRollout } from "@/lib/rollout/summarize";
+import { keyedInputs } from "@/lib/index/keys";
 
 let root: string;
 beforeAll(() => {

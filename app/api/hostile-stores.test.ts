@@ -4,8 +4,8 @@
 // answer within 2 s and the event loop never blocks for 100 ms (perf_hooks.monitorEventLoopDelay).
 // FIFO side files: ./hostile-side-files.test.ts. Symlinks out of the root, run.json paths outside
 // it, unreadable metrics or records and damaged caches are proven where they are built:
-// lib/runs/runs-root.test.ts, lib/store/confine.test.ts, app/api/faults.test.ts and
-// lib/runs/summary-cache.test.ts.
+// lib/runs/root.test.ts, lib/store/confine.test.ts, app/api/faults.test.ts and
+// lib/index/summary-cache.test.ts.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { compareRuns } from "@/lib/compare/load";
+import { compareRuns } from "@/lib/compare";
 import { InvalidInputError } from "@/lib/errors";
-import { isNotFound } from "@/lib/http/errors";
+import { isNotFound } from "@/lib/http";
 import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
 import { TrainingSection } from "@/components/compare/training-section";

@@ -18,8 +18,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { EvaluationComparison, TrainingComparison } from "@/lib/schema/api-compare";
-import { smoothEma } from "@/lib/trainer/smoothing";
+import type { EvaluationComparison, TrainingComparison } from "@/lib/schema";
+import { smoothEma } from "@/lib/trainer/pure";
 import { smoothingOf } from "./scalar-picker";
 
 // app/globals.css properties, so the charts follow the theme.

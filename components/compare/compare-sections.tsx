@@ -1,9 +1,9 @@
 // The compare page's sections as plain views: evaluation by task and capture health side by side
 // (training statistics and the verdict are ./training-section). Numbers print with their intervals.
 import Link from "next/link";
-import type { CaptureSide, Comparison } from "@/lib/schema/api-compare";
+import type { CaptureSide, Comparison } from "@/lib/schema";
 import { CallsChart } from "./compare-charts";
-import { signed } from "@/lib/view/format";
+import { signed } from "@/lib/view";
 
 const f = (x: number, d = 3) => x.toFixed(d);
 

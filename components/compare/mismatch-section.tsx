@@ -4,7 +4,7 @@
 // quantiles. With capture off, re-tokenization drift shows here as a tail far above 1.
 import { useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
-import { mismatchDistributionSchema, type MismatchDistribution } from "@/lib/schema/api-trainer";
+import { mismatchDistributionSchema, type MismatchDistribution } from "@/lib/schema";
 
 const asDistribution = (v: unknown): MismatchDistribution => mismatchDistributionSchema.parse(v);
 const A = "var(--run-a)",

@@ -1,5 +1,5 @@
 // Pick the runs to compare (a GET form, so the choice is a link like any other view).
-import type { RunRef } from "@/lib/schema/api-compare";
+import type { RunRef } from "@/lib/schema";
 
 export function RunPicker({
   runs,

@@ -1,9 +1,9 @@
 // The compare page's training section: the calibrated verdict in words with its decision, the
 // tests behind it (paired block bootstrap, the seed pair's yardstick, the t test, Steiger's z), the
 // descriptive statistics, and the charts of the chosen scalar and of the difference.
-import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema/api-compare";
+import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema";
 import { DiffChart, RewardChart } from "./compare-charts";
-import { signed } from "@/lib/view/format";
+import { signed } from "@/lib/view";
 
 const f = (x: number, d = 3) => x.toFixed(d);
 const ci = (i: Interval) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;

@@ -3,9 +3,8 @@
 // (status, latency, error body) and prompt split into inherited prefix and interstitial.
 // All model text is rendered as React text (escaped), never as HTML.
 import { useEffect, useState } from "react";
-import { type CallView } from "@/lib/schema/api-rollout";
-import { callDetailSchema, type CallDetail, type CallExchange } from "@/lib/schema/api-call-detail";
-import { outputItemText } from "@/lib/view/inspector-words";
+import { type CallView, callDetailSchema, type CallDetail, type CallExchange } from "@/lib/schema";
+import { outputItemText } from "@/lib/view";
 import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
 

@@ -1,19 +1,22 @@
 "use client";
-// The call timeline: one row per call in time order, failed calls and dangling intents where they
-// happened, indented only where the chain branches, each with a bar on a shared time axis.
-// Virtualised; ↑↓ Home End move the selection, ← → fold or unfold a branch, Enter selects.
+// The call timeline: a row per call in time order (failed calls, dangling intents where they happened),
+// indented only at branches, bars on one time axis. Virtualised; ↑↓ Home End, ← → fold, Enter selects.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
+import type { CallView, FailedCall } from "@/lib/schema";
 import {
   buildTimeline,
   isCall,
   type DanglingIntent,
   type TimelineRow,
-} from "@/lib/view/call-timeline";
-import { moveInTimeline, timelineCursor, visibleRows } from "@/lib/view/call-timeline-keys";
-import { timelinePositions } from "@/lib/view/timeline-positions";
-import { compact, modelText, seconds } from "@/lib/view/call-timeline-words";
+  moveInTimeline,
+  timelineCursor,
+  visibleRows,
+  timelinePositions,
+  compact,
+  modelText,
+  seconds,
+} from "@/lib/view";
 import { fmtInt, short } from "./labels";
 import styles from "./call-timeline.module.css";
 
@@ -145,7 +148,6 @@ export function CallTimeline(props: CallTimelineProps) {
 }
 
 const rowDomId = (row: TimelineRow | undefined) => (row ? `timeline-${row.call_id}` : undefined);
-
 function Header({ axis }: { axis: { start: number; end: number } | null }) {
   return (
     <div className={`${styles.columns} ${styles.header}`} aria-hidden>

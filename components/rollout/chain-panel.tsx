@@ -1,9 +1,8 @@
 // Why this chain: each chain's generated mass (and root created_at), the rule that picked main,
 // what was dropped; then the prefix break before every extra root, with text on both sides; then
 // the store's lifecycle as Gym main's freeze would read it (gym-v1 stores only).
-import type { LifecycleView, RolloutView } from "@/lib/schema/api-rollout";
-import { droppedWords } from "@/lib/view/dropped-words";
-import { rootsDifference } from "@/lib/view/roots-words";
+import type { LifecycleView, RolloutView } from "@/lib/schema";
+import { droppedWords, rootsDifference } from "@/lib/view";
 import { fmtInt, short } from "./labels";
 
 function idList(ids: string[]): string {

@@ -2,16 +2,16 @@
 // The conversation tab's items: a message (blocks of mask spans; shaded, the same blocks token by
 // token, generated ones by probability), a side call's collapsible thread (its messages load when
 // opened) and a failed call. Model text is always React text, never HTML. Container: conversation-view.
-import { binColours as binStyle } from "@/lib/view/conversation-page";
+import { binColours as binStyle, shadeSpans, shadeWindow } from "@/lib/view";
 import { useCallback, useEffect, useState } from "react";
 import {
   conversationPageSchema,
   type ConversationItem,
   type ConversationMessage,
   type ConversationPage,
-} from "@/lib/schema/api-conversation";
-import { tokenWindowSchema, type TokenWindow } from "@/lib/schema/api-tokens";
-import { shadeSpans, shadeWindow } from "@/lib/view/conversation-shade";
+  tokenWindowSchema,
+  type TokenWindow,
+} from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 import styles from "./conversation-view.module.css";
 

@@ -6,9 +6,8 @@
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import type { ConversationItem, ConversationPage } from "@/lib/schema/api-conversation";
-import { binColours as binStyle, PROBABILITY_BINS } from "@/lib/view/conversation-page";
-import type { SequenceTraining } from "@/lib/view/sequence-training";
+import type { ConversationItem, ConversationPage } from "@/lib/schema";
+import { binColours as binStyle, PROBABILITY_BINS, type SequenceTraining } from "@/lib/view";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";

@@ -1,5 +1,5 @@
 // Words and badge tones for the inspector's roles, links and statuses (pure, shared by views).
-import type { CallView } from "@/lib/schema/api-rollout";
+import type { CallView } from "@/lib/schema";
 
 export function roleLabel(c: CallView): { text: string; tone: "ok" | "bad" | "warn" | "" } {
   switch (c.role) {

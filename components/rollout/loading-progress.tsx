@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { buildProgressSchema, type BuildProgress } from "@/lib/schema/api-progress";
+import { buildProgressSchema, type BuildProgress } from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 
 const POLL_MS = 250;

@@ -1,7 +1,7 @@
 "use client";
 // Generated tokens below a log-prob threshold, for the filter: a short list to jump from.
 import { useEffect, useState } from "react";
-import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema/api-tokens";
+import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, short } from "./labels";
 

@@ -2,7 +2,7 @@
 // build): that there is no chain, and why, in the verdict's words. Not an error: the rollout was
 // read, and none of it goes to training. A call can still be shown alone, as the model saw it.
 import type { Reason } from "@/lib/severity";
-import { noChainWords } from "@/lib/view/token-rows";
+import { noChainWords } from "@/lib/view";
 import { short } from "./labels";
 
 /** A sentence with its `code` spans set in monospace (an odd count of backticks: as it is). */

@@ -4,7 +4,7 @@
 // policy model (a vote over the run's summary index). Both are fetched once the page is idle
 // (`?facts=1`); the policy again every few seconds while the run's index is still being built.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { rolloutFactsSchema, type RolloutFacts, type RolloutView } from "@/lib/schema/api-rollout";
+import { rolloutFactsSchema, type RolloutFacts, type RolloutView } from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 import { whenIdle } from "./after-paint";
 

@@ -5,11 +5,11 @@
 // window come from the server page; the views fetch the rest.
 import { useCallback, useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
-import { rolloutStampSchema, type RolloutView } from "@/lib/schema/api-rollout";
-import { plural } from "@/lib/view/plural";
-import { rolloutSeverity } from "@/lib/view/rollout-severity";
-import { sequenceTraining } from "@/lib/view/sequence-training";
+import { rolloutStampSchema, type RolloutView } from "@/lib/schema";
+import { plural } from "@/lib/text";
 import {
+  rolloutSeverity,
+  sequenceTraining,
   callTokensPatch,
   INSPECTOR_TABS,
   messageOf,
@@ -19,7 +19,7 @@ import {
   shadeOf,
   tabOf,
   type InspectorTab,
-} from "@/lib/view/inspector-url";
+} from "@/lib/view";
 import { fetchParsed, useUrlState } from "@/components/shared/url-state";
 import { CallTimeline } from "./call-timeline";
 import { CallDetailPane } from "./call-detail-pane";

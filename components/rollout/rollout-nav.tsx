@@ -6,8 +6,8 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { rolloutNeighborsSchema, type RolloutNeighbors } from "@/lib/schema/api-progress";
-import { neighborHref, neighborsUrl } from "@/lib/view/rollout-nav";
+import { rolloutNeighborsSchema, type RolloutNeighbors } from "@/lib/schema";
+import { neighborHref, neighborsUrl } from "@/lib/view";
 import { fetchParsed } from "@/components/shared/url-state";
 import { whenIdle } from "./after-paint";
 

@@ -6,8 +6,8 @@ import {
   tokenWindowSchema,
   type SegmentedWindow,
   type TokenWindow,
-} from "@/lib/schema/api-tokens";
-import { TOKEN_WINDOW as WINDOW } from "@/lib/view/inspector-url";
+} from "@/lib/schema";
+import { TOKEN_WINDOW as WINDOW } from "@/lib/view";
 import { fetchParsed } from "@/components/shared/url-state";
 
 const asOpening = (v: unknown) => segmentedWindowSchema.parse(v);

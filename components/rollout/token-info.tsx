@@ -2,8 +2,7 @@
 // whether it is trained on: lib/view/sequence-training), log prob and call.
 // Hovering another token never replaces the selection: the hovered one follows it, marked as such;
 // with nothing selected, the hovered token alone.
-import type { SequenceTraining } from "@/lib/view/sequence-training";
-import { infoTokens } from "@/lib/view/token-rows";
+import { type SequenceTraining, infoTokens } from "@/lib/view";
 import type { TokenAt } from "./use-token-windows";
 import { fmtInt, short } from "./labels";
 

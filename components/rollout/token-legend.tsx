@@ -12,9 +12,10 @@ import {
   UNSCORED,
   generatedShade,
   type Swatch,
-} from "@/lib/view/token-palette";
-import { MISMATCH_SHADES, NO_MISMATCH } from "@/lib/view/mismatch-palette";
-import type { SequenceTraining } from "@/lib/view/sequence-training";
+  MISMATCH_SHADES,
+  NO_MISMATCH,
+  type SequenceTraining,
+} from "@/lib/view";
 import styles from "./token-view.module.css";
 
 function Sample({ swatch, text, className }: { swatch: Swatch; text: string; className?: string }) {

@@ -5,18 +5,21 @@
 // `mismatchAt`, trained tokens by their train/inference mismatch). The list, its virtualisation and
 // the selection belong to token-view.tsx.
 import { memo } from "react";
-import type { TokenSegment } from "@/lib/schema/api-tokens";
-import { mismatchShade, NO_MISMATCH } from "@/lib/view/mismatch-palette";
-import type { SequenceTraining } from "@/lib/view/sequence-training";
-import { CHROME, tokenSwatch, type Swatch } from "@/lib/view/token-palette";
+import type { TokenSegment } from "@/lib/schema";
 import {
+  mismatchShade,
+  NO_MISMATCH,
+  type SequenceTraining,
+  CHROME,
+  tokenSwatch,
+  type Swatch,
   headOfText,
   segmentLabel,
   tailOfText,
   visibleText,
   type TokenItem,
   type TokenLine,
-} from "@/lib/view/token-rows";
+} from "@/lib/view";
 import type { TokenAt } from "./use-token-windows";
 import { fmtInt, short } from "./labels";
 import styles from "./token-view.module.css";

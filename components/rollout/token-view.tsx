@@ -8,10 +8,9 @@
 // train/inference mismatch instead (./trainer-mismatch), for a rollout the truth check joined.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
-import type { SequenceTraining } from "@/lib/view/sequence-training";
-import type { TokenSegment } from "@/lib/schema/api-tokens";
-import { CANVAS } from "@/lib/view/token-palette";
 import {
+  type SequenceTraining,
+  CANVAS,
   callAt,
   callStart,
   itemOfCall,
@@ -20,7 +19,8 @@ import {
   moveCursor,
   tokenItems,
   type TokenItem,
-} from "@/lib/view/token-rows";
+} from "@/lib/view";
+import type { TokenSegment } from "@/lib/schema";
 import { useTokenWindows, WINDOW } from "./use-token-windows";
 import { revealToken, useScrollTarget, type ScrollTarget } from "./use-scroll-target";
 import { LowProbList } from "./low-prob-list";

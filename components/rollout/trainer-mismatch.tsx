@@ -8,7 +8,7 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { rolloutMismatchSchema, type RolloutMismatch } from "@/lib/schema/api-trainer";
+import { rolloutMismatchSchema, type RolloutMismatch } from "@/lib/schema";
 
 const asMismatch = (v: unknown): RolloutMismatch => rolloutMismatchSchema.parse(v);
 /** Positions per request: a whole GRPO sample in one. */

@@ -5,7 +5,7 @@
 // conversation scrolls to. A newer selection aborts an older lookup. The same lookup runs when the
 // conversation tab opens on a selected call with no message (a tab switch or a deep link).
 import { useCallback, useEffect, useRef } from "react";
-import { conversationPageSchema, MAX_CONVERSATION_LIMIT } from "@/lib/schema/api-conversation";
+import { conversationPageSchema, MAX_CONVERSATION_LIMIT } from "@/lib/schema";
 import {
   callToFind,
   conversationSearch,
@@ -13,7 +13,7 @@ import {
   sequenceOf,
   tabOf,
   type SequenceSource,
-} from "@/lib/view/inspector-url";
+} from "@/lib/view";
 import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
 
 const asPage = (v: unknown) => conversationPageSchema.parse(v);

@@ -4,8 +4,8 @@
 // request (`segments=1`); later windows carry tokens only and load as their rows scroll into view.
 // A new `url` (another sequence, profile or stamp) aborts what is in flight and starts over.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import type { SegmentedWindow } from "@/lib/schema/api-tokens";
-import { TOKEN_WINDOW } from "@/lib/view/inspector-url";
+import type { SegmentedWindow } from "@/lib/schema";
+import { TOKEN_WINDOW } from "@/lib/view";
 import { SequenceWindows } from "./sequence-windows";
 
 export const WINDOW = TOKEN_WINDOW;

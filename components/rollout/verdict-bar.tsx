@@ -6,10 +6,10 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo } from "react";
-import { rolloutSeverity } from "@/lib/view/rollout-severity";
+import { rolloutSeverity } from "@/lib/view";
 import { ProfileSwitch } from "./profile-switch";
 import { useRolloutFacts, type FactsState } from "./rollout-facts";
-import type { RolloutView } from "@/lib/schema/api-rollout";
+import type { RolloutView } from "@/lib/schema";
 import {
   bannerSentences,
   SEVERITY_CLASS,

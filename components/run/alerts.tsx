@@ -5,9 +5,9 @@
 // that names rollouts links to a few of them and to the run's table filtered to all of them; an
 // alert about a file names the file and links nowhere (there is no page for a file).
 import Link from "next/link";
-import type { Alert } from "@/lib/schema/api-runs";
-import { alertSeverityClass } from "@/lib/severity/palette";
-import { alertRolloutHref, alertTableHref } from "@/lib/view/rollout-nav";
+import type { Alert } from "@/lib/schema";
+import { alertSeverityClass } from "@/lib/severity";
+import { alertRolloutHref, alertTableHref } from "@/lib/view";
 import { SeverityPill } from "./severity-pill";
 
 /** The severity model writes names, codes and locations in backticks: shown as code. */

@@ -3,15 +3,14 @@
 // (/api/runs/{run}/record-fields), a picker whose choice lives in the URL (`fields=a,b`), and the
 // values of the rows in view, fetched for just those rollouts and kept while the choice stands.
 import { useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
-import type { UrlPatch } from "@/components/shared/url-state";
+import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import {
   recordFieldsSchema,
   type FieldValue,
   type RecordField,
   type RecordFields,
-} from "@/lib/schema/api-groups";
+} from "@/lib/schema";
 
 /** The page URL's key for the chosen record fields. */
 export const FIELDS_KEY = "fields";

@@ -7,13 +7,12 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { runGroupsSchema, type RolloutGroup, type RunGroups } from "@/lib/schema/api-groups";
-import { SEVERITY_CLASS } from "@/lib/severity/palette";
-import { inspectorHref } from "@/lib/view/rollout-nav";
-import { plural } from "@/lib/view/plural";
+import { runGroupsSchema, type RolloutGroup, type RunGroups } from "@/lib/schema";
+import { SEVERITY_CLASS } from "@/lib/severity";
+import { inspectorHref, signed } from "@/lib/view";
+import { plural } from "@/lib/text";
 import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
-import { signed } from "@/lib/view/format";
 
 export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;
 export const TASK_FIELD = "_ng_task_index";

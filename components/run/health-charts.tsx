@@ -4,8 +4,8 @@
 // values on hover and prints counts on the bars; a click on a bar or a step lists exactly those
 // rollouts in the table above (the URL records it). A chart with nothing to draw is one line of
 // text ("no side calls"), not a panel. The cards fill the width in a grid (app/globals.css `.charts`).
-import type { RunHealth } from "@/lib/schema/api-runs";
-import { plural } from "@/lib/view/plural";
+import type { RunHealth } from "@/lib/schema";
+import { plural } from "@/lib/text";
 import { ChartFilterNote } from "./charts/chart-filter-note";
 import { CountCharts, EmptyCountCharts } from "./charts/count-charts";
 import { StepCharts } from "./charts/step-charts";

@@ -2,8 +2,8 @@
 // a retired tombstone and what it recorded, deleted with only its lock file left) and the other
 // attempts of the same rollout, each a link to its inspector page (a deleted one has none).
 import Link from "next/link";
-import type { LifecycleState, RolloutSummary } from "@/lib/schema/api-runs";
-import { inspectorHref } from "@/lib/view/rollout-nav";
+import type { LifecycleState, RolloutSummary } from "@/lib/schema";
+import { inspectorHref } from "@/lib/view";
 
 const BADGE: Record<Exclude<LifecycleState, "none">, { className: string; label: string }> = {
   // Neither is a verdict: no green, so a frozen rollout that is masked never looks trained.

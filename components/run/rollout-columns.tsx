@@ -5,11 +5,8 @@
 // columns (recordColumn) show a scalar of the rollout's record, fetched for the rows in view.
 import type { ColumnDef } from "@tanstack/react-table";
 import { RolloutLink } from "./rollout-link";
-import type { RolloutSummary } from "@/lib/schema/api-runs";
-import type { FieldValue } from "@/lib/schema/api-groups";
-import { inspectorHref } from "@/lib/view/rollout-nav";
-import { callsMade } from "@/lib/view/calls-made";
-import { formatBytes } from "@/lib/view/format";
+import type { RolloutSummary, FieldValue } from "@/lib/schema";
+import { inspectorHref, callsMade, formatBytes } from "@/lib/view";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
 import { summarySentences } from "@/lib/severity";

@@ -13,13 +13,13 @@ import {
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
-import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
+import type { RolloutSummary, RunHealth } from "@/lib/schema";
 import { useUrlState } from "@/components/shared/url-state";
-import { tableCountWords, type IndexState } from "@/lib/health/index-state";
+import { tableCountWords, type IndexState } from "@/lib/health/pure";
 import { COLUMNS, recordColumn, type Col, type Ctx } from "./rollout-columns";
 import { BadFields, pickedFields, useRecordFields, useRecordValues } from "./column-picker";
 import { GroupsView } from "./groups-table";
-import { plural } from "@/lib/view/plural";
+import { plural } from "@/lib/text";
 import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 

@@ -14,10 +14,12 @@ import {
   noAlertsClaim,
   progressWords,
   type IndexState,
-} from "@/lib/health/index-state";
-import { captureOffLine, curveSource, recordsSource } from "@/lib/health/number-sources";
-import type { TrainingCurveView } from "@/lib/health/training-curve";
-import type { RunHealth } from "@/lib/schema/api-runs";
+  captureOffLine,
+  curveSource,
+  recordsSource,
+} from "@/lib/health/pure";
+import type { TrainingCurveView } from "@/lib/health";
+import type { RunHealth } from "@/lib/schema";
 import { Alerts, ROLLOUTS_ANCHOR } from "./alerts";
 import { HealthCharts, HealthKpis } from "./health-charts";
 import { HealthSkeleton } from "./health-skeleton";

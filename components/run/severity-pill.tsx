@@ -1,8 +1,7 @@
 // The severity model's pill (lib/severity): one class per severity, its words, and its reasons
 // as the tooltip. The same pill on the rollouts table, the home page and the alerts.
-import { SEVERITY_CLASS, SEVERITY_LABEL } from "@/lib/severity/palette";
-import type { SeverityState } from "@/lib/severity/reasons";
-import type { RolloutSummary } from "@/lib/schema/api-runs";
+import { SEVERITY_CLASS, SEVERITY_LABEL, type SeverityState } from "@/lib/severity";
+import type { RolloutSummary } from "@/lib/schema";
 
 export function SeverityPill({
   severity,

@@ -6,15 +6,10 @@
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useEffect, useState } from "react";
 import type { Table } from "@tanstack/react-table";
-import type { RolloutSummary, RunHealth } from "@/lib/schema/api-runs";
-import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity/palette";
-import {
-  reasonOptions,
-  TABLE_QUERY_KEYS as QUERY_KEYS,
-  type ReasonOption,
-} from "@/lib/view/rollout-nav";
+import type { RolloutSummary, RunHealth, RecordField } from "@/lib/schema";
+import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity";
+import { reasonOptions, TABLE_QUERY_KEYS as QUERY_KEYS, type ReasonOption } from "@/lib/view";
 import type { UrlPatch } from "@/components/shared/url-state";
-import type { RecordField } from "@/lib/schema/api-groups";
 import { ColumnPicker } from "./column-picker";
 import { FIELD_COLUMN } from "./rollout-columns";
 import { TASK_FIELD } from "./groups-table";

@@ -4,8 +4,8 @@
 // names its source, "training curve: N steps", so its numbers are never mistaken for the records'
 // mean reward. A NaN step is a gap, never bridged.
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { curveSource } from "@/lib/health/number-sources";
-import type { TrainingCurveView } from "@/lib/health/training-curve";
+import { curveSource } from "@/lib/health/pure";
+import type { TrainingCurveView } from "@/lib/health";
 
 const AXIS = { fill: "var(--muted)", fontSize: 11 };
 

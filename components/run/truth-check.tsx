@@ -12,8 +12,8 @@ import {
   type TrainerTruth,
   type TruthSample,
   type TruthStep,
-} from "@/lib/schema/api-trainer";
-import { alertRolloutHref } from "@/lib/view/rollout-nav";
+} from "@/lib/schema";
+import { alertRolloutHref } from "@/lib/view";
 
 const asTruth = (v: unknown): TrainerTruth => trainerTruthSchema.parse(v);
 const n = (v: number) => v.toLocaleString("en-US");

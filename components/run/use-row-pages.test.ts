@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALERT_FILTERS, SORT_KEYS } from "@/lib/runs/rollout-query";
+import { ALERT_FILTERS, SORT_KEYS } from "@/lib/index/query";
 import { badQueryParams, newerPages, pagesIn } from "./use-row-pages";
 
 describe("badQueryParams: what the rollouts route would refuse, before asking it", () => {

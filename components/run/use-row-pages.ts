@@ -7,8 +7,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { fetchParsed } from "@/components/shared/url-state";
-import { rolloutQuerySchema } from "@/lib/runs/rollout-query";
-import { rolloutPageSchema, type RolloutPage, type RolloutSummary } from "@/lib/schema/api-runs";
+import { rolloutQuerySchema } from "@/lib/index/pure";
+import { rolloutPageSchema, type RolloutPage, type RolloutSummary } from "@/lib/schema";
 
 export const PAGE = 200;
 

@@ -4,8 +4,8 @@
 // without a reload). `version` moves whenever the index did, which refreshes the rollouts table.
 import { useEffect, useState } from "react";
 import { fetchParsed } from "@/components/shared/url-state";
-import { indexState, pollDelayMs } from "@/lib/health/index-state";
-import { runHealthSchema, type RunHealth } from "@/lib/schema/api-runs";
+import { indexState, pollDelayMs } from "@/lib/health/pure";
+import { runHealthSchema, type RunHealth } from "@/lib/schema";
 
 const asHealth = (v: unknown): RunHealth => runHealthSchema.parse(v);
 

@@ -6,18 +6,16 @@
 // records).
 import Link from "next/link";
 import { useState } from "react";
-import type { RunOverview } from "@/lib/schema/api-run-list";
+import type { RunOverview } from "@/lib/schema";
 import {
   alertSeverityClass,
   SEVERITY_CLASS,
   SEVERITY_LABEL,
   SEVERITY_ORDER,
   ZERO_COUNT_CLASS,
-} from "@/lib/severity/palette";
-import { isPartial, overviewCells } from "@/lib/health/overview-cells";
-import { curveSource } from "@/lib/health/number-sources";
+} from "@/lib/severity";
+import { isPartial, overviewCells, curveSource, indexState } from "@/lib/health/pure";
 import { TableLink, Words } from "@/components/run/alerts";
-import { indexState } from "@/lib/health/index-state";
 
 const PENDING = SEVERITY_CLASS.pending;
 

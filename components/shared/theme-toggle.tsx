@@ -3,7 +3,7 @@
 // at once (the attribute on <html> that app/globals.css keys on) and is remembered in a cookie the
 // root layout reads, so the next page's first HTML already carries it: no script before paint.
 import { useState } from "react";
-import { THEME_CHOICES, themeChoiceOf, themeCookie, type ThemeChoice } from "@/lib/view/palette";
+import { THEME_CHOICES, themeChoiceOf, themeCookie, type ThemeChoice } from "@/lib/view";
 
 const LABEL: Readonly<Record<ThemeChoice, string>> = {
   system: "system",

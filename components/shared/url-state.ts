@@ -5,7 +5,7 @@
 // key presses never drop one. Also the one fetch helper: every body is parsed with its schema.
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
-import { apiErrorSchema } from "@/lib/schema/api";
+import { apiErrorSchema } from "@/lib/schema";
 
 export type UrlPatch = Record<string, string | null>;
 

@@ -11,3 +11,5 @@ export * from "./verdict";
 export * from "./gym-v1-verdict";
 export * from "./report";
 export * from "./code-points";
+export { noteSharedPrefix } from "./digest-ahead";
+export { ParentPrehash } from "./parent-prehash";

@@ -2,8 +2,8 @@
 // intervals, correlation, the repeatability floor from a seed-repeat baseline, the calibrated
 // verdict of ./calibrated in words), evaluation records paired by task, and capture health side by
 // side. The numbers come from ./stats and ./calibrated; this module only assembles them.
-import { callsMade } from "@/lib/view/calls-made";
-import type { MetricsRow } from "@/lib/runs/metrics";
+import { callsMade } from "@/lib/view";
+import type { MetricsRow } from "@/lib/runs";
 import type {
   CaptureSide,
   EvaluationComparison,

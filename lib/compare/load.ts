@@ -5,16 +5,16 @@
 // A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
-import { snapshotWithHealth } from "@/lib/health/run-health";
+import { snapshotWithHealth } from "@/lib/health";
 import {
   chooseScalar,
   readRunScalars,
   scalarAsMetricsRows,
   sharedScalars,
   type RunScalars,
-} from "@/lib/trainer/run-scalars";
-import { getRun, listRuns, type RunLayout } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
+} from "@/lib/trainer";
+import { getRun, listRuns, type RunLayout } from "@/lib/runs";
+import { indexFor } from "@/lib/index";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
 

@@ -1,7 +1,7 @@
 // The calibrated training verdict in words: what was tested, what it found and how sure it is.
 // Only formats ./calibrated's numbers; it decides nothing.
 import type { CalibratedVerdict, TrainingComparison } from "@/lib/schema";
-import { signed } from "@/lib/view/format";
+import { signed } from "@/lib/view";
 
 const f3 = (x: number | null) => (x === null ? "undefined (a constant series)" : x.toFixed(3));
 const p = (x: number) => (x < 0.001 ? x.toExponential(1) : x.toFixed(3));

@@ -4,9 +4,9 @@
 // skipped. They stay on their own run's page (and count on the home page); nothing here reads files.
 import "server-only";
 import type { Alert } from "@/lib/schema";
-import type { RunMetrics } from "@/lib/runs/metrics";
-import type { IndexSnapshot } from "@/lib/runs/summary-index";
-import { MAX_ROLLOUT_ID_LENGTH } from "@/lib/store/rollout-id";
+import type { RunMetrics } from "@/lib/runs";
+import type { IndexSnapshot } from "@/lib/index";
+import { MAX_ROLLOUT_ID_LENGTH } from "@/lib/store";
 
 /** How many gaps or skipped files an alert names before "… N more". */
 const NAMED = 5;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery } from "@/lib/index/query";
 import { selectRollouts } from "@/lib/testing/rollout-query-reference";
 import { summaryOf } from "@/lib/testing/summary";
 import { computeHealth } from "@/lib/testing/health-reference";

@@ -3,7 +3,7 @@
 // self-calibration found in a run with no side-call patterns, with a pattern to set. Pure: summaries
 // and the run's patterns in; not responsible for how the page shows them.
 import type { RolloutSummary } from "@/lib/schema";
-import { plural } from "@/lib/view/plural";
+import { plural } from "@/lib/text";
 /** A line under the run's health: worth knowing, nothing to fix, so never an alert. */
 export interface HealthNote {
   kind: "profile_disagreement" | "self_calibrated_side_calls";
@@ -68,7 +68,7 @@ export function notesFrom(f: NoteFacts, patterns: readonly string[]): HealthNote
       kind: "profile_disagreement",
       count: f.differ,
       message: `${f.differ} of ${plural(f.rollouts, "rollout")} would be masked differently under ${other} (each rollout's inspector says how); only the profile your trainer's consumer runs decides.`,
-      table_query: "alert=profile_disagreement", // lib/runs/rollout-query ALERT_FILTERS
+      table_query: "alert=profile_disagreement", // lib/index/query ALERT_FILTERS
     });
   const calls = f.calls;
   if (patterns.length > 0 || calls === 0) return notes;

@@ -5,8 +5,7 @@
 // (tests, the in-memory fallback) or give the event loop its turn between ranges. Reads only.
 import "server-only";
 import type Database from "better-sqlite3";
-import { TAG } from "@/lib/runs/summary-columns";
-import { NO_CAPTURE_SQL, OTHER_MODEL_SQL, SERVED_SEVERITY_SQL } from "@/lib/runs/summary-sql";
+import { TAG, NO_CAPTURE_SQL, OTHER_MODEL_SQL, SERVED_SEVERITY_SQL } from "@/lib/index";
 import { SAMPLE } from "./health";
 
 /** Rows per range: each of a range's statements takes some 5–15 ms (other requests wait no longer). */

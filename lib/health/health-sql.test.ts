@@ -1,21 +1,20 @@
 // The summary index's SQL engine against the in-memory reference over every fixture run: the same
 // health report (lib/health/health computeHealth with the run's severity applied), the same rows in
 // the same order for every sort and each filter the table offers, the same neighbours. The
-// reference's own expected values are checked in health.test.ts, rollout-query.test.ts and
+// reference's own expected values are checked in health.test.ts, lib/index/query.test.ts and
 // neighbors.test.ts; here the two engines must agree.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { parseRolloutQuery, SORT_KEYS } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery, SORT_KEYS } from "@/lib/index/query";
 import { neighborsOf, selectRollouts } from "@/lib/testing/rollout-query-reference";
-import { getRun } from "@/lib/runs/runs-root";
-import { SummaryIndex } from "@/lib/runs/summary-index";
+import { getRun } from "@/lib/runs/root";
+import { SummaryIndex } from "@/lib/index/run-index";
 import type { HealthReport, RolloutSummary } from "@/lib/schema";
 import { indexedSummaries, sqlHealth, sqlNeighbours, sqlSelect } from "@/lib/testing/sql-engine";
-import { computeHealth } from "@/lib/testing/health-reference";
+import { computeHealth, withRunSeverity } from "@/lib/testing/health-reference";
 import { lifecycleAlerts } from "./lifecycle-alerts";
-import { withRunSeverity } from "@/lib/testing/health-reference";
 
 /** The fixture runs with rollouts (a token store or records; the capture-off ones have logs only). */
 const RUNS = readdirSync(RUNS_DIR, { withFileTypes: true })

@@ -1,4 +1,4 @@
-// A run's health as queries over its summary index (lib/runs/summary-sql's rows): the same report
+// A run's health as queries over its summary index (lib/index/sql's rows): the same report
 // lib/health/health.ts computes from summaries in memory — counts, distributions, per-step series,
 // alerts with their first rollouts — with the run-level severity applied in SQL. Also the notes and
 // the lifecycle alert over the same rows. All of it from one pass (./health-scan); reads the
@@ -6,8 +6,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
-import { TAG } from "@/lib/runs/summary-columns";
-import { factParams, type RunFacts } from "@/lib/runs/summary-sql";
+import { TAG, factParams, type RunFacts } from "@/lib/index";
 import { countBySeverity, WARNING_TITLES } from "@/lib/severity";
 import { alertsOf, counts, type AlertFacts, type HealthExtra } from "./health";
 import { notesFrom, type HealthNote, type NoteFacts } from "./health-notes";

@@ -3,10 +3,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
+import { parseRolloutQuery } from "@/lib/index/query";
 import { selectRollouts } from "@/lib/testing/rollout-query-reference";
-import { getRun } from "@/lib/runs/runs-root";
-import { SummaryIndex } from "@/lib/runs/summary-index";
+import { getRun } from "@/lib/runs/root";
+import { SummaryIndex } from "@/lib/index/run-index";
 import { healthReportSchema } from "@/lib/schema";
 import { indexedSummaries } from "@/lib/testing/sql-engine";
 import { computeHealth } from "@/lib/testing/health-reference";

@@ -4,8 +4,8 @@
 // lib/testing/health-reference. Pure; no I/O and no token arrays.
 import type { Alert, AlertKind, Count, RolloutSummary } from "@/lib/schema";
 import { describeFailedCall } from "@/lib/severity";
-import { deliveredBucket } from "@/lib/view/rollout-nav";
-import { counted, plural } from "@/lib/view/plural";
+import { deliveredBucket } from "@/lib/view";
+import { counted, plural } from "@/lib/text";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 export const SAMPLE = 20;
@@ -30,7 +30,7 @@ export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;
 export interface HealthExtra {
   /** Rollouts the index has not summarised yet: counted as pending, never as trained. */
   pending?: number;
-  /** The run's policy model (lib/runs/run-severity); summaries carry its warning already. */
+  /** The run's policy model (lib/index/run-severity); summaries carry its warning already. */
   policyModel?: string | null;
 }
 

@@ -2,8 +2,8 @@
 // have been counted, how many of them are indexed, and so whether a count, a chart or "capture
 // looks healthy" would be final. Pure: the index's progress and counts in, words and states out;
 // polling and rendering are components/run's job.
-import type { IndexProgress } from "@/lib/schema/api-runs";
-import { plural } from "@/lib/view/plural";
+import type { IndexProgress } from "@/lib/schema";
+import { plural } from "@/lib/text";
 
 export type IndexState =
   /** The index is listing the run's files: how many rollouts there are is not known yet. */

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { line } from "@/lib/testing/temp-store";
 import { describeRun } from "./run-overview";
 import { runHealth } from "./run-health";

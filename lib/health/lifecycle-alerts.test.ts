@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { RolloutSummary } from "@/lib/schema";
 import { listStore } from "@/lib/store";
 import { readRolloutRecords } from "@/lib/runs/rollout-records";
-import { getRun } from "@/lib/runs/runs-root";
-import { summarizeRollout } from "@/lib/runs/summarize";
-import { keyedInputs } from "@/lib/runs/summary-keys";
+import { getRun } from "@/lib/runs/root";
+import { summarizeRollout } from "@/lib/rollout/summarize";
+import { keyedInputs } from "@/lib/index/keys";
 import { summaryOf } from "@/lib/testing/summary";
 import { lifecycleAlerts } from "./lifecycle-alerts";
 

@@ -3,7 +3,7 @@
 // them (docs/gym-v1-store.md §4). Each alert carries the table query that lists exactly its rollouts.
 // Pure over served summaries; lib/health's own alerts are health.ts's, the file alerts file-alerts'.
 import type { Alert, RolloutSummary } from "@/lib/schema";
-import { plural } from "@/lib/view/plural";
+import { plural } from "@/lib/text";
 
 /** Rollout ids an alert names (the rest are counted, and the table lists them all). */
 export const SAMPLE = 20;

@@ -1,7 +1,7 @@
 // Names for where a run's numbers come from, so one shown in two places says which it is: the
 // run's rollout records (mean reward over its kept rollouts) or its training curve (reward per step
 // from the trainer's logs or metrics.jsonl, which compare averages). Only the words; the numbers are lib/health's.
-import { plural } from "@/lib/view/plural";
+import { plural } from "@/lib/text";
 
 const n = (x: number) => x.toLocaleString("en-US");
 

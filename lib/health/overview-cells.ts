@@ -2,7 +2,7 @@
 // partial ("16 of 40 so far") and masked, warnings, a records' reward and per-class counts are not
 // known ("—"): nothing says 0 or a final number before it is. A training curve's mean does not wait
 // for the index. Rendering the cells is components/runs' job.
-import type { RunOverview } from "@/lib/schema/api-run-list";
+import type { RunOverview } from "@/lib/schema";
 import { curveSource, recordsSource } from "./number-sources";
 
 export interface OverviewCells {

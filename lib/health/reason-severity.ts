@@ -1,6 +1,6 @@
 // The severity class of a reason as the health report names it (by title, lib/severity reasons):
 // the colour its bar takes in "why not simply trained". Which reasons apply is classify.ts's job.
-import type { SeverityState } from "@/lib/severity/reasons";
+import type { SeverityState } from "@/lib/severity";
 
 /** The titles lib/severity gives its warnings (trained_with_warnings); every other title masks. */
 const WARNING_TITLES: ReadonlySet<string> = new Set([

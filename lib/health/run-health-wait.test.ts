@@ -6,10 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeLargeRun } from "@/fixtures/generator/large";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
-import { getRun, type RunLayout } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
-import { rolloutPage } from "@/lib/runs/served-rollouts";
+import { parseRolloutQuery } from "@/lib/index/query";
+import { getRun, type RunLayout } from "@/lib/runs/root";
+import { indexFor } from "@/lib/index/run-index";
+import { rolloutPage } from "@/lib/index/served";
 import { runHealth } from "./run-health";
 
 /** Enough rollouts that their cold index takes seconds on the pool, long past the polls below. */

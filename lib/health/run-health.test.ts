@@ -6,12 +6,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import type { Alert } from "@/lib/schema";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
-import { getRun } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
+import { parseRolloutQuery } from "@/lib/index/query";
+import { getRun } from "@/lib/runs/root";
+import { indexFor } from "@/lib/index/run-index";
 import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
 import { alertRolloutHref, alertTableHref, TABLE_QUERY_KEYS } from "@/lib/view/rollout-nav";
-import { rolloutPage } from "@/lib/runs/served-rollouts";
+import { rolloutPage } from "@/lib/index/served";
 import { runHealth } from "./run-health";
 
 serveFixtureRuns();

@@ -2,19 +2,23 @@
 // (queries, computed once per index generation, the run's severity applied) with the alerts about
 // the run's files, the index's progress, and the run's one training curve (./training-curve: the
 // trainer logs' reward, else metrics.jsonl's, downsampled once). The rows themselves, as the table
-// serves them, are lib/runs/served-rollouts'. Every alert naming rollouts carries the table query
+// serves them, are lib/index/served'. Every alert naming rollouts carries the table query
 // that lists them (its link on the run page). Reads nothing itself; lib/runs does.
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RunHealth } from "@/lib/schema";
-import type { RunMetrics } from "@/lib/runs/metrics";
-import { readTrainingCurve } from "@/lib/trainer/run-scalars";
+import type { RunMetrics, RunLayout } from "@/lib/runs";
+import { readTrainingCurve } from "@/lib/trainer";
 import { trainingCurve, type TrainingCurveView } from "./training-curve";
-import { alertTableQuery } from "@/lib/runs/rollout-query";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import { indexFor, type IndexSnapshot, type SummaryIndex } from "@/lib/runs/summary-index";
-import { runFactsOf, waitFor } from "@/lib/runs/served-rollouts";
-import type { RunFacts } from "@/lib/runs/summary-sql";
+import {
+  alertTableQuery,
+  indexFor,
+  type IndexSnapshot,
+  type SummaryIndex,
+  runFactsOf,
+  waitFor,
+  type RunFacts,
+} from "@/lib/index";
 import { fileAlerts } from "./file-alerts";
 import type { HealthExtra } from "./health";
 import { notesFrom, type NoteFacts } from "./health-notes";
@@ -104,7 +108,7 @@ function healthOf(
 export async function snapshotWithHealth(
   run: RunLayout,
   waitMs?: number,
-  /** A page's wait: ends as soon as the index cannot end soon (lib/runs/index-wait). */
+  /** A page's wait: ends as soon as the index cannot end soon (lib/index/wait). */
   brief = false,
 ): Promise<{
   snap: IndexSnapshot;

@@ -5,9 +5,8 @@
 // A run whose files cannot be read is listed with the error; it never fails the list of runs.
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
-import type { RunLayout } from "@/lib/runs/runs-root";
+import { type RunLayout, decideRunProfile, type ProfileDecision } from "@/lib/runs";
 import { fileProblems } from "./file-alerts";
-import { decideRunProfile, type ProfileDecision } from "@/lib/runs/run-profile";
 import { snapshotWithHealth } from "./run-health";
 import { byTriage, worstAlert } from "./run-triage";
 

@@ -3,8 +3,8 @@
 // runs (opencode-before-fix: 12 tasks each cut short by an HTTP 422, its run.json says).
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { listRuns } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
+import { listRuns } from "@/lib/runs/root";
+import { indexFor } from "@/lib/index/run-index";
 import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
 import { describeRuns } from "./run-overview";
 import { byTriage, triageRank, worstAlert } from "./run-triage";

@@ -2,8 +2,7 @@
 // used, rollouts cut short, unreadable files) or masked rollouts comes first, then a run with
 // warnings (alerts, rollouts trained with warnings), then healthy runs; within each, by name. A
 // run's worst alert is the one its row shows in words. Pure; the client's list and /api/runs share it.
-import type { Alert } from "@/lib/schema/api-runs";
-import type { RunOverview } from "@/lib/schema/api-run-list";
+import type { Alert, RunOverview } from "@/lib/schema";
 
 /** 0: errors or masked rollouts; 1: warnings; 2: nothing to look at. */
 export type TriageRank = 0 | 1 | 2;

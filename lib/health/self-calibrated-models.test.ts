@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { healthNotes } from "@/lib/health/health-notes";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
-import { summarizeRollout } from "@/lib/runs/summarize";
+import { summarizeRollout } from "@/lib/rollout/summarize";
 
 /** One rollout: the policy generates 6 tokens over two calls; two title calls by a small model. */
 function store(): string {

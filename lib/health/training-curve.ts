@@ -2,8 +2,7 @@
 // trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/trainer/run-scalars),
 // how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
-import { rewardSeries } from "@/lib/trainer/run-scalars";
-import type { ScalarSeries } from "@/lib/trainer/scalar-series";
+import { rewardSeries, type ScalarSeries } from "@/lib/trainer";
 import { mean as ssMean } from "simple-statistics";
 
 export const CURVE_MAX_POINTS = 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLANTED } from "@/fixtures/generator/nemo-rl-steps";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { trainerTruth } from "@/lib/trainer/truth-check";

@@ -3,9 +3,9 @@
 // delivery to compare with, so they get none. Not responsible for the check itself.
 import "server-only";
 import type { Alert } from "@/lib/schema";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import { trainerTruth } from "@/lib/trainer/truth-check";
-import { plural } from "@/lib/view/plural";
+import type { RunLayout } from "@/lib/runs";
+import { trainerTruth } from "@/lib/trainer";
+import { plural } from "@/lib/text";
 
 /** The alert's kind; lib/schema/api-runs alertSchema must list it (see the report). */
 export const TRUTH_ALERT_KIND = "trainer_truth";

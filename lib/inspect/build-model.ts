@@ -1,13 +1,13 @@
 // Assembles the inspector's model of one rollout from the shared read-and-decide path
-// (lib/runs/build-rollout), the model-call capture and the record rollout-model looked up by id:
+// (lib/rollout/build), the model-call capture and the record rollout-model looked up by id:
 // the view with every call, chain, failed call and prefix break, and compact tokens for the windows.
 // Not responsible for caching (rollout-model) or for the words the views show (lib/view).
 import "server-only";
 import { toVerdictRow, type Verdict } from "@/lib/builder";
 import { UnknownRolloutError } from "@/lib/errors";
-import { rolloutSourceOf } from "@/lib/runs/build-rollout";
-import { buildRolloutOffThread } from "@/lib/runs/build-rollout-pool";
 import {
+  rolloutSourceOf,
+  buildRolloutOffThread,
   countOutsideIds,
   danglingIntentsOf,
   decidedEntries,
@@ -16,13 +16,13 @@ import {
   inheritedLengths,
   mainModelOf,
   storeFacts,
-} from "@/lib/runs/lifecycle-facts";
-import type { RecordRead } from "@/lib/runs/records-sql";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import type { LifecycleView, OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
+} from "@/lib/rollout";
+import type { RecordRead } from "@/lib/index";
+import type { RunLayout } from "@/lib/runs";
+import type { LifecycleView, OtherProfileVerdict, RolloutView } from "@/lib/schema";
 import { joinExchanges, type CaptureRead, type RolloutCapture } from "@/lib/store";
-import { decoderFor, type TokenDecoder } from "@/lib/tokens/decoder";
-import { mainRule } from "@/lib/view/inspector-words";
+import { decoderFor, type TokenDecoder } from "@/lib/tokens";
+import { mainRule } from "@/lib/view";
 import { describeCalls, describeChains, placeFailed } from "./describe-calls";
 import type { BuildProgressSink } from "./build-progress";
 import type { RolloutModel } from "./model";
@@ -33,7 +33,7 @@ export interface ModelRequest {
   run: RunLayout;
   rolloutId: string;
   profile: "seed" | "gym-v1";
-  /** Why that profile decides (lib/runs/run-profile), shown on the page. */
+  /** Why that profile decides (lib/runs/profile), shown on the page. */
   profileReason: string;
   /** The rollout's file stamp (rollout-model), so the view can say which files it was built from. */
   stamp: string;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { syntheticRolloutLines } from "@/fixtures/generator/synthetic-rollout";
 import { writeLines } from "@/fixtures/generator/write";
 import { cacheStats, processCache } from "@/lib/cache/registry";
-import { getRun, type RunLayout } from "@/lib/runs/runs-root";
+import { getRun, type RunLayout } from "@/lib/runs/root";
 import { buildProgressSchema, type BuildProgress } from "@/lib/schema/api-progress";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { trackBuild, trackedProgress } from "./build-progress";

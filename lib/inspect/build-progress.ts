@@ -2,8 +2,8 @@
 // token and capture files, then the deciding and decoding phases, for the loading page's bar. Held
 // in the process-wide cache registry (bounded); an entry lives only while its build runs.
 // Not responsible for starting, sharing or caching builds (shared-builds, rollout-model).
-import { processCache } from "@/lib/cache/registry";
-import type { BuildProgress } from "@/lib/schema/api-progress";
+import { processCache } from "@/lib/cache";
+import type { BuildProgress } from "@/lib/schema";
 
 /** Builds tracked at once. Only running builds are (a few, BUILD_CONCURRENCY); the bound guards leaks. */
 const TRACKED_BOUND = 64;

@@ -3,8 +3,7 @@
 // interstitial, with the text of the interstitial and of the prefix's end. Works for failed calls
 // with no token entry. Reads a built model only.
 import { UnknownCallError } from "@/lib/errors";
-import { finishReason, servedModel } from "@/lib/schema";
-import type { CallDetail, CallExchange } from "@/lib/schema/api-call-detail";
+import { finishReason, servedModel, type CallDetail, type CallExchange } from "@/lib/schema";
 import type { ExchangeRecord } from "@/lib/store";
 import type { RolloutModel } from "./model";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { CODING_TASKS } from "@/fixtures/generator/content";
 import { IM_END, IM_START } from "@/fixtures/generator/conversation";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import {
   conversationPageSchema,
   type ConversationItem,

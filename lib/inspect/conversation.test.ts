@@ -7,7 +7,7 @@ import { CODING_SYSTEM, CODING_TASKS, TITLE_SYSTEM } from "@/fixtures/generator/
 import { IM_END, IM_START } from "@/fixtures/generator/conversation";
 import { PAYLOADS } from "@/fixtures/generator/hostile-text";
 import { InvalidInputError, UnknownCallError, UnknownChainError } from "@/lib/errors";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { callView } from "@/lib/testing/rollout-view";
 import {
   conversationPageSchema,

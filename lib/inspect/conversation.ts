@@ -9,20 +9,23 @@ import {
   conversationQuerySchema,
   type ConversationPage,
   type ConversationQuery,
-} from "@/lib/schema/api-conversation";
-import type { CallView } from "@/lib/schema/api-rollout";
-import type { RawMessage } from "@/lib/view/chat-template";
-import type { ExchangeRecord } from "@/lib/store";
-import { sliceParts, tokenColumns, type SequencePart } from "@/lib/view/conversation-columns";
+  type CallView,
+} from "@/lib/schema";
 import {
+  type RawMessage,
+  sliceParts,
+  tokenColumns,
+  type SequencePart,
   buildConversation,
   type Conversation,
   type ConversationCall,
   type ConversationEvent,
-} from "@/lib/view/conversation";
-import { pageConversation } from "@/lib/view/conversation-page";
-import { shadedBlocks } from "@/lib/view/conversation-spans";
-import { requestMessages, responseMessage } from "@/lib/view/message-bodies";
+  pageConversation,
+  shadedBlocks,
+  requestMessages,
+  responseMessage,
+} from "@/lib/view";
+import type { ExchangeRecord } from "@/lib/store";
 import type { CallTokens, RolloutModel } from "./model";
 
 /** The route's query: the contract's, and `shade=1` for messages split token by token. */

@@ -3,21 +3,21 @@
 // inherited prefix and interstitial, and its last exchange; each chain's size; failed HTTP calls
 // placed in time. Reads the builder's output only; the words for these facts live in lib/view.
 import type { Build, CallNode, Verdict } from "@/lib/builder";
-import { finishReason, servedModel, type TokenEntry } from "@/lib/schema";
-import type {
-  CallRole,
-  CallView,
-  ChainView,
-  ExchangeSummary,
-  FailedCall,
-  RetryRole,
-} from "@/lib/schema/api-rollout";
+import {
+  finishReason,
+  servedModel,
+  type TokenEntry,
+  type CallRole,
+  type CallView,
+  type ChainView,
+  type ExchangeSummary,
+  type FailedCall,
+  type RetryRole,
+} from "@/lib/schema";
 import type { ExchangeRecord } from "@/lib/store";
-import { pushTo } from "@/lib/view/group";
-import { excludedReason } from "@/lib/view/inspector-words";
-import { errorSummary } from "@/lib/store/exchange-error";
+import { pushTo, excludedReason, timelinePositions } from "@/lib/view";
+import { errorSummary } from "@/lib/store/pure";
 import { failedCallFromExchange } from "@/lib/severity";
-import { timelinePositions } from "@/lib/view/timeline-positions";
 import { packIds, type CallTokens } from "./model";
 
 /** The last of a call's exchanges in brief, with how many there were. */

@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { rolloutViewSchema } from "@/lib/schema/api-rollout";
 import { segmentedWindowSchema, type SegmentedWindow } from "@/lib/schema/api-tokens";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { InvalidRolloutIdError } from "@/lib/store/rollout-id";
 import { UnknownEntityError } from "@/lib/errors";
 import { openRollout } from "@/lib/testing/inspect-fixture";

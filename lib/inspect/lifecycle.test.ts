@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { rolloutViewSchema, type LifecycleView } from "@/lib/schema/api-rollout";
 import { fingerprintDir } from "@/lib/testing/temp-store";
 import { inspectRollout } from "./rollout-model";

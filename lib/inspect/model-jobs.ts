@@ -5,11 +5,11 @@
 // Not responsible for the pools (./model-pool) or for caching (./rollout-model).
 import "server-only";
 import { getHeapStatistics } from "node:v8";
-import type { JobContext } from "@/lib/store/io-serve";
-import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
+import type { JobContext } from "@/lib/store";
+import type { OtherProfileVerdict } from "@/lib/schema";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { RolloutModel } from "./model";
-import { o200kDecoder } from "@/lib/tokens/decoder";
+import { o200kDecoder } from "@/lib/tokens";
 
 /** A model without its decoder: what crosses from the worker. */
 export type SentModel = Omit<RolloutModel, "decoder">;

@@ -1,11 +1,11 @@
-// The inspector's builds on the interactive store worker pool (lib/runs/build-rollout-pool): a
+// The inspector's builds on the interactive store worker pool (lib/rollout/pool): a
 // rollout's model, or the other profile's verdict facts, made on a worker (./model-jobs) and
 // received with the token arrays moved, not copied; the decoder is this thread's own (cached).
 // Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
 import "server-only";
-import { reviveStoreError, storePool } from "@/lib/runs/build-rollout-pool";
-import type { OtherProfileVerdict } from "@/lib/schema/api-rollout";
-import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens/decoder";
+import { reviveStoreError, storePool } from "@/lib/rollout";
+import type { OtherProfileVerdict } from "@/lib/schema";
+import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { ModelJob, SentModel } from "./model-jobs";
 import type { RolloutModel } from "./model";

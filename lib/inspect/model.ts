@@ -3,10 +3,8 @@
 // chain are served without rebuilding or holding the raw entries. Types and the packing of ids into
 // int32 storage; built by build-model. Plain data apart from `decoder`: a worker can clone it.
 import type { ExchangeRecord } from "@/lib/store";
-import type { RolloutView } from "@/lib/schema/api-rollout";
-import { OUTSIDE_TOKEN_ID } from "@/lib/schema/api-tokens";
-import type { TokenDecoder } from "@/lib/tokens/decoder";
-import type { TokenIds } from "@/lib/schema";
+import { type RolloutView, OUTSIDE_TOKEN_ID, type TokenIds } from "@/lib/schema";
+import type { TokenDecoder } from "@/lib/tokens";
 
 /**
  * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, docs/gym-v1-store.md

@@ -3,9 +3,8 @@
 // the two realign a few tokens later (re-rendering drift) or differ from there on (compaction).
 // Bounded work: the prefix comparisons stop after a fixed token budget per rollout.
 import type { Build, CallNode } from "@/lib/builder";
-import type { TokenEntry, TokenIds } from "@/lib/schema";
-import type { PrefixBreak } from "@/lib/schema/api-rollout";
-import type { TokenDecoder } from "@/lib/tokens/decoder";
+import type { TokenEntry, TokenIds, PrefixBreak } from "@/lib/schema";
+import type { TokenDecoder } from "@/lib/tokens";
 
 /** Shared tokens shown before the difference, and tokens shown on each side after it. */
 const CONTEXT = 16;

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from "
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { recordOf } from "@/lib/runs/records-sql";
-import { getRun } from "@/lib/runs/runs-root";
+import { recordOf } from "@/lib/index/records-sql";
+import { getRun } from "@/lib/runs/root";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { inspectRollout } from "./rollout-model";
 

@@ -7,13 +7,11 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { otherProfile, type ProfileChoice } from "@/lib/builder";
-import { rolloutSourceOf, rolloutVersion } from "@/lib/runs/build-rollout";
-import { recordOf } from "@/lib/runs/records-sql";
-import { decideRunProfile } from "@/lib/runs/run-profile";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import type { BuildProgress } from "@/lib/schema/api-progress";
-import type { OtherProfile, RolloutFacts } from "@/lib/schema/api-rollout";
-import { otherProfileSummary } from "@/lib/view/inspector-words";
+import { rolloutSourceOf, rolloutVersion } from "@/lib/rollout";
+import { recordOf } from "@/lib/index";
+import { decideRunProfile, type RunLayout } from "@/lib/runs";
+import type { BuildProgress, OtherProfile, RolloutFacts } from "@/lib/schema";
+import { otherProfileSummary } from "@/lib/view";
 import { assertRolloutId, rolloutReadBytes } from "@/lib/store";
 import { viewFacts } from "./build-model";
 import { buildModelOffThread, decideProfileOffThread } from "./model-pool";
@@ -161,7 +159,7 @@ export async function inspectProgress(
 
 /**
  * The cache key of a rollout's build: the profile that decides (asked for, the run's, or `auto`'s
- * answer for the store, lib/runs/run-profile) and why, the files' versions and the manifest.
+ * answer for the store, lib/runs/profile) and why, the files' versions and the manifest.
  */
 async function buildKeyOf(run: RunLayout, rolloutId: string, asked: ProfileChoice | undefined) {
   assertRolloutId(rolloutId);

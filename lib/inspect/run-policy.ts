@@ -2,9 +2,8 @@
 // rollouts train on), read from the summary index the run pages already keep (lib/health).
 // Only a complete index answers: a vote over part of a cold index could name the wrong model.
 import "server-only";
-import { servedSnapshot } from "@/lib/runs/served-rollouts";
-import { indexFor } from "@/lib/runs/summary-index";
-import type { RunLayout } from "@/lib/runs/runs-root";
+import { servedSnapshot, indexFor } from "@/lib/index";
+import type { RunLayout } from "@/lib/runs";
 
 export interface RunPolicy {
   policy_model: string | null;

@@ -4,13 +4,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { rolloutViewSchema, type RolloutView } from "@/lib/schema/api-rollout";
 import { bannerSentences, runPolicyModel } from "@/lib/severity";
 import { o200kDecoder } from "@/lib/tokens/decoder";
 import { rolloutSeverity } from "@/lib/view/rollout-severity";
 import { inspectRollout } from "./rollout-model";
-import { countOutsideIds } from "@/lib/runs/lifecycle-facts";
+import { countOutsideIds } from "@/lib/rollout/facts";
 import { danglingIntents, outsideVocabulary } from "./severity-facts";
 import { tokenEntrySchema } from "@/lib/schema";
 

@@ -1,9 +1,9 @@
 // What only the inspector adds to a rollout's facts: where each dangling intent sits among the
 // calls, and the run's tokenizer as a second test of an id's vocabulary. The facts themselves are
-// lib/runs/lifecycle-facts' (the run table's too); classifying is lib/severity's, words lib/view's.
-import type { DanglingIntent } from "@/lib/schema/api-rollout";
+// lib/rollout/facts' (the run table's too); classifying is lib/severity's, words lib/view's.
+import type { DanglingIntent } from "@/lib/schema";
 import { isOutsideVocabulary } from "@/lib/severity";
-import type { TokenDecoder } from "@/lib/tokens/decoder";
+import type { TokenDecoder } from "@/lib/tokens";
 
 /**
  * The `dangling` intent ids (in intents-file order), each after the nearest earlier intent in
@@ -32,7 +32,7 @@ export function danglingIntents(
 
 /**
  * An id outside every vocabulary: past int32, or unknown to the run's tokenizer (each id asked
- * once). For lib/runs/lifecycle-facts' countOutsideIds.
+ * once). For lib/rollout/facts' countOutsideIds.
  */
 export function outsideVocabulary(decoder: TokenDecoder | null): (id: number) => boolean {
   const unknown = new Map<number, boolean>();

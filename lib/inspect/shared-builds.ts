@@ -2,7 +2,7 @@
 // `concurrency` builds run at once (each can hold a large rollout's entries in memory); a build
 // whose every requester went away is aborted. Finished values go to a bounded LRU cache from the
 // process-wide registry (lib/cache/registry), which owns the bound and the eviction.
-import { processCache, type BoundedCache, type CacheUnit } from "@/lib/cache/registry";
+import { processCache, type BoundedCache, type CacheUnit } from "@/lib/cache";
 
 export interface BuildStats {
   builds: number;

@@ -4,8 +4,8 @@
 // file calls are synchronous and watched, so a read that hangs costs this thread, which its pool
 // abandons, and nothing else. It lives here, above lib/runs, because it serves both layers.
 import "server-only";
-import { serveStoreJobs } from "@/lib/store/io-serve";
-import { classifyStoreError, isStoreJob, runStoreJob } from "@/lib/runs/store-jobs";
+import { serveStoreJobs } from "@/lib/store";
+import { classifyStoreError, isStoreJob, runStoreJob } from "@/lib/rollout";
 import { isModelJob, runModelJob } from "./model-jobs";
 
 serveStoreJobs(async (request, ctx) => {

@@ -16,9 +16,9 @@ import type {
   TokenSegment,
   TokenWindow,
   WindowPiece,
-} from "@/lib/schema/api-tokens";
-import type { TokenDecoder } from "@/lib/tokens/decoder";
-import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view/inspector-url";
+} from "@/lib/schema";
+import type { TokenDecoder } from "@/lib/tokens";
+import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view";
 import { OUTSIDE_ID, type CallTokens, type ExactIds, type RolloutModel } from "./model";
 
 interface Part {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
-import { getRun, listRuns } from "./runs-root";
+import { getRun, listRuns } from "./root";
 
 afterEach(() => {
   delete process.env.ROLLOUT_LENS_BARE_RUN;

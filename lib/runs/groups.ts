@@ -1,7 +1,7 @@
 // GRPO groups of a run's rollout records: the rollouts of one task (or any scalar record field) in
 // one step, with their rewards, spread, each rollout's advantage as NeMo-RL computes it, and
 // whether the group carries no training signal (all rewards equal: every advantage is 0). Per
-// step: how many groups, how many without signal. Pure. ./groups-sql answers a query from the
+// step: how many groups, how many without signal. Pure. lib/index/groups-sql answers a query from the
 // summary index's records table; the same over records in memory, the tests' reference, is
 // lib/testing/groups-reference.
 import { z } from "zod";
@@ -11,8 +11,8 @@ import {
   type BaselineKind,
   type FieldValue,
   type RolloutGroup,
-} from "@/lib/schema/api-groups";
-import { compareIds } from "./rollout-query";
+} from "@/lib/schema";
+import { compareIds } from "@/lib/store/pure";
 
 /** Gym's task index: a GRPO group is one task's rollouts in one step. */
 export const DEFAULT_GROUP_FIELD = "_ng_task_index";

@@ -1,9 +1,9 @@
 // What is wrong with a run's run.json, in words a user can act on: a JSON syntax error at its line
 // and column (not a byte position), and a misspelled key with the nearest valid one ("unknown key
-// `builder_profle` — did you mean `builder_profile`?"). Pure; the reader is ./runs-root.
+// `builder_profle` — did you mean `builder_profile`?"). Pure; the reader is ./root.
 import type { z } from "zod";
 import { runManifestSchema } from "@/lib/schema";
-import { describeZodError } from "@/lib/store/zod-message";
+import { describeZodError } from "@/lib/store/pure";
 
 /** The 1-based line and column of character `pos` in `text`. */
 export function lineColumn(text: string, pos: number): { line: number; column: number } {

@@ -6,8 +6,7 @@
 import "server-only";
 import path from "node:path";
 import { z } from "zod";
-import { readTextFile } from "@/lib/store/run-files";
-import { cachedOrError } from "@/lib/store/versioned-cache";
+import { readTextFile, cachedOrError } from "@/lib/store";
 
 export const metricsRowSchema = z.looseObject({ step: z.int(), reward: z.number().nullish() });
 

@@ -4,7 +4,7 @@
 // (a response's output items are not columns). Pure: records come read (lib/runs/rollout-records).
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
-import type { FieldValue, RecordField } from "@/lib/schema/api-groups";
+import type { FieldValue, RecordField } from "@/lib/schema";
 
 export type RecordLike = Readonly<Record<string, unknown>>;
 

@@ -5,9 +5,7 @@
 // from the token store. Record hashes (the summary index's row keys) are computed on first use.
 import "server-only";
 import { createHash } from "node:crypto";
-import { readJsonl } from "@/lib/store";
-import { cachedOrError } from "@/lib/store/versioned-cache";
-import { describeZodError } from "@/lib/store/zod-message";
+import { readJsonl, cachedOrError, describeZodError } from "@/lib/store";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 
 export interface RolloutRecords {

@@ -211,7 +211,7 @@ export const rolloutViewSchema = z.strictObject({
   /** Changes whenever any of the rollout's files changes (size or mtime): live views poll it. */
   stamp: z.string(),
   profile: profileSchema,
-  /** One line: which profile decided and why (lib/runs/run-profile). */
+  /** One line: which profile decided and why (lib/runs/profile). */
   profile_reason: z.string(),
   tokenizer: nullableString,
   tokenizer_error: nullableString,
@@ -222,7 +222,7 @@ export const rolloutViewSchema = z.strictObject({
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
   dangling_intents: z.array(danglingIntentSchema),
-  /** Severity facts (lib/runs/lifecycle-facts): the main chain's model and the run's policy (null
+  /** Severity facts (lib/rollout/facts): the main chain's model and the run's policy (null
    * until known), ids outside any vocabulary, the tombstone, lost calls, the state flag, generated
    * token counts, the manifest's capture setting (unstated null), and any capture evidence. */
   main_model: nullableString,

@@ -12,7 +12,7 @@ export const runOverviewSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   capture: z.enum(["on", "off"]).nullable(),
-  builder_profile: profileSchema, // `auto` resolved; profile_reason: why (lib/runs/run-profile)
+  builder_profile: profileSchema, // `auto` resolved; profile_reason: why (lib/runs/profile)
   profile_reason: z.string(),
   manifest_error: z.string().nullable(),
   /** Rollouts with files in the token or model-call store (the rest come from records alone). */

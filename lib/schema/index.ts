@@ -12,3 +12,51 @@ export * from "./api-call-detail";
 export * from "./api-runs";
 export * from "./api-run-list";
 export * from "./api-compare";
+export {
+  type ChatTemplate,
+  type ConversationBlock,
+  type ConversationBlockKind,
+  type ConversationFailedCall,
+  type ConversationItem,
+  type ConversationMessage,
+  type ConversationPage,
+  conversationPageSchema,
+  type ConversationQuery,
+  conversationQuerySchema,
+  type ConversationRole,
+  type ConversationSideCall,
+  type MaskSpan,
+  MAX_CONVERSATION_LIMIT,
+} from "./api-conversation";
+export {
+  type BaselineKind,
+  baselineKindSchema,
+  type FieldValue,
+  type RecordField,
+  type RecordFields,
+  recordFieldsSchema,
+  type RolloutGroup,
+  type RunGroups,
+  runGroupsSchema,
+  type StepSignal,
+} from "./api-groups";
+export {
+  type BuildProgress,
+  buildProgressSchema,
+  type RolloutNeighbors,
+  rolloutNeighborsSchema,
+} from "./api-progress";
+export {
+  type LoggedCheck,
+  MISMATCH_BIN_EDGES,
+  type MismatchDistribution,
+  mismatchDistributionSchema,
+  type RolloutMismatch,
+  type RolloutMismatchQuery,
+  rolloutMismatchQuerySchema,
+  rolloutMismatchSchema,
+  type TrainerTruth,
+  trainerTruthSchema,
+  type TruthSample,
+  type TruthStep,
+} from "./api-trainer";

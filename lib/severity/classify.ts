@@ -1,7 +1,7 @@
 // The one severity model every page uses: trained, trained with warnings, or masked, each with its
 // reasons in words, plus `pending` while the verdict is not known. Takes plain facts that a run
 // summary or a rollout view maps to; it never reads files and never re-decides the consumer's verdict.
-import type { MaskReason } from "@/lib/builder/verdict";
+import type { MaskReason } from "@/lib/builder";
 import type { FailedCallFact } from "./failed-call";
 import {
   agentMaskedReason,

@@ -2,7 +2,7 @@
 // HTTP status, the §9.3 error category and the first validation detail, and the clause a banner
 // says about it. Reading and joining the capture store is not done here.
 import type { CaptureExchange } from "@/lib/schema";
-import { readErrorBody } from "@/lib/store/exchange-error";
+import { readErrorBody } from "@/lib/store/pure";
 
 /** One model call that failed (non-2xx, or an error category on a 2xx). */
 export interface FailedCallFact {

@@ -1,7 +1,7 @@
 // Which model a rollout trains on and which model a run trains on (its policy), so the severity
 // model can flag a rollout whose main chain came from another model (a side model that
 // out-generated the policy). Counting only: reading entries and summaries happens elsewhere.
-import { compareCodePoints } from "@/lib/builder/code-points";
+import { compareCodePoints } from "@/lib/builder";
 
 /** A call's model for these comparisons: what the harness asked for, else what served it. */
 export interface CallModelFact {

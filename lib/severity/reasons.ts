@@ -1,9 +1,9 @@
 // Every reason the severity model can give, in words: a short title for pills and tooltips and a
 // full sentence for the inspector's banner. Mask reasons follow docs/capture-format.md §8.4/§8.5 and
 // docs/gym-v1-store.md. Deciding which reasons apply is classify.ts's job.
-import type { MaskReason } from "@/lib/builder/verdict";
+import type { MaskReason } from "@/lib/builder";
 import { describeFailedCall, type FailedCallFact } from "./failed-call";
-import { plural } from "@/lib/view/plural";
+import { plural } from "@/lib/text";
 
 export type Severity = "trained" | "trained_with_warnings" | "masked";
 /** `pending` is not a class: the verdict is not known yet, so nothing may say "trained". */

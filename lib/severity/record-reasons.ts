@@ -1,7 +1,7 @@
 // Mask reasons read back from a rollout record's `_ng_token_capture` (docs/capture-format.md §8.2,
 // §8.5), for rollouts summarised from the record alone (capture consumed or no store files).
 // The builder's own verdict, when a store exists, is the better source and wins.
-import type { MaskReason } from "@/lib/builder/verdict";
+import type { MaskReason } from "@/lib/builder";
 
 const ALL_SIDE_CALLS = "all captured calls were side calls";
 const NO_RECORDS = "capture contains no token records";

@@ -8,3 +8,28 @@ export * from "./files";
 export * from "./token-store";
 export * from "./capture-store";
 export * from "./exchange-error";
+export {
+  confine,
+  type Confinement,
+  confinementOf,
+  isInside,
+  OutsideStoreError,
+  resolveConfined,
+} from "./confine";
+export { fileState, fileVersion, versionOf } from "./file-version";
+export { emptyLifecycle } from "./gym-read";
+export { onStoreWorker, openRegular, readdirWithin, readRegularFile } from "./io-file";
+export { StoreWorkerPool } from "./io-pool";
+export { type JobContext, serveStoreJobs, type WorkerFailure } from "./io-serve";
+export {
+  existsAt,
+  holdsTokenFiles,
+  isDirectory,
+  listSubdirectories,
+  readTextFile,
+  realpath,
+} from "./run-files";
+export { explainStoreProfile, storeProfile } from "./store-evidence";
+export { type ScannedLists } from "./token-line";
+export { cachedOrError } from "./versioned-cache";
+export { describeZodError } from "./zod-message";

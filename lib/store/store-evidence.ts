@@ -68,7 +68,7 @@ export async function storeProfile(dir: string): Promise<Profile> {
   return profileFromEvidence(await cachedEvidence(dir));
 }
 
-/** storeProfile with the line saying why (lib/runs/run-profile shows it on every page). */
+/** storeProfile with the line saying why (lib/runs/profile shows it on every page). */
 export async function explainStoreProfile(
   dir: string,
 ): Promise<{ profile: Profile; reason: string }> {

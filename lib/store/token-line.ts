@@ -3,7 +3,7 @@
 // (a few hundred bytes) is parsed by JSON.parse with `[]` in their place. Anything unusual falls back to JSON.parse
 // of the whole line (the caller's path), so values and error messages are JSON.parse's own.
 // Not responsible for validating records (the caller runs the schema; see token-store).
-import { noteSharedPrefix } from "@/lib/builder/digest-ahead";
+import { noteSharedPrefix } from "@/lib/builder";
 import {
   BACKSLASH,
   CLOSE_BRACE,

@@ -5,7 +5,7 @@
 // the next request retries it; `cachedOrError` turns a failure into a message for that file alone.
 import "server-only";
 import path from "node:path";
-import { processCache } from "@/lib/cache/registry";
+import { processCache } from "@/lib/cache";
 import { fileState, versionOf, type FileStat } from "./file-version";
 import { statWithin } from "./io-file";
 

@@ -1,5 +1,5 @@
 // A run's groups over its records in memory: the reference ./groups-sql's answer is checked
-// against (lib/runs/groups-sql.test). Test code only: the product groups in SQL.
+// against (lib/index/groups-sql.test). Test code only: the product groups in SQL.
 import type { FieldValue, RolloutGroup, RunGroups, StepSignal } from "@/lib/schema/api-groups";
 import {
   ADVANTAGE_SOURCE,
@@ -11,7 +11,7 @@ import {
   type Member,
 } from "@/lib/runs/groups";
 import { checkFields, discoverFields, fieldValue, type RecordLike } from "@/lib/runs/record-fields";
-import { compareIds } from "@/lib/runs/rollout-query";
+import { compareIds } from "@/lib/store/rollout-id";
 
 const intOrNull = (v: FieldValue) => (typeof v === "number" && Number.isInteger(v) ? v : null);
 const byStep = (a: number | null, b: number | null) =>

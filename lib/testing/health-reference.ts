@@ -1,7 +1,7 @@
 // The run's health over summaries in memory: the reference ./health-sql's queries over the index
 // are checked against (lib/health/health-sql.test). Test code only: the product computes the
 // health in SQL, never holding a run's summaries.
-import type { HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
+import type { HealthReport, RolloutSummary, StepPoint, RunManifest } from "@/lib/schema";
 import {
   alertsOf,
   counts,
@@ -11,8 +11,7 @@ import {
   type FlaggedKind,
   type HealthExtra,
 } from "@/lib/health/health";
-import { applyRunFacts, captureExpected } from "@/lib/runs/run-severity";
-import type { RunManifest } from "@/lib/schema";
+import { applyRunFacts, captureExpected } from "@/lib/index/run-severity";
 import { countBySeverity, runPolicyModel } from "@/lib/severity";
 import { pushTo } from "@/lib/view/group";
 import { maskReasonKeys } from "@/lib/view/rollout-nav";
@@ -27,7 +26,7 @@ function tally(into: Map<string, number>, key: string, n = 1): void {
   into.set(key, (into.get(key) ?? 0) + n);
 }
 
-/** Summaries are served ones: the run's warnings (lib/runs/run-severity) already applied. */
+/** Summaries are served ones: the run's warnings (lib/index/run-severity) already applied. */
 export function computeHealth(
   summaries: readonly RolloutSummary[],
   extra: HealthExtra = {},

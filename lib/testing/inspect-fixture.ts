@@ -5,7 +5,7 @@ import { RUNS_DIR } from "@/fixtures/generate";
 import type { RolloutModel } from "@/lib/inspect/model";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
 import { segmentedWindow, tokenWindow } from "@/lib/inspect/token-window";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { rolloutViewSchema } from "@/lib/schema/api-rollout";
 import { segmentedWindowSchema, tokenWindowSchema } from "@/lib/schema/api-tokens";
 

@@ -1,4 +1,4 @@
-// The table's query over summaries in memory: the reference the served SQL (lib/runs/summary-sql,
+// The table's query over summaries in memory: the reference the served SQL (lib/index/sql,
 // lib/health/run-health) is checked against row for row, and the CSV as one string. Test code only:
 // the product filters, sorts and pages in SQL and streams its CSV a line at a time.
 import type { ExportRow, RolloutSummary } from "@/lib/schema";
@@ -7,13 +7,13 @@ import {
   ALERT_FILTERS,
   BUCKET_FILTERS,
   BUCKET_KEYS,
-  compareIds,
   csvLine,
   EXPORT_COLUMNS,
   hasReason,
   type RolloutQuery,
   type SortKey,
-} from "@/lib/runs/rollout-query";
+} from "@/lib/index/query";
+import { compareIds } from "@/lib/store/rollout-id";
 import { SEVERITY_ORDER } from "@/lib/severity/palette";
 import { callsMade } from "@/lib/view/calls-made";
 

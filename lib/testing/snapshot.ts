@@ -1,8 +1,7 @@
 // Typed test builders: token entries (parsed with the real schema) and capture snapshots without a
 // store on disk, and chains in the golden vectors' shape for comparing builds.
 import { tokenEntrySchema, type TokenEntry, type TokenEntryInput } from "@/lib/schema";
-import type { CaptureSnapshot } from "@/lib/builder";
-import { chainSegments, type Build } from "@/lib/builder";
+import { type CaptureSnapshot, chainSegments, type Build } from "@/lib/builder";
 
 export function entry(
   fields: Partial<TokenEntryInput> &

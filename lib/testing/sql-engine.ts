@@ -1,15 +1,15 @@
 // The summary index's SQL engine over hand-made or fixture summaries, for tests that check it
-// against the in-memory reference (lib/runs/rollout-query, lib/health/health): the same rows in an
+// against the in-memory reference (lib/index/query, lib/health/health): the same rows in an
 // in-memory database, queried as the routes query them.
 import type { HealthReport, RolloutSummary, RunManifest } from "@/lib/schema";
 import type { RolloutNeighbors } from "@/lib/schema/api-progress";
-import type { RolloutQuery } from "@/lib/runs/rollout-query";
-import { SummaryRows } from "@/lib/runs/summary-rows";
-import { matchingRows, neighboursOf, policyModelOf, type RunFacts } from "@/lib/runs/summary-sql";
+import type { RolloutQuery } from "@/lib/index/query";
+import { SummaryRows } from "@/lib/index/rows";
+import { matchingRows, neighboursOf, policyModelOf, type RunFacts } from "@/lib/index/sql";
 import { healthOfRows, lifecycleAlertsOfRows } from "@/lib/health/health-sql";
-import { applyRunFacts, captureExpected } from "@/lib/runs/run-severity";
+import { applyRunFacts, captureExpected } from "@/lib/index/run-severity";
 import type { HealthExtra } from "@/lib/health/health";
-import type { SummaryIndex } from "@/lib/runs/summary-index";
+import type { SummaryIndex } from "@/lib/index/run-index";
 
 /**
  * An in-memory index database holding `summaries`, with the run's facts from `manifest`; without

@@ -1,7 +1,7 @@
 // A typed test builder for rollout summaries: a clean trained rollout, parsed by the contract's
 // schema, that each test overrides where it differs.
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema/api-runs";
-import { noStoreFacts } from "@/lib/runs/summary-defaults";
+import { noStoreFacts } from "@/lib/rollout/defaults";
 
 export function summaryOf(over: Partial<RolloutSummary> = {}): RolloutSummary {
   return rolloutSummarySchema.parse({

@@ -4,12 +4,10 @@
 // not have are reported as such, never thrown. Decoders are held once per process (the bundled
 // encoding) or per tokenizer.json version (lib/store/versioned-cache); not responsible for windows.
 import "server-only";
-import { readTextFile } from "@/lib/store/run-files";
+import { readTextFile, confinementOf, resolveConfined, cachedOrError } from "@/lib/store";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { processCache } from "@/lib/cache/registry";
-import { confinementOf, resolveConfined } from "@/lib/store/confine";
-import { cachedOrError } from "@/lib/store/versioned-cache";
+import { processCache } from "@/lib/cache";
 import type { PieceKind } from "@/lib/schema";
 
 export type { PieceKind };

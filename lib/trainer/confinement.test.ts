@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { eventFileBytes } from "./event-writer";
 import { readRunScalars, readTrainingCurve } from "./run-scalars";
 import { listStepFiles, readStepFile } from "./step-data";

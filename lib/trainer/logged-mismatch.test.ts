@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { writeGrpoRuns } from "@/fixtures/generator/grpo";
 import { writeNemoRlSteps, type NemoRlStepsRecord } from "@/fixtures/generator/nemo-rl-steps";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { readEventFile } from "./event-scalars";
 import { compareLogged, LOGGED_TAG, sameWithin } from "./logged-mismatch";
 import { sampleMismatch, stepMismatch } from "./mismatch";

@@ -4,8 +4,8 @@
 // Reads through ./step-data; the per-sample value is ./mismatch's.
 import "server-only";
 import path from "node:path";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import { MISMATCH_BIN_EDGES, type MismatchDistribution } from "@/lib/schema/api-trainer";
+import type { RunLayout } from "@/lib/runs";
+import { MISMATCH_BIN_EDGES, type MismatchDistribution } from "@/lib/schema";
 import { sampleMismatch } from "./mismatch";
 import { listStepFiles, readStepFile } from "./step-data";
 import { trainerLogDir } from "./truth-check";

@@ -7,9 +7,13 @@
 import "server-only";
 import path from "node:path";
 import type { Dirent } from "node:fs";
-import { confine, OutsideStoreError } from "@/lib/store/confine";
-import { readdirWithin, readRegularFile } from "@/lib/store/io-file";
-import { cachedOrError } from "@/lib/store/versioned-cache";
+import {
+  confine,
+  OutsideStoreError,
+  readdirWithin,
+  readRegularFile,
+  cachedOrError,
+} from "@/lib/store";
 import { readEventFile } from "./event-scalars";
 import { readMlflowMetric } from "./mlflow";
 import { SeriesCollector, type ScalarSeries } from "./scalar-series";

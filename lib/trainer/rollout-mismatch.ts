@@ -3,10 +3,9 @@
 // file, exp(|gen − prev|) per position (./mismatch). Only the main chain, built with the run's own
 // profile, lines up with a sample; anything else is unavailable with a one-line reason.
 import "server-only";
-import { assertRolloutId } from "@/lib/store/rollout-id";
-import type { RunLayout } from "@/lib/runs/runs-root";
-import { decideRunProfile } from "@/lib/runs/run-profile";
-import type { RolloutMismatch, RolloutMismatchQuery, TruthSample } from "@/lib/schema/api-trainer";
+import { assertRolloutId } from "@/lib/store";
+import { type RunLayout, decideRunProfile } from "@/lib/runs";
+import type { RolloutMismatch, RolloutMismatchQuery, TruthSample } from "@/lib/schema";
 import { tokenErrors } from "./mismatch";
 import { listStepFiles, readStepFile, type StepSample } from "./step-data";
 import { trainerLogDir, trainerTruthAll } from "./truth-check";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { grpoRewardCurves } from "@/fixtures/generator/grpo";
 import { eventFileBytes } from "@/lib/trainer/event-writer";
 import type { MetricsRow } from "@/lib/runs/metrics";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import {
   chooseScalar,
   MAX_TAGS,

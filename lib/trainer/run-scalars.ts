@@ -6,12 +6,10 @@
 // page's and home page's reward per step). Read-only; never throws for a bad file.
 import "server-only";
 import path from "node:path";
-import { confinementOf, OutsideStoreError, resolveConfined } from "@/lib/store/confine";
-import { isDirectory } from "@/lib/store/run-files";
+import { confinementOf, OutsideStoreError, resolveConfined, isDirectory } from "@/lib/store";
 import { readTrainerLogs } from "./read-logs";
 import type { ScalarSeries } from "./scalar-series";
-import { readMetrics, type MetricsRow, type RunMetrics } from "@/lib/runs/metrics";
-import { getRun, type RunLayout } from "@/lib/runs/runs-root";
+import { readMetrics, type MetricsRow, type RunMetrics, getRun, type RunLayout } from "@/lib/runs";
 
 export type { ScalarPoint, ScalarSeries } from "./scalar-series";
 

@@ -5,13 +5,17 @@
 import "server-only";
 import path from "node:path";
 import { z } from "zod";
-import { readJsonl, type JsonlLine } from "@/lib/store";
-import { cachedOrError } from "@/lib/store/versioned-cache";
-import { confine, OutsideStoreError } from "@/lib/store/confine";
-import { readdirWithin } from "@/lib/store/io-file";
-import { isDirectory } from "@/lib/store/run-files";
-import type { ScannedLists } from "@/lib/store/token-line";
-import { describeZodError } from "@/lib/store/zod-message";
+import {
+  readJsonl,
+  type JsonlLine,
+  cachedOrError,
+  confine,
+  OutsideStoreError,
+  readdirWithin,
+  isDirectory,
+  type ScannedLists,
+  describeZodError,
+} from "@/lib/store";
 
 export type StepFileKind = "train" | "val";
 

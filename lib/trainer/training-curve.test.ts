@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { grpoRewardCurves } from "@/fixtures/generator/grpo";
 import { eventFileBytes } from "@/lib/trainer/event-writer";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { readTrainingCurve } from "./run-scalars";
 
 const FIXTURES = path.join(process.cwd(), "fixtures", "runs");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeGrpoRuns } from "@/fixtures/generator/grpo";
 import { writeNemoRlSteps, type PlantedSample } from "@/fixtures/generator/nemo-rl-steps";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import type { TrainerTruth } from "@/lib/schema/api-trainer";
 import { trainerTruth } from "./truth-check";
 import { joinStep } from "./truth-join";

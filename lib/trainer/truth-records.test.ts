@@ -8,8 +8,8 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { writeGrpoRuns } from "@/fixtures/generator/grpo";
 import { writeNemoRlSteps, type PlantedSample } from "@/fixtures/generator/nemo-rl-steps";
-import { getRun } from "@/lib/runs/runs-root";
-import { indexFor } from "@/lib/runs/summary-index";
+import { getRun } from "@/lib/runs/root";
+import { indexFor } from "@/lib/index/run-index";
 import { trainerTruth } from "./truth-check";
 
 const RUN = "grpo-capture-on";

@@ -2,7 +2,7 @@
 // where they happened, each with its role in words and a bar on one shared time axis. Depth counts
 // branch points only, so a long linear chain stays flat. Iterative, with Maps built once.
 // Not responsible for deciding roles (the builder did) or for formatting numbers (the view does).
-import type { CallRole, CallView, DanglingIntent, FailedCall } from "@/lib/schema/api-rollout";
+import type { CallRole, CallView, DanglingIntent, FailedCall } from "@/lib/schema";
 import { pushTo } from "./group";
 
 export type { DanglingIntent };

@@ -2,11 +2,7 @@
 // (ChatML `<|im_start|>role\n … <|im_end|>`, Llama 3 `<|start_header_id|>role<|end_header_id|>
 // … <|eot_id|>`), or into its segments when no template is recognised; and finds reasoning and
 // tool-call blocks inside message text. Works on token ranges only: it builds no message text.
-import type {
-  ChatTemplate,
-  ConversationBlockKind,
-  ConversationRole,
-} from "@/lib/schema/api-conversation";
+import type { ChatTemplate, ConversationBlockKind, ConversationRole } from "@/lib/schema";
 
 /** A sequence as columns, one entry per token (positions are indices). */
 export interface TokenColumns {

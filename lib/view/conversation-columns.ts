@@ -2,7 +2,7 @@
 // the token windows), for the whole sequence or one message's range of it: each token's text
 // (a byte-split character decoded once, whole), whether it is special, its mask, log prob and
 // call. Pure over ids and a decoder; choosing which parts make a sequence is lib/inspect's job.
-import type { TokenDecoder } from "@/lib/tokens/decoder";
+import type { TokenDecoder } from "@/lib/tokens";
 import type { TokenColumns } from "./chat-template";
 import type { PartSegment } from "./conversation";
 

@@ -1,7 +1,7 @@
 // Probability shading of a message's spans in the conversation view: each span (one token, as the
 // route's `shade=1` pages give them) takes the bin of its token's log prob, read from a token
 // window over the message; a re-fed span stays re-fed. Pure; the bins are ./conversation-page's.
-import type { MaskSpan } from "@/lib/schema/api-conversation";
+import type { MaskSpan } from "@/lib/schema";
 import { probabilityBin } from "./conversation-page";
 
 export interface ShadedSpan {

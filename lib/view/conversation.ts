@@ -8,7 +8,7 @@ import type {
   ConversationFailedCall,
   ConversationItem,
   ConversationSideCall,
-} from "@/lib/schema/api-conversation";
+} from "@/lib/schema";
 import {
   detectTemplate,
   splitMessages,

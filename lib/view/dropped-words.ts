@@ -1,7 +1,7 @@
 // "Why this chain"'s dropped line in the call timeline's words: each call left out of the main
 // chain counted by why (./sequence-training notDeliveredWhy: "retry dropped", "side call", …),
 // so a retry loser reads "1 retry dropped", not "1 quarantined call". Pure.
-import type { CallView } from "@/lib/schema/api-rollout";
+import type { CallView } from "@/lib/schema";
 import { notDeliveredWhy } from "./sequence-training";
 
 /** "1 other chain, 1 retry dropped, 2 side calls", or "nothing" when every call is main's. */

@@ -1,6 +1,6 @@
 // Numbers in words for every view: byte counts in B, kB, MB, GB, TB in powers of 1000 (as disks
 // and `ls -h --si` count them), three significant figures at most; differences with their sign.
-// Counts of things are lib/view/plural's.
+// Counts of things are lib/text/plural's.
 
 const UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 

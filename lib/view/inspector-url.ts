@@ -4,7 +4,7 @@
 // and what selecting a call or asking for its tokens changes. It does not fetch or scroll.
 // A sequence is `main`, another chain id, or `call:<model_call_id>`. The selected call is `call`:
 // a call's id, or its number in the timeline (`?call=2`, as the banner counts "call 2").
-import type { CallView, ChainView, FailedCall } from "@/lib/schema/api-rollout";
+import type { CallView, ChainView, FailedCall } from "@/lib/schema";
 import { timelinePositions } from "./timeline-positions";
 
 export const INSPECTOR_TABS = ["tokens", "conversation", "call", "chains"] as const;

@@ -1,7 +1,7 @@
 // The rollout inspector's sentences: the rule that picked the main chain, how the other builder
 // profile's verdict differs, why a call was left out of the build, and an output item as text.
 // Pure wording over facts the server computed; not responsible for deciding any of them.
-import type { OtherProfileVerdict, RolloutView } from "@/lib/schema/api-rollout";
+import type { OtherProfileVerdict, RolloutView } from "@/lib/schema";
 import { maskReasonWords } from "./mask-reasons";
 
 export function mainRule(profile: "seed" | "gym-v1"): RolloutView["main_rule"] {

@@ -1,6 +1,6 @@
 // Mask reasons in words, for every view (the verdict bar, tables, alerts): a phrase and a short
 // chart-axis label per builder reason. Which reasons apply is the builder's decision, not this.
-import type { MaskReason } from "@/lib/builder/verdict";
+import type { MaskReason } from "@/lib/builder";
 
 const WORDS: Record<MaskReason, string> = {
   capture_incomplete: "capture incomplete (a lost call or dangling intent)",

@@ -2,7 +2,7 @@
 // messages or input items and the response's assistant output, for the three dialects (Chat
 // Completions, Responses, Anthropic Messages), with reasoning and tool calls as blocks. Reads
 // plain JSON values defensively; it never throws on a shape it does not know, it skips it.
-import type { ConversationBlockKind, ConversationRole } from "@/lib/schema/api-conversation";
+import type { ConversationBlockKind, ConversationRole } from "@/lib/schema";
 import { roleOf } from "./chat-template";
 
 export interface BodyBlock {

@@ -1,5 +1,5 @@
 // The pure URL helpers of previous / next; that their keys are the table query's is checked in
-// lib/runs/neighbors.test.ts (lib/view does not import lib/runs).
+// lib/index/neighbors.test.ts (lib/view does not import lib/runs).
 import { describe, expect, it } from "vitest";
 import { summaryOf } from "@/lib/testing/summary";
 import {

@@ -2,14 +2,9 @@
 // previous / next follow the table's order: the table's row links, the neighbours route, the
 // inspector's previous / next links, the run page's alert links and its charts' bars (a bucket's
 // table query); and the reasons the table's reason filter offers. Pure; the order itself and what
-// each filter matches are lib/runs/rollout-query's.
-import {
-  maskReasonSchema,
-  type Alert,
-  type Count,
-  type RolloutSummary,
-} from "@/lib/schema/api-runs";
-import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity/reasons";
+// each filter matches are lib/index/query's.
+import { maskReasonSchema, type Alert, type Count, type RolloutSummary } from "@/lib/schema";
+import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity";
 import { maskReasonShort } from "./mask-reasons";
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
@@ -118,7 +113,7 @@ export function alertRolloutHref(runId: string, rolloutId: string): string {
 
 export interface ReasonOption {
   group: "mask reasons" | "warnings";
-  /** The `reason` URL value: a code the rollouts route matches (lib/runs/rollout-query hasReason). */
+  /** The `reason` URL value: a code the rollouts route matches (lib/index/query hasReason). */
   value: string;
   label: string;
 }

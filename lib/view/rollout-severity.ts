@@ -2,7 +2,7 @@
 // the record's own mask_sample, the build's shape, failed calls in the timeline, the main chain's
 // model against the run's policy, the store's tombstone and what it says is missing.
 // Maps facts only; classifying and the sentences are lib/severity's.
-import type { FailedCall, RolloutView } from "@/lib/schema/api-rollout";
+import type { FailedCall, RolloutView } from "@/lib/schema";
 import {
   classifySeverity,
   isFailedExchange,

@@ -3,7 +3,7 @@
 // (segment headers, the token info line, the legend, the token colours, the conversation's
 // legend) asks this, per viewed sequence: the main chain, a branch chain, or one call shown alone
 // (`call:<id>`, judged by that call's role). Pure: words and a flag, no colours.
-import type { CallView } from "@/lib/schema/api-rollout";
+import type { CallView } from "@/lib/schema";
 import type { SeverityState } from "@/lib/severity";
 
 export interface SequenceTraining {

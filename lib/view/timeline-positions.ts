@@ -1,6 +1,6 @@
 // Call numbers for sentences ("call 2 got HTTP 422"): every captured and failed call numbered in
 // the order the call timeline shows them. Pure; the timeline rows themselves are call-timeline's.
-import type { CallView, FailedCall } from "@/lib/schema/api-rollout";
+import type { CallView, FailedCall } from "@/lib/schema";
 import { pushTo } from "./group";
 
 /**

@@ -2,7 +2,7 @@
 // prompt, interstitial or generation) opens with a header; its loaded tokens are split into lines
 // at newline tokens and at a cap of tokens per line; unloaded windows are placeholders. It does not
 // fetch, measure or colour anything (see token-palette.ts for colours).
-import type { SegmentKind, TokenSegment } from "@/lib/schema/api-tokens";
+import type { SegmentKind, TokenSegment } from "@/lib/schema";
 import type { SequenceTraining } from "./sequence-training";
 
 /** A line never holds more tokens than this, so a 10k-token text without newlines stays bounded. */

@@ -1,6 +1,5 @@
-import { compareRuns } from "@/lib/compare/load";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
+import { compareRuns } from "@/lib/compare";
+import { errorResponse, json } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,6 @@
-import { describeRuns } from "@/lib/health/run-overview";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { listRuns } from "@/lib/runs/runs-root";
+import { describeRuns } from "@/lib/health";
+import { errorResponse, json } from "@/lib/http";
+import { listRuns } from "@/lib/runs";
 import type { RunList } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { isNotFound } from "@/lib/http/errors";
+import { isNotFound } from "@/lib/http";
 import { requestRun } from "./request-run";
 
 export const dynamic = "force-dynamic";

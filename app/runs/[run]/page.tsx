@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isNotFound } from "@/lib/http/errors";
-import { runHealth } from "@/lib/health/run-health";
-import { decideRunProfile } from "@/lib/runs/run-profile";
+import { isNotFound } from "@/lib/http";
+import { runHealth } from "@/lib/health";
+import { decideRunProfile } from "@/lib/runs";
 import { requestRun } from "./request-run";
 import { RunOverview } from "@/components/run/run-overview";
 import { GroupSignal } from "@/components/run/groups-table";

@@ -4,7 +4,7 @@
 import { useSearchParams } from "next/navigation";
 import type { BucketLink } from "./use-bucket-link";
 
-/** The bucket filters (lib/runs/rollout-query BUCKET_FILTERS) in words. */
+/** The bucket filters (lib/index/query BUCKET_FILTERS) in words. */
 const BUCKET_WORDS: Record<string, string> = {
   mask_reason: "mask reason",
   delivered: "delivered fraction from",

@@ -2,7 +2,7 @@
 // trained-with-warnings amber, trained green; what is no verdict (a count of calls, a bucket of a
 // distribution) is drawn in neutral colours that are none of the three. All are app/globals.css
 // properties (SVG takes `var()` in its fill and stroke), so they follow the theme.
-import { SEVERITY_PALETTE } from "@/lib/severity/palette";
+import { SEVERITY_PALETTE } from "@/lib/severity";
 
 export const NEUTRAL = "var(--chart-neutral)";
 export const NEUTRAL_2 = "var(--chart-neutral-2)";

@@ -14,7 +14,7 @@ import {
   type BarShapeProps,
   type MouseHandlerDataParam,
 } from "recharts";
-import type { Count } from "@/lib/schema/api-runs";
+import type { Count } from "@/lib/schema";
 import {
   AXIS_TICK,
   ChartFrame,

@@ -1,13 +1,16 @@
 "use client";
 // The run's health as bar charts of counts, each bar listing its rollouts in the table when
 // clicked (lib/view/rollout-nav chartBucketQuery says which query lists exactly them).
-import type { Count, RunHealth } from "@/lib/schema/api-runs";
-import { reasonTitleSeverity } from "@/lib/health/reason-severity";
-import { SEVERITY_LABEL, SEVERITY_ORDER, SEVERITY_PALETTE } from "@/lib/severity/palette";
-import type { SeverityState } from "@/lib/severity/reasons";
-import { maskReasonShort } from "@/lib/view/mask-reasons";
-import { plural } from "@/lib/view/plural";
-import { chartBucketQuery, type BucketChart } from "@/lib/view/rollout-nav";
+import type { Count, RunHealth } from "@/lib/schema";
+import { reasonTitleSeverity } from "@/lib/health/pure";
+import {
+  SEVERITY_LABEL,
+  SEVERITY_ORDER,
+  SEVERITY_PALETTE,
+  type SeverityState,
+} from "@/lib/severity";
+import { maskReasonShort, chartBucketQuery, type BucketChart } from "@/lib/view";
+import { plural } from "@/lib/text";
 import { MASKED, NEUTRAL, WARNING } from "./colours";
 import { CountChart, type CountChartProps } from "./count-chart";
 import type { BucketLink } from "./use-bucket-link";

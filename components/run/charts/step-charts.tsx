@@ -3,12 +3,12 @@
 // calls per rollout (a mean) and side / quarantined / failed calls (totals) each get a chart of
 // their own, so a total of hundreds never flattens a mean of a few. A click on a step lists the
 // step's rollouts in the table.
-import type { RunHealth, StepPoint } from "@/lib/schema/api-runs";
-import { chartBucketQuery } from "@/lib/view/rollout-nav";
+import type { RunHealth, StepPoint } from "@/lib/schema";
+import { chartBucketQuery } from "@/lib/view";
 import { MASKED, NEUTRAL, NEUTRAL_2, WARNING } from "./colours";
 import { StepChart, type StepChartProps, type StepRow } from "./step-chart";
 import type { BucketLink } from "./use-bucket-link";
-import { curveSource } from "@/lib/health/number-sources";
+import { curveSource } from "@/lib/health/pure";
 
 const RECORD_STEP = "step (rollout records)";
 const percent = (v: number) => `${(v * 100).toFixed(Math.abs(v) < 0.1 && v !== 0 ? 1 : 0)}%`;

@@ -4,7 +4,7 @@
 // server round trip, the table follows the URL, and the page scrolls to the table.
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
-import { bucketTableHref, isBucketShown } from "@/lib/view/rollout-nav";
+import { bucketTableHref, isBucketShown } from "@/lib/view";
 import { ROLLOUTS_ANCHOR } from "../alerts";
 
 export interface BucketLink {

@@ -3,7 +3,7 @@
 // holds the same rows, in the same order, as the table for the same filters.
 import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
 import { describe, expect, it, vi } from "vitest";
-import { EXPORT_COLUMNS } from "@/lib/runs/rollout-query";
+import { EXPORT_COLUMNS } from "@/lib/index/query";
 import { exportRowsSchema, rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "../../route";
 import { GET as getHealth } from "../health/route";

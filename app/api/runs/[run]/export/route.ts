@@ -1,9 +1,7 @@
 import { InvalidInputError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/errors";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
-import { exportStream } from "@/lib/runs/export-stream";
-import { servedRows } from "@/lib/runs/served-rollouts";
-import { getRun } from "@/lib/runs/runs-root";
+import { errorResponse } from "@/lib/http";
+import { parseRolloutQuery, exportStream, servedRows } from "@/lib/index";
+import { getRun } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

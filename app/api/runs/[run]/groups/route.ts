@@ -1,10 +1,7 @@
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { parseGroupsQuery } from "@/lib/runs/groups";
-import { runGroupsSql } from "@/lib/runs/groups-sql";
-import { withSyncedRecords } from "@/lib/runs/records-sql";
-import { getRun } from "@/lib/runs/runs-root";
-import type { RunGroups } from "@/lib/schema/api-groups";
+import { errorResponse, json } from "@/lib/http";
+import { parseGroupsQuery, getRun } from "@/lib/runs";
+import { runGroupsSql, withSyncedRecords } from "@/lib/index";
+import type { RunGroups } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,6 @@
-import { runHealth } from "@/lib/health/run-health";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { getRun } from "@/lib/runs/runs-root";
+import { runHealth } from "@/lib/health";
+import { errorResponse, json } from "@/lib/http";
+import { getRun } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,9 +1,7 @@
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { parseRecordColumnsQuery } from "@/lib/runs/record-fields";
-import { recordColumnsSql, withSyncedRecords } from "@/lib/runs/records-sql";
-import { getRun } from "@/lib/runs/runs-root";
-import type { RecordFields } from "@/lib/schema/api-groups";
+import { errorResponse, json } from "@/lib/http";
+import { parseRecordColumnsQuery, getRun } from "@/lib/runs";
+import { recordColumnsSql, withSyncedRecords } from "@/lib/index";
+import type { RecordFields } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,8 +1,6 @@
-import { rolloutPage } from "@/lib/runs/served-rollouts";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
-import { getRun } from "@/lib/runs/runs-root";
+import { rolloutPage, parseRolloutQuery } from "@/lib/index";
+import { errorResponse, json } from "@/lib/http";
+import { getRun } from "@/lib/runs";
 import type { RolloutPage } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { isNotFound } from "@/lib/http/errors";
-import { rolloutVersion } from "@/lib/runs/build-rollout";
-import { indexFor } from "@/lib/runs/summary-index";
+import { isNotFound } from "@/lib/http";
+import { rolloutVersion } from "@/lib/rollout";
+import { indexFor } from "@/lib/index";
 import { requestRun } from "../../request-run";
 import { RolloutShell } from "@/components/rollout/rollout-shell";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getTokens } from "./tokens/route";
 import { inspectRollout } from "@/lib/inspect/rollout-model";
 import { firstWindow } from "@/lib/inspect/token-window";
-import { getRun } from "@/lib/runs/runs-root";
+import { getRun } from "@/lib/runs/root";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { SequenceWindows } from "@/components/rollout/sequence-windows";
 

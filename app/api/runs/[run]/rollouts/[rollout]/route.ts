@@ -1,8 +1,7 @@
-import { getRun } from "@/lib/runs/runs-root";
-import { inspectRollout, rolloutFacts, rolloutStamp } from "@/lib/inspect/rollout-model";
-import { errorResponse } from "@/lib/http/errors";
-import { json, profileParam } from "@/lib/http/params";
-import type { RolloutFacts, RolloutStamp } from "@/lib/schema/api-rollout";
+import { getRun } from "@/lib/runs";
+import { inspectRollout, rolloutFacts, rolloutStamp } from "@/lib/inspect";
+import { errorResponse, json, profileParam } from "@/lib/http";
+import type { RolloutFacts, RolloutStamp } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

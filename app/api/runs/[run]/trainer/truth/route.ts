@@ -1,7 +1,6 @@
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { getRun } from "@/lib/runs/runs-root";
-import { trainerTruth } from "@/lib/trainer/truth-check";
+import { errorResponse, json } from "@/lib/http";
+import { getRun } from "@/lib/runs";
+import { trainerTruth } from "@/lib/trainer";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,10 +1,8 @@
-import { servedNeighbours } from "@/lib/runs/served-rollouts";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { parseRolloutQuery } from "@/lib/runs/rollout-query";
-import { getRun } from "@/lib/runs/runs-root";
-import type { RolloutNeighbors } from "@/lib/schema/api-progress";
-import { assertRolloutId } from "@/lib/store/rollout-id";
+import { servedNeighbours, parseRolloutQuery } from "@/lib/index";
+import { errorResponse, json } from "@/lib/http";
+import { getRun } from "@/lib/runs";
+import type { RolloutNeighbors } from "@/lib/schema";
+import { assertRolloutId } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,8 +1,7 @@
-import { errorResponse } from "@/lib/http/errors";
-import { json, profileParam } from "@/lib/http/params";
-import { inspectProgress } from "@/lib/inspect/rollout-model";
-import { getRun } from "@/lib/runs/runs-root";
-import type { BuildProgress } from "@/lib/schema/api-progress";
+import { errorResponse, json, profileParam } from "@/lib/http";
+import { inspectProgress } from "@/lib/inspect";
+import { getRun } from "@/lib/runs";
+import type { BuildProgress } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

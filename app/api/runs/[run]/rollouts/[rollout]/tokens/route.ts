@@ -1,8 +1,6 @@
-import { getRun } from "@/lib/runs/runs-root";
-import { rolloutModel } from "@/lib/inspect/rollout-model";
-import { lowProbTokens, segmentedWindow, tokenWindow } from "@/lib/inspect/token-window";
-import { errorResponse } from "@/lib/http/errors";
-import { json, profileParam } from "@/lib/http/params";
+import { getRun } from "@/lib/runs";
+import { rolloutModel, lowProbTokens, segmentedWindow, tokenWindow } from "@/lib/inspect";
+import { errorResponse, json, profileParam } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

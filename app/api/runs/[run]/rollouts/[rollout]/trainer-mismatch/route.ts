@@ -1,10 +1,9 @@
 import { InvalidInputError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/errors";
-import { json } from "@/lib/http/params";
-import { getRun } from "@/lib/runs/runs-root";
-import { rolloutMismatchQuerySchema } from "@/lib/schema/api-trainer";
-import { describeZodError } from "@/lib/store/zod-message";
-import { rolloutMismatch } from "@/lib/trainer/rollout-mismatch";
+import { errorResponse, json } from "@/lib/http";
+import { getRun } from "@/lib/runs";
+import { rolloutMismatchQuerySchema } from "@/lib/schema";
+import { describeZodError } from "@/lib/store";
+import { rolloutMismatch } from "@/lib/trainer";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,8 +1,6 @@
-import { getRun } from "@/lib/runs/runs-root";
-import { rolloutModel } from "@/lib/inspect/rollout-model";
-import { callDetail } from "@/lib/inspect/call-detail";
-import { errorResponse } from "@/lib/http/errors";
-import { json, profileParam } from "@/lib/http/params";
+import { getRun } from "@/lib/runs";
+import { rolloutModel, callDetail } from "@/lib/inspect";
+import { errorResponse, json, profileParam } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

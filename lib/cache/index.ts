@@ -1,0 +1,2 @@
+// The process-wide bounded registry every cache of parsed files and built models lives in.
+export { type BoundedCache, type CacheUnit, processCache } from "./registry";

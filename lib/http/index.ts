@@ -1,0 +1,3 @@
+// Maps lib's errors to HTTP statuses, checks a request's host and token, and parses route params.
+export { errorResponse, isNotFound } from "./errors";
+export { json, profileParam } from "./params";

@@ -1,0 +1,38 @@
+// The summary index: one SQLite row per rollout kept beside (never inside) the runs root, the
+// records table, live updates, the table query and its exports, and shard files (./shards).
+export { TAG } from "./columns";
+export { exportStream } from "./export-stream";
+export { runGroupsSql } from "./groups-sql";
+export { alertTableQuery, parseRolloutQuery } from "./query";
+export { recordsOf } from "./record-rows";
+export {
+  idsOfSteps,
+  recordColumnsSql,
+  recordOf,
+  type RecordRead,
+  withSyncedRecords,
+} from "./records-sql";
+export { indexFor, type IndexSnapshot, SummaryIndex } from "./run-index";
+export {
+  rolloutPage,
+  runFactsOf,
+  servedNeighbours,
+  servedRows,
+  servedSnapshot,
+  waitFor,
+} from "./served";
+export {
+  codeVersionAt,
+  indexShard,
+  mergeShards,
+  readShardDir,
+  ShardError,
+  shardFileName,
+} from "./shards";
+export {
+  factParams,
+  NO_CAPTURE_SQL,
+  OTHER_MODEL_SQL,
+  type RunFacts,
+  SERVED_SEVERITY_SQL,
+} from "./sql";

@@ -1,0 +1,169 @@
+// A run's rollout records (rollouts.jsonl) in the summary index's database: streamed in once per
+// version of the file, a few hundred bytes a rollout, so a run of a million records is indexed
+// without holding them, and routes that need one record (or a step's) look it up by id. Unreadable
+// lines are kept with their line numbers (the first MAX_UNREADABLE; the count is exact); a file
+// that cannot be read at all gives no records and a read error. Not responsible for summarising.
+import "server-only";
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { readJsonl, fileState, describeZodError } from "@/lib/store";
+import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
+
+export const CREATE_RECORDS = [
+  "CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY, hash TEXT NOT NULL, task INTEGER, step INTEGER, record TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
+];
+
+/** Unreadable lines listed by line number; past it they are only counted. */
+const MAX_UNREADABLE = 1000;
+const BATCH = 2000;
+
+export interface RecordsState {
+  /** The first unreadable lines, and how many there are. */
+  unreadable: Array<{ line: number; reason: string }>;
+  unreadableCount: number;
+  tornTail: boolean;
+  /** The line number of an unterminated last line that does not parse (not counted as unreadable). */
+  tornLine?: number | null;
+  readError: string | null;
+  /** The version of rollouts.jsonl the records table holds ("-" without one). */
+  version: string;
+}
+
+const noState = (readError: string | null = null, version = "-"): RecordsState => ({
+  unreadable: [],
+  unreadableCount: 0,
+  tornTail: false,
+  tornLine: null,
+  readError,
+  version,
+});
+
+/** The hash a record's rows are keyed by (the summary index's row key holds it). */
+export const hashRecord = (r: RolloutRecord): string => hashOfText(JSON.stringify(r));
+
+/** hashRecord of a record already serialised (JSON.stringify of it): one serialisation, not two. */
+const hashOfText = (text: string): string => createHash("sha1").update(text).digest("hex");
+
+/** A fact kept beside the index's rows (the records file's version, the inputs last indexed). */
+export function meta(db: Database.Database, k: string): string | null {
+  const row = db.prepare("SELECT v FROM meta WHERE k = ?").get(k) as { v: string } | undefined;
+  return row?.v ?? null;
+}
+
+export function setMeta(db: Database.Database, k: string, v: string): void {
+  db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)").run(k, v);
+}
+
+/** How far a sync of rollouts.jsonl has got: records in the table so far, and the file read. */
+export interface RecordsRead {
+  records: number;
+  /** Bytes read over the file's size (0 … 1). */
+  fraction: number;
+}
+
+/**
+ * Brings the records table up to the file's current version (nothing to do when it is already);
+ * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
+ * `onBatch` is told after each batch is in the table (the table may be read meanwhile).
+ */
+export async function syncRecords(
+  db: () => Database.Database,
+  file: string | null,
+  onBatch?: (read: RecordsRead) => void,
+): Promise<RecordsState> {
+  // A directory, FIFO or device at its path is refused by name, never taken for no records.
+  const { version, error, size } = file
+    ? await fileState(file)
+    : { version: "-", error: null, size: 0 };
+  const stored = meta(db(), "records_version");
+  const kept = JSON.parse(meta(db(), "records_state") ?? "{}") as Partial<RecordsState>;
+  // A state kept before torn lines were told (no `tornLine`) is read again, once.
+  if (stored === version && "tornLine" in kept) return { ...noState(), ...kept, version };
+  db().exec("DELETE FROM records");
+  const state =
+    file && !error && version !== "-"
+      ? await streamRecords(db, file, (records, bytes) =>
+          onBatch?.({ records, fraction: Math.min(1, bytes / Math.max(1, size)) }),
+        )
+      : noState(error);
+  state.version = version;
+  const d = db();
+  d.transaction(() => {
+    setMeta(d, "records_version", version);
+    setMeta(d, "records_state", JSON.stringify(state));
+  })();
+  return state;
+}
+
+async function streamRecords(
+  db: () => Database.Database,
+  file: string,
+  onBatch: (records: number, bytes: number) => void,
+): Promise<RecordsState> {
+  const state = noState();
+  let batch: Array<[string, string, number | null, number | null, string]> = [];
+  let records = 0;
+  let bytes = 0;
+  const flush = () => {
+    const d = db();
+    const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
+    d.transaction(() => batch.forEach((r) => put.run(...r)))();
+    records += batch.length;
+    batch = [];
+    onBatch(records, bytes);
+  };
+  const bad = (line: number, reason: string) => {
+    if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line, reason });
+    state.unreadableCount++;
+  };
+  try {
+    const res = await readJsonl(
+      file,
+      (l) => {
+        if (l.problem) return bad(l.line, l.problem);
+        const parsed = rolloutRecordSchema.safeParse(l.value);
+        if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
+        const r = parsed.data;
+        const id = rolloutIdOf(r);
+        if (id === null) return;
+        const text = JSON.stringify(r);
+        batch.push([id, hashOfText(text), r._ng_task_index, r.step, text]);
+        if (batch.length >= BATCH) flush();
+      },
+      undefined,
+      (n) => (bytes += n),
+    );
+    flush();
+    state.tornTail = res.tornTail !== null;
+    state.tornLine = res.tornTail?.line ?? null;
+  } catch (err) {
+    db().exec("DELETE FROM records");
+    return noState(`rollouts.jsonl: ${(err as Error).message}`);
+  }
+  return state;
+}
+
+/** The hashes of `ids`' records (ids without one are absent). */
+export function recordHashes(db: Database.Database, ids: readonly string[]): Map<string, string> {
+  const rows = db
+    .prepare("SELECT r.id, r.hash FROM json_each(?) j JOIN records r ON r.id = j.value")
+    .all(JSON.stringify(ids)) as Array<{ id: string; hash: string }>;
+  return new Map(rows.map((r) => [r.id, r.hash]));
+}
+
+/**
+ * The records of `ids` with their hashes (ids without one are absent). Stored records were
+ * validated as they were read from the file, so they are only parsed here.
+ */
+export function recordsOf(
+  db: Database.Database,
+  ids: readonly string[],
+): Map<string, { hash: string; record: RolloutRecord }> {
+  const rows = db
+    .prepare("SELECT r.id, r.hash, r.record FROM json_each(?) j JOIN records r ON r.id = j.value")
+    .all(JSON.stringify(ids)) as Array<{ id: string; hash: string; record: string }>;
+  return new Map(
+    rows.map((r) => [r.id, { hash: r.hash, record: JSON.parse(r.record) as RolloutRecord }]),
+  );
+}

@@ -1,0 +1,289 @@
+// One update of the summary index's rows once its inputs changed: rows of rollouts that are gone
+// are dropped, stale rows found and re-summarised. Plain rollouts (a record and nothing else: most
+// of a large run) are found and summarised a page at a time by SQL (./plain-records), from their
+// record, on this thread (no file is read); the others (store files, lock files, attempt groups)
+// are keyed here and summarised on the index's worker pool. Rows are written in small batches with
+// the event loop let through between them. Not responsible for when an update runs (lib/index/run-index).
+import "server-only";
+import type Database from "better-sqlite3";
+import type { IndexProgress, RolloutRecord, RolloutSummary } from "@/lib/schema";
+import type { StoreListing } from "@/lib/store";
+import { summarizeInWorkers } from "./pool";
+import {
+  attemptRecordIds,
+  countPlainStale,
+  goneIds,
+  markSpecial,
+  PLAIN_KEY_SUFFIX,
+  plainStalePage,
+} from "./plain-records";
+import { recordHashes, recordsOf } from "./record-rows";
+import type { RunLayout } from "@/lib/runs";
+import { recordSummary, summarizeSafely, type SummarizeInput } from "@/lib/rollout";
+import {
+  hasStoreFiles,
+  inputOf,
+  keyOf,
+  plainKeyPrefix,
+  runRollouts,
+  type RunRollouts,
+} from "./keys";
+import type { SummaryRow, SummaryRows } from "./rows";
+
+/** Longest stretch of work on this thread before the event loop is let through. */
+const SLICE_MS = 10;
+/** Rollouts looked up, keyed or written per statement. */
+const BATCH = 1000;
+/** Longest a summary waits to be written. */
+const FLUSH_MS = 200;
+/** Store rollouts queued on the worker pool at once. */
+const STORE_CHUNK = 2000;
+
+const breathe = () => new Promise((r) => setImmediate(r));
+
+/** Brings the rows up to date with the listings and records; progress counts what is summarised. */
+export async function updateRows(
+  run: RunLayout,
+  rows: SummaryRows,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+  progress: IndexProgress,
+): Promise<void> {
+  const db = () => rows.handle;
+  const r = rolloutsInView(run, db(), tokens, calls);
+  markSpecial(db(), r.ids);
+  rows.delete(goneIds(db()));
+  const prefix = plainKeyPrefix(run);
+  const special = await staleSpecial(rows, r);
+  const plain = await countPlainStale(db, prefix);
+  startProgress(progress, special.stale.length + plain);
+  const sink = new RowSink(rows, progress);
+  await summarisePlain(rows, r, prefix, sink);
+  await summariseSpecial(rows, r, special, sink, progress);
+}
+
+/** A pass over `total` rollouts begins: nothing done, running when there is anything to do. */
+export function startProgress(progress: IndexProgress, total: number): void {
+  Object.assign(progress, {
+    done: 0,
+    total,
+    running: total > 0,
+    error: null,
+    workers: 0,
+    in_workers: 0,
+    from_records: 0,
+    records_read: null,
+  });
+}
+
+/**
+ * The run's rollouts as a refresh keys them: the stores' and, of the records (the database's
+ * records table), those of attempt groups. A rollout with a record alone is not among them; its
+ * key is its record's (./keys keyOf).
+ */
+export function rolloutsInView(
+  run: RunLayout,
+  db: Database.Database,
+  tokens: StoreListing | null,
+  calls: StoreListing | null,
+): RunRollouts {
+  const storeIds = new Set([
+    ...(tokens?.rollouts.keys() ?? []),
+    ...(tokens?.deleted ?? []),
+    ...(calls?.rollouts.keys() ?? []),
+  ]);
+  return runRollouts(run, tokens, calls, attemptRecordIds(db, storeIds));
+}
+
+/**
+ * The key of a row written from a store rollout's record before its store is read: no summary's key
+ * (./keys keyOf), so the row stays stale until its store summary replaces it.
+ */
+export const FROM_RECORD_KEY = "from-record";
+
+/** Summaries waiting to be written, flushed in batches. */
+export class RowSink {
+  private readonly pending: SummaryRow[] = [];
+  /** Store rollouts whose row stands in from their record (progress.from_records counts them). */
+  readonly standIns = new Set<string>();
+  private lastFlush = performance.now();
+  constructor(
+    private readonly rows: SummaryRows,
+    private readonly progress: IndexProgress,
+  ) {}
+
+  add(summary: RolloutSummary, key: string, replaces: boolean): void {
+    this.pending.push({ summary, key, replaces });
+    // The first summary is written at once (the table never reads "0 of 0" for long), and slow
+    // ones (the store's) at least every FLUSH_MS, so the progress moves with them.
+    const due = this.progress.done === 0 || performance.now() - this.lastFlush > FLUSH_MS;
+    if (this.pending.length >= BATCH || due) this.flush();
+  }
+
+  /** Writes what waits; only then is it done, so rows counted + pending is the run's rollouts. */
+  flush(): void {
+    const rows = this.pending.splice(0);
+    this.lastFlush = performance.now();
+    this.rows.write(rows);
+    this.progress.done += rows.length;
+    for (const r of rows)
+      if (this.standIns.delete(r.summary.rollout_id)) this.progress.from_records--;
+  }
+
+  /** Rows from records that stand in for store rollouts until their summaries replace them. */
+  standIn(summaries: RolloutSummary[]): void {
+    for (const s of summaries) this.standIns.add(s.rollout_id);
+    this.progress.from_records += summaries.length;
+    this.rows.write(
+      summaries.map((summary) => ({ summary, key: FROM_RECORD_KEY, replaces: false })),
+    );
+  }
+}
+
+/** The special rollouts whose row is missing or under another key (and which of them have one). */
+async function staleSpecial(rows: SummaryRows, r: RunRollouts) {
+  const stale: string[] = [];
+  const replacing = new Set<string>();
+  const ids = [...r.ids];
+  let slice = performance.now();
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = ids.slice(i, i + BATCH);
+    const stored = rows.keysOf(batch);
+    const hashes = recordHashes(rows.handle, batch);
+    for (const id of batch) {
+      const had = stored.get(id);
+      if (had === keyOf(r, id, hashes.get(id) ?? "-")) continue;
+      stale.push(id);
+      if (had !== undefined) replacing.add(id);
+    }
+    if (performance.now() - slice > SLICE_MS) {
+      await breathe();
+      slice = performance.now();
+    }
+  }
+  return { stale, replacing };
+}
+
+/**
+ * Records first: every stale plain rollout from its record, a page at a time in file order, those
+ * after the records table's rowid `from` and up to `until`; returns the last rowid summarised.
+ */
+export async function summarisePlain(
+  rows: SummaryRows,
+  r: RunRollouts,
+  prefix: string,
+  sink: RowSink,
+  from = 0,
+  until = Infinity,
+): Promise<number> {
+  let slice = performance.now();
+  for (let after = from; ;) {
+    const page = plainStalePage(rows.handle, prefix, after, BATCH);
+    for (const p of page) {
+      if (p.rid > until) {
+        sink.flush();
+        return after;
+      }
+      const record = JSON.parse(p.record) as RolloutRecord;
+      const summary = await summarizeSafely(inputOf(r, p.id, record));
+      sink.add(summary, prefix + p.hash + PLAIN_KEY_SUFFIX, p.had === 1);
+      after = p.rid;
+    }
+    sink.flush();
+    if (page.length < BATCH) return after;
+    if (performance.now() - slice > SLICE_MS) {
+      await breathe();
+      slice = performance.now();
+    }
+  }
+}
+
+/** The special rollouts: those with a record alone here, the store's on the worker pool. */
+async function summariseSpecial(
+  rows: SummaryRows,
+  r: RunRollouts,
+  special: { stale: string[]; replacing: Set<string> },
+  sink: RowSink,
+  progress: IndexProgress,
+) {
+  const keys = new Map<string, string>();
+  const inputsOf = (ids: string[]) => {
+    const records = recordsOf(rows.handle, ids);
+    return ids.map((id) => {
+      const rec = records.get(id);
+      keys.set(id, keyOf(r, id, rec?.hash ?? "-"));
+      return inputOf(r, id, rec?.record ?? null);
+    });
+  };
+  const accept = (s: RolloutSummary) => {
+    const id = s.rollout_id;
+    sink.add(s, keys.get(id) as string, special.replacing.has(id));
+    keys.delete(id);
+  };
+  const fromRecord = special.stale.filter((id) => !hasStoreFiles(r, id));
+  for (let i = 0; i < fromRecord.length; i += BATCH) {
+    for (const input of inputsOf(fromRecord.slice(i, i + BATCH)))
+      accept(await summarizeSafely(input));
+    sink.flush();
+    await breathe();
+  }
+  const fromStore = special.stale.filter((id) => hasStoreFiles(r, id));
+  // Always on the index's worker pool, however few: summarising on this thread would block it.
+  // A few thousand at a time, so the queue never holds a large store's inputs and records.
+  for (let i = 0; i < fromStore.length; i += STORE_CHUNK) {
+    const ids = fromStore.slice(i, i + STORE_CHUNK);
+    // Records first: the first chunk stands in before its jobs start and the rest while the
+    // workers read it (they would otherwise wait on this thread), all before a later chunk starts.
+    if (i === 0) await standInFromRecords(rows, r, ids, special.replacing, sink);
+    const [stats] = await Promise.all([
+      summarizeInWorkers(r.run.dir, inputsOf(ids), accept, summarizeSafely),
+      i === 0 && standInFromRecords(rows, r, fromStore.slice(ids.length), special.replacing, sink),
+    ]);
+    progress.workers = Math.max(progress.workers, stats.workers);
+    progress.in_workers += stats.inWorkers;
+    sink.flush();
+  }
+}
+
+/**
+ * Records first: a store rollout with a record and no row yet gets its record's row now
+ * (source "record", a few hundred bytes, no file read), which its store summary replaces when the
+ * workers get to it. A run of 500,000 rollouts with token stores is browsable in seconds, not after
+ * every store is read.
+ */
+async function standInFromRecords(
+  rows: SummaryRows,
+  r: RunRollouts,
+  ids: readonly string[],
+  replacing: Set<string>,
+  sink: RowSink,
+) {
+  const fresh = ids.filter((id) => !replacing.has(id));
+  for (let i = 0; i < fresh.length; i += BATCH) {
+    const batch = fresh.slice(i, i + BATCH);
+    const records = recordsOf(rows.handle, batch);
+    const summaries: RolloutSummary[] = [];
+    for (const id of batch) {
+      const rec = records.get(id);
+      if (!rec) continue;
+      summaries.push(standInOf(inputOf(r, id, rec.record)));
+      replacing.add(id);
+    }
+    sink.standIn(summaries);
+    await breathe();
+  }
+}
+
+/**
+ * A store rollout's row from its record until its store is read. Its capture evidence is the
+ * record's or the listing's (a token file with bytes, a state, intents or incomplete file), as
+ * the store's summary will judge it (lib/rollout/facts hasCapture): a record without
+ * `_ng_token_capture` is no sign that a rollout with a token store captured nothing.
+ */
+function standInOf(input: SummarizeInput): RolloutSummary {
+  const s = recordSummary(input);
+  const listed =
+    input.bytes > 0 ||
+    (input.present ?? []).some((k) => k === "state" || k === "intents" || k === "incomplete");
+  return listed && !s.has_capture ? { ...s, has_capture: true } : s;
+}

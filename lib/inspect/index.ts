@@ -1,0 +1,13 @@
+// The rollout inspector's model: built once per file version on the store worker pool, then paged
+// as tokens, calls, conversation and call detail.
+export { callDetail } from "./call-detail";
+export { conversationPage, parseConversationQuery } from "./conversation";
+export {
+  inspectProgress,
+  inspectRollout,
+  rolloutFacts,
+  rolloutModel,
+  rolloutStamp,
+} from "./rollout-model";
+export { knownRunPolicy } from "./run-policy";
+export { firstWindow, lowProbTokens, segmentedWindow, tokenWindow } from "./token-window";

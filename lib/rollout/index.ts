@@ -1,0 +1,17 @@
+// One rollout read and decided: its store files built into chains (in-process or on the store
+// worker pool), its summary (verdict, lifecycle, severity facts) and the worker's job table.
+export { buildRollout, rolloutSourceOf, rolloutVersion } from "./build";
+export { cacheDamage, DamagedCache, describeDamage, isDamage } from "./cache-check";
+export {
+  countOutsideIds,
+  danglingIntentsOf,
+  decidedEntries,
+  hasCapture,
+  hasLifecycleFiles,
+  inheritedLengths,
+  mainModelOf,
+  storeFacts,
+} from "./facts";
+export { classifyStoreError, isStoreJob, runStoreJob, type StoreJob } from "./jobs";
+export { buildRolloutOffThread, reviveStoreError, storePool, storeWorkerScript } from "./pool";
+export { recordSummary, type SummarizeInput, summarizeSafely } from "./summarize";

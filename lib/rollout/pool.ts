@@ -1,0 +1,94 @@
+// buildRollout (./build) on a store worker thread (lib/store/io-pool), so reading and
+// deciding a rollout, however large or hostile its files, never blocks the server's event loop:
+// a read that stalls fails after the read deadline, a cancelled request terminates its worker.
+// Without the built worker (dist/store-worker.mjs: `npm run build`), or on a worker already, the
+// build runs in this thread. Not responsible for caching builds (lib/inspect/shared-builds).
+import "server-only";
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
+import {
+  assertRolloutId,
+  OutsideStoreError,
+  onStoreWorker,
+  StoreWorkerPool,
+  type WorkerFailure,
+} from "@/lib/store";
+import {
+  buildRollout,
+  type BuildRolloutOptions,
+  type BuiltRollout,
+  type RolloutSource,
+} from "./build";
+import type { StoreJob } from "./jobs";
+
+/** The built store worker, relative to the app directory (the server's and the tests' cwd). */
+export function storeWorkerScript(): string {
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "dist", "store-worker.mjs");
+}
+
+/** The error a worker's failure stands for, so routes map it to the same status as inline. */
+export function reviveStoreError({ kind, message }: WorkerFailure): Error {
+  if (kind === "outside") return new OutsideStoreError(message);
+  if (kind === "unknown-rollout") return new UnknownRolloutError(message);
+  if (kind === "invalid-input") return new InvalidInputError(message);
+  return new Error(message);
+}
+
+/**
+ * Where a build runs: "interactive" (a page or route waits for it) or "background" (the summary
+ * index), each its own pool, so indexing a hostile run never queues a page behind it.
+ */
+export type BuildLane = "interactive" | "background";
+
+/** Workers of a lane's pool: ROLLOUT_LENS_IO_WORKERS (0: none, build inline), else 2–4 and 1–2. */
+function poolSize(lane: BuildLane): number {
+  const n = Number(process.env.ROLLOUT_LENS_IO_WORKERS ?? NaN);
+  if (Number.isInteger(n) && n >= 0) return lane === "interactive" ? n : Math.min(n, 2);
+  const cores = os.availableParallelism();
+  return lane === "interactive" ? Math.min(4, Math.max(2, cores)) : Math.min(2, cores);
+}
+
+// One pool per lane and process, on globalThis so a dev-server module reload starts no other.
+const KEY = Symbol.for("rollout-lens.build-pools");
+const holder = globalThis as { [KEY]?: Partial<Record<BuildLane, StoreWorkerPool>> };
+
+/** The lane's pool of store workers, or null without one (no built worker, none wanted, or on one). */
+export function storePool(lane: BuildLane): StoreWorkerPool | null {
+  if (onStoreWorker()) return null;
+  const pools = (holder[KEY] ??= {});
+  const existing = pools[lane];
+  if (existing) return existing;
+  const script = storeWorkerScript();
+  const size = poolSize(lane);
+  if (size === 0 || !existsSync(script)) return null;
+  // A page's build is what its user waits for: normal priority. The background lane yields.
+  const lowPriority = lane === "background";
+  return (pools[lane] = new StoreWorkerPool(script, {
+    size,
+    revive: reviveStoreError,
+    lowPriority,
+  }));
+}
+
+/** buildRollout, run on a store worker when there is one (see the module comment). */
+export async function buildRolloutOffThread(
+  where: string | RolloutSource,
+  rolloutId: string,
+  options: BuildRolloutOptions,
+  lane: BuildLane = "interactive",
+): Promise<BuiltRollout> {
+  assertRolloutId(rolloutId);
+  const pool = storePool(lane);
+  if (!pool) return buildRollout(where, rolloutId, options);
+  const { signal, onProgress, ...rest } = options;
+  const job: StoreJob = {
+    kind: "build",
+    where,
+    rolloutId,
+    options: rest,
+    progress: onProgress !== undefined,
+  };
+  return pool.run<BuiltRollout>(job, { signal, onProgress, revive: reviveStoreError });
+}

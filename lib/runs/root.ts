@@ -1,0 +1,194 @@
+// Run discovery: a runs root is a directory of runs (or itself one run); run ids are directory
+// names. Where a run's files live comes from its run.json or the default layout; every such path must
+// resolve inside the runs root or an `--allow-path` directory, else it is a manifest error and never
+// read. Read-only; a malformed id is an InvalidInputError, an unknown run an UnknownRunError.
+import "server-only";
+import path from "node:path";
+import {
+  existsAt,
+  holdsTokenFiles,
+  isDirectory,
+  listSubdirectories,
+  readTextFile,
+  realpath,
+  confinementOf,
+  isInside,
+  OutsideStoreError,
+  resolveConfined,
+  type Confinement,
+  isValidRolloutId,
+  describeZodError,
+} from "@/lib/store";
+import { runManifestSchema, type RunManifest } from "@/lib/schema";
+import { jsonSyntaxWords, manifestIssueWords } from "./manifest-words";
+import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
+
+export interface RunLayout {
+  id: string;
+  dir: string;
+  /** The runs root the run was found in: with the --allow-path directories, where its paths may lead. */
+  root: string;
+  manifest: RunManifest;
+  /** run.json could not be used, or a path it or the layout names was refused; still listed. */
+  manifestError: string | null;
+  tokensDir: string | null;
+  modelCallsDir: string | null;
+  rolloutsFile: string | null;
+  metricsFile: string | null;
+  /** builder_profile came from `serve --profile`, not run.json (lib/runs/profile says which). */
+  profileFromFlag?: boolean;
+}
+
+/** The runs root the server serves, read when asked (never baked in at build time). */
+export function runsRoot(): string {
+  return path.resolve(
+    /*turbopackIgnore: true*/ process.env.ROLLOUT_LENS_RUNS ??
+      path.join(process.cwd(), "fixtures", "runs"),
+  );
+}
+
+/** Run ids become directory names: the same rule as rollout ids. */
+const isValidRunId = isValidRolloutId;
+
+async function readManifest(
+  dir: string,
+  confinement: Confinement,
+): Promise<{ manifest: RunManifest; error: string | null }> {
+  let text: string;
+  try {
+    text = await readTextFile(await resolveConfined(dir, "run.json", confinement));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { manifest: {}, error: null };
+    return { manifest: {}, error: `run.json: ${(err as Error).message}` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return {
+      manifest: {},
+      error: `run.json is not valid JSON (${jsonSyntaxWords(text, err as Error)}); the run is read with the default layout and profile`,
+    };
+  }
+  const parsed = runManifestSchema.safeParse(raw);
+  return parsed.success
+    ? { manifest: parsed.data, error: null }
+    : {
+        manifest: {},
+        error: `run.json: ${manifestIssueWords(parsed.error)}; the run is read with the default layout and profile`,
+      };
+}
+
+/**
+ * The run's layout. Each place is the path run.json names, else the default found on disk; either
+ * must resolve inside the confinement (the runs root and --allow-path directories), else it is left
+ * out and the refusal is added to the manifest error.
+ */
+export async function resolveRunLayout(
+  id: string,
+  dir: string,
+  root: string,
+  confinement?: Confinement,
+): Promise<RunLayout> {
+  const c = confinement ?? (await confinementOf(root, "the runs root"));
+  const { manifest, error } = await readManifest(dir, c);
+  const errors = error ? [error] : [];
+  const p = manifest.paths ?? {};
+  const at = (rel: string) => path.resolve(dir, rel);
+  const place = async (named: string | undefined, label: string, found: string | null) => {
+    const given = named || undefined; // an empty path in run.json means the default, as before
+    const rel = given ?? found;
+    if (rel === null) return null;
+    try {
+      return await resolveConfined(dir, rel, c);
+    } catch (err) {
+      if (!(err instanceof OutsideStoreError)) throw err;
+      errors.push(given === undefined ? err.message : `run.json paths.${label}: ${err.message}`);
+      return null;
+    }
+  };
+  const tokensDir = await place(
+    p.tokens,
+    "tokens",
+    (await isDirectory(at("tokens"))) ? "tokens" : (await holdsTokenFiles(dir)) ? "." : null,
+  );
+  const modelCallsDir =
+    p.model_calls || (await isDirectory(at("model-calls")))
+      ? await place(p.model_calls, "model_calls", "model-calls")
+      : tokensDir;
+  const rolloutsFile = await place(
+    p.rollouts,
+    "rollouts",
+    // Whatever is there (a directory, a FIFO): its reader names what is wrong, not silence.
+    (await existsAt(at("rollouts.jsonl"))) ? "rollouts.jsonl" : null,
+  );
+  const metricsFile = await place(
+    p.metrics,
+    "metrics",
+    (await existsAt(at("metrics.jsonl"))) ? "metrics.jsonl" : null,
+  );
+  return {
+    id,
+    dir,
+    root,
+    manifest,
+    manifestError: errors.length > 0 ? errors.join("; ") : null,
+    tokensDir,
+    modelCallsDir,
+    rolloutsFile,
+    metricsFile,
+  };
+}
+
+/**
+ * A bare capture directory's run.json fields given on the command line (`rollout-lens serve DIR
+ * --tokenizer … --side-call-pattern … --profile …`, passed by cli/args serveEnvironment as JSON).
+ * They override a run.json the directory holds; unusable JSON is the manifest error.
+ */
+function withBareRunFields(run: RunLayout): RunLayout {
+  const raw = process.env.ROLLOUT_LENS_BARE_RUN;
+  if (!raw) return run;
+  let parsed;
+  try {
+    parsed = runManifestSchema.safeParse(JSON.parse(raw));
+  } catch (err) {
+    return {
+      ...run,
+      manifestError: `ROLLOUT_LENS_BARE_RUN: not valid JSON (${(err as Error).message})`,
+    };
+  }
+  if (!parsed.success)
+    return {
+      ...run,
+      manifestError: `ROLLOUT_LENS_BARE_RUN: ${describeZodError(parsed.error)}`,
+    };
+  const profileFromFlag = parsed.data.builder_profile !== undefined;
+  return { ...run, manifest: { ...run.manifest, ...parsed.data }, profileFromFlag };
+}
+
+/** Every run under the root, sorted by id. A root that holds token files itself is one run. */
+export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
+  if (await holdsTokenFiles(root))
+    return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
+  const names = await listSubdirectories(root);
+  const ids = names.filter(isValidRunId).sort();
+  const c = await confinementOf(root, "the runs root");
+  return Promise.all(
+    ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id), root, c)),
+  );
+}
+
+/** The run `id`: InvalidRunIdError for an id that cannot name a run, UnknownRunError for none. */
+export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> {
+  if (!isValidRunId(id)) throw new InvalidRunIdError(id);
+  if (await holdsTokenFiles(root)) {
+    if (id !== path.basename(root)) throw new UnknownRunError(id);
+    return withBareRunFields(await resolveRunLayout(id, root, root));
+  }
+  const dir = path.join(/*turbopackIgnore: true*/ root, id);
+  if (!(await isDirectory(dir))) throw new UnknownRunError(id);
+  // A run directory that is a symlink out of the runs root is not served.
+  const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
+  if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);
+  return resolveRunLayout(id, dir, root);
+}

@@ -1,0 +1,2 @@
+// Words shared by every layer (plural forms).
+export { counted, plural } from "./plural";

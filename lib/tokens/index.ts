@@ -1,0 +1,2 @@
+// The run's tokenizer as a decoder of token ids to text.
+export { BUNDLED_ENCODINGS, decoderFor, o200kDecoder, type TokenDecoder } from "./decoder";

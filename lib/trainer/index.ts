@@ -1,0 +1,15 @@
+// The trainer's own logs: TensorBoard event files, MLflow's file store, metrics.jsonl scalars, and
+// NeMo-RL's train_data_step files joined to the capture token by token.
+export { mismatchDistribution } from "./mismatch-distribution";
+export { rolloutMismatch } from "./rollout-mismatch";
+export {
+  chooseScalar,
+  readRunScalars,
+  readTrainingCurve,
+  rewardSeries,
+  type RunScalars,
+  scalarAsMetricsRows,
+  sharedScalars,
+} from "./run-scalars";
+export { type ScalarSeries } from "./scalar-series";
+export { trainerTruth } from "./truth-check";
