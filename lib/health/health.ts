@@ -1,6 +1,6 @@
 // Per-run health's shared parts: the alert facts and sentences (the alerts users miss; the lines
-// that need no fixing are ./health-notes), count ordering and thresholds. The health itself is
-// computed by ./health-sql over the index; the same in memory, the tests' reference, is
+// that need no fixing are ./notes), count ordering and thresholds. The health itself is
+// computed by ./sql over the index; the same in memory, the tests' reference, is
 // lib/testing/health-reference. Pure; no I/O and no token arrays.
 import type { Alert, AlertKind, Count, RolloutSummary } from "@/lib/schema";
 import { describeFailedCall } from "@/lib/severity";
@@ -22,7 +22,7 @@ export function counts(m: Map<string, number>, order: "key" | "count" = "count")
 export { deliveredBucket };
 
 /**
- * Alert kinds the health raises. The other profile's disagreement is a note (./health-notes): the
+ * Alert kinds the health raises. The other profile's disagreement is a note (./notes): the
  * consumer runs one profile, so what the other would do is worth knowing but needs no fixing.
  */
 export type FlaggedKind = Exclude<AlertKind, "profile_disagreement">;

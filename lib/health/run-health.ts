@@ -21,9 +21,9 @@ import {
 } from "@/lib/index";
 import { fileAlerts } from "./file-alerts";
 import type { HealthExtra } from "./health";
-import { notesFrom, type NoteFacts } from "./health-notes";
-import { paced } from "./health-run";
-import { healthParts } from "./health-sql";
+import { notesFrom, type NoteFacts } from "./notes";
+import { paced } from "./pass";
+import { healthParts } from "./sql";
 import { recordAlerts } from "./record-alerts";
 import { truthAlerts } from "./truth-alerts";
 
@@ -65,7 +65,7 @@ function* computed(db: Database.Database, facts: RunFacts, extra: HealthExtra) {
 
 /**
  * The index's health for the caller's moment: computed once per generation (off the event loop's
- * way, ./health-run); while the index summarises, the last one (its counted + pending the run's
+ * way, ./pass); while the index summarises, the last one (its counted + pending the run's
  * rollouts at its moment) serves for up to HEALTH_REFRESH_MS, and one pass runs at a time.
  */
 function healthOf(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthNotes } from "@/lib/health/health-notes";
+import { healthNotes } from "./notes";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { summarizeRollout } from "@/lib/rollout/summarize";
 

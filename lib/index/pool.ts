@@ -1,4 +1,4 @@
-// Summarises a run's rollouts for the summary index on store worker threads (lib/store/io-pool):
+// Summarises a run's rollouts for the summary index on store worker threads (lib/store/io/pool):
 // one long-lived pool per process (a worker per core, up to 8, each ended after a minute idle),
 // shared by every run's index, runs taking turns, each worker taking the next rollout from the
 // queue so a slow one never idles the others. A read that stalls past the read deadline costs its worker, not the

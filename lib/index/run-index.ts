@@ -1,7 +1,7 @@
 // The summary index: one typed row per rollout in SQLite (./rows) outside the runs root,
 // each keyed by its files' versions and record hash (./keys), so a re-open is instant and a
 // growing run is updated incrementally; the table, filters and health are queries over it
-// (./sql, lib/health/health-sql), and this process holds no per-rollout state. Records come
+// (./sql, lib/health/sql), and this process holds no per-rollout state. Records come
 // first: rollouts.jsonl is streamed into the database (./record-rows) and rollouts with no token
 // store are summarised from their record at once, while store rollouts are summarised on the
 // index's worker threads (./pool), never on this one. A damaged database is rebuilt and the

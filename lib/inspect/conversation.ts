@@ -3,7 +3,7 @@
 // failed calls as events, built once per model and sequence and then paged over items with every
 // text block clipped; with `shade=1`, each message with generated tokens as one span per token
 // (template markers left out as always), rebuilt from its own token range, so the view can shade
-// every token by probability. Not responsible for splitting or merging (lib/view/conversation).
+// every token by probability. Not responsible for splitting or merging (lib/view/conversation/build).
 import { InvalidInputError, UnknownCallError, UnknownChainError } from "@/lib/errors";
 import {
   conversationQuerySchema,

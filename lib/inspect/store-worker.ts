@@ -1,5 +1,5 @@
 // A store worker thread, run as dist/store-worker.mjs (bundled by scripts/build-node.mjs) for the
-// pools of lib/store/io-pool: the jobs of lib/runs (read and decide a rollout, summarise one, check
+// pools of lib/store/io/pool: the jobs of lib/runs (read and decide a rollout, summarise one, check
 // the summary cache) and of the inspector (build a rollout's model, decide the other profile). Its
 // file calls are synchronous and watched, so a read that hangs costs this thread, which its pool
 // abandons, and nothing else. It lives here, above lib/runs, because it serves both layers.

@@ -1,5 +1,5 @@
 // The jobs of lib/runs that a store worker thread (lib/inspect/store-worker, run as
-// dist/store-worker.mjs) runs for the pools of lib/store/io-pool: read and decide one rollout
+// dist/store-worker.mjs) runs for the pools of lib/store/io/pool: read and decide one rollout
 // (`build`), summarise a batch for the summary index (`summarize`), or check the index's SQLite cache
 // (`check-cache`), list a store directory with every file's stat (`list`, so a store of 10^5 files
 // costs the server's own thread one message, not 10^5 stat callbacks); and how a failure is named so the parent revives the same error class.

@@ -1,4 +1,4 @@
-// buildRollout (./build) on a store worker thread (lib/store/io-pool), so reading and
+// buildRollout (./build) on a store worker thread (lib/store/io/pool), so reading and
 // deciding a rollout, however large or hostile its files, never blocks the server's event loop:
 // a read that stalls fails after the read deadline, a cancelled request terminates its worker.
 // Without the built worker (dist/store-worker.mjs: `npm run build`), or on a worker already, the

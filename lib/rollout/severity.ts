@@ -24,7 +24,7 @@ export function severityOf(
 }
 
 /**
- * Calls numbered as the inspector's timeline numbers them (lib/view/timeline-positions): captured
+ * Calls numbered as the inspector's timeline numbers them (lib/view/timeline/positions): captured
  * calls by created_at then line, each exchange without a token entry after the call created last
  * before it started. `cut` is the timeline's last call when it failed: the agent stopped after it.
  */

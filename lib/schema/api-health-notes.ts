@@ -1,4 +1,4 @@
-// A note under a run's health (lib/health/health-notes): worth knowing, nothing to fix, so never
+// A note under a run's health (lib/health/notes): worth knowing, nothing to fix, so never
 // an alert; with the rollouts table's query listing what it counts, where a filter does.
 import { z } from "zod";
 

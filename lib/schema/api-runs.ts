@@ -241,7 +241,7 @@ export const runHealthSchema = healthReportSchema.extend({
   metrics: z.array(z.strictObject({ step: int, reward: nullableNumber })),
   metrics_unreadable: int,
   skipped_files: z.array(z.string()),
-  /** Lines under the health worth knowing that need no fixing (lib/health/health-notes). */
+  /** Lines under the health worth knowing that need no fixing (lib/health/notes). */
   notes: z.array(healthNoteSchema),
 });
 

@@ -7,7 +7,7 @@ import { captureExchangeSchema, type CaptureExchange, type TokenEntry } from "@/
 import { readJsonl, type ReadProgress } from "./jsonl";
 import { storePath, type FileKind } from "./files";
 import { confine } from "./confine";
-import { statWithin } from "./io-file";
+import { statWithin } from "./io";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 

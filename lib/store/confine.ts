@@ -4,7 +4,7 @@
 // the way, inside the runs root or a directory the user allowed with `--allow-path`.
 import "server-only";
 import path from "node:path";
-import { lstatWithin as lstat, realpathWithin as realpath } from "./io-file";
+import { lstatWithin as lstat, realpathWithin as realpath } from "./io";
 
 import { OutsideStoreError } from "@/lib/errors";
 

@@ -3,7 +3,7 @@
 // Not responsible for reading the file.
 import "server-only";
 import path from "node:path";
-import { statWithin } from "./io-file";
+import { statWithin } from "./io";
 
 export interface FileStat {
   size: number;

@@ -1,11 +1,11 @@
 // Which files belong to which rollout in a store directory. Both file families (token store and
 // model-call capture) may share one directory, so files are classified by suffix (§1, §3, §9.1).
-// Listing and stat calls run under the read deadline (./io-file); no file is opened here.
+// Listing and stat calls run under the read deadline (./io/file); no file is opened here.
 import "server-only";
 import path from "node:path";
 import type { FileStat } from "./file-version";
 import { confine } from "./confine";
-import { readdirWithin, statWithin } from "./io-file";
+import { readdirWithin, statWithin } from "./io";
 import { assertRolloutId, isValidRolloutId } from "./rollout-id";
 
 export type { FileStat };
@@ -130,7 +130,7 @@ export async function listStore(
   let names: string[];
   try {
     // Everything but directories: a store file that is a FIFO or device is listed, so its read
-    // refuses it by name (./io-file) rather than the rollout looking clean without it.
+    // refuses it by name (./io/file) rather than the rollout looking clean without it.
     names = (await readdirWithin(dir)).filter((d) => !d.isDirectory()).map((d) => d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT")

@@ -4,7 +4,7 @@
 import "server-only";
 import path from "node:path";
 import { confine, OutsideStoreError } from "./confine";
-import { openRegular, readRegularFile, StalledReadError } from "./io-file";
+import { openRegular, readRegularFile, StalledReadError } from "./io";
 import { MAX_LINE_BYTES } from "./jsonl";
 
 /** The token file's size when the token store's read did not say; 0 when it has gone since. */

@@ -18,9 +18,16 @@ export {
 } from "./confine";
 export { fileState, fileVersion, versionOf } from "./file-version";
 export { emptyLifecycle } from "./gym-read";
-export { onStoreWorker, openRegular, readdirWithin, readRegularFile } from "./io-file";
-export { StoreWorkerPool } from "./io-pool";
-export { type JobContext, serveStoreJobs, type WorkerFailure } from "./io-serve";
+export {
+  onStoreWorker,
+  openRegular,
+  readdirWithin,
+  readRegularFile,
+  StoreWorkerPool,
+  type JobContext,
+  serveStoreJobs,
+  type WorkerFailure,
+} from "./io";
 export {
   existsAt,
   holdsTokenFiles,

@@ -1,12 +1,12 @@
 // Streams a JSONL file line by line without ever opening it for writing. Works on bytes, so it
 // can tell a torn final line (no trailing newline) from corruption and reject invalid UTF-8.
-// Only regular files are read, under the read deadline (./io-file). A line holding NUL bytes (a
+// Only regular files are read, under the read deadline (./io/file). A line holding NUL bytes (a
 // zero-filled or sparse region), longer than a string can be, or nested deeper than any writer
 // nests is reported as unreadable with its line number, never buffered whole or parsed.
 // It does not parse records against a schema; callers do.
 import "server-only";
 import { isUtf8 } from "node:buffer";
-import { readChunks, readRegularFile } from "./io-file";
+import { readChunks, readRegularFile } from "./io";
 import type { ScannedLists } from "./token-line";
 
 /** Longer than V8's longest string: such a line cannot be JSON, so it is not held in memory. */

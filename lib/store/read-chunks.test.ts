@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readChunks } from "./io-file";
+import { readChunks } from "./io/file";
 
 function tempFile(bytes: Buffer): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "rl-chunks-")), "f.bin");

@@ -1,10 +1,10 @@
 // Reads of a run directory outside its stores: whether paths are directories or regular files,
 // which subdirectories a runs root holds, and small text files (run.json, tokenizer.json). Like the
 // rest of lib/store it only reads, and it never opens anything but a regular file (a FIFO or device
-// would block the reader forever); every call is under the read deadline (./io-file), since on a
+// would block the reader forever); every call is under the read deadline (./io/file), since on a
 // stalled mount even a stat never returns. Not responsible for what the files mean.
 import "server-only";
-import { lstatWithin, readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io-file";
+import { lstatWithin, readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io";
 
 /** Whether anything is at `p` (a file, a directory, a FIFO, a link): a reader then says what. */
 export async function existsAt(p: string): Promise<boolean> {

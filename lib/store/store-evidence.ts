@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Profile } from "@/lib/builder";
 import { confine } from "./confine";
 import { listStore } from "./files";
-import { openRegular, statWithin } from "./io-file";
+import { openRegular, statWithin } from "./io";
 
 export interface StoreEvidence {
   /** A `.tokens.state.json`, `.tokens.intents` or `.tokens.lock` (only Gym main's store writes these). */

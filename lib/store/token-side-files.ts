@@ -6,7 +6,7 @@ import "server-only";
 import path from "node:path";
 import { storeStateSchema, type StoreState } from "@/lib/schema";
 import { confine, OutsideStoreError } from "./confine";
-import { readRegularFile } from "./io-file";
+import { readRegularFile } from "./io";
 import { describeZodError } from "./zod-message";
 import type { StoreIssue } from "./token-store";
 

@@ -1,6 +1,6 @@
 // Reads one rollout of a token store into the snapshot the builder consumes, plus every problem
 // found on the way (line numbers, torn tail, conflicting duplicates, dangling intents).
-// Read-only: files are opened O_RDONLY (regular files only, ./io-file); nothing is locked or removed.
+// Read-only: files are opened O_RDONLY (regular files only, ./io/file); nothing is locked or removed.
 import "server-only";
 import path from "node:path";
 import {

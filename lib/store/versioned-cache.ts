@@ -7,7 +7,7 @@ import "server-only";
 import path from "node:path";
 import { processCache } from "@/lib/cache";
 import { fileState, versionOf, type FileStat } from "./file-version";
-import { statWithin } from "./io-file";
+import { statWithin } from "./io";
 
 /** Bytes of source files whose parsed values are kept (one file larger than this is still kept alone). */
 export const FILE_CACHE_BYTES = 256 << 20;

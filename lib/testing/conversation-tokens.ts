@@ -3,7 +3,7 @@
 // read messages back. Positions are the parts' lengths, so tests can state token ranges by hand.
 import type { ConversationItem, ConversationMessage } from "@/lib/schema/api-conversation";
 import type { TokenColumns } from "@/lib/view/chat-template";
-import type { ConversationCall, PartSegment } from "@/lib/view/conversation";
+import type { ConversationCall, PartSegment } from "@/lib/view/conversation/build";
 
 export type Tok = { text: string; special?: boolean };
 export interface Part {

@@ -1,5 +1,5 @@
-// The run's health over summaries in memory: the reference ./health-sql's queries over the index
-// are checked against (lib/health/health-sql.test). Test code only: the product computes the
+// The run's health over summaries in memory: the reference lib/health/sql's queries over the index
+// are checked against (lib/health/sql.test). Test code only: the product computes the
 // health in SQL, never holding a run's summaries.
 import type { HealthReport, RolloutSummary, StepPoint, RunManifest } from "@/lib/schema";
 import {

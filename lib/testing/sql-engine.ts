@@ -6,7 +6,7 @@ import type { RolloutNeighbors } from "@/lib/schema/api-progress";
 import type { RolloutQuery } from "@/lib/index/query";
 import { SummaryRows } from "@/lib/index/rows";
 import { matchingRows, neighboursOf, policyModelOf, type RunFacts } from "@/lib/index/sql";
-import { healthOfRows, lifecycleAlertsOfRows } from "@/lib/health/health-sql";
+import { healthOfRows, lifecycleAlertsOfRows } from "@/lib/health/sql";
 import { applyRunFacts, captureExpected } from "@/lib/index/run-severity";
 import type { HealthExtra } from "@/lib/health/health";
 import type { SummaryIndex } from "@/lib/index/run-index";

@@ -2,7 +2,7 @@
 // an extra_forbidden failed call and a linear main chain, so each test states only what it is about; and the
 // rows read back as ids or id@depth.
 import type { CallView, ExchangeSummary, FailedCall } from "@/lib/schema/api-rollout";
-import type { TimelineRow } from "@/lib/view/call-timeline";
+import type { TimelineRow } from "@/lib/view/timeline/rows";
 import { callView, failedCall } from "./rollout-view";
 
 export const call = (id: string, parent: string | null, over: Partial<CallView> = {}): CallView =>

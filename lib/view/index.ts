@@ -1,15 +1,30 @@
 // What the pages show, as pure functions of the API's data: words, palettes, the call timeline,
 // the conversation, the token rows, inspector URLs. No file, database or Node API.
-export { moveInTimeline, timelineCursor, visibleRows } from "./call-timeline-keys";
-export { compact, modelText, seconds } from "./call-timeline-words";
-export { buildTimeline, type DanglingIntent, isCall, type TimelineRow } from "./call-timeline";
+export {
+  moveInTimeline,
+  timelineCursor,
+  visibleRows,
+  compact,
+  modelText,
+  seconds,
+  buildTimeline,
+  type DanglingIntent,
+  isCall,
+  type TimelineRow,
+  timelinePositions,
+} from "./timeline";
 export { callsMade } from "./calls-made";
 export { type RawMessage } from "./chat-template";
-export { type SequencePart, sliceParts, tokenColumns } from "./conversation-columns";
-export { binColours, pageConversation, PROBABILITY_BINS } from "./conversation-page";
-export { shadeSpans, shadeWindow } from "./conversation-shade";
-export { shadedBlocks } from "./conversation-spans";
 export {
+  type SequencePart,
+  sliceParts,
+  tokenColumns,
+  binColours,
+  pageConversation,
+  PROBABILITY_BINS,
+  shadeSpans,
+  shadeWindow,
+  shadedBlocks,
   buildConversation,
   type Conversation,
   type ConversationCall,
@@ -66,7 +81,6 @@ export {
 export { rolloutSeverity } from "./rollout-severity";
 export { rootsDifference } from "./roots-words";
 export { sequenceTraining, type SequenceTraining } from "./sequence-training";
-export { timelinePositions } from "./timeline-positions";
 export {
   CANVAS,
   CHROME,

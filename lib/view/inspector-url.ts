@@ -5,7 +5,7 @@
 // A sequence is `main`, another chain id, or `call:<model_call_id>`. The selected call is `call`:
 // a call's id, or its number in the timeline (`?call=2`, as the banner counts "call 2").
 import type { CallView, ChainView, FailedCall } from "@/lib/schema";
-import { timelinePositions } from "./timeline-positions";
+import { timelinePositions } from "./timeline";
 
 export const INSPECTOR_TABS = ["tokens", "conversation", "call", "chains"] as const;
 export type InspectorTab = (typeof INSPECTOR_TABS)[number];
@@ -54,7 +54,7 @@ export function shadeOf(param: string | null | undefined): boolean {
 
 /**
  * The call the `call` URL parameter selects: a call id of this rollout as it is, else a number N
- * (1-based) as the N-th call of the timeline (lib/view/timeline-positions, the banner's "call N").
+ * (1-based) as the N-th call of the timeline (lib/view/timeline/positions, the banner's "call N").
  * Anything else is returned unchanged, for the views to say there is no such call.
  */
 export function selectedCallOf(

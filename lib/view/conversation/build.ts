@@ -1,7 +1,7 @@
 // A flattened sequence as a conversation: messages by role, split at the chat template's markers
 // (or one per segment), each text span tied to its token range and loss mask; exchange bodies give
 // structure (reasoning, tool calls) where they line up with the tokens; side calls and failed calls
-// sit where they happened. Linear in tokens; pure. Not responsible for paging (conversation-page).
+// sit where they happened. Linear in tokens; pure. Not responsible for paging (./page).
 import type {
   ChatTemplate,
   ConversationBlock,
@@ -16,9 +16,9 @@ import {
   type RawMessage,
   type SequenceSegment,
   type TokenColumns,
-} from "./chat-template";
-import { tokenMessage, type Message } from "./conversation-spans";
-import { newInputMessages, type BodyBlock, type BodyMessage } from "./message-bodies";
+} from "../chat-template";
+import { tokenMessage, type Message } from "./spans";
+import { newInputMessages, type BodyBlock, type BodyMessage } from "../message-bodies";
 
 export interface ConversationCall {
   id: string;

@@ -1,7 +1,7 @@
 // Opens store files so that no file can hang the server. Only regular files are read: each is
 // opened O_RDONLY | O_NONBLOCK (a FIFO without a writer opens at once) and fstat'ed before the
 // first read, and FIFOs, sockets, devices and directories are refused by type. On the main thread
-// every call races the read deadline; on a store worker (./io-pool) calls are synchronous, so a hung
+// every call races the read deadline; on a store worker (./pool) calls are synchronous, so a hung
 // mount holds that worker's own thread (which the pool abandons), never one of the process's
 // shared libuv I/O threads. Not responsible for what the bytes mean (./jsonl).
 import "server-only";

@@ -1,7 +1,7 @@
 // Call numbers for sentences ("call 2 got HTTP 422"): every captured and failed call numbered in
-// the order the call timeline shows them. Pure; the timeline rows themselves are call-timeline's.
+// the order the call timeline shows them. Pure; the timeline rows themselves are ./rows'.
 import type { CallView, FailedCall } from "@/lib/schema";
-import { pushTo } from "./group";
+import { pushTo } from "../group";
 
 /**
  * The 1-based number of every captured and failed call in timeline order (dangling intents are

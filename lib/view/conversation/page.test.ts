@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationMessage } from "@/lib/schema/api-conversation";
 import { call, msg, sequence, tx } from "@/lib/testing/conversation-tokens";
-import { buildConversation } from "./conversation";
-import { pageConversation, probabilityBin } from "./conversation-page";
+import { buildConversation } from "./build";
+import { pageConversation, probabilityBin } from "./page";
 
 describe("paging", () => {
   it("pages over items and clips block text, never splitting a surrogate pair", () => {

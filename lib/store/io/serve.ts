@@ -1,13 +1,13 @@
-// The worker side of ./io-pool: runs one job at a time for the parent, makes this thread's store
-// reads synchronous and watched (./io-file), so the parent sees a call that hangs, and posts
+// The worker side of ./pool: runs one job at a time for the parent, makes this thread's store
+// reads synchronous and watched (./file), so the parent sees a call that hangs, and posts
 // progress, the result or the failure. Not responsible for what a job is (the handler decides).
 import "server-only";
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { watchBlockingCalls } from "./io-file";
-import { watchViews, writeWatchedName } from "./io-watch";
+import { watchBlockingCalls } from "./file";
+import { watchViews, writeWatchedName } from "./watch";
 
 /**
  * Lowers this thread's scheduling priority (Linux: a thread's nice value is set through its id,

@@ -6,11 +6,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { StoreWorkerPool } from "./io-pool";
-import { readWatchedName, watchViews, WATCH_BYTES, writeWatchedName } from "./io-watch";
+import { StoreWorkerPool } from "./pool";
+import { readWatchedName, watchViews, WATCH_BYTES, writeWatchedName } from "./watch";
 
 // Jobs: {hang: file} marks a file call as begun and never ends it; {echo: x} answers x. The shared
-// memory's layout is io-serve's (watchViews): the call's start at byte 0, the name's length at 8,
+// memory's layout is ./serve's (watchViews): the call's start at byte 0, the name's length at 8,
 // its base name from 16.
 const SCRIPT = `
 import { parentPort, workerData } from "node:worker_threads";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, depths, failed, ids, linear } from "@/lib/testing/timeline-calls";
-import { buildTimeline } from "./call-timeline";
-import { moveInTimeline, timelineCursor, visibleRows } from "./call-timeline-keys";
-import { timelinePositions } from "./timeline-positions";
+import { buildTimeline } from "./rows";
+import { moveInTimeline, timelineCursor, visibleRows } from "./keys";
+import { timelinePositions } from "./positions";
 
 describe("call timeline depth", () => {
   it("keeps a 1,100-call linear chain at depth 0, in order", () => {

@@ -1,7 +1,7 @@
 // Paging a built conversation for the wire (items by offset and limit, every block's text cut to
 // a number of characters) and the probability bins the view shades generated tokens with. Pure and
 // small: the browser imports the bins from here without the conversation builder.
-import { GENERATED_SHADES } from "./token-palette";
+import { GENERATED_SHADES } from "../token-palette";
 import type { ConversationBlock, ConversationItem, MaskSpan } from "@/lib/schema";
 
 /** Items [offset, offset + limit), every block's text cut to `clip` characters. */

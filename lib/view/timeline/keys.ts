@@ -1,7 +1,7 @@
 // Moving through the call timeline: the rows left visible when branches are folded, where the
 // selection sits among them, and where a key press takes it (↑↓ Home End move, ← → fold, unfold or
-// follow a branch). Pure; the rows themselves come from ./call-timeline.
-import { isCall, type TimelineRow } from "./call-timeline";
+// follow a branch). Pure; the rows themselves come from ./rows.
+import { isCall, type TimelineRow } from "./rows";
 
 export type TimelineKey = "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" | "Home" | "End";
 

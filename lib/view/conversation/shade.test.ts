@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shadeSpans, shadeWindow } from "./conversation-shade";
+import { shadeSpans, shadeWindow } from "./shade";
 
 describe("conversation span shading", () => {
   const span = (text: string, mask: 0 | 1, start: number, end = start + 1) => ({

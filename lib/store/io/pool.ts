@@ -1,4 +1,4 @@
-// A bounded pool of store worker threads (a script serving ./io-serve), so reading and parsing
+// A bounded pool of store worker threads (a script serving ./serve), so reading and parsing
 // store files never blocks the main thread's event loop. Each job runs on one worker; a worker
 // whose synchronous file call makes no progress within the read deadline is abandoned (terminated
 // and replaced) and its job fails with a message naming the file; a cancelled job terminates its
@@ -6,9 +6,9 @@
 import "server-only";
 import type { EventLoopUtilization } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
-import { readDeadlineMs, StalledReadError } from "./io-file";
-import type { FromWorker, WorkerFailure } from "./io-serve";
-import { readWatchedName, watchViews, WATCH_BYTES, type WatchViews } from "./io-watch";
+import { readDeadlineMs, StalledReadError } from "./file";
+import type { FromWorker, WorkerFailure } from "./serve";
+import { readWatchedName, watchViews, WATCH_BYTES, type WatchViews } from "./watch";
 
 /** Abandoned workers still stuck in a call: past this many, no new job starts (a hung mount). */
 export const MAX_STUCK_WORKERS = 8;
@@ -28,7 +28,7 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  /** The worker's current synchronous file call: when it began and its file (./io-serve). */
+  /** The worker's current synchronous file call: when it began and its file (./serve). */
   watch: WatchViews;
   job: Job | null;
   /** The worker's event-loop use at the last check, and since when it has been idle with a job. */
@@ -58,7 +58,7 @@ export interface JobOptions {
   group?: string;
   signal?: AbortSignal;
   onProgress?: (bytes: number) => void;
-  /** The worker's `ctx.phase` reports (io-serve). */
+  /** The worker's `ctx.phase` reports (./serve). */
   onPhase?: (name: string) => void;
   /**
    * Turns the worker's failure back into the caller's error class (else the pool's `revive`). A
@@ -283,7 +283,7 @@ export class StoreWorkerPool {
       if (since > 0 && now - since > ms)
         this.abandon(slot, new StalledReadError(readWatchedName(slot.watch) || "a store file", ms));
       else if (this.idleFor(slot, now) > ms)
-        // Idle while its job waits: an asynchronous call (not one of ./io-file's) never returned.
+        // Idle while its job waits: an asynchronous call (not one of ./file's) never returned.
         this.abandon(slot, new StalledReadError("a store file", ms));
     }
     this.watchdog();

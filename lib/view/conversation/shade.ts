@@ -1,8 +1,8 @@
 // Probability shading of a message's spans in the conversation view: each span (one token, as the
 // route's `shade=1` pages give them) takes the bin of its token's log prob, read from a token
-// window over the message; a re-fed span stays re-fed. Pure; the bins are ./conversation-page's.
+// window over the message; a re-fed span stays re-fed. Pure; the bins are ./page's.
 import type { MaskSpan } from "@/lib/schema";
-import { probabilityBin } from "./conversation-page";
+import { probabilityBin } from "./page";
 
 export interface ShadedSpan {
   text: string;

@@ -1,7 +1,7 @@
-// The health pass in ranges (./health-scan) gives the report of one range over the whole table
-// (which health-sql.test checks against the in-memory reference) however the rows are cut: sums,
+// The health pass in ranges (./scan) gives the report of one range over the whole table
+// (which ./sql.test checks against the in-memory reference) however the rows are cut: sums,
 // distributions and per-step series merged across ranges, the first rollouts of each flagged kind
-// in natural order. And the paced pass (./health-run) over a file reads one moment's rows while
+// in natural order. And the paced pass (./pass) over a file reads one moment's rows while
 // the index keeps writing.
 import { mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
@@ -14,8 +14,8 @@ import { SummaryRows } from "@/lib/index/rows";
 import { policyModelOf, type RunFacts } from "@/lib/index/sql";
 import type { RolloutSummary } from "@/lib/schema";
 import { indexedSummaries } from "@/lib/testing/sql-engine";
-import { drain, paced } from "./health-run";
-import { healthParts } from "./health-sql";
+import { drain, paced } from "./pass";
+import { healthParts } from "./sql";
 
 const RUNS = readdirSync(RUNS_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())

@@ -14,8 +14,8 @@ import {
   tx,
   type Part,
 } from "@/lib/testing/conversation-tokens";
-import { buildConversation, type ConversationEvent, type PartSegment } from "./conversation";
-import { requestMessages, responseMessage } from "./message-bodies";
+import { buildConversation, type ConversationEvent, type PartSegment } from "./build";
+import { requestMessages, responseMessage } from "../message-bodies";
 
 describe("mask ranges", () => {
   it("each message's spans carry the exact token ranges of generated and re-fed text", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CallView } from "@/lib/schema/api-rollout";
 import { call, exchange, failed } from "@/lib/testing/timeline-calls";
-import { buildTimeline, type TimelineRow } from "./call-timeline";
+import { buildTimeline, type TimelineRow } from "./rows";
 
 describe("call timeline labels", () => {
   const labelled = (c: CallView) => buildTimeline([c], []).rows[0] as TimelineRow;

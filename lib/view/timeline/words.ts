@@ -1,7 +1,7 @@
 // The call timeline's cells in words: a row's model (requested → served, or a failed call's error
 // in its place), token counts in a few characters and seconds on the time axis. Pure formatting;
-// which rows exist and what they hold is ./call-timeline.
-import { isCall, type TimelineRow } from "./call-timeline";
+// which rows exist and what they hold is ./rows.
+import { isCall, type TimelineRow } from "./rows";
 
 /** The model cell: the served model (after the requested one when they differ), with a title. */
 export function modelText(row: TimelineRow): { text: string; title: string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, exchange, failed, ids, linear } from "@/lib/testing/timeline-calls";
-import { buildTimeline } from "./call-timeline";
+import { buildTimeline } from "./rows";
 
 describe("call timeline time axis", () => {
   it("scales bars to the span from the first start to the last end", () => {

@@ -1,4 +1,4 @@
-// Runs a health pass (./health-sql healthParts, a generator yielding between its statements)
+// Runs a health pass (./sql healthParts, a generator yielding between its statements)
 // without holding the event loop: on a read-only connection of its own to the index's
 // file, inside one read transaction (the rows it counts are of one moment while the index keeps
 // writing), giving other requests their turn between statements. An index held in memory has no

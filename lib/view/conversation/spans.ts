@@ -1,9 +1,9 @@
 // A message as the chat template's markers delimit it in the tokens: its content split into blocks
 // (text, reasoning, tool calls) with the template's markers and headers left out, each block's
 // text as mask spans tied to token positions; its generated count and mean log prob. Pure; where
-// messages start and end is ./chat-template, exchange bodies and events ./conversation.
+// messages start and end is ./chat-template, exchange bodies and events ./build.
 import type { ChatTemplate, ConversationBlock, ConversationMessage, MaskSpan } from "@/lib/schema";
-import { findBlocks, roleOf, type RawMessage, type TokenColumns } from "./chat-template";
+import { findBlocks, roleOf, type RawMessage, type TokenColumns } from "../chat-template";
 
 export type Message = Omit<ConversationMessage, "index">;
 

@@ -3,8 +3,8 @@
 // (a byte-split character decoded once, whole), whether it is special, its mask, log prob and
 // call. Pure over ids and a decoder; choosing which parts make a sequence is lib/inspect's job.
 import type { TokenDecoder } from "@/lib/tokens";
-import type { TokenColumns } from "./chat-template";
-import type { PartSegment } from "./conversation";
+import type { TokenColumns } from "../chat-template";
+import type { PartSegment } from "./build";
 
 export interface SequencePart {
   call: number; // index into the rollout's calls

@@ -3,7 +3,7 @@ import { parseRolloutQuery } from "@/lib/index/query";
 import { selectRollouts } from "@/lib/testing/rollout-query-reference";
 import { summaryOf } from "@/lib/testing/summary";
 import { computeHealth } from "@/lib/testing/health-reference";
-import { healthNotes } from "./health-notes";
+import { healthNotes } from "./notes";
 
 const reasons = (self_calibration: number, pattern = 0) => ({ pattern, self_calibration });
 

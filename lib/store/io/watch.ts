@@ -1,4 +1,4 @@
-// The memory a store worker (./io-serve) shares with its pool (./io-pool) to show the synchronous
+// The memory a store worker (./serve) shares with its pool (./pool) to show the synchronous
 // file call it is in. Not responsible for deciding a call has stalled (the pool's watchdog).
 /**
  * The shared bytes: when the call began (Date.now(), 0 when none) and the file's base name (what a

@@ -1,15 +1,15 @@
 // A run's health as queries over its summary index (lib/index/sql's rows): the same report
 // lib/health/health.ts computes from summaries in memory — counts, distributions, per-step series,
 // alerts with their first rollouts — with the run-level severity applied in SQL. Also the notes and
-// the lifecycle alert over the same rows. All of it from one pass (./health-scan); reads the
-// database only; the caller caches the result and chooses the thread's pace (./health-run).
+// the lifecycle alert over the same rows. All of it from one pass (./scan); reads the
+// database only; the caller caches the result and chooses the thread's pace (./pass).
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
 import { TAG, factParams, type RunFacts } from "@/lib/index";
 import { countBySeverity, WARNING_TITLES } from "@/lib/severity";
 import { alertsOf, counts, type AlertFacts, type HealthExtra } from "./health";
-import { notesFrom, type HealthNote, type NoteFacts } from "./health-notes";
+import { notesFrom, type HealthNote, type NoteFacts } from "./notes";
 import {
   healthScan,
   scanNow,
@@ -18,7 +18,7 @@ import {
   type Group,
   type ScanResult,
   type SumKey,
-} from "./health-scan";
+} from "./scan";
 import { outsideIdsAlertOf } from "./lifecycle-alerts";
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -185,7 +185,7 @@ function noteFactsOf(scan: ScanResult): NoteFacts {
 
 /**
  * The pass and what it makes, yielding between its statements: run it at once (`healthPartsNow`)
- * or paced (./health-run). The caller holds a read transaction when the rows may change meanwhile.
+ * or paced (./pass). The caller holds a read transaction when the rows may change meanwhile.
  */
 export function* healthParts(
   db: Database.Database,

@@ -3,7 +3,7 @@
 // branch points only, so a long linear chain stays flat. Iterative, with Maps built once.
 // Not responsible for deciding roles (the builder did) or for formatting numbers (the view does).
 import type { CallRole, CallView, DanglingIntent, FailedCall } from "@/lib/schema";
-import { pushTo } from "./group";
+import { pushTo } from "../group";
 
 export type { DanglingIntent };
 

@@ -1,0 +1,15 @@
+// The store worker pool: worker threads that read and parse store files off the main thread, each
+// synchronous file call watched so a hung mount fails its job instead of the server.
+export {
+  lstatWithin,
+  onStoreWorker,
+  openRegular,
+  readChunks,
+  readdirWithin,
+  readRegularFile,
+  realpathWithin,
+  StalledReadError,
+  statWithin,
+} from "./file";
+export { StoreWorkerPool } from "./pool";
+export { type JobContext, serveStoreJobs, type WorkerFailure } from "./serve";
