@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "@/lib/http/errors";
 import { json } from "@/lib/http/params";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
-import { runListSchema } from "@/lib/schema";
+import { API as ROUTES, DOWNLOADS, runListSchema } from "@/lib/schema";
 import { GET as getCompare } from "./compare/route";
 import { GET as getRuns } from "./runs/route";
 import { GET as getExport } from "./runs/[run]/export/route";
@@ -41,18 +41,36 @@ function routeFiles(dir: string): string[] {
 }
 
 describe("no-store on every JSON route", () => {
-  it("every route file answers only through json(), errorResponse() or a no-store Response", () => {
+  it("every route file answers through answer() (json() or errorResponse()) or a no-store Response", () => {
     const files = routeFiles(API);
-    expect(files.length).toBeGreaterThanOrEqual(11);
+    expect(files.length).toBeGreaterThanOrEqual(16);
     for (const file of files) {
       const src = readFileSync(file, "utf8");
       const name = path.relative(API, file);
-      const returns = [...src.matchAll(/\breturn\s+([^;]*)/g)].map((m) => m[1] as string);
-      expect(returns.length, name).toBeGreaterThan(0);
-      for (const r of returns) expect(r, name).toMatch(/^(json\(|errorResponse\(|new Response\()/);
+      expect(src, name).toMatch(/^export const GET = answer\(/m);
+      expect(src, name).not.toMatch(/export (async )?function/);
       if (src.includes("new Response(")) expect(src, name).toContain('"cache-control": "no-store"');
       expect(src, name).not.toMatch(/Response\.json\(|NextResponse/);
     }
+  });
+
+  it("every route of the table has its route file, and each route file names its routes", () => {
+    const files = new Set(routeFiles(API).map((f) => path.relative(API, f)));
+    const params = { run: "[run]", rollout: "[rollout]", call: "[call]" };
+    const named = new Set<string>();
+    const entries = [
+      ...Object.entries(ROUTES).map(([key, r]) => [`API.${key}`, r.path] as const),
+      ...Object.entries(DOWNLOADS).map(([key, r]) => [`DOWNLOADS.${key}`, r.path] as const),
+    ];
+    for (const [key, pathOf] of entries) {
+      // The table encodes parameters; the bracketed names come back as the folders' own.
+      const at = decodeURIComponent((pathOf as (p: typeof params) => string)(params));
+      const file = `${at.replace(/^\/api\//, "")}/route.ts`;
+      expect(files, key).toContain(file);
+      expect(readFileSync(path.join(API, file), "utf8"), `${file} names ${key}`).toContain(key);
+      named.add(file);
+    }
+    expect([...files].filter((f) => !named.has(f))).toEqual([]);
   });
 
   it("json() and errorResponse() set it", () => {

@@ -1,8 +1,6 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { compareRuns } from "@/lib/compare";
-import { InvalidInputError } from "@/lib/errors";
-import { isNotFound } from "@/lib/http";
+import { pageAnswer } from "@/lib/http";
 import type { Comparison } from "@/lib/schema";
 import { CaptureSection, EvaluationSection } from "@/components/compare/compare-sections";
 import { TrainingSection } from "@/components/compare/training-section";
@@ -24,13 +22,7 @@ async function load(
   baseline: string | null,
   scalar: string | null,
 ): Promise<Comparison | { error: string }> {
-  try {
-    return await compareRuns(a, b, baseline, scalar);
-  } catch (err) {
-    if (isNotFound(err)) notFound();
-    if (err instanceof InvalidInputError) return { error: err.message };
-    throw err;
-  }
+  return pageAnswer(compareRuns(a, b, baseline, scalar));
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Search> }) {

@@ -3,10 +3,10 @@
 // NeMo-RL step files (GET …/trainer/mismatch-distribution), side by side on the same bins, with
 // quantiles. With capture off, re-tokenization drift shows here as a tail far above 1.
 import { useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
-import { mismatchDistributionSchema, type MismatchDistribution } from "@/lib/schema";
+import { type MismatchDistribution } from "@/lib/schema";
+import { getApi } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
-const asDistribution = (v: unknown): MismatchDistribution => mismatchDistributionSchema.parse(v);
 const A = "var(--run-a)",
   B = "var(--run-b)";
 const fmt = (v: number | null) => (v === null ? "–" : v.toFixed(4));
@@ -24,11 +24,7 @@ function useDistributions(a: string, b: string): Loaded | null {
   useEffect(() => {
     const ctl = new AbortController();
     const one = (id: string) =>
-      fetchParsed(
-        `/api/runs/${encodeURIComponent(id)}/trainer/mismatch-distribution`,
-        asDistribution,
-        ctl.signal,
-      );
+      getApi(API.mismatchDistribution, { run: id }, undefined, ctl.signal);
     Promise.all([one(a), one(b)]).then(
       (runs) => setState({ key, runs, error: null }),
       (e: unknown) => {

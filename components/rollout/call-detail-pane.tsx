@@ -3,20 +3,19 @@
 // (status, latency, error body) and prompt split into inherited prefix and interstitial.
 // All model text is rendered as React text (escaped), never as HTML.
 import { useEffect, useState } from "react";
-import { type CallView, callDetailSchema, type CallDetail, type CallExchange } from "@/lib/schema";
+import { type CallView, type CallDetail, type CallExchange } from "@/lib/schema";
 import { outputItemText } from "@/lib/view";
-import { fetchParsed } from "@/components/shared/url-state";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
-
-const asDetail = (v: unknown) => callDetailSchema.parse(v);
+import { getApi } from "@/components/shared/api";
+import { API, type RolloutParams } from "@/lib/schema";
 
 export function CallDetailPane({
-  base,
+  at,
   callId,
   call,
   onShowTokens,
 }: {
-  base: string;
+  at: RolloutParams;
   callId: string;
   call: CallView | null;
   onShowTokens: () => void;
@@ -24,16 +23,17 @@ export function CallDetailPane({
   const [state, setState] = useState<{ id: string; detail?: CallDetail; error?: string } | null>(
     null,
   );
+  const { run, rollout } = at;
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(`${base}/calls/${encodeURIComponent(callId)}`, asDetail, ctl.signal).then(
+    getApi(API.callDetail, { run, rollout, call: callId }, undefined, ctl.signal).then(
       (detail) => setState({ id: callId, detail }),
       (err: unknown) =>
         !ctl.signal.aborted &&
         setState({ id: callId, error: err instanceof Error ? err.message : String(err) }),
     );
     return () => ctl.abort();
-  }, [base, callId]);
+  }, [run, rollout, callId]);
   const detail = state?.id === callId ? state.detail : undefined;
   const error = state?.id === callId ? state.error : undefined;
   return (

@@ -5,29 +5,29 @@
 import { binColours as binStyle, shadeSpans, shadeWindow } from "@/lib/view";
 import { useCallback, useEffect, useState } from "react";
 import {
-  conversationPageSchema,
   type ConversationItem,
   type ConversationMessage,
   type ConversationPage,
-  tokenWindowSchema,
   type TokenWindow,
 } from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 import styles from "./conversation-view.module.css";
+import { rolloutUrl, type RolloutAsk } from "./rollout-api";
+import { fetchRoute, withMore } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 /** Items per page, characters per block on a page and when a message is shown whole. */
 export const PAGE = 40;
 export const CLIP = 2000;
 const FULL_CLIP = 200_000;
 
-export const parsePage = (v: unknown) => conversationPageSchema.parse(v);
+export const parsePage = (v: unknown) => API.conversation.schema.parse(v);
 
 /** The conversation and token routes of one sequence (the profile and stamp query appended). */
-export function sequenceUrls(base: string, sequence: string, profileQs: string) {
-  const chain = encodeURIComponent(sequence);
+export function sequenceUrls(ask: RolloutAsk, sequence: string) {
   return {
-    conversation: `${base}/conversation?chain=${chain}${profileQs}`,
-    tokens: `${base}/tokens?chain=${chain}${profileQs}`,
+    conversation: rolloutUrl(API.conversation, ask, { chain: sequence }),
+    tokens: rolloutUrl(API.tokens, ask, { chain: sequence }),
   };
 }
 export type Urls = ReturnType<typeof sequenceUrls>;
@@ -37,20 +37,11 @@ export interface ItemProps {
   selected: boolean;
   shade: boolean;
   urls: Urls;
-  base: string;
-  profileQs: string;
+  ask: RolloutAsk;
   onPatch: (patch: Record<string, string | null>) => void;
 }
 
-export function ConversationItemView({
-  item,
-  selected,
-  shade,
-  urls,
-  base,
-  profileQs,
-  onPatch,
-}: ItemProps) {
+export function ConversationItemView({ item, selected, shade, urls, ask, onPatch }: ItemProps) {
   if (item.kind === "failed_call") {
     return (
       <div className={styles.failed} data-testid="conversation-failed-call">
@@ -59,8 +50,7 @@ export function ConversationItemView({
       </div>
     );
   }
-  if (item.kind === "side_call")
-    return <SideThread item={item} base={base} profileQs={profileQs} />;
+  if (item.kind === "side_call") return <SideThread item={item} ask={ask} />;
   return <Message m={item} selected={selected} shade={shade} urls={urls} onPatch={onPatch} />;
 }
 
@@ -145,7 +135,12 @@ function useMessage(m: ConversationMessage, urls: Urls, shaded: boolean) {
     if (!wanted) return;
     const ctl = new AbortController();
     const clip = full ? FULL_CLIP : CLIP;
-    const url = `${urls.conversation}&offset=${m.index}&limit=1&clip=${clip}${shaded ? "&shade=1" : ""}`;
+    const url = withMore(urls.conversation, {
+      offset: m.index,
+      limit: 1,
+      clip,
+      shade: shaded ? 1 : null,
+    });
     fetchParsed(url, parsePage, ctl.signal).then(
       (p) => setGot({ key, message: p.items.find((i) => i.kind === "message") }),
       () => !ctl.signal.aborted && setGot({ key }),
@@ -167,11 +162,7 @@ function useShadeWindow(url: string, m: ConversationMessage, on: boolean) {
   useEffect(() => {
     if (!on) return;
     const ctl = new AbortController();
-    fetchParsed(
-      `${url}&offset=${offset}&limit=${limit}`,
-      (v) => tokenWindowSchema.parse(v),
-      ctl.signal,
-    ).then(
+    fetchRoute(API.tokens, withMore(url, { offset, limit }), ctl.signal).then(
       (window) => setW({ key, window }),
       // Without log probs the text still shows, generated and re-fed apart, unshaded.
       () => !ctl.signal.aborted && setW({ key, window: null }),
@@ -248,23 +239,24 @@ function Blocks({
 /** A side call, collapsed; opened, its own messages load (the sequence `call:<id>`). */
 function SideThread({
   item,
-  base,
-  profileQs,
+  ask,
 }: {
   item: Extract<ConversationItem, { kind: "side_call" }>;
-  base: string;
-  profileQs: string;
+  ask: RolloutAsk;
 }) {
   const [thread, setThread] = useState<ConversationPage | "loading" | string | null>(null);
   const load = useCallback(() => {
     if (thread !== null) return;
     setThread("loading");
-    const url = `${sequenceUrls(base, item.sequence, profileQs).conversation}&limit=${PAGE}&clip=${CLIP}`;
+    const url = withMore(sequenceUrls(ask, item.sequence).conversation, {
+      limit: PAGE,
+      clip: CLIP,
+    });
     fetchParsed(url, parsePage).then(setThread, (err: unknown) =>
       setThread((err as Error).message),
     );
-  }, [thread, base, item.sequence, profileQs]);
-  const urls = sequenceUrls(base, item.sequence, profileQs);
+  }, [thread, ask, item.sequence]);
+  const urls = sequenceUrls(ask, item.sequence);
   return (
     <details
       className={styles.thread}

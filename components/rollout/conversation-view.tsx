@@ -11,12 +11,12 @@ import { binColours as binStyle, PROBABILITY_BINS, type SequenceTraining } from 
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";
+import { rolloutUrl, type RolloutAsk } from "./rollout-api";
+import { API } from "@/lib/schema";
 
 export interface ConversationViewProps {
-  /** `/api/runs/{run}/rollouts/{rollout}` */
-  base: string;
-  /** Extra query (`&profile=…&v=<stamp>`), appended to every request. */
-  profileQs: string;
+  /** The rollout, and the profile and stamp every request carries. */
+  ask: RolloutAsk;
   /** `main`, a chain id or `call:<id>`. */
   sequence: string;
   sequences: Array<{ value: string; label: string }>;
@@ -30,8 +30,7 @@ export interface ConversationViewProps {
 }
 
 export function ConversationView({
-  base,
-  profileQs,
+  ask,
   sequence,
   sequences,
   message,
@@ -40,7 +39,7 @@ export function ConversationView({
   onPatch,
 }: ConversationViewProps) {
   const [shadeShown, setShadeShown] = useUrlFlag(shade);
-  const url = `${base}/conversation?chain=${encodeURIComponent(sequence)}&clip=${CLIP}${profileQs}`;
+  const url = rolloutUrl(API.conversation, ask, { chain: sequence, clip: CLIP });
   const { first, error, ensure, pageOf } = usePages(url, PAGE, parsePage);
   const total = first?.total ?? 0;
   const scroller = useRef<HTMLDivElement>(null);
@@ -70,7 +69,7 @@ export function ConversationView({
     virt.scrollToIndex(Math.min(message, total - 1), { align: "start" });
   }, [message, total, url, virt]);
 
-  const urls = sequenceUrls(base, sequence, profileQs);
+  const urls = sequenceUrls(ask, sequence);
   return (
     <div className={styles.view} data-testid="conversation-view">
       <div className={styles.toolbar}>
@@ -124,8 +123,7 @@ export function ConversationView({
                     selected={message === row.index}
                     shade={shade}
                     urls={urls}
-                    base={base}
-                    profileQs={profileQs}
+                    ask={ask}
                     onPatch={onPatch}
                   />
                 ) : (

@@ -6,11 +6,11 @@
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { buildProgressSchema, type BuildProgress } from "@/lib/schema";
-import { fetchParsed } from "@/components/shared/url-state";
+import { type BuildProgress } from "@/lib/schema";
+import { getApi } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 const POLL_MS = 250;
-const asProgress = (v: unknown) => buildProgressSchema.parse(v);
 
 export function LoadingProgress() {
   const { run, rollout } = useParams<{ run: string; rollout: string }>();
@@ -43,9 +43,8 @@ function useBuildProgress(run: string, rollout: string): BuildProgress | { error
     let timer: ReturnType<typeof setTimeout> | undefined;
     // The profile decides which build the page waits for; the frame reads it once, as the page does.
     const profile = new URLSearchParams(window.location.search).get("profile");
-    const url = `/api/runs/${encodeURIComponent(run)}/rollouts/${encodeURIComponent(rollout)}/progress${profile ? `?profile=${encodeURIComponent(profile)}` : ""}`;
     const poll = () =>
-      fetchParsed(url, asProgress).then(
+      getApi(API.progress, { run, rollout }, { profile }).then(
         (p) => {
           if (stopped) return;
           setProgress(p);

@@ -1,11 +1,10 @@
 "use client";
 // Generated tokens below a log-prob threshold, for the filter: a short list to jump from.
 import { useEffect, useState } from "react";
-import { lowProbMatchesSchema, type LowProbMatches } from "@/lib/schema";
-import { fetchParsed } from "@/components/shared/url-state";
+import { type LowProbMatches } from "@/lib/schema";
 import { fmtInt, short } from "./labels";
-
-const asMatches = (v: unknown) => lowProbMatchesSchema.parse(v);
+import { fetchRoute } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number) => void }) {
   const [state, setState] = useState<{ url: string; data?: LowProbMatches; error?: string } | null>(
@@ -13,7 +12,7 @@ export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number
   );
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(url, asMatches, ctl.signal).then(
+    fetchRoute(API.lowProb, url, ctl.signal).then(
       (data) => setState({ url, data }),
       (err: unknown) =>
         !ctl.signal.aborted &&

@@ -4,11 +4,12 @@
 // policy model (a vote over the run's summary index). Both are fetched once the page is idle
 // (`?facts=1`); the policy again every few seconds while the run's index is still being built.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { rolloutFactsSchema, type RolloutFacts, type RolloutView } from "@/lib/schema";
-import { fetchParsed } from "@/components/shared/url-state";
+import { type RolloutFacts, type RolloutView } from "@/lib/schema";
 import { whenIdle } from "./after-paint";
+import { rolloutAsk, rolloutUrl } from "./rollout-api";
+import { fetchRoute } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
-const asFacts = (v: unknown) => rolloutFactsSchema.parse(v);
 const RETRY_MS = 5_000;
 
 export interface FactsState {
@@ -43,8 +44,7 @@ export function RolloutFactsProvider({
   policyPending,
   children,
 }: RolloutFactsProps) {
-  const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
-  const url = `${base}?facts=1${profile ? `&profile=${encodeURIComponent(profile)}` : ""}&v=${view.stamp}`;
+  const url = rolloutUrl(API.rolloutFacts, rolloutAsk(view, profile ?? null));
   const wanted = view.other_profile === null || policyPending;
   const [got, setGot] = useState<{ url: string; facts?: RolloutFacts; error?: string } | null>(
     null,
@@ -54,7 +54,7 @@ export function RolloutFactsProvider({
     const ctl = new AbortController();
     let retry: number | undefined;
     const load = () =>
-      fetchParsed(url, asFacts, ctl.signal).then(
+      fetchRoute(API.rolloutFacts, url, ctl.signal).then(
         (facts) => {
           setGot({ url, facts });
           if (facts.policy_pending) retry = window.setTimeout(load, RETRY_MS);

@@ -5,7 +5,7 @@
 // window come from the server page; the views fetch the rest.
 import { useCallback, useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
-import { rolloutStampSchema, type RolloutView } from "@/lib/schema";
+import { type RolloutView } from "@/lib/schema";
 import { plural } from "@/lib/text";
 import {
   rolloutSeverity,
@@ -20,7 +20,7 @@ import {
   tabOf,
   type InspectorTab,
 } from "@/lib/view";
-import { fetchParsed, useUrlState } from "@/components/shared/url-state";
+import { useUrlState } from "@/components/shared/url-state";
 import { CallTimeline } from "./call-timeline";
 import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
@@ -31,6 +31,9 @@ import { useCallSelect } from "./use-call-select";
 import { useRolloutFacts } from "./rollout-facts";
 import { short } from "./labels";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
+import { rolloutAsk } from "./rollout-api";
+import { fetchRoute } from "@/components/shared/api";
+import { API, apiUrl } from "@/lib/schema";
 
 const TAB_LABELS: Record<InspectorTab, string> = {
   tokens: "Tokens",
@@ -39,15 +42,16 @@ const TAB_LABELS: Record<InspectorTab, string> = {
   chains: "Why this chain",
 };
 
-const asStamp = (v: unknown) => rolloutStampSchema.parse(v);
-
 export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   const { view } = useRolloutFacts();
   const [params, set] = useUrlState();
   useLiveStamp(view);
-  const base = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`;
   const profile = params.get("profile");
-  const profileQs = `${profile ? `&profile=${encodeURIComponent(profile)}` : ""}&v=${view.stamp}`;
+  const ask = useMemo(
+    () =>
+      rolloutAsk({ run_id: view.run_id, rollout_id: view.rollout_id, stamp: view.stamp }, profile),
+    [view.run_id, view.rollout_id, view.stamp, profile],
+  );
   // `?call=2` is the timeline's call 2 (the banner's words); the URL then holds its id.
   const askedCall = params.get("call");
   const selected = selectedCallOf(view, askedCall);
@@ -84,13 +88,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
     return out;
   }, [view.chains, selected, sequence, callById]);
   const openTokens = (chain: string) => set({ tab: "tokens", chain, pos: null });
-  const selectCall = useCallSelect(
-    view,
-    base,
-    profileQs,
-    set,
-    tab === "conversation" ? selected : null,
-  );
+  const selectCall = useCallSelect(view, ask, set, tab === "conversation" ? selected : null);
   // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
   const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
   const hasSequence = view.chains.length > 0 || alone;
@@ -141,8 +139,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
         {tab === "tokens" && hasSequence && (
           <TokenSeedContext.Provider value={seed}>
             <TokenView
-              base={base}
-              profileQs={profileQs}
+              ask={ask}
               sequence={sequence}
               sequences={sequences}
               training={training}
@@ -159,8 +156,7 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
         {tab === "conversation" && !hasSequence && noChain}
         {tab === "conversation" && hasSequence && (
           <ConversationView
-            base={base}
-            profileQs={profileQs}
+            ask={ask}
             sequence={sequence}
             sequences={sequences}
             message={messageOf(params.get("message"))}
@@ -238,7 +234,7 @@ function CallTab({
   return (
     <CallDetailPane
       key={selected}
-      base={`/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}`}
+      at={{ run: view.run_id, rollout: view.rollout_id }}
       callId={selected}
       call={call}
       onShowTokens={() => onShowTokens(selected)}
@@ -250,10 +246,10 @@ function CallTab({
 function useLiveStamp(view: RolloutView) {
   const router = useRouter();
   useEffect(() => {
-    const url = `/api/runs/${encodeURIComponent(view.run_id)}/rollouts/${encodeURIComponent(view.rollout_id)}?stamp=1`;
+    const url = apiUrl(API.rolloutStamp, { run: view.run_id, rollout: view.rollout_id });
     const ctl = new AbortController();
     const timer = setInterval(() => {
-      fetchParsed(url, asStamp, ctl.signal).then(
+      fetchRoute(API.rolloutStamp, url, ctl.signal).then(
         ({ stamp }) => stamp !== view.stamp && router.refresh(),
         () => undefined,
       );

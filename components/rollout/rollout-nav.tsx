@@ -6,12 +6,11 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { rolloutNeighborsSchema, type RolloutNeighbors } from "@/lib/schema";
+import { type RolloutNeighbors } from "@/lib/schema";
 import { neighborHref, neighborsUrl } from "@/lib/view";
-import { fetchParsed } from "@/components/shared/url-state";
 import { whenIdle } from "./after-paint";
-
-const asNeighbors = (v: unknown) => rolloutNeighborsSchema.parse(v);
+import { fetchRoute } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: string }) {
   const params = useSearchParams();
@@ -25,7 +24,7 @@ export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: str
   useEffect(() => {
     const ctl = new AbortController();
     const cancel = whenIdle(() =>
-      fetchParsed(url, asNeighbors, ctl.signal).then(
+      fetchRoute(API.neighbors, url, ctl.signal).then(
         (value) => setState({ url, value }),
         (err: unknown) =>
           !ctl.signal.aborted &&

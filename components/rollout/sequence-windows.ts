@@ -1,17 +1,12 @@
 // One token sequence's windows, as the browser loads them: the opening window (segments and total)
 // shipped by the page or fetched once with `segments=1`, later windows with tokens only, each
 // fetched once and parsed with the route's schema. No React: the hook re-renders on `notify`.
-import {
-  segmentedWindowSchema,
-  tokenWindowSchema,
-  type SegmentedWindow,
-  type TokenWindow,
-} from "@/lib/schema";
+import { type SegmentedWindow, type TokenWindow } from "@/lib/schema";
 import { TOKEN_WINDOW as WINDOW } from "@/lib/view";
-import { fetchParsed } from "@/components/shared/url-state";
+import { withMore } from "@/components/shared/api";
+import { fetchRoute } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
-const asOpening = (v: unknown) => segmentedWindowSchema.parse(v);
-const asWindow = (v: unknown) => tokenWindowSchema.parse(v);
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** One sequence's loaded windows (by index); `notify` re-renders the hook's component. */
@@ -49,7 +44,7 @@ export class SequenceWindows {
     if (this.opened) return;
     const signal = this.ctl.signal;
     this.inflight.add(0);
-    fetchParsed(this.pageUrl(0, true), asOpening, signal).then(
+    fetchRoute(API.tokensOpening, this.pageUrl(0, true), signal).then(
       (w) => this.arrive(0, w, () => (this.opened = w)),
       (err: unknown) => !signal.aborted && this.arrive(0, null, () => (this.failed = message(err))),
     );
@@ -65,7 +60,7 @@ export class SequenceWindows {
     for (let p = Math.floor(from / WINDOW); p <= Math.floor(Math.max(from, to - 1) / WINDOW); p++) {
       if (this.pages.has(p) || this.inflight.has(p)) continue;
       this.inflight.add(p);
-      fetchParsed(this.pageUrl(p, false), asWindow, signal).then(
+      fetchRoute(API.tokens, this.pageUrl(p, false), signal).then(
         (w) => this.arrive(p, w),
         () => this.inflight.delete(p),
       );
@@ -85,7 +80,6 @@ export class SequenceWindows {
   }
 
   private pageUrl(p: number, segments: boolean): string {
-    const sep = this.url.includes("?") ? "&" : "?";
-    return `${this.url}${sep}offset=${p * WINDOW}&limit=${WINDOW}${segments ? "&segments=1" : ""}`;
+    return withMore(this.url, { offset: p * WINDOW, limit: WINDOW, segments: segments ? 1 : null });
   }
 }

@@ -31,6 +31,9 @@ import { TokenItemView } from "./token-lines";
 import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
 import { fmtInt, short } from "./labels";
 import styles from "./token-view.module.css";
+import { rolloutUrl, type RolloutAsk } from "./rollout-api";
+import { API } from "@/lib/schema";
+import { withMore } from "@/components/shared/api";
 
 // Estimates until an item is measured: a wrapped row is 21 px and holds about 12 tokens.
 const ROW_PX = 21;
@@ -46,8 +49,7 @@ const estimate = (item: TokenItem | undefined) =>
     : Math.max(1, Math.ceil((item.end - item.start) / TOKENS_PER_ROW)) * ROW_PX + 2;
 
 export interface TokenViewProps {
-  base: string;
-  profileQs: string;
+  ask: RolloutAsk;
   sequence: string;
   sequences: Array<{ value: string; label: string }>;
   /** Whether this sequence's generated tokens are trained on: headers, info line, legend, colours. */
@@ -62,11 +64,11 @@ export interface TokenViewProps {
 }
 
 export function TokenView(props: TokenViewProps) {
-  const { base, profileQs, sequence, sequences, training, pos, low, onPatch } = props;
+  const { ask, sequence, sequences, training, pos, low, onPatch } = props;
   const call = props.call ?? null;
-  const url = `${base}/tokens?chain=${encodeURIComponent(sequence)}${profileQs}`;
+  const url = rolloutUrl(API.tokens, ask, { chain: sequence });
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
-  const mismatch = useTrainerMismatch(base, sequence, profileQs);
+  const mismatch = useTrainerMismatch(ask, sequence);
   const segments = useMemo(() => first?.segments ?? [], [first]);
   const total = first?.total ?? 0;
   // Which windows are loaded, as a key: the line model is rebuilt when one arrives.
@@ -233,7 +235,7 @@ export function TokenView(props: TokenViewProps) {
       {error && <div className="error-box">{error}</div>}
       {low !== null && (
         <LowProbList
-          url={`${url}&lowprob=${encodeURIComponent(low)}&limit=500`}
+          url={withMore(url, { lowprob: low, limit: 500 })}
           onPick={(p) => {
             onPatch({ pos: String(p) });
             scroll.go(`${url}#p${p}`); // again, when it was already selected and scrolled away

@@ -6,11 +6,12 @@
 // The toggle's truth is in the URL (`mismatch=1`); the colours are lib/view/mismatch-palette's.
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { rolloutMismatchSchema, type RolloutMismatch } from "@/lib/schema";
+import { type RolloutMismatch } from "@/lib/schema";
+import { type RolloutAsk } from "./rollout-api";
+import { fetchRoute, withMore } from "@/components/shared/api";
+import { API, apiUrl } from "@/lib/schema";
 
-const asMismatch = (v: unknown): RolloutMismatch => rolloutMismatchSchema.parse(v);
 /** Positions per request: a whole GRPO sample in one. */
 const PAGE = 20000;
 
@@ -21,21 +22,24 @@ interface Loaded {
   failed: string | null;
 }
 
-/** The route's answer for (`base`, `sequence`, `profile`), and the errors once `on` loads them. */
-export function useTrainerMismatch(base: string, sequence: string, profileQs: string) {
+/** The route's answer for (rollout, `sequence`, profile), and the errors once `on` loads them. */
+export function useTrainerMismatch(ask: RolloutAsk, sequence: string) {
   const on = useSearchParams().get("mismatch") === "1";
-  const profile = new URLSearchParams(profileQs).get("profile");
-  const url = `${base}/trainer-mismatch?chain=${encodeURIComponent(sequence)}${profile ? `&profile=${encodeURIComponent(profile)}` : ""}`;
+  const url = apiUrl(API.trainerMismatch, ask.at, { chain: sequence, profile: ask.common.profile });
   const key = `${url}|${on ? 1 : 0}`;
   const [state, setState] = useState<Loaded>({ key: "", head: null, errors: null, failed: null });
   useEffect(() => {
     const ctl = new AbortController();
     (async () => {
-      const head = await fetchParsed(`${url}&limit=${on ? PAGE : 0}`, asMismatch, ctl.signal);
+      const head = await fetchRoute(
+        API.trainerMismatch,
+        withMore(url, { limit: on ? PAGE : 0 }),
+        ctl.signal,
+      );
       const errors = on ? [...head.errors] : null;
       while (errors && errors.length < head.total) {
-        const more = `${url}&offset=${errors.length}&limit=${PAGE}`;
-        const page = await fetchParsed(more, asMismatch, ctl.signal);
+        const more = withMore(url, { offset: errors.length, limit: PAGE });
+        const page = await fetchRoute(API.trainerMismatch, more, ctl.signal);
         if (page.errors.length === 0) break;
         errors.push(...page.errors);
       }

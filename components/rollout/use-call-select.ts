@@ -5,7 +5,7 @@
 // conversation scrolls to. A newer selection aborts an older lookup. The same lookup runs when the
 // conversation tab opens on a selected call with no message (a tab switch or a deep link).
 import { useCallback, useEffect, useRef } from "react";
-import { conversationPageSchema, MAX_CONVERSATION_LIMIT } from "@/lib/schema";
+import { MAX_CONVERSATION_LIMIT } from "@/lib/schema";
 import {
   callToFind,
   conversationSearch,
@@ -14,17 +14,18 @@ import {
   tabOf,
   type SequenceSource,
 } from "@/lib/view";
-import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
-
-const asPage = (v: unknown) => conversationPageSchema.parse(v);
+import { type UrlPatch } from "@/components/shared/url-state";
+import { rolloutUrl, type RolloutAsk } from "./rollout-api";
+import { fetchRoute, withMore } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 /** The index of the first item of `callId` in a conversation (`url` up to its query), or null. */
 async function firstItemOf(url: string, callId: string, signal: AbortSignal) {
   // Each block cut to one character: only the items' calls are read.
   for (let offset = 0; ; offset += MAX_CONVERSATION_LIMIT) {
-    const page = await fetchParsed(
-      `${url}&offset=${offset}&limit=${MAX_CONVERSATION_LIMIT}&clip=1`,
-      asPage,
+    const page = await fetchRoute(
+      API.conversation,
+      withMore(url, { offset, limit: MAX_CONVERSATION_LIMIT, clip: 1 }),
       signal,
     );
     const hit = page.items.find((item) => item.call === callId);
@@ -46,8 +47,7 @@ function stillOn(callId: string): boolean {
  */
 export function useCallSelect(
   view: SequenceSource,
-  base: string,
-  profileQs: string,
+  ask: RolloutAsk,
   set: (patch: UrlPatch) => void,
   /** The selected call while the conversation tab is showing, else null. */
   onConversation: string | null,
@@ -71,7 +71,7 @@ export function useCallSelect(
       lookup.current = ctl;
       void (async () => {
         for (const sequence of search) {
-          const url = `${base}/conversation?chain=${encodeURIComponent(sequence)}${profileQs}`;
+          const url = rolloutUrl(API.conversation, ask, { chain: sequence });
           const index = await firstItemOf(url, callId, ctl.signal).catch(() => null);
           if (ctl.signal.aborted || !stillOn(callId)) return;
           if (index === null) continue;
@@ -80,7 +80,7 @@ export function useCallSelect(
         }
       })();
     },
-    [base, profileQs, set],
+    [ask, set],
   );
   useEffect(() => {
     if (onConversation === null) {

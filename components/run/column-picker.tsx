@@ -3,21 +3,15 @@
 // (/api/runs/{run}/record-fields), a picker whose choice lives in the URL (`fields=a,b`), and the
 // values of the rows in view, fetched for just those rollouts and kept while the choice stands.
 import { useEffect, useState } from "react";
-import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
+import { type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import {
-  recordFieldsSchema,
-  type FieldValue,
-  type RecordField,
-  type RecordFields,
-} from "@/lib/schema";
+import { type FieldValue, type RecordField } from "@/lib/schema";
+import { getApi } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 /** The page URL's key for the chosen record fields. */
 export const FIELDS_KEY = "fields";
 const MAX_IDS = 500;
-
-const asFields = (v: unknown): RecordFields => recordFieldsSchema.parse(v);
-const base = (runId: string) => `/api/runs/${encodeURIComponent(runId)}/record-fields`;
 
 /** The record fields chosen in the page URL, in the order chosen. */
 export function pickedFields(params: URLSearchParams): string[] {
@@ -29,7 +23,7 @@ export function useRecordFields(runId: string): RecordField[] | null {
   const [fields, setFields] = useState<{ runId: string; list: RecordField[] } | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(base(runId), asFields, ctl.signal).then(
+    getApi(API.recordFields, { run: runId }, undefined, ctl.signal).then(
       (body) => setFields({ runId, list: body.fields }),
       () => !ctl.signal.aborted && setFields({ runId, list: [] }),
     );
@@ -62,7 +56,7 @@ export function useRecordValues(runId: string, columns: string[], ids: string[])
     const q = new URLSearchParams({ columns: key.slice(key.indexOf("\n") + 1) });
     for (const id of want) q.append("id", id);
     const ctl = new AbortController();
-    fetchParsed(`${base(runId)}?${q.toString()}`, asFields, ctl.signal).then(
+    getApi(API.recordFields, { run: runId }, q, ctl.signal).then(
       (body) =>
         setCache((prev) => {
           const from: Cache =

@@ -5,34 +5,34 @@
 // (GROUP_KEYS). Also the run page's per-step count of such groups (GroupSignal).
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { fetchParsed, type UrlPatch } from "@/components/shared/url-state";
+import { type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { runGroupsSchema, type RolloutGroup, type RunGroups } from "@/lib/schema";
+import { type RolloutGroup, type RunGroups } from "@/lib/schema";
 import { SEVERITY_CLASS } from "@/lib/severity";
 import { inspectorHref, signed } from "@/lib/view";
 import { plural } from "@/lib/text";
 import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
+import { API, apiUrl } from "@/lib/schema";
+import { getApi } from "@/components/shared/api";
 
 export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;
 export const TASK_FIELD = "_ng_task_index";
 const LIMIT = 200;
 const NO_SIGNAL = "no training signal (all rewards equal)";
 
-const asGroups = (v: unknown): RunGroups => runGroupsSchema.parse(v);
-
 function useGroups(runId: string, query: string): { body: RunGroups | null; error: string | null } {
-  const url = `/api/runs/${encodeURIComponent(runId)}/groups?${query}`;
+  const url = apiUrl(API.groups, { run: runId }, new URLSearchParams(query));
   const [got, setGot] = useState<{ url: string; body: RunGroups | null; error: string | null }>();
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(url, asGroups, ctl.signal).then(
+    getApi(API.groups, { run: runId }, new URLSearchParams(query), ctl.signal).then(
       (body) => setGot({ url, body, error: null }),
       (err: unknown) =>
         !ctl.signal.aborted && setGot({ url, body: null, error: (err as Error).message }),
     );
     return () => ctl.abort();
-  }, [url]);
+  }, [url, runId, query]);
   return got?.url === url ? got : { body: null, error: null };
 }
 

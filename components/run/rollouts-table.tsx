@@ -22,6 +22,7 @@ import { GroupsView } from "./groups-table";
 import { plural } from "@/lib/text";
 import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
+import { DOWNLOADS, withQuery } from "@/lib/schema";
 
 const ROW = 30;
 /** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */
@@ -117,7 +118,7 @@ export function RolloutsTable({
     setClears((n) => n + 1);
   };
   const exportHref = (format: string) =>
-    `/api/runs/${encodeURIComponent(runId)}/export?format=${format}${query ? `&${query}` : ""}`;
+    withQuery(DOWNLOADS.export.path({ run: runId }), { format }, new URLSearchParams(query));
 
   if (params.get("group"))
     return (

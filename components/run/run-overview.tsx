@@ -43,11 +43,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
   const { health, version } = useRunHealth(initial, facts.hasSources);
   const [params] = useUrlState();
   const runId = health.run_id;
-  const rows = useRowPages(
-    `/api/runs/${encodeURIComponent(runId)}/rollouts`,
-    queryFrom(params),
-    version,
-  );
+  const rows = useRowPages(runId, queryFrom(params), version);
   const state = indexState(health.progress, health.rollouts, facts.hasSources);
   const tableState = rows.page
     ? indexState(rows.page.progress, rows.page.all, facts.hasSources)

@@ -5,17 +5,16 @@
 // samples that differ, each linked to its rollout. Shows nothing for a run without NeMo-RL step logs.
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
 import {
-  trainerTruthSchema,
   type LoggedCheck,
   type TrainerTruth,
   type TruthSample,
   type TruthStep,
 } from "@/lib/schema";
 import { alertRolloutHref } from "@/lib/view";
+import { getApi } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
-const asTruth = (v: unknown): TrainerTruth => trainerTruthSchema.parse(v);
 const n = (v: number) => v.toLocaleString("en-US");
 const err = (v: number | null) => (v === null ? "–" : v.toFixed(4));
 /** Sample rows drawn; the rest are counted. */
@@ -33,12 +32,9 @@ export function TruthCheck({ runId }: { runId: string }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
-    fetchParsed(`/api/runs/${encodeURIComponent(runId)}/trainer/truth`, asTruth, ctl.signal).then(
-      setTruth,
-      (e: unknown) => {
-        if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
-      },
-    );
+    getApi(API.truth, { run: runId }, undefined, ctl.signal).then(setTruth, (e: unknown) => {
+      if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+    });
     return () => ctl.abort();
   }, [runId]);
   if (error) return <div className="error-box">Truth check: {error}</div>;

@@ -6,13 +6,13 @@
 // would refuse (`?sort=bogus`) is found here, from the route's own schema, and never sent.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
-import { fetchParsed } from "@/components/shared/url-state";
 import { rolloutQuerySchema } from "@/lib/index/pure";
-import { rolloutPageSchema, type RolloutPage, type RolloutSummary } from "@/lib/schema";
+import { type RolloutPage, type RolloutSummary } from "@/lib/schema";
+import { fetchRoute } from "@/components/shared/api";
+import { withMore } from "@/components/shared/api";
+import { API, withQuery } from "@/lib/schema";
 
 export const PAGE = 200;
-
-const asPage = (v: unknown): RolloutPage => rolloutPageSchema.parse(v);
 
 /** A parameter of the table's query the rollouts route would refuse, and what it takes instead. */
 export interface BadQueryParam {
@@ -74,15 +74,15 @@ export function newerPages(shown: LoadedPages | null, next: LoadedPages): Loaded
   return shown !== null && shown.sent === next.sent && shown.version > next.version ? shown : next;
 }
 
-export function useRowPages(base: string, query: string, version: number) {
+export function useRowPages(runId: string, query: string, version: number) {
   const bad = useMemo(() => badQueryParams(query), [query]);
+  const base = API.rollouts.path({ run: runId });
   // A refused query is never sent (the table shows what is wrong with it instead); the rest of it
   // is, so the counts stay those of the parameters that are fine.
   const sent = useMemo(() => {
-    if (bad.length === 0) return `${base}?${query}`;
     const q = new URLSearchParams(query);
     for (const b of bad) q.delete(b.key);
-    return `${base}?${q.toString()}`;
+    return withQuery(base, q);
   }, [base, query, bad]);
   const [shown, setShown] = useState<LoadedPages | null>(null);
   const [failed, setFailed] = useState<{ sent: string; error: string } | null>(null);
@@ -92,8 +92,7 @@ export function useRowPages(base: string, query: string, version: number) {
   const inflight = useRef(new Set<string>());
   const ctl = useRef<AbortController | null>(null);
   const urlOf = useCallback(
-    (v: number, p: number) =>
-      `${sent}${sent.endsWith("?") ? "" : "&"}v=${v}&offset=${p * PAGE}&limit=${PAGE}`,
+    (v: number, p: number) => withMore(sent, { v, offset: p * PAGE, limit: PAGE }),
     [sent],
   );
 
@@ -109,7 +108,7 @@ export function useRowPages(base: string, query: string, version: number) {
     const c = ctl.current;
     if (!c) return;
     const wanted = pagesIn(...view.current);
-    Promise.all(wanted.map((p) => fetchParsed(urlOf(version, p), asPage, c.signal))).then(
+    Promise.all(wanted.map((p) => fetchRoute(API.rollouts, urlOf(version, p), c.signal))).then(
       (got) => {
         const pages = new Map(got.map((page, i) => [wanted[i] as number, page]));
         setShown((prev) =>
@@ -132,7 +131,7 @@ export function useRowPages(base: string, query: string, version: number) {
         const key = `${current.sent}\n${current.version}:${p}`;
         if (current.pages.has(p) || inflight.current.has(key)) continue;
         inflight.current.add(key);
-        fetchParsed(urlOf(current.version, p), asPage, c.signal).then(
+        fetchRoute(API.rollouts, urlOf(current.version, p), c.signal).then(
           (page) => {
             current.pages.set(p, page);
             inflight.current.delete(key);

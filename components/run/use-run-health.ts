@@ -3,11 +3,10 @@
 // progress moves each second), every 10 s after (a run still being written shows new rollouts
 // without a reload). `version` moves whenever the index did, which refreshes the rollouts table.
 import { useEffect, useState } from "react";
-import { fetchParsed } from "@/components/shared/url-state";
 import { indexState, pollDelayMs } from "@/lib/health/pure";
-import { runHealthSchema, type RunHealth } from "@/lib/schema";
-
-const asHealth = (v: unknown): RunHealth => runHealthSchema.parse(v);
+import { type RunHealth } from "@/lib/schema";
+import { getApi } from "@/components/shared/api";
+import { API } from "@/lib/schema";
 
 /** What the table depends on: a change in any of these refetches its rows. */
 const indexKey = (h: RunHealth): string =>
@@ -26,12 +25,12 @@ export function useRunHealth(initial: RunHealth, hasSources: boolean) {
   // A failed poll is tried again after the same delay rather than ending the polling.
   const [failures, setFailures] = useState(0);
   const delay = pollDelayMs(indexState(health.progress, health.rollouts, hasSources));
-  const url = `/api/runs/${encodeURIComponent(initial.run_id)}/health`;
+  const runId = initial.run_id;
   useEffect(() => {
     const ctl = new AbortController();
     const t = setTimeout(
       () =>
-        fetchParsed(url, asHealth, ctl.signal).then(
+        getApi(API.health, { run: runId }, undefined, ctl.signal).then(
           (h) => {
             setHealth(h);
             if (indexKey(h) !== indexKey(health)) setVersion((v) => v + 1);
@@ -44,6 +43,6 @@ export function useRunHealth(initial: RunHealth, hasSources: boolean) {
       clearTimeout(t);
       ctl.abort();
     };
-  }, [health, delay, url, failures]);
+  }, [health, delay, runId, failures]);
   return { health, version };
 }

@@ -60,3 +60,17 @@ export {
   type TruthSample,
   type TruthStep,
 } from "./api-trainer";
+export {
+  API,
+  type AnswerOf,
+  type ApiRoute,
+  apiUrl,
+  type CallParams,
+  DOWNLOADS,
+  type Download,
+  type ParamsOf,
+  type Query,
+  type RolloutParams,
+  type RunParams,
+  withQuery,
+} from "./api-routes";

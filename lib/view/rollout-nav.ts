@@ -6,6 +6,7 @@
 import { maskReasonSchema, type Alert, type Count, type RolloutSummary } from "@/lib/schema";
 import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity";
 import { maskReasonShort } from "./mask-reasons";
+import { API } from "@/lib/schema";
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
 export const TABLE_QUERY_KEYS = [
@@ -86,10 +87,7 @@ export function neighborHref(runId: string, rolloutId: string, current: ParamSou
 
 /** The neighbours route for the inspector's rollout under the table query in `current`. */
 export function neighborsUrl(runId: string, rolloutId: string, current: ParamSource): string {
-  return withQuery(
-    `/api/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(rolloutId)}/neighbors`,
-    tableQueryOf(current),
-  );
+  return withQuery(API.neighbors.path({ run: runId, rollout: rolloutId }), tableQueryOf(current));
 }
 
 /** Where the rollouts table of the run is, under the same sort and filters (the way back). */

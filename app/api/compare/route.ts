@@ -1,15 +1,11 @@
 import { compareRuns } from "@/lib/compare";
-import { errorResponse, json } from "@/lib/http";
+import { answer } from "@/lib/http";
+import { API } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(req: Request): Promise<Response> {
-  try {
-    const q = new URL(req.url).searchParams;
-    // `scalar` must be one both runs log; compareRuns answers anything else with the allowed tags.
-    return json(await compareRuns(q.get("a"), q.get("b"), q.get("baseline"), q.get("scalar")));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+// `scalar` must be one both runs log; compareRuns answers anything else with the allowed tags.
+export const GET = answer(API.compare, ({ query: q }) =>
+  compareRuns(q.get("a"), q.get("b"), q.get("baseline"), q.get("scalar")),
+);

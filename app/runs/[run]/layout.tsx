@@ -1,6 +1,5 @@
-import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { isNotFound } from "@/lib/http";
+import { orNotFound } from "@/lib/http";
 import { requestRun } from "./request-run";
 
 export const dynamic = "force-dynamic";
@@ -16,9 +15,6 @@ export default async function RunLayout({
   params: Promise<{ run: string }>;
 }) {
   const { run } = await params;
-  await requestRun(run).catch((err: unknown) => {
-    if (isNotFound(err)) notFound();
-    throw err;
-  });
+  await orNotFound(requestRun(run));
   return children;
 }

@@ -1,6 +1,5 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isNotFound } from "@/lib/http";
+import { orNotFound } from "@/lib/http";
 import { runHealth } from "@/lib/health";
 import { decideRunProfile } from "@/lib/runs";
 import { requestRun } from "./request-run";
@@ -18,10 +17,7 @@ const FIRST_WAIT_MS = 400;
 
 export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
   const { run: runId } = await params;
-  const run = await requestRun(runId).catch((err: unknown) => {
-    if (isNotFound(err)) notFound();
-    throw err;
-  });
+  const run = await orNotFound(requestRun(runId));
   const [health, profile] = await Promise.all([
     runHealth(run, FIRST_WAIT_MS, true),
     decideRunProfile(run),

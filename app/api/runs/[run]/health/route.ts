@@ -1,17 +1,9 @@
 import { runHealth } from "@/lib/health";
-import { errorResponse, json } from "@/lib/http";
+import { answer } from "@/lib/http";
 import { getRun } from "@/lib/runs";
+import { API } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(
-  _req: Request,
-  ctx: RouteContext<"/api/runs/[run]/health">,
-): Promise<Response> {
-  try {
-    return json(await runHealth(await getRun((await ctx.params).run)));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = answer(API.health, async ({ params }) => runHealth(await getRun(params.run)));

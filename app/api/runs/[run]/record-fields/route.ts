@@ -1,7 +1,7 @@
-import { errorResponse, json } from "@/lib/http";
-import { parseRecordColumnsQuery, getRun } from "@/lib/runs";
+import { answer } from "@/lib/http";
 import { recordColumnsSql, withSyncedRecords } from "@/lib/index";
-import type { RecordFields } from "@/lib/schema";
+import { getRun, parseRecordColumnsQuery } from "@/lib/runs";
+import { API } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,16 +11,8 @@ export const runtime = "nodejs";
  * `columns=a,b&id=…`, those rollouts' values (read by id): the rollouts table's record columns
  * (lib/schema/api-groups), from the summary index's records table.
  */
-export async function GET(
-  req: Request,
-  ctx: { params: Promise<{ run: string }> },
-): Promise<Response> {
-  try {
-    const run = await getRun((await ctx.params).run);
-    const query = parseRecordColumnsQuery(new URL(req.url).searchParams);
-    const body: RecordFields = await withSyncedRecords(run, (db) => recordColumnsSql(db, query));
-    return json(body);
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = answer(API.recordFields, async ({ params, query }) => {
+  const run = await getRun(params.run);
+  const q = parseRecordColumnsQuery(query);
+  return withSyncedRecords(run, (db) => recordColumnsSql(db, q));
+});

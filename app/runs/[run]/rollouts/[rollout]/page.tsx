@@ -1,13 +1,12 @@
 import Link from "next/link";
 import { Suspense } from "react";
-import { notFound } from "next/navigation";
 import type { RunLayout } from "@/lib/runs";
 import { requestRun } from "../../request-run";
 import { inspectProgress, inspectRollout, knownRunPolicy, firstWindow } from "@/lib/inspect";
 import type { RolloutView } from "@/lib/schema";
 import { positionOf, tabOf, tableHref } from "@/lib/view";
 import { InvalidInputError } from "@/lib/errors";
-import { isNotFound, profileParam } from "@/lib/http";
+import { pageAnswer, profileParam } from "@/lib/http";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
@@ -34,20 +33,18 @@ async function load(
   rollout: string,
   q: Partial<Record<string, string>>,
 ): Promise<Loaded | { error: string }> {
-  try {
-    const run = await requestRun(runId);
-    const profile = profileParam(q.profile);
-    const model = await inspectRollout(run, rollout, { profile, other: "if-known" });
-    const { policy_model, policy_pending } = await knownRunPolicy(run);
-    const window =
-      tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
-    const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
-    return { run, view: { ...model.view, policy_model }, seed, policyPending: policy_pending };
-  } catch (err) {
-    if (isNotFound(err)) notFound();
-    if (err instanceof InvalidInputError) return { error: err.message };
-    throw err;
-  }
+  return pageAnswer(
+    (async () => {
+      const run = await requestRun(runId);
+      const profile = profileParam(q.profile);
+      const model = await inspectRollout(run, rollout, { profile, other: "if-known" });
+      const { policy_model, policy_pending } = await knownRunPolicy(run);
+      const window =
+        tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
+      const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
+      return { run, view: { ...model.view, policy_model }, seed, policyPending: policy_pending };
+    })(),
+  );
 }
 
 // A built rollout (cached) is rendered in the document's first flush: no Suspense boundary, so

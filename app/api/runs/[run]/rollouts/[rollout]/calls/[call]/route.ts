@@ -1,23 +1,13 @@
+import { answer, profileParam } from "@/lib/http";
+import { callDetail, rolloutModel } from "@/lib/inspect";
 import { getRun } from "@/lib/runs";
-import { rolloutModel, callDetail } from "@/lib/inspect";
-import { errorResponse, json, profileParam } from "@/lib/http";
+import { API } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export async function GET(
-  req: Request,
-  ctx: RouteContext<"/api/runs/[run]/rollouts/[rollout]/calls/[call]">,
-): Promise<Response> {
-  try {
-    const { run: runId, rollout, call } = await ctx.params;
-    const run = await getRun(runId);
-    const model = await rolloutModel(run, rollout, {
-      profile: profileParam(new URL(req.url).searchParams.get("profile")),
-      signal: req.signal,
-    });
-    return json(callDetail(model, call));
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+export const GET = answer(API.callDetail, async ({ params, query, signal }) => {
+  const run = await getRun(params.run);
+  const profile = profileParam(query.get("profile"));
+  return callDetail(await rolloutModel(run, params.rollout, { profile, signal }), params.call);
+});
