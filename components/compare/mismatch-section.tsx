@@ -3,9 +3,8 @@
 // NeMo-RL step files (GET …/trainer/mismatch-distribution), side by side on the same bins, with
 // quantiles. With capture off, re-tokenization drift shows here as a tail far above 1.
 import { useEffect, useState } from "react";
-import { type MismatchDistribution } from "@/lib/schema";
+import { type MismatchDistribution, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 const A = "var(--run-a)",
   B = "var(--run-b)";

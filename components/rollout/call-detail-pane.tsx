@@ -3,11 +3,16 @@
 // (status, latency, error body) and prompt split into inherited prefix and interstitial.
 // All model text is rendered as React text (escaped), never as HTML.
 import { useEffect, useState } from "react";
-import { type CallView, type CallDetail, type CallExchange } from "@/lib/schema";
+import {
+  type CallView,
+  type CallDetail,
+  type CallExchange,
+  API,
+  type RolloutParams,
+} from "@/lib/schema";
 import { outputItemText } from "@/lib/view";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
 import { getApi } from "@/components/shared/api";
-import { API, type RolloutParams } from "@/lib/schema";
 
 export function CallDetailPane({
   at,

@@ -9,12 +9,12 @@ import {
   type ConversationMessage,
   type ConversationPage,
   type TokenWindow,
+  API,
 } from "@/lib/schema";
 import { fetchParsed } from "@/components/shared/url-state";
 import styles from "./conversation-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { fetchRoute, withMore } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 /** Items per page, characters per block on a page and when a message is shown whole. */
 export const PAGE = 40;

@@ -6,13 +6,12 @@
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
-import type { ConversationItem, ConversationPage } from "@/lib/schema";
+import { type ConversationItem, type ConversationPage, API } from "@/lib/schema";
 import { binColours as binStyle, PROBABILITY_BINS, type SequenceTraining } from "@/lib/view";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
-import { API } from "@/lib/schema";
 
 export interface ConversationViewProps {
   /** The rollout, and the profile and stamp every request carries. */

@@ -6,9 +6,8 @@
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { type BuildProgress } from "@/lib/schema";
+import { type BuildProgress, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 const POLL_MS = 250;
 

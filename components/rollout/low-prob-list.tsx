@@ -1,10 +1,9 @@
 "use client";
 // Generated tokens below a log-prob threshold, for the filter: a short list to jump from.
 import { useEffect, useState } from "react";
-import { type LowProbMatches } from "@/lib/schema";
+import { type LowProbMatches, API } from "@/lib/schema";
 import { fmtInt, short } from "./labels";
 import { fetchRoute } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 export function LowProbList({ url, onPick }: { url: string; onPick: (pos: number) => void }) {
   const [state, setState] = useState<{ url: string; data?: LowProbMatches; error?: string } | null>(

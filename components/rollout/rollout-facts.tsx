@@ -4,11 +4,10 @@
 // policy model (a vote over the run's summary index). Both are fetched once the page is idle
 // (`?facts=1`); the policy again every few seconds while the run's index is still being built.
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import { type RolloutFacts, type RolloutView } from "@/lib/schema";
+import { type RolloutFacts, type RolloutView, API } from "@/lib/schema";
 import { whenIdle } from "./after-paint";
 import { rolloutAsk, rolloutUrl } from "./rollout-api";
 import { fetchRoute } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 const RETRY_MS = 5_000;
 

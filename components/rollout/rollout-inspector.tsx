@@ -5,7 +5,7 @@
 // window come from the server page; the views fetch the rest.
 import { useCallback, useEffect, useMemo } from "react";
 import { useRouter } from "next/navigation";
-import { type RolloutView } from "@/lib/schema";
+import { type RolloutView, API, apiUrl } from "@/lib/schema";
 import { plural } from "@/lib/text";
 import {
   rolloutSeverity,
@@ -33,7 +33,6 @@ import { short } from "./labels";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
 import { rolloutAsk } from "./rollout-api";
 import { fetchRoute } from "@/components/shared/api";
-import { API, apiUrl } from "@/lib/schema";
 
 const TAB_LABELS: Record<InspectorTab, string> = {
   tokens: "Tokens",

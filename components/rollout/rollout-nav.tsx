@@ -6,11 +6,10 @@
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { type RolloutNeighbors } from "@/lib/schema";
+import { type RolloutNeighbors, API } from "@/lib/schema";
 import { neighborHref, neighborsUrl } from "@/lib/view";
 import { whenIdle } from "./after-paint";
 import { fetchRoute } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 export function RolloutNav({ runId, rolloutId }: { runId: string; rolloutId: string }) {
   const params = useSearchParams();

@@ -1,11 +1,9 @@
 // One token sequence's windows, as the browser loads them: the opening window (segments and total)
 // shipped by the page or fetched once with `segments=1`, later windows with tokens only, each
 // fetched once and parsed with the route's schema. No React: the hook re-renders on `notify`.
-import { type SegmentedWindow, type TokenWindow } from "@/lib/schema";
+import { type SegmentedWindow, type TokenWindow, API } from "@/lib/schema";
 import { TOKEN_WINDOW as WINDOW } from "@/lib/view";
-import { withMore } from "@/components/shared/api";
-import { fetchRoute } from "@/components/shared/api";
-import { API } from "@/lib/schema";
+import { withMore, fetchRoute } from "@/components/shared/api";
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 

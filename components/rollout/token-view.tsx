@@ -20,7 +20,7 @@ import {
   tokenItems,
   type TokenItem,
 } from "@/lib/view";
-import type { TokenSegment } from "@/lib/schema";
+import { type TokenSegment, API } from "@/lib/schema";
 import { useTokenWindows, WINDOW } from "./use-token-windows";
 import { revealToken, useScrollTarget, type ScrollTarget } from "./use-scroll-target";
 import { LowProbList } from "./low-prob-list";
@@ -32,7 +32,6 @@ import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
 import { fmtInt, short } from "./labels";
 import styles from "./token-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
-import { API } from "@/lib/schema";
 import { withMore } from "@/components/shared/api";
 
 // Estimates until an item is measured: a wrapped row is 21 px and holds about 12 tokens.

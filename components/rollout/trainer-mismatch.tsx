@@ -7,10 +7,9 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { type RolloutMismatch } from "@/lib/schema";
+import { type RolloutMismatch, API, apiUrl } from "@/lib/schema";
 import { type RolloutAsk } from "./rollout-api";
 import { fetchRoute, withMore } from "@/components/shared/api";
-import { API, apiUrl } from "@/lib/schema";
 
 /** Positions per request: a whole GRPO sample in one. */
 const PAGE = 20000;

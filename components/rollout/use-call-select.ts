@@ -5,7 +5,7 @@
 // conversation scrolls to. A newer selection aborts an older lookup. The same lookup runs when the
 // conversation tab opens on a selected call with no message (a tab switch or a deep link).
 import { useCallback, useEffect, useRef } from "react";
-import { MAX_CONVERSATION_LIMIT } from "@/lib/schema";
+import { MAX_CONVERSATION_LIMIT, API } from "@/lib/schema";
 import {
   callToFind,
   conversationSearch,
@@ -17,7 +17,6 @@ import {
 import { type UrlPatch } from "@/components/shared/url-state";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { fetchRoute, withMore } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 /** The index of the first item of `callId` in a conversation (`url` up to its query), or null. */
 async function firstItemOf(url: string, callId: string, signal: AbortSignal) {

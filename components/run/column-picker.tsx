@@ -5,9 +5,8 @@
 import { useEffect, useState } from "react";
 import { type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { type FieldValue, type RecordField } from "@/lib/schema";
+import { type FieldValue, type RecordField, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 /** The page URL's key for the chosen record fields. */
 export const FIELDS_KEY = "fields";

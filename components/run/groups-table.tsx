@@ -7,13 +7,12 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { type RolloutGroup, type RunGroups } from "@/lib/schema";
+import { type RolloutGroup, type RunGroups, API, apiUrl } from "@/lib/schema";
 import { SEVERITY_CLASS } from "@/lib/severity";
 import { inspectorHref, signed } from "@/lib/view";
 import { plural } from "@/lib/text";
 import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
-import { API, apiUrl } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
 
 export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;

@@ -13,7 +13,7 @@ import {
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
-import type { RolloutSummary, RunHealth } from "@/lib/schema";
+import { type RolloutSummary, type RunHealth, DOWNLOADS, withQuery } from "@/lib/schema";
 import { useUrlState } from "@/components/shared/url-state";
 import { tableCountWords, type IndexState } from "@/lib/health/pure";
 import { COLUMNS, recordColumn, type Col, type Ctx } from "./rollout-columns";
@@ -22,7 +22,6 @@ import { GroupsView } from "./groups-table";
 import { plural } from "@/lib/text";
 import type { BadQueryParam, RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
-import { DOWNLOADS, withQuery } from "@/lib/schema";
 
 const ROW = 30;
 /** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */

@@ -10,10 +10,10 @@ import {
   type TrainerTruth,
   type TruthSample,
   type TruthStep,
+  API,
 } from "@/lib/schema";
 import { alertRolloutHref } from "@/lib/view";
 import { getApi } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 const n = (v: number) => v.toLocaleString("en-US");
 const err = (v: number | null) => (v === null ? "–" : v.toFixed(4));

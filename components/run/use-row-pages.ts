@@ -7,10 +7,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { rolloutQuerySchema } from "@/lib/index/pure";
-import { type RolloutPage, type RolloutSummary } from "@/lib/schema";
-import { fetchRoute } from "@/components/shared/api";
-import { withMore } from "@/components/shared/api";
-import { API, withQuery } from "@/lib/schema";
+import { type RolloutPage, type RolloutSummary, API, withQuery } from "@/lib/schema";
+import { fetchRoute, withMore } from "@/components/shared/api";
 
 export const PAGE = 200;
 

@@ -4,9 +4,8 @@
 // without a reload). `version` moves whenever the index did, which refreshes the rollouts table.
 import { useEffect, useState } from "react";
 import { indexState, pollDelayMs } from "@/lib/health/pure";
-import { type RunHealth } from "@/lib/schema";
+import { type RunHealth, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
-import { API } from "@/lib/schema";
 
 /** What the table depends on: a change in any of these refetches its rows. */
 const indexKey = (h: RunHealth): string =>

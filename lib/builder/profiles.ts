@@ -27,7 +27,7 @@ export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
 /**
  * `auto` from one rollout's evidence: gym-v1 when any record carries schema_version or the store
  * keeps files only Gym main's store writes; otherwise seed. Reading a store, `auto` is decided per
- * directory instead (lib/store/store-evidence); this is for entries with no directory.
+ * directory instead (lib/store/evidence); this is for entries with no directory.
  */
 export function resolveProfile(
   choice: ProfileChoice,

@@ -3,7 +3,7 @@ import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { computeHealth } from "@/lib/testing/health-reference";
 import { trainingComparisonSchema } from "@/lib/schema";
-import { compareTraining } from "./compare-runs";
+import { compareTraining } from "./comparison";
 import { compareRuns } from "./load";
 
 const prev = process.env.ROLLOUT_LENS_RUNS;

@@ -16,7 +16,7 @@ import {
 import { getRun, listRuns, type RunLayout } from "@/lib/runs";
 import { indexFor } from "@/lib/index";
 import type { Comparison, RunRef } from "@/lib/schema";
-import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./compare-runs";
+import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./comparison";
 
 const ref = (r: RunLayout): RunRef => ({
   id: r.id,

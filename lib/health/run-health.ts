@@ -19,13 +19,11 @@ import {
   waitFor,
   type RunFacts,
 } from "@/lib/index";
-import { fileAlerts } from "./file-alerts";
+import { fileAlerts, recordAlerts, truthAlerts } from "./alerts";
 import type { HealthExtra } from "./health";
 import { notesFrom, type NoteFacts } from "./notes";
 import { paced } from "./pass";
 import { healthParts } from "./sql";
-import { recordAlerts } from "./record-alerts";
-import { truthAlerts } from "./truth-alerts";
 
 /**
  * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):

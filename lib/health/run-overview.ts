@@ -6,7 +6,7 @@
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
 import { type RunLayout, decideRunProfile, type ProfileDecision } from "@/lib/runs";
-import { fileProblems } from "./file-alerts";
+import { fileProblems } from "./alerts";
 import { snapshotWithHealth } from "./run-health";
 import { byTriage, worstAlert } from "./run-triage";
 

@@ -14,7 +14,7 @@ import { SummaryIndex } from "@/lib/index/run-index";
 import type { HealthReport, RolloutSummary } from "@/lib/schema";
 import { indexedSummaries, sqlHealth, sqlNeighbours, sqlSelect } from "@/lib/testing/sql-engine";
 import { computeHealth, withRunSeverity } from "@/lib/testing/health-reference";
-import { lifecycleAlerts } from "./lifecycle-alerts";
+import { lifecycleAlerts } from "./alerts/lifecycle";
 
 /** The fixture runs with rollouts (a token store or records; the capture-off ones have logs only). */
 const RUNS = readdirSync(RUNS_DIR, { withFileTypes: true })

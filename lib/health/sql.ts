@@ -19,7 +19,7 @@ import {
   type ScanResult,
   type SumKey,
 } from "./scan";
-import { outsideIdsAlertOf } from "./lifecycle-alerts";
+import { outsideIdsAlertOf } from "./alerts";
 
 const num = (v: unknown) => Number(v ?? 0);
 

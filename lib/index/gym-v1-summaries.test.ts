@@ -2,7 +2,7 @@
 // expected.jsonl) and what the stores' own files say (state.json, lock files, `-aN` names): the
 // verdict, out-of-range token ids, the lifecycle state, tombstones, deleted rollouts and attempts.
 // Expected values are read from the case files here, never from the code under test. The run
-// alert over these summaries is lib/health/lifecycle-alerts.test.ts.
+// alert over these summaries is lib/health/alerts/lifecycle.test.ts.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

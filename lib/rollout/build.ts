@@ -54,7 +54,7 @@ export interface BuildRolloutOptions {
   onProgress?: ReadProgress;
   /**
    * What `auto` means for this store directory, when the caller resolved it already; otherwise it
-   * is resolved here from the whole directory (lib/store/store-evidence), never from one file.
+   * is resolved here from the whole directory (lib/store/evidence), never from one file.
    */
   storeProfile?: Profile;
 }

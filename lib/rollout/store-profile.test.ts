@@ -7,7 +7,7 @@ import {
   explainEvidence,
   profileFromEvidence,
   storeEvidence,
-} from "@/lib/store/store-evidence";
+} from "@/lib/store/evidence";
 import { buildRollout } from "./build";
 
 describe("auto decides per store directory", () => {

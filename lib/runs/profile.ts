@@ -1,6 +1,6 @@
 // Which builder profile decides a run's rollouts, and the one line every page shows for why: a
 // profile asked for on the page, the serve flag, run.json's builder_profile, or `auto` (the
-// default) decided from the token store's evidence (lib/store/store-evidence). Not responsible for
+// default) decided from the token store's evidence (lib/store/evidence). Not responsible for
 // the verdicts themselves (lib/builder) nor for reading the store's files beyond that evidence.
 import "server-only";
 import type { Profile } from "@/lib/builder";

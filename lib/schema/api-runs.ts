@@ -165,12 +165,12 @@ export const alertKindSchema = z.enum([
   "unreadable_records",
 ]);
 
-/** Alerts about the store's lifecycle (lib/health/lifecycle-alerts), beside lib/health's own. */
+/** Alerts about the store's lifecycle (lib/health/alerts/lifecycle), beside lib/health's own. */
 export const lifecycleAlertKindSchema = z.enum(["outside_token_ids"]);
 
-/** The index's alert (lib/health/record-alerts): a built verdict the record's contradicts. */
+/** The index's alert (lib/health/alerts/records): a built verdict the record's contradicts. */
 export const recordAlertKindSchema = z.enum(["record_disagrees"]);
-/** The trainer truth check's alert (lib/health/truth-alerts): trained samples that differ. */
+/** The trainer truth check's alert (lib/health/alerts/truth): trained samples that differ. */
 export const trainerAlertKindSchema = z.enum(["trainer_truth"]);
 
 export const alertSchema = z.strictObject({
@@ -179,7 +179,7 @@ export const alertSchema = z.strictObject({
     ...lifecycleAlertKindSchema.options,
     ...recordAlertKindSchema.options,
     ...trainerAlertKindSchema.options,
-    "manifest", // lib/health/file-alerts: a run.json that could not be used
+    "manifest", // lib/health/alerts/files: a run.json that could not be used
   ]),
   severity: z.enum(["error", "warning"]),
   /** The severity class of the rollouts the alert names: its colour on every page. */

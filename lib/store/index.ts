@@ -36,7 +36,7 @@ export {
   readTextFile,
   realpath,
 } from "./run-files";
-export { explainStoreProfile, storeProfile } from "./store-evidence";
+export { explainStoreProfile, storeProfile } from "./evidence";
 export { type ScannedLists } from "./token-line";
 export { cachedOrError } from "./versioned-cache";
 export { describeZodError } from "./zod-message";

@@ -3,10 +3,9 @@
 // inspector's previous / next links, the run page's alert links and its charts' bars (a bucket's
 // table query); and the reasons the table's reason filter offers. Pure; the order itself and what
 // each filter matches are lib/index/query's.
-import { maskReasonSchema, type Alert, type Count, type RolloutSummary } from "@/lib/schema";
+import { maskReasonSchema, type Alert, type Count, type RolloutSummary, API } from "@/lib/schema";
 import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity";
 import { maskReasonShort } from "./mask-reasons";
-import { API } from "@/lib/schema";
 
 /** The rollouts table's URL parameters that decide its rows and order (not the window or columns). */
 export const TABLE_QUERY_KEYS = [

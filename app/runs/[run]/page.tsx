@@ -43,7 +43,7 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
       <p className="muted small" data-testid="run-profile-reason">
         Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
       </p>
-      {/* A run.json problem is told once, as the run's first alert (lib/health/file-alerts). */}
+      {/* A run.json problem is told once, as the run's first alert (lib/health/alerts/files). */}
       <RunOverview
         initial={health}
         facts={{

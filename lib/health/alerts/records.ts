@@ -6,7 +6,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert } from "@/lib/schema";
 import { plural } from "@/lib/text";
-import { SAMPLE } from "./health";
+import { SAMPLE } from "../health";
 
 /** The consumer masked the rollout by its record: its capture carries an error or is incomplete. */
 const CONSUMER_MASKED =

@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRun } from "@/lib/runs/root";
 import { line } from "@/lib/testing/temp-store";
-import { describeRun } from "./run-overview";
-import { runHealth } from "./run-health";
+import { describeRun } from "../run-overview";
+import { runHealth } from "../run-health";
 
 const saved = process.env.ROLLOUT_LENS_CACHE;
 let root = "";

@@ -4,7 +4,7 @@ import { getRun } from "@/lib/runs/root";
 import { serveFixtureRuns } from "@/lib/testing/fixture-runs";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { trainerTruth } from "@/lib/trainer/truth-check";
-import { truthAlerts } from "./truth-alerts";
+import { truthAlerts } from "./truth";
 
 serveFixtureRuns();
 

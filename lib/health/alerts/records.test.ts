@@ -8,7 +8,7 @@ import { getRun } from "@/lib/runs/root";
 import { SummaryIndex } from "@/lib/index/run-index";
 import { alertSchema } from "@/lib/schema";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
-import { recordAlerts } from "./record-alerts";
+import { recordAlerts } from "./records";
 
 const record = (task: number, capture: Record<string, unknown> | null, masked = false) => ({
   _ng_task_index: task,

@@ -12,7 +12,7 @@ import { getRun } from "@/lib/runs/root";
 import { summarizeRollout } from "@/lib/rollout/summarize";
 import { keyedInputs } from "@/lib/index/keys";
 import { summaryOf } from "@/lib/testing/summary";
-import { lifecycleAlerts } from "./lifecycle-alerts";
+import { lifecycleAlerts } from "./lifecycle";
 
 const CASES = path.resolve("fixtures/gym-v1-cases");
 const cases = readdirSync(CASES).sort();
