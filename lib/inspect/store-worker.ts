@@ -6,11 +6,13 @@
 import "server-only";
 import { serveStoreJobs } from "@/lib/store";
 import { classifyStoreError, isStoreJob, runStoreJob } from "@/lib/rollout";
+import { isTrainerJob, runTrainerJob } from "@/lib/trainer";
 import { isModelJob, runModelJob } from "./model-jobs";
 
 serveStoreJobs(async (request, ctx) => {
   const job = request as { kind: string };
   if (isModelJob(job)) return runModelJob(job, ctx);
   if (isStoreJob(job)) return runStoreJob(job, ctx);
+  if (isTrainerJob(job)) return runTrainerJob(job, ctx);
   throw new Error(`a store worker got a job of unknown kind ${JSON.stringify(job.kind)}`);
 }, classifyStoreError);

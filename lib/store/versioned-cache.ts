@@ -21,6 +21,8 @@ export async function cachedByVersion<T>(
   scope: string,
   file: string,
   load: (st: FileStat) => Promise<T>,
+  /** What the value weighs in the cache, where it is far from the file's bytes (a bounded summary). */
+  weight: (st: FileStat) => number = (s) => s.size,
 ): Promise<T | null> {
   const st = await statWithin(file).catch(() => null);
   if (!st?.isFile()) return null;
@@ -30,7 +32,7 @@ export async function cachedByVersion<T>(
   const hit = cache.get(id);
   if (hit?.version === version) return hit.value as Promise<T>;
   const value = load(st);
-  cache.set(id, { version, value }, Math.max(1, st.size));
+  cache.set(id, { version, value }, Math.max(1, weight(st)));
   value.catch(() => {
     if (cache.keys().includes(id) && cache.get(id)?.value === value) cache.delete(id);
   });
@@ -52,10 +54,11 @@ export async function cachedOrError<T>(
   scope: string,
   file: string,
   load: (st: FileStat) => Promise<T>,
+  weight?: (st: FileStat) => number,
 ): Promise<CachedOrError<T>> {
   const name = path.basename(file);
   try {
-    const value = await cachedByVersion(scope, file, load);
+    const value = await cachedByVersion(scope, file, load, weight);
     if (value !== null) return { value, error: null };
     return { value: null, error: (await fileState(file)).error };
   } catch (err) {

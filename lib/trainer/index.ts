@@ -13,3 +13,4 @@ export {
 } from "./run-scalars";
 export { type ScalarSeries } from "./scalar-series";
 export { trainerTruth } from "./truth-check";
+export { isTrainerJob, runTrainerJob } from "./jobs";

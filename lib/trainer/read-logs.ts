@@ -7,19 +7,18 @@
 import "server-only";
 import path from "node:path";
 import type { Dirent } from "node:fs";
+import { storePool } from "@/lib/rollout";
+import { confine, OutsideStoreError, readdirWithin, cachedOrError } from "@/lib/store";
 import {
-  confine,
-  OutsideStoreError,
-  readdirWithin,
-  readRegularFile,
-  cachedOrError,
-} from "@/lib/store";
-import { readEventFile } from "./event-scalars";
-import { readMlflowMetric } from "./mlflow";
+  FILE_POINTS,
+  runTrainerJob,
+  TRAINER_LOG_MAX_BYTES,
+  unpack,
+  type ParsedFile,
+  type TrainerJob,
+} from "./jobs";
 import { SeriesCollector, type ScalarSeries } from "./scalar-series";
 
-/** Larger than any scalar log a trainer writes: refused rather than held in memory. */
-export const TRAINER_LOG_MAX_BYTES = 256 << 20;
 const MAX_DEPTH = 6;
 const EVENT_FILE = /^events\.out\.tfevents\./;
 
@@ -75,22 +74,34 @@ async function walkRoot(dir: string, name: string, notes: string[]): Promise<Fou
 }
 
 type Parsed = { series: ScalarSeries[]; notes: string[] };
+/** A parsed point's heap, roughly (an object of three numbers). */
+const POINT_BYTES = 80;
 
-async function parsed(scope: string, f: Found, parse: (b: Buffer) => Parsed) {
-  const r = await cachedOrError(scope, f.file, async (st) => {
-    if (st.size > TRAINER_LOG_MAX_BYTES)
-      throw new Error(`${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`);
-    return parse(await readRegularFile(f.file, TRAINER_LOG_MAX_BYTES));
-  });
-  return r.value ?? { series: [], notes: r.error ? [`${f.rel}: ${r.error}`] : [] };
+/**
+ * The file's series, parsed once per file version (the cache holds them unpacked and bounded):
+ * on a store worker when there is one, so the parse never holds this thread.
+ */
+async function parsed(job: TrainerJob): Promise<Parsed> {
+  const r = await cachedOrError(
+    `trainer-${job.format}`,
+    job.file,
+    async (st) => {
+      if (st.size > TRAINER_LOG_MAX_BYTES)
+        throw new Error(
+          `${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`,
+        );
+      const pool = storePool("interactive");
+      const file = pool ? await pool.run<ParsedFile>(job) : await runTrainerJob(job);
+      return { series: file.series.map(unpack), notes: file.notes };
+      // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
+    },
+    (st) => Math.min(st.size, FILE_POINTS * POINT_BYTES),
+  );
+  return r.value ?? { series: [], notes: r.error ? [`${job.rel}: ${r.error}`] : [] };
 }
 
 function eventFile(f: Found): Promise<Parsed> {
-  return parsed("tfevents", f, (bytes) => {
-    const c = new SeriesCollector();
-    const read = readEventFile(bytes, f.rel, c);
-    return { series: c.series(), notes: read.notes };
-  });
+  return parsed({ kind: "trainer-file", format: "tfevents", file: f.file, rel: f.rel });
 }
 
 /** `<exp>/<run>/metrics/<key…>` (relative to mlruns/): the key, slashes kept; null for other files. */
@@ -100,11 +111,7 @@ function mlflowKey(rel: string): string | null {
 }
 
 function metricFile(f: Found, key: string): Promise<Parsed> {
-  return parsed("mlflow-metric", f, (bytes) => {
-    const c = new SeriesCollector();
-    const read = readMlflowMetric(bytes.toString("utf8"), key, f.rel, c);
-    return { series: c.series(), notes: read.notes };
-  });
+  return parsed({ kind: "trainer-file", format: "mlflow", file: f.file, rel: f.rel, key });
 }
 
 /** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
