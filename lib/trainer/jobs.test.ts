@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { eventFileBytes, type ScalarToWrite } from "./event-writer";
 import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerJob } from "./jobs";
