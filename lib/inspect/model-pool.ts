@@ -3,7 +3,7 @@
 // received with the token arrays moved, not copied; the decoder is this thread's own (cached).
 // Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
 import "server-only";
-import { reviveStoreError, storePool } from "@/lib/rollout";
+import { readTokenizerOffThread, reviveStoreError, storePool } from "@/lib/rollout";
 import type { OtherProfileVerdict } from "@/lib/schema";
 import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
@@ -54,7 +54,7 @@ export async function warmInspector(): Promise<void> {
 /** This thread's decoder for the run; null when it fails (the worker's view says why). */
 async function decoderOf(run: ModelRequest["run"]): Promise<TokenDecoder | null> {
   try {
-    return await decoderFor(run.dir, run.manifest.tokenizer, run.root);
+    return await decoderFor(run.dir, run.manifest.tokenizer, run.root, readTokenizerOffThread);
   } catch {
     return null;
   }

@@ -13,5 +13,11 @@ export {
   storeFacts,
 } from "./facts";
 export { classifyStoreError, isStoreJob, runStoreJob, type StoreJob } from "./jobs";
-export { buildRolloutOffThread, reviveStoreError, storePool, storeWorkerScript } from "./pool";
+export {
+  buildRolloutOffThread,
+  readTokenizerOffThread,
+  reviveStoreError,
+  storePool,
+  storeWorkerScript,
+} from "./pool";
 export { recordSummary, type SummarizeInput, summarizeSafely } from "./summarize";

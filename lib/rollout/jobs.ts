@@ -10,6 +10,7 @@ import { confine, OutsideStoreError, listStore, openRegular, type JobContext } f
 import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build";
 import { cacheDamage } from "./cache-check";
 import { summarizeSafely, type SummarizeInput } from "./summarize";
+import { slimTokenizerText } from "@/lib/tokens";
 
 export type StoreJob =
   | {
@@ -22,7 +23,8 @@ export type StoreJob =
   | { kind: "summarize"; inputs: SummarizeInput[] }
   | { kind: "check-cache"; file: string }
   | { kind: "read-ahead"; files: string[] }
-  | { kind: "list"; dir: string };
+  | { kind: "list"; dir: string }
+  | { kind: "tokenizer"; file: string; configFile: string };
 
 export function isStoreJob(job: { kind: string }): job is StoreJob {
   return (
@@ -30,7 +32,8 @@ export function isStoreJob(job: { kind: string }): job is StoreJob {
     job.kind === "summarize" ||
     job.kind === "check-cache" ||
     job.kind === "read-ahead" ||
-    job.kind === "list"
+    job.kind === "list" ||
+    job.kind === "tokenizer"
   );
 }
 
@@ -44,6 +47,7 @@ export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unkno
   if (job.kind === "check-cache") return cacheDamage(job.file);
   if (job.kind === "read-ahead") return readThrough(job.files);
   if (job.kind === "list") return listStore(job.dir, { stat: true });
+  if (job.kind === "tokenizer") return slimTokenizerText(job.file, job.configFile);
   const onProgress = job.progress ? ctx.progress : undefined;
   return buildRollout(job.where, job.rolloutId, { ...job.options, onProgress });
 }

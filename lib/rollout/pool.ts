@@ -22,6 +22,7 @@ import {
   type RolloutSource,
 } from "./build";
 import type { StoreJob } from "./jobs";
+import { readTokenizerFiles, type TokenizerReader } from "@/lib/tokens";
 
 /** The built store worker, relative to the app directory (the server's and the tests' cwd). */
 export function storeWorkerScript(): string {
@@ -92,3 +93,15 @@ export async function buildRolloutOffThread(
   };
   return pool.run<BuiltRollout>(job, { signal, onProgress, revive: reviveStoreError });
 }
+
+/**
+ * A run's tokenizer files read on a store worker, so a huge tokenizer.json is parsed there: what
+ * comes back is only what decoding uses (lib/tokens slimTokenizerText), parsed here.
+ */
+export const readTokenizerOffThread: TokenizerReader = async (file, configFile) => {
+  const pool = storePool("interactive");
+  if (!pool) return readTokenizerFiles(file, configFile);
+  const job: StoreJob = { kind: "tokenizer", file, configFile };
+  const text = await pool.run<{ json: string; config: string }>(job, { revive: reviveStoreError });
+  return { json: JSON.parse(text.json) as unknown, config: JSON.parse(text.config) as unknown };
+};

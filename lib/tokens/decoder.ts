@@ -174,6 +174,39 @@ export function hfDecoder(name: string, json: unknown, config: unknown = {}): To
 
 export const BUNDLED_ENCODINGS = ["o200k_base"] as const;
 
+/** A tokenizer.json and the tokenizer_config.json beside it, parsed. */
+export interface TokenizerFiles {
+  json: unknown;
+  config: unknown;
+}
+/** Reads a tokenizer's two files: on this thread (readTokenizerFiles) or a store worker's. */
+export type TokenizerReader = (file: string, configFile: string) => Promise<TokenizerFiles>;
+
+/** Both files read and parsed on this thread (a missing config is `{}`). */
+export async function readTokenizerFiles(
+  file: string,
+  configFile: string,
+): Promise<TokenizerFiles> {
+  const json = JSON.parse(await readTextFile(file)) as unknown;
+  const config = JSON.parse(await readTextFile(configFile).catch(() => "{}")) as unknown;
+  return { json, config };
+}
+
+/**
+ * The two files as text with what decoding never uses dropped (a BPE model's merges, most of a
+ * large tokenizer.json), for a store worker to send the server's thread: the vocabulary, the added
+ * tokens and the decoder's settings, whatever the file's size.
+ */
+export async function slimTokenizerText(
+  file: string,
+  configFile: string,
+): Promise<{ json: string; config: string }> {
+  const { json, config } = await readTokenizerFiles(file, configFile);
+  const model = (json as { model?: { merges?: unknown } } | null)?.model;
+  if (model && Array.isArray(model.merges)) model.merges = [];
+  return { json: JSON.stringify(json), config: JSON.stringify(config) };
+}
+
 /**
  * The decoder a run's manifest names: a bundled encoding name, or a `tokenizer.json` path relative
  * to the run directory (a `tokenizer_config.json` beside it is used when present). Null when the
@@ -185,6 +218,7 @@ export async function decoderFor(
   runDir: string,
   tokenizer: string | undefined,
   root?: string,
+  read: TokenizerReader = readTokenizerFiles,
 ): Promise<TokenDecoder | null> {
   if (!tokenizer) return null;
   if (tokenizer === "o200k_base") return o200kDecoder();
@@ -192,14 +226,13 @@ export async function decoderFor(
   const file = await resolveConfined(runDir, tokenizer, c);
   // A FIFO, directory or device is refused by what it is (never opened), not called missing.
   const { value: decoder, error } = await cachedOrError("tokenizer", file, async () => {
-    const json = JSON.parse(await readTextFile(file)) as unknown;
     const configFile = await resolveConfined(
       runDir,
       path.join(path.dirname(tokenizer), "tokenizer_config.json"),
       c,
     );
-    const configText = await readTextFile(configFile).catch(() => "{}");
-    return hfDecoder(tokenizer, json, JSON.parse(configText) as unknown);
+    const { json, config } = await read(file, configFile);
+    return hfDecoder(tokenizer, json, config);
   });
   if (decoder) return decoder;
   throw new Error(`tokenizer ${tokenizer}: ${error?.replace(/^[^:]*: /, "") ?? "no such file"}`);

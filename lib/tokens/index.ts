@@ -1,2 +1,11 @@
 // The run's tokenizer as a decoder of token ids to text.
-export { BUNDLED_ENCODINGS, decoderFor, o200kDecoder, type TokenDecoder } from "./decoder";
+export {
+  BUNDLED_ENCODINGS,
+  decoderFor,
+  o200kDecoder,
+  readTokenizerFiles,
+  slimTokenizerText,
+  type TokenDecoder,
+  type TokenizerFiles,
+  type TokenizerReader,
+} from "./decoder";

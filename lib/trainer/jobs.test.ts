@@ -2,16 +2,23 @@
 // computed here from the written values, the packed form round-trips every point (gaps and their
 // literals too), a file's points are bounded with a note naming the tag, and a large event file
 // read through the run's scalars holds the event loop for no stretch near what its parse costs.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { eventFileBytes, type ScalarToWrite } from "./event-writer";
 import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerJob } from "./jobs";
 import { readTrainerLogs } from "./read-logs";
 import { pointOf, type ScalarSeries } from "./scalar-series";
 import { storePool } from "@/lib/rollout/pool";
+
+// The large files are removed after the run, so a test run leaves no hundred megabytes behind.
+const dirs: string[] = [];
+const made = (dir: string) => (dirs.push(dir), dir);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const series = (values: number[]): ScalarSeries => ({
   tag: "t",
@@ -76,9 +83,32 @@ describe("parseTrainerFile", () => {
   });
 });
 
+describe("readTrainerLogs, held per version of the directory's files", () => {
+  it("answers an unchanged directory from memory and reads a changed file again", async () => {
+    const dir = made(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-trainer-merged-")));
+    mkdirSync(path.join(dir, "tensorboard"), { recursive: true });
+    const file = path.join(dir, "tensorboard", "events.out.tfevents.1.host");
+    const write = (value: number, steps: number) =>
+      writeFileSync(
+        file,
+        eventFileBytes(
+          0,
+          Array.from({ length: steps }, (_, step) => ({ tag: "r", step, wall_time: step, value })),
+        ),
+      );
+    write(0.25, 3);
+    const first = await readTrainerLogs(dir);
+    expect(await readTrainerLogs(dir)).toBe(first);
+    write(0.5, 4); // another size: another version
+    const second = await readTrainerLogs(dir);
+    expect(second).not.toBe(first);
+    expect(second.series[0]!.points.map((p) => p.value)).toEqual([0.5, 0.5, 0.5, 0.5]);
+  });
+});
+
 describe("a large event file", () => {
   it("is parsed on a store worker: the event loop's longest busy stretch stays under 100 ms", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-trainer-jobs-"));
+    const dir = made(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-trainer-jobs-")));
     mkdirSync(path.join(dir, "tensorboard"), { recursive: true });
     // ~1.5M scalars in 30 tags (~45 MB): parsed on this thread it holds the loop for seconds.
     const scalars: ScalarToWrite[] = [];

@@ -8,7 +8,8 @@ import "server-only";
 import path from "node:path";
 import type { Dirent } from "node:fs";
 import { storePool } from "@/lib/rollout";
-import { confine, OutsideStoreError, readdirWithin, cachedOrError } from "@/lib/store";
+import { processCache } from "@/lib/cache";
+import { cachedOrError, confine, fileState, OutsideStoreError, readdirWithin } from "@/lib/store";
 import {
   FILE_POINTS,
   runTrainerJob,
@@ -114,6 +115,12 @@ function metricFile(f: Found, key: string): Promise<Parsed> {
   return parsed({ kind: "trainer-file", format: "mlflow", file: f.file, rel: f.rel, key });
 }
 
+// The merged logs of a directory, held while none of its files changes: a warm page reads the
+// directory's listing and its files' stats, never a file again or a merge of its points.
+// Weighed as the per-file cache weighs them (the merged points are the same objects).
+const MERGED_BYTES = 256 << 20;
+const merged = () => processCache<Promise<TrainerLogs>>("trainer-logs", "bytes", MERGED_BYTES);
+
 /** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
 export async function readTrainerLogs(dir: string): Promise<TrainerLogs> {
   const notes: string[] = [];
@@ -124,6 +131,28 @@ export async function readTrainerLogs(dir: string): Promise<TrainerLogs> {
     const key = mlflowKey(path.relative(path.join(dir, "mlruns"), f.file));
     return key === null ? [] : [{ f, key }];
   });
+  const states = await Promise.all([...tb, ...ml.map((m) => m.f)].map((f) => fileState(f.file)));
+  const id = [
+    dir,
+    ...notes,
+    ...[...tb, ...ml.map((m) => m.f)].map((f, i) => `${f.rel}@${states[i]?.version}`),
+  ].join("\n");
+  const cache = merged();
+  const hit = cache.get(id);
+  if (hit) return hit;
+  const read = mergeLogs(dir, tb, ml, notes);
+  const weight = states.reduce((n, s) => n + Math.min(s.size, FILE_POINTS * POINT_BYTES), 1);
+  cache.set(id, read, weight);
+  read.catch(() => cache.delete(id));
+  return read;
+}
+
+async function mergeLogs(
+  dir: string,
+  tb: Found[],
+  ml: { f: Found; key: string }[],
+  notes: string[],
+): Promise<TrainerLogs> {
   const reads = await Promise.all([
     ...tb.map(eventFile),
     ...ml.map(({ f, key }) => metricFile(f, key)),

@@ -7,7 +7,12 @@ import "server-only";
 import path from "node:path";
 import { toVerdictRow } from "@/lib/builder";
 import { processCache } from "@/lib/cache";
-import { buildRollout, rolloutSourceOf, rolloutVersion } from "@/lib/rollout";
+import {
+  buildRollout,
+  readTokenizerOffThread,
+  rolloutSourceOf,
+  rolloutVersion,
+} from "@/lib/rollout";
 import { recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
 import { confinedRunPath, trainerLogsDir } from "./run-scalars";
@@ -198,7 +203,12 @@ export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
   const hit = cache().get(run.dir);
   if (hit?.key === key) return hit.value;
   const value = (async () => {
-    const decoder = await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null);
+    const decoder = await decoderFor(
+      run.dir,
+      run.manifest.tokenizer,
+      run.root,
+      readTokenizerOffThread,
+    ).catch(() => null);
     const results: StepResult[] = [];
     for (const f of files) results.push(await checkStep(run, f, stepIds(f), decoder));
     return assemble(run, logDir, results);
