@@ -12,12 +12,12 @@ import { processCache } from "@/lib/cache";
 import { cachedOrError, confine, fileState, OutsideStoreError, readdirWithin } from "@/lib/store";
 import {
   FILE_POINTS,
-  runTrainerJob,
+  runTrainerFileJob,
   TRAINER_LOG_MAX_BYTES,
   unpack,
   type ParsedFile,
-  type TrainerJob,
-} from "./jobs";
+  type TrainerFileJob,
+} from "./log-files";
 import { SeriesCollector, type ScalarSeries } from "./scalar-series";
 
 const MAX_DEPTH = 6;
@@ -82,7 +82,7 @@ const POINT_BYTES = 80;
  * The file's series, parsed once per file version (the cache holds them unpacked and bounded):
  * on a store worker when there is one, so the parse never holds this thread.
  */
-async function parsed(job: TrainerJob): Promise<Parsed> {
+async function parsed(job: TrainerFileJob): Promise<Parsed> {
   const r = await cachedOrError(
     `trainer-${job.format}`,
     job.file,
@@ -92,7 +92,7 @@ async function parsed(job: TrainerJob): Promise<Parsed> {
           `${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`,
         );
       const pool = storePool("interactive");
-      const file = pool ? await pool.run<ParsedFile>(job) : await runTrainerJob(job);
+      const file = pool ? await pool.run<ParsedFile>(job) : await runTrainerFileJob(job);
       return { series: file.series.map(unpack), notes: file.notes };
       // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
     },

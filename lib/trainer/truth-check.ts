@@ -9,9 +9,10 @@ import { toVerdictRow } from "@/lib/builder";
 import { processCache } from "@/lib/cache";
 import {
   buildRollout,
-  readTokenizerOffThread,
+  reviveStoreError,
   rolloutSourceOf,
   rolloutVersion,
+  storePool,
 } from "@/lib/rollout";
 import { recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
@@ -47,14 +48,24 @@ export async function trainerLogDir(run: RunLayout): Promise<string | null> {
 
 type Main = NonNullable<TruthCandidate["main"]>;
 
-/** The step's rollouts in rollouts.jsonl order, each with its projected main chain. */
-async function candidatesOf(run: RunLayout, ids: readonly string[]): Promise<TruthCandidate[]> {
-  // Only this step's records, by id from the index's records table (ids come from it too).
+type StepRecord = NonNullable<ReturnType<ReturnType<typeof recordsOf>["get"]>>["record"];
+
+/** Only this step's records, by id from the index's records table (ids come from it too). */
+async function stepRecords(run: RunLayout, ids: readonly string[]) {
   const records: ReturnType<typeof recordsOf> =
     ids.length > 0 ? await withSyncedRecords(run, (db) => recordsOf(db, ids)) : new Map();
+  return ids.map((id): [string, StepRecord | null] => [id, records.get(id)?.record ?? null]);
+}
+
+/** The step's rollouts in rollouts.jsonl order, each with its projected main chain. */
+async function candidatesOf(
+  run: RunLayout,
+  ids: readonly string[],
+  records: ReadonlyMap<string, StepRecord | null>,
+): Promise<TruthCandidate[]> {
   const out: TruthCandidate[] = [];
   for (const id of ids) {
-    const record = records.get(id)?.record ?? null;
+    const record = records.get(id) ?? null;
     let main: Main | null = null;
     if (run.tokensDir) {
       const built = await buildRollout({ ...rolloutSourceOf(run), record }, id, {
@@ -83,21 +94,40 @@ function context(
   };
 }
 
-interface StepResult {
+export interface StepResult {
   step: TruthStep;
   samples: TruthSample[];
   issues: StepIssue[];
+}
+
+/**
+ * One step file checked on a store worker (lib/trainer/jobs): read and parsed there, its rollouts
+ * built there, so a large step file never holds the server's thread. The records come with it.
+ */
+export interface TruthStepJob {
+  kind: "truth-step";
+  run: RunLayout;
+  file: StepFile;
+  ids: string[];
+  records: Array<[string, StepRecord | null]>;
+}
+
+export async function runTruthStep(job: TruthStepJob): Promise<StepResult> {
+  const { run } = job;
+  const decoder = await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null);
+  return checkStep(run, job.file, job.ids, new Map(job.records), decoder);
 }
 
 async function checkStep(
   run: RunLayout,
   f: StepFile,
   ids: readonly string[],
+  records: ReadonlyMap<string, StepRecord | null>,
   decoder: TokenDecoder | null,
 ): Promise<StepResult> {
   const read = await readStepFile(f);
   const samples = read.samples.filter((s) => s.tokenIds !== null);
-  const candidates = await candidatesOf(run, ids);
+  const candidates = await candidatesOf(run, ids, records);
   const mains = new Map(candidates.map((c) => [c.rolloutId, c.main]));
   const joins: TruthJoin[] = joinStep(
     samples.map((s) => ({ ...s, tokenIds: s.tokenIds ?? [] })),
@@ -203,14 +233,21 @@ export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
   const hit = cache().get(run.dir);
   if (hit?.key === key) return hit.value;
   const value = (async () => {
-    const decoder = await decoderFor(
-      run.dir,
-      run.manifest.tokenizer,
-      run.root,
-      readTokenizerOffThread,
-    ).catch(() => null);
+    const pool = storePool("interactive");
+    const decoder = pool
+      ? null
+      : await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null);
     const results: StepResult[] = [];
-    for (const f of files) results.push(await checkStep(run, f, stepIds(f), decoder));
+    for (const f of files) {
+      const ids = stepIds(f);
+      const records = await stepRecords(run, ids);
+      const job: TruthStepJob = { kind: "truth-step", run, file: f, ids, records };
+      results.push(
+        pool
+          ? await pool.run<StepResult>(job, { revive: reviveStoreError })
+          : await checkStep(run, f, ids, new Map(records), decoder),
+      );
+    }
     return assemble(run, logDir, results);
   })();
   cache().set(run.dir, { key, value });

@@ -1,4 +1,4 @@
-// The trainer's files parsed off the main thread (./jobs): thinning checked against bucket means
+// The trainer's files parsed off the main thread (./log-files): thinning checked against bucket means
 // computed here from the written values, the packed form round-trips every point (gaps and their
 // literals too), a file's points are bounded with a note naming the tag, and a large event file
 // read through the run's scalars holds the event loop for no stretch near what its parse costs.
@@ -8,7 +8,7 @@ import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventFileBytes, type ScalarToWrite } from "./event-writer";
-import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerJob } from "./jobs";
+import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerFileJob } from "./log-files";
 import { readTrainerLogs } from "./read-logs";
 import { pointOf, type ScalarSeries } from "./scalar-series";
 import { storePool } from "@/lib/rollout/pool";
@@ -50,7 +50,12 @@ describe("parseTrainerFile", () => {
       { tag: "a", step: 3, wall_time: 12, value: -Infinity, as: "double_tensor" },
       { tag: "b", step: 1, wall_time: 10, value: Infinity, as: "double_tensor" },
     ];
-    const job: TrainerJob = { kind: "trainer-file", format: "tfevents", file: "x", rel: "tb/x" };
+    const job: TrainerFileJob = {
+      kind: "trainer-file",
+      format: "tfevents",
+      file: "x",
+      rel: "tb/x",
+    };
     const got = parseTrainerFile(job, Buffer.from(eventFileBytes(9, scalars))).series.map(unpack);
     expect(got.map((s) => s.tag)).toEqual(["a", "b"]);
     expect(got[0]!.points).toEqual([
@@ -72,7 +77,12 @@ describe("parseTrainerFile", () => {
       value: i % 7,
       as: "double_tensor" as const,
     }));
-    const job: TrainerJob = { kind: "trainer-file", format: "tfevents", file: "x", rel: "tb/x" };
+    const job: TrainerFileJob = {
+      kind: "trainer-file",
+      format: "tfevents",
+      file: "x",
+      rel: "tb/x",
+    };
     const parsed = parseTrainerFile(job, Buffer.from(eventFileBytes(0, scalars)));
     const points = parsed.series.reduce((n, s) => n + s.steps.length, 0);
     expect(points).toBe(FILE_POINTS);
