@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getRun } from "@/lib/runs/root";
-import { eventFileBytes } from "./event-writer";
+import { eventFileBytes } from "@/lib/testing/event-writer";
 import { readRunScalars, readTrainingCurve } from "./run-scalars";
 import { listStepFiles, readStepFile } from "./step-data";
 import { trainerLogDir } from "./truth-check";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventFileBytes, FILE_VERSION, type ScalarToWrite } from "./event-writer";
+import { eventFileBytes, FILE_VERSION, type ScalarToWrite } from "@/lib/testing/event-writer";
 import { decodeEvent } from "./event-proto";
 import { readEventFile, tensorScalar } from "./event-scalars";
 import { SeriesCollector } from "./scalar-series";

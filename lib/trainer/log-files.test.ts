@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
-import { eventFileBytes, type ScalarToWrite } from "./event-writer";
+import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
 import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerFileJob } from "./log-files";
 import { readTrainerLogs } from "./read-logs";
 import { pointOf, type ScalarSeries } from "./scalar-series";

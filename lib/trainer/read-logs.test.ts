@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eventFileBytes } from "./event-writer";
+import { eventFileBytes } from "@/lib/testing/event-writer";
 import { readTrainerLogs, type TrainerLogs } from "./read-logs";
 
 /** Byte offsets at which each record of a TFRecord file starts. */

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { grpoRewardCurves } from "@/fixtures/generator/grpo";
-import { eventFileBytes } from "@/lib/trainer/event-writer";
+import { eventFileBytes } from "@/lib/testing/event-writer";
 import type { MetricsRow } from "@/lib/runs/metrics";
 import { getRun } from "@/lib/runs/root";
 import {

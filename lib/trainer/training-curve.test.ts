@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { grpoRewardCurves } from "@/fixtures/generator/grpo";
-import { eventFileBytes } from "@/lib/trainer/event-writer";
+import { eventFileBytes } from "@/lib/testing/event-writer";
 import { getRun } from "@/lib/runs/root";
 import { readTrainingCurve } from "./run-scalars";
 

@@ -1,8 +1,8 @@
 // Writes TensorBoard event files from the format (TFRecord framing of serialised Event protobufs),
 // as a summary writer does: a first Event carrying `file_version`, then one Event per logged value.
 // Used by the fixture generator and the tests; the app never writes. Pure: returns bytes.
-import { DT_DOUBLE, DT_FLOAT, encodeEvent, type EventMessage } from "./event-proto";
-import { frameTfRecords } from "./tfrecord";
+import { DT_DOUBLE, DT_FLOAT, encodeEvent, type EventMessage } from "@/lib/trainer/event-proto";
+import { frameTfRecords } from "@/lib/trainer/tfrecord";
 
 /** The version string summary writers put in an event file's first record. */
 export const FILE_VERSION = "brain.Event:2";

@@ -1,0 +1,189 @@
+// The trainer's files under load: a 57-run root (the sample runs, copies of the GRPO runs, and
+// four runs with hostile trainer files: a 250 MiB TensorBoard event file, a 100 MB MLflow metric
+// file, a 200 MB tokenizer.json, 200 records × 1,000 tags). Figures: the home page and /api/runs
+// warm (each once cold first), then 100 clients over 15 routes for 60 s: p50 and p99 latency,
+// errors, the largest answer, and the server's peak resident set (VmHWM, the kernel's high-water
+// mark) against the largest file's size. Cold: a fresh server with its own index directory.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
+import { startServer } from "./server";
+import { figure, fmt, runAlone } from "./util";
+
+const ROOT = path.join("bench", "out", "hostile-load");
+const RUNS = 57;
+const WARM_MS = 1_000;
+const P99_MS = 3_000;
+const HWM_MB = 1_500;
+const CLIENTS = 100;
+const SECONDS = 60;
+
+function memory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+function hostileRun(name: string, description: string, extra: Record<string, unknown> = {}) {
+  const dir = path.join(ROOT, name);
+  mkdirSync(path.join(dir, "logs"), { recursive: true });
+  writeFileSync(path.join(dir, "run.json"), JSON.stringify({ name, description, ...extra }));
+  return dir;
+}
+
+/** The root, written once (its files are large; a second run reuses them). */
+function writeRoot(): void {
+  if (existsSync(path.join(ROOT, ".complete"))) return;
+  mkdirSync(ROOT, { recursive: true });
+  const samples = readdirSync("fixtures/runs", { withFileTypes: true }).filter((d) =>
+    d.isDirectory(),
+  );
+  for (const d of samples)
+    cpSync(path.join("fixtures/runs", d.name), path.join(ROOT, d.name), { recursive: true });
+  // A 250 MiB event file: one 100,000-record chunk repeated (every record parsed; steps repeat).
+  const events = hostileRun("big-events", "a 250 MiB TensorBoard event file");
+  mkdirSync(path.join(events, "logs", "tensorboard"), { recursive: true });
+  const chunk: ScalarToWrite[] = Array.from({ length: 100_000 }, (_, i) => ({
+    tag: i % 2 ? "train/reward" : "train/loss",
+    step: i >> 1,
+    wall_time: 1.7e9 + i,
+    value: Math.sin(i / 1000),
+  }));
+  const bytes = eventFileBytes(1.7e9, chunk);
+  const file = path.join(events, "logs", "tensorboard", "events.out.tfevents.1700000000.node");
+  writeFileSync(file, bytes);
+  while (readFileSync(file).length + bytes.length < 250 * 2 ** 20)
+    appendFileSync(file, bytes.subarray(0));
+  // A 100 MB MLflow metric file (`timestamp value step` lines).
+  const ml = hostileRun("big-mlflow", "a 100 MB MLflow metric file");
+  const metrics = path.join(ml, "logs", "mlruns", "0", "run1", "metrics", "train");
+  mkdirSync(metrics, { recursive: true });
+  const lines =
+    Array.from({ length: 200_000 }, (_, i) => `${1.7e12 + i} ${Math.cos(i)} ${i}`).join("\n") +
+    "\n";
+  const metricFile = path.join(metrics, "reward");
+  writeFileSync(metricFile, "");
+  for (let written = 0; written < 100e6; written += lines.length) appendFileSync(metricFile, lines);
+  // A 200 MB tokenizer.json (a byte-level BPE whose merges make nearly all of it).
+  const tok = hostileRun("big-tokenizer", "a 200 MB tokenizer.json", {
+    tokenizer: "tokenizer.json",
+  });
+  const vocab: Record<string, number> = {};
+  for (let b = 0; b < 256; b++) vocab[String.fromCodePoint(b < 33 ? 256 + b : b)] = b;
+  const merges = Array.from({ length: 9_000_000 }, (_, i) => `a${i % 997} b${i}`);
+  writeFileSync(
+    path.join(tok, "tokenizer.json"),
+    JSON.stringify({
+      version: "1.0",
+      added_tokens: [],
+      normalizer: null,
+      pre_tokenizer: { type: "ByteLevel", add_prefix_space: false, trim_offsets: true },
+      post_processor: null,
+      decoder: { type: "ByteLevel", add_prefix_space: true, trim_offsets: true },
+      model: { type: "BPE", vocab, merges },
+    }),
+  );
+  // 200 records × 1,000 tags.
+  const tags = hostileRun("many-tags", "200 records × 1,000 tags");
+  mkdirSync(path.join(tags, "logs", "tensorboard"), { recursive: true });
+  const many: ScalarToWrite[] = [];
+  for (let step = 0; step < 200; step++)
+    for (let t = 0; t < 1000; t++)
+      many.push({ tag: `tag/${t}`, step, wall_time: step, value: t + step });
+  writeFileSync(
+    path.join(tags, "logs", "tensorboard", "events.out.tfevents.1.node"),
+    eventFileBytes(0, many),
+  );
+  // Copies of the GRPO runs until the root has RUNS runs.
+  const present = readdirSync(ROOT).length;
+  for (let i = 0; i < RUNS - present; i++) {
+    const from = i % 2 ? "grpo-capture-on" : "grpo-capture-off";
+    cpSync(path.join("fixtures/runs", from), path.join(ROOT, `${from}-copy-${i}`), {
+      recursive: true,
+    });
+  }
+  writeFileSync(path.join(ROOT, ".complete"), "");
+}
+
+async function timed(url: string): Promise<{ ms: number; bytes: number; ok: boolean }> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  const body = await res.arrayBuffer();
+  return { ms: performance.now() - t0, bytes: body.byteLength, ok: res.ok };
+}
+
+const quantile = (xs: number[], p: number) =>
+  xs.sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))] ?? NaN;
+
+export async function benchHostileLoad(): Promise<void> {
+  writeRoot();
+  const server = await startServer(path.resolve(ROOT), 3194, {
+    ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-hostile-load-")),
+  });
+  try {
+    const u = (p: string) => `${server.url}${p}`;
+    const idle = memory(server.pid);
+    console.log(`cold: fresh server process (idle RSS ${idle.rss.toFixed(0)} MB), ${RUNS} runs`);
+    const coldHome = await timed(u("/"));
+    const coldRuns = await timed(u("/api/runs"));
+    // The hostile runs' pages once each, so their files are parsed before the warm figures.
+    for (const r of ["big-events", "big-mlflow", "big-tokenizer", "many-tags"])
+      await timed(u(`/runs/${r}`));
+    const warmHome = await timed(u("/"));
+    const warmRuns = await timed(u("/api/runs"));
+    console.log(
+      `home: cold ${fmt(coldHome.ms)}, warm ${fmt(warmHome.ms)}; /api/runs: cold ${fmt(coldRuns.ms)}, warm ${fmt(warmRuns.ms)} (${(warmRuns.bytes / 1e3).toFixed(0)} kB)`,
+    );
+    const routes = [
+      "/",
+      "/api/runs",
+      "/runs/big-events",
+      "/runs/big-mlflow",
+      "/runs/many-tags",
+      "/runs/big-tokenizer",
+      "/api/runs/big-events/health",
+      "/api/runs/many-tags/health",
+      "/compare?a=big-events&b=grpo-capture-on",
+      "/api/compare?a=many-tags&b=grpo-capture-off",
+      "/runs/grpo-capture-on",
+      "/api/runs/grpo-capture-on/rollouts?limit=200",
+      "/api/runs/grpo-capture-on/trainer/truth",
+      "/runs/claude-code-capture-on",
+      "/api/runs/claude-code-capture-on/rollouts?limit=200",
+    ];
+    const latencies: number[] = [];
+    let errors = 0;
+    let largest = { bytes: 0, route: "" };
+    const end = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, c) => {
+        for (let k = c; Date.now() < end; k++) {
+          const route = routes[k % routes.length]!;
+          const r = await timed(u(route)).catch(() => ({ ms: NaN, bytes: 0, ok: false }));
+          if (!r.ok) errors++;
+          else latencies.push(r.ms);
+          if (r.bytes > largest.bytes) largest = { bytes: r.bytes, route };
+        }
+      }),
+    );
+    const mem = memory(server.pid);
+    const p50 = quantile(latencies, 0.5);
+    const p99 = quantile(latencies, 0.99);
+    console.log(
+      `${CLIENTS} clients × ${routes.length} routes for ${SECONDS} s: ${latencies.length} answers, ${errors} errors, ` +
+        `p50 ${fmt(p50)}, p99 ${fmt(p99)}; largest answer ${(largest.bytes / 1e6).toFixed(1)} MB (${largest.route}); ` +
+        `VmHWM ${mem.hwm.toFixed(0)} MB against the largest file's 262 MB, idle ${idle.rss.toFixed(0)} MB`,
+    );
+    figure("home page warm, 57 runs with hostile trainer files", warmHome.ms, WARM_MS, fmt);
+    figure("/api/runs warm, the same root", warmRuns.ms, WARM_MS, fmt);
+    figure("p99 latency, 100 clients over 15 routes", p99, P99_MS, fmt);
+    figure("server peak RSS (VmHWM), the same load", mem.hwm, HWM_MB, (v) => `${v.toFixed(0)} MB`);
+    if (errors > 0) throw new Error(`${errors} requests failed under load`);
+  } finally {
+    await server.stop();
+  }
+}
+
+runAlone("hostile-load.bench.ts", "hostile trainer files under load", benchHostileLoad);
