@@ -154,6 +154,7 @@ export async function benchHostileLoad(): Promise<void> {
       "/api/runs/claude-code-capture-on/rollouts?limit=200",
     ];
     const latencies: number[] = [];
+    const byRoute = new Map<string, number[]>(routes.map((r) => [r, []]));
     let errors = 0;
     let largest = { bytes: 0, route: "" };
     const end = Date.now() + SECONDS * 1000;
@@ -162,13 +163,21 @@ export async function benchHostileLoad(): Promise<void> {
         for (let k = c; Date.now() < end; k++) {
           const route = routes[k % routes.length]!;
           const r = await timed(u(route)).catch(() => ({ ms: NaN, bytes: 0, ok: false }));
-          if (!r.ok) errors++;
-          else latencies.push(r.ms);
+          if (!r.ok) {
+            errors++;
+            continue;
+          }
+          latencies.push(r.ms);
+          byRoute.get(route)!.push(r.ms);
           if (r.bytes > largest.bytes) largest = { bytes: r.bytes, route };
         }
       }),
     );
     const mem = memory(server.pid);
+    for (const [route, ms] of byRoute)
+      console.log(
+        `  ${route}: ${ms.length} answers, p50 ${fmt(quantile(ms, 0.5))}, max ${fmt(quantile(ms, 1))}`,
+      );
     const p50 = quantile(latencies, 0.5);
     const p99 = quantile(latencies, 0.99);
     console.log(

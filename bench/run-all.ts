@@ -7,6 +7,7 @@ import { benchInspector } from "./inspector.bench";
 import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
+import { benchHostileLoad } from "./hostile-load.bench";
 import { benchCompare } from "./compare.bench";
 import { benchScale } from "./scale.bench";
 import { crashed, summarise } from "./util";
@@ -17,6 +18,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["token view", benchTokenView],
   ["index", benchIndex],
   ["load", benchLoad],
+  ["hostile trainer files under load", benchHostileLoad],
   ["compare calibration", benchCompare],
   ["scale", benchScale],
 ];

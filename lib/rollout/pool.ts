@@ -10,6 +10,8 @@ import path from "node:path";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
 import {
   assertRolloutId,
+  fileState,
+  memoryBudget,
   OutsideStoreError,
   onStoreWorker,
   StoreWorkerPool,
@@ -102,6 +104,9 @@ export const readTokenizerOffThread: TokenizerReader = async (file, configFile) 
   const pool = storePool("interactive");
   if (!pool) return readTokenizerFiles(file, configFile);
   const job: StoreJob = { kind: "tokenizer", file, configFile };
-  const text = await pool.run<{ json: string; config: string }>(job, { revive: reviveStoreError });
+  const { size } = await fileState(file);
+  const text = await memoryBudget().run(size, () =>
+    pool.run<{ json: string; config: string }>(job, { revive: reviveStoreError }),
+  );
   return { json: JSON.parse(text.json) as unknown, config: JSON.parse(text.config) as unknown };
 };

@@ -24,6 +24,7 @@ export {
   readdirWithin,
   readRegularFile,
   StoreWorkerPool,
+  memoryBudget,
   type JobContext,
   serveStoreJobs,
   type WorkerFailure,

@@ -9,7 +9,14 @@ import path from "node:path";
 import type { Dirent } from "node:fs";
 import { storePool } from "@/lib/rollout";
 import { processCache } from "@/lib/cache";
-import { cachedOrError, confine, fileState, OutsideStoreError, readdirWithin } from "@/lib/store";
+import {
+  cachedOrError,
+  confine,
+  fileState,
+  memoryBudget,
+  OutsideStoreError,
+  readdirWithin,
+} from "@/lib/store";
 import {
   FILE_POINTS,
   runTrainerFileJob,
@@ -92,7 +99,9 @@ async function parsed(job: TrainerFileJob): Promise<Parsed> {
           `${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`,
         );
       const pool = storePool("interactive");
-      const file = pool ? await pool.run<ParsedFile>(job) : await runTrainerFileJob(job);
+      const file = await memoryBudget().run(st.size, () =>
+        pool ? pool.run<ParsedFile>(job) : runTrainerFileJob(job),
+      );
       return { series: file.series.map(unpack), notes: file.notes };
       // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
     },

@@ -18,7 +18,7 @@ import { recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
 import { confinedRunPath, trainerLogsDir } from "./run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema";
-import { fileVersion, isDirectory } from "@/lib/store";
+import { fileState, fileVersion, isDirectory, memoryBudget } from "@/lib/store";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens";
 import { compareLogged, LOGGED_RELATIVE_TOLERANCE, LOGGED_TAG } from "./logged-mismatch";
 import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
@@ -242,10 +242,13 @@ export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
       const ids = stepIds(f);
       const records = await stepRecords(run, ids);
       const job: TruthStepJob = { kind: "truth-step", run, file: f, ids, records };
+      const { size } = await fileState(f.file);
       results.push(
-        pool
-          ? await pool.run<StepResult>(job, { revive: reviveStoreError })
-          : await checkStep(run, f, ids, new Map(records), decoder),
+        await memoryBudget().run(size, () =>
+          pool
+            ? pool.run<StepResult>(job, { revive: reviveStoreError })
+            : checkStep(run, f, ids, new Map(records), decoder),
+        ),
       );
     }
     return assemble(run, logDir, results);

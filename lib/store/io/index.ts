@@ -11,5 +11,6 @@ export {
   StalledReadError,
   statWithin,
 } from "./file";
+export { MEMORY_BUDGET_BYTES, MemoryBudget, memoryBudget } from "./budget";
 export { StoreWorkerPool } from "./pool";
 export { type JobContext, serveStoreJobs, type WorkerFailure } from "./serve";
