@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
+import { watchEventLoop } from "@/lib/testing/event-loop";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeLargeRollout, BIG_ROLLOUT_ID } from "@/fixtures/generator/large";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
@@ -84,26 +85,6 @@ async function inspect(run: string, rollout: string) {
     .filter(Boolean)
     .join("\n");
   return { status: res.status, body, text };
-}
-
-/** Samples the main thread's event loop: its longest delay, and its longest stretch of work. */
-function watchEventLoop() {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  let maxBusyMs = 0;
-  let elu = performance.eventLoopUtilization();
-  const tick = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    maxBusyMs = Math.max(maxBusyMs, performance.eventLoopUtilization(now, elu).active);
-    elu = now;
-  }, 5);
-  return {
-    stop() {
-      clearInterval(tick);
-      delay.disable();
-      return { maxDelayMs: delay.max / 1e6, maxBusyMs };
-    },
-  };
 }
 
 let otherRollout = 0;

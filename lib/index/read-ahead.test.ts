@@ -21,7 +21,13 @@ const input = (id: string): SummarizeInput => ({
   hasStoreFiles: true,
   present: ["tokens"],
 });
-const ctx = { progress: () => {}, phase: () => {}, transfer: () => {}, retire: () => {} };
+const ctx = {
+  progress: () => {},
+  phase: () => {},
+  transfer: () => {},
+  retire: () => {},
+  retireIfHeavy: () => {},
+};
 
 it("reads every file through and skips what it must not read: a FIFO, a symlink out of the store", async () => {
   writeFileSync(path.join(dir, "a.tokens.jsonl"), "x".repeat(3_000_000));

@@ -4,7 +4,6 @@
 // server's event loop a small structured clone of the view, never the build.
 // Not responsible for the pools (./model-pool) or for caching (./rollout-model).
 import "server-only";
-import { getHeapStatistics } from "node:v8";
 import type { JobContext } from "@/lib/store";
 import type { OtherProfileVerdict } from "@/lib/schema";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
@@ -13,9 +12,6 @@ import { o200kDecoder } from "@/lib/tokens";
 
 /** A model without its decoder: what crosses from the worker. */
 export type SentModel = Omit<RolloutModel, "decoder">;
-
-/** A worker whose heap is past this after a build is ended (its memory freed) rather than reused. */
-const RETIRE_HEAP_BYTES = 256 * 2 ** 20;
 
 export type ModelJob =
   | { kind: "warm" }
@@ -71,6 +67,6 @@ export async function runModelJob(
   } finally {
     // A large rollout's entries leave garbage the worker's GC frees lazily; a page often asks for
     // the other profile's build next, on another worker: without this the two heaps add up.
-    if (getHeapStatistics().used_heap_size > RETIRE_HEAP_BYTES) ctx.retire();
+    ctx.retireIfHeavy();
   }
 }

@@ -4,7 +4,6 @@
 // (`check-cache`), list a store directory with every file's stat (`list`, so a store of 10^5 files
 // costs the server's own thread one message, not 10^5 stat callbacks); and how a failure is named so the parent revives the same error class.
 import "server-only";
-import { getHeapStatistics } from "node:v8";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
 import path from "node:path";
 import { confine, OutsideStoreError, listStore, openRegular, type JobContext } from "@/lib/store";
@@ -51,7 +50,7 @@ export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unkno
   if (job.kind === "tokenizer") {
     // A large tokenizer leaves a large heap: the worker is ended after it rather than reused.
     const text = await slimTokenizerText(job.file, job.configFile);
-    if (getHeapStatistics().used_heap_size > 256 * 2 ** 20) ctx.retire();
+    ctx.retireIfHeavy();
     return text;
   }
   const onProgress = job.progress ? ctx.progress : undefined;

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
+import { watchEventLoop } from "@/lib/testing/event-loop";
 import { afterAll, describe, expect, it } from "vitest";
 import { decoderFor, readTokenizerFiles } from "@/lib/tokens";
 import { readTokenizerOffThread, storePool } from "./pool";
@@ -67,19 +68,10 @@ describe("readTokenizerOffThread", () => {
 
   it("keeps the event loop's longest busy stretch under 100 ms for a large tokenizer.json", async () => {
     const dir = write(byteLevel(50_000, 2_500_000));
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    let maxBusyMs = 0;
-    let elu = performance.eventLoopUtilization();
-    const tick = setInterval(() => {
-      const now = performance.eventLoopUtilization();
-      maxBusyMs = Math.max(maxBusyMs, performance.eventLoopUtilization(now, elu).active);
-      elu = now;
-    }, 5);
+    const loop = watchEventLoop();
     const t0 = performance.now();
     const d = await decoderFor(dir, "tokenizer.json", undefined, readTokenizerOffThread);
-    clearInterval(tick);
-    loop.disable();
+    const { maxBusyMs } = loop.stop();
     console.log(
       `large tokenizer.json: decoder in ${(performance.now() - t0).toFixed(0)} ms, longest busy ` +
         `stretch ${maxBusyMs.toFixed(1)} ms`,

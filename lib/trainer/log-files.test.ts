@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
+import { watchEventLoop } from "@/lib/testing/event-loop";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
 import { FILE_POINTS, parseTrainerFile, thin, unpack, type TrainerFileJob } from "./log-files";
@@ -127,24 +128,15 @@ describe("a large event file", () => {
         scalars.push({ tag: `tag/${t}`, step, wall_time: step, value: Math.sin(step + t) });
     const bytes = eventFileBytes(0, scalars);
     writeFileSync(path.join(dir, "tensorboard", "events.out.tfevents.1.host"), bytes);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    let maxBusyMs = 0;
-    let elu = performance.eventLoopUtilization();
-    const tick = setInterval(() => {
-      const now = performance.eventLoopUtilization();
-      maxBusyMs = Math.max(maxBusyMs, performance.eventLoopUtilization(now, elu).active);
-      elu = now;
-    }, 5);
+    const loop = watchEventLoop();
     expect(storePool("interactive"), "a built store worker (dist/store-worker.mjs)").not.toBeNull();
     const t0 = performance.now();
     const logs = await readTrainerLogs(dir);
     const ms = performance.now() - t0;
-    clearInterval(tick);
-    delay.disable();
+    const { maxBusyMs, maxDelayMs } = loop.stop();
     console.log(
       `${(bytes.length / 2 ** 20).toFixed(0)} MiB event file: ${ms.toFixed(0)} ms, longest busy ` +
-        `stretch ${maxBusyMs.toFixed(1)} ms, max delay ${(delay.max / 1e6).toFixed(1)} ms`,
+        `stretch ${maxBusyMs.toFixed(1)} ms, max delay ${maxDelayMs.toFixed(1)} ms`,
     );
     expect(logs.series).toHaveLength(30);
     // 30 tags × 50,000 steps = 1.5M points: each cut to FILE_POINTS / 30.

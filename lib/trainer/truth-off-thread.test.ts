@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
+import { watchEventLoop } from "@/lib/testing/event-loop";
 import { afterAll, describe, expect, it } from "vitest";
 import { storePool } from "@/lib/rollout/pool";
 import { getRun } from "@/lib/runs/root";
@@ -41,19 +42,10 @@ describe("a large step file", () => {
     writeFileSync(path.join(run, "logs", "train_data_step1.jsonl"), lines.join("\n") + "\n");
     expect(storePool("interactive"), "a built store worker").not.toBeNull();
     const layout = await getRun("steps-run", root);
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    let maxBusyMs = 0;
-    let elu = performance.eventLoopUtilization();
-    const tick = setInterval(() => {
-      const now = performance.eventLoopUtilization();
-      maxBusyMs = Math.max(maxBusyMs, performance.eventLoopUtilization(now, elu).active);
-      elu = now;
-    }, 5);
+    const loop = watchEventLoop();
     const t0 = performance.now();
     const truth = await trainerTruth(layout);
-    clearInterval(tick);
-    loop.disable();
+    const { maxBusyMs } = loop.stop();
     console.log(
       `step file of ${SAMPLES} × ${TOKENS} tokens: ${(performance.now() - t0).toFixed(0)} ms, ` +
         `longest busy stretch ${maxBusyMs.toFixed(1)} ms`,

@@ -8,6 +8,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { watchBlockingCalls } from "./file";
 import { watchViews, writeWatchedName } from "./watch";
+import { getHeapStatistics } from "node:v8";
 
 /**
  * Lowers this thread's scheduling priority (Linux: a thread's nice value is set through its id,
@@ -50,7 +51,12 @@ export interface JobContext {
    * collected) is freed at once instead of sitting beside the next build's.
    */
   retire(): void;
+  /** retire(), when the worker's heap is past RETIRE_HEAP_BYTES now (a large parse's leftovers). */
+  retireIfHeavy(): void;
 }
+
+/** A worker whose heap is past this after a job is ended (its memory freed) rather than reused. */
+export const RETIRE_HEAP_BYTES = 256 * 2 ** 20;
 
 export function serveStoreJobs(
   handle: (request: unknown, ctx: JobContext) => Promise<unknown>,
@@ -83,6 +89,7 @@ export function serveStoreJobs(
         for (const b of buffers) if (b.byteLength > 0) moved.add(b);
       },
       retire: () => void (retire = true),
+      retireIfHeavy: () => void (retire ||= getHeapStatistics().used_heap_size > RETIRE_HEAP_BYTES),
     };
     let reply: FromWorker;
     try {
