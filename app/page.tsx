@@ -1,12 +1,12 @@
-import { describeRuns } from "@/lib/health";
-import { listRuns, runsRoot } from "@/lib/runs";
+import { describeRoot } from "@/lib/health";
+import { runsRoot } from "@/lib/runs";
 import { RunList } from "@/components/runs/run-list";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
   const root = runsRoot();
-  const runs = await describeRuns(await listRuns(root));
+  const runs = await describeRoot(root);
   return (
     <>
       <h1>Runs</h1>

@@ -13,7 +13,8 @@ import {
   sharedScalars,
   type RunScalars,
 } from "@/lib/trainer";
-import { getRun, listRuns, type RunLayout } from "@/lib/runs";
+import { getRun, listRuns, runsRoot, type RunLayout } from "@/lib/runs";
+import { shared } from "@/lib/cache";
 import { indexFor } from "@/lib/index";
 import type { Comparison, RunRef } from "@/lib/schema";
 import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./comparison";
@@ -90,9 +91,9 @@ async function findBaseline(
 }
 
 /** The scalar asked for, which must be one both runs log; a list of the allowed tags otherwise. */
-function checkScalar(asked: string | null, shared: readonly string[]): void {
-  if (asked === null || asked === "" || shared.includes(asked)) return;
-  const allowed = shared.length ? shared.map((t) => JSON.stringify(t)).join(", ") : "none";
+function checkScalar(asked: string | null, both: readonly string[]): void {
+  if (asked === null || asked === "" || both.includes(asked)) return;
+  const allowed = both.length ? both.map((t) => JSON.stringify(t)).join(", ") : "none";
   throw new InvalidInputError(
     `scalar ${JSON.stringify(asked.slice(0, 120))} is not logged by both runs; they share: ${allowed}`,
   );
@@ -116,11 +117,28 @@ async function loadBaseline(
   return Promise.all([load(base.run, sr, chosen, notes), load(base.against, sa, chosen, notes)]);
 }
 
-export async function compareRuns(
+/** How long a comparison is reused by the next callers asking the same (each shares one in work). */
+export const COMPARE_REUSE_MS = 1_000;
+
+/**
+ * The comparison of runs a and b: the page and the route asking the same at the same moment share
+ * one, and its answer serves the next second's callers too (a comparison reads both runs whole).
+ */
+export function compareRuns(
   aId: string | null,
   bId: string | null,
   baselineId: string | null,
   scalar: string | null = null,
+): Promise<Comparison> {
+  const key = JSON.stringify(["compare", runsRoot(), aId, bId, baselineId, scalar]);
+  return shared(key, COMPARE_REUSE_MS, () => compareNow(aId, bId, baselineId, scalar));
+}
+
+async function compareNow(
+  aId: string | null,
+  bId: string | null,
+  baselineId: string | null,
+  scalar: string | null,
 ): Promise<Comparison> {
   if (!aId || !bId) throw new InvalidInputError("compare needs two runs: ?a=<run>&b=<run>");
   const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
@@ -129,9 +147,9 @@ export async function compareRuns(
     readRunScalars(a),
     readRunScalars(b),
   ]);
-  const shared = sharedScalars(sa, sb);
-  checkScalar(scalar, shared);
-  const chosen = chooseScalar(shared, scalar || null);
+  const both = sharedScalars(sa, sb);
+  checkScalar(scalar, both);
+  const chosen = chooseScalar(both, scalar || null);
   const notes: string[] = [];
   const [ia, ib] = await Promise.all([load(a, sa, chosen, notes), load(b, sb, chosen, notes)]);
   const [ibase, iagainst] = await loadBaseline(base, chosen, notes);
@@ -153,7 +171,7 @@ export async function compareRuns(
     b: ref(b),
     baseline: base ? { run: ref(base.run), against: ref(base.against), chosen: base.chosen } : null,
     runs: all.map(ref),
-    scalars: shared,
+    scalars: both,
     scalar: chosen,
     training,
     evaluation,

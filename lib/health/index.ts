@@ -1,5 +1,5 @@
 // A run's health: counts, distributions and alerts over its summary index, its files' alerts, the
 // training curve, and the run page's overview.
 export { runHealth, snapshotWithHealth } from "./run-health";
-export { describeRuns } from "./run-overview";
+export { describeRoot, describeRuns, LIST_REUSE_MS } from "./run-overview";
 export { type TrainingCurveView } from "./training-curve";

@@ -8,7 +8,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RunHealth } from "@/lib/schema";
 import type { RunMetrics, RunLayout } from "@/lib/runs";
-import { readTrainingCurve } from "@/lib/trainer";
+import { readTrainingCurve, type ScalarSeries } from "@/lib/trainer";
 import { trainingCurve, type TrainingCurveView } from "./training-curve";
 import {
   alertTableQuery,
@@ -108,6 +108,8 @@ export async function snapshotWithHealth(
   waitMs?: number,
   /** A page's wait: ends as soon as the index cannot end soon (lib/index/wait). */
   brief = false,
+  /** How old the index may be before this look refreshes it (the index's default: 2 s). */
+  minIntervalMs?: number,
 ): Promise<{
   snap: IndexSnapshot;
   health: HealthReport;
@@ -117,7 +119,7 @@ export async function snapshotWithHealth(
 }> {
   const index = indexFor(run);
   const [, read] = await Promise.all([
-    index.snapshot({ waitMs: waitFor(index, waitMs), brief }),
+    index.snapshot({ waitMs: waitFor(index, waitMs), brief, minIntervalMs }),
     readTrainingCurve(run),
   ]);
   const { metrics } = read;
@@ -136,9 +138,19 @@ export async function snapshotWithHealth(
     ...fileAlerts(snap, metrics, run.manifestError),
     ...truth,
   ]);
-  const curve = trainingCurve(read.series ? [read.series] : []);
+  const curve = curveView(read.series);
   return { snap, metrics, curve, notes, health: { ...health, alerts } };
 }
+
+/** The curve view of a reward series, once per series (series are cached by file version). */
+function curveView(series: ScalarSeries | null): TrainingCurveView | null {
+  if (series === null) return null;
+  let view = curveViews.get(series);
+  if (view === undefined) curveViews.set(series, (view = trainingCurve([series])));
+  return view;
+}
+
+const curveViews = new WeakMap<ScalarSeries, TrainingCurveView | null>();
 
 /**
  * Each alert that names rollouts with the rollouts table's query listing exactly them, so its link

@@ -5,7 +5,14 @@
 // A run whose files cannot be read is listed with the error; it never fails the list of runs.
 import "server-only";
 import type { RunOverview } from "@/lib/schema";
-import { type RunLayout, decideRunProfile, type ProfileDecision } from "@/lib/runs";
+import { shared } from "@/lib/cache";
+import {
+  decideRunProfile,
+  listRuns,
+  runsRoot,
+  type ProfileDecision,
+  type RunLayout,
+} from "@/lib/runs";
 import { fileProblems } from "./alerts";
 import { snapshotWithHealth } from "./run-health";
 import { byTriage, worstAlert } from "./run-triage";
@@ -15,11 +22,30 @@ import { byTriage, worstAlert } from "./run-triage";
  * index to finish, short enough that the list of runs answers well within a second.
  */
 export const LIST_WAIT_MS = 500;
+/**
+ * How old a run's index may be when the list of runs shows it: a listing looks at every run, so
+ * it brings each up to date at most every 10 s (a store listing and a database open per run); the
+ * run's own pages refresh it every 2 s, and a run being indexed shows its progress as it goes.
+ */
+export const LIST_REFRESH_MS = 10_000;
 
 const joined = (...parts: Array<string | null>): string | null =>
   parts.filter((p): p is string => p !== null).join("; ") || null;
 
 /** Every run's line, worst first (./run-triage): the home page's and GET /api/runs' order. */
+/** How long a list of runs is reused by the next callers (each shares one being made). */
+export const LIST_REUSE_MS = 1_000;
+
+/**
+ * The runs of `root`, described, worst first: what the home page and GET /api/runs show. Callers
+ * at the same moment share one listing, and its answer serves the next second's callers too.
+ */
+export function describeRoot(root = runsRoot()): Promise<RunOverview[]> {
+  return shared(`runs-overview\n${root}`, LIST_REUSE_MS, async () =>
+    describeRuns(await listRuns(root)),
+  );
+}
+
 export async function describeRuns(runs: readonly RunLayout[]): Promise<RunOverview[]> {
   return (await Promise.all(runs.map(describeRun))).sort(byTriage);
 }
@@ -39,7 +65,7 @@ export async function describeRun(run: RunLayout): Promise<RunOverview> {
 
 async function overviewOf(run: RunLayout): Promise<RunOverview> {
   const [{ snap, health, metrics, curve }, decision] = await Promise.all([
-    snapshotWithHealth(run, LIST_WAIT_MS),
+    snapshotWithHealth(run, LIST_WAIT_MS, false, LIST_REFRESH_MS),
     decideRunProfile(run),
   ]);
   const worst = worstAlert(health.alerts);

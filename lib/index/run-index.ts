@@ -156,6 +156,11 @@ export class SummaryIndex {
     return allSummaries(this.rows);
   }
 
+  /** Changes whenever the rows do (and when this index is made anew): a key for derived values. */
+  fingerprint(): string {
+    return `${this.instance}:${this.rows.generation}`;
+  }
+
   /** A value derived from the current rows (a page, the health report), kept until they change. */
   memo<T>(key: string, compute: () => T): T {
     const id = `${this.instance}\n${this.rows.generation}\n${key}`;

@@ -215,7 +215,7 @@ export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRe
       run.metricsFile !== null || where.error === null
         ? { ...read, notes, ...(logDir && notes.length > 0 ? { notesSource: logDir } : {}) }
         : { ...read, error: where.error };
-    return { series: rewardSeries([metricsReward(read)]) ?? null, metrics };
+    return { series: rewardOf(read), metrics };
   }
   // Name the directories the series came from (its sources are paths inside the log directory).
   const dir = logDir ?? ".";
@@ -223,9 +223,30 @@ export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRe
     found.sources.map((f) => path.join(/*turbopackIgnore: true*/ dir, path.dirname(f))),
   );
   const file = `${found.tag} in ${[...from].join(", ")}`;
+  // Derived once per merged logs (cached by their files' versions): a warm page converts no points.
+  const memo = curves.get(found);
+  if (memo?.file === file && memo.notesSource === dir && memo.notes === logs?.notes)
+    return memo.read;
   const metrics = { ...curveOf(found, file, logs?.notes ?? []), notesSource: dir };
-  return { series: found, metrics };
+  const read = { series: found, metrics };
+  curves.set(found, { file, notesSource: dir, notes: logs?.notes, read });
+  return read;
 }
+
+const curves = new WeakMap<
+  ScalarSeries,
+  { file: string; notesSource: string; notes: string[] | undefined; read: TrainingCurveRead }
+>();
+
+/** metrics.jsonl's reward series, once per read of the file (its reads are cached by version). */
+function rewardOf(read: RunMetrics): ScalarSeries | null {
+  let series = rewards.get(read);
+  if (series === undefined)
+    rewards.set(read, (series = rewardSeries([metricsReward(read)]) ?? null));
+  return series;
+}
+
+const rewards = new WeakMap<RunMetrics, ScalarSeries | null>();
 
 /** metrics.jsonl's `reward` column as a series (a NaN or ±Infinity reward is null: a gap). */
 function metricsReward(m: RunMetrics): ScalarSeries {

@@ -7,14 +7,8 @@ import "server-only";
 import path from "node:path";
 import { toVerdictRow } from "@/lib/builder";
 import { processCache } from "@/lib/cache";
-import {
-  buildRollout,
-  reviveStoreError,
-  rolloutSourceOf,
-  rolloutVersion,
-  storePool,
-} from "@/lib/rollout";
-import { recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
+import { buildRollout, rolloutSourceOf, reviveStoreError, storePool } from "@/lib/rollout";
+import { indexFor, recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
 import { confinedRunPath, trainerLogsDir } from "./run-scalars";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema";
@@ -210,26 +204,35 @@ function assemble(run: RunLayout, logDir: string | null, results: StepResult[]):
 const cache = () =>
   processCache<{ key: string; value: Promise<TrainerTruth> }>("trainer-truth", "entries", 32);
 
-/** Everything a version key must cover: the step files, rollouts.jsonl and each joined rollout. */
-async function versionKey(run: RunLayout, files: StepFile[], ids: string[]): Promise<string> {
-  const source = rolloutSourceOf(run);
+/**
+ * The version of what the check read: the step files, rollouts.jsonl, and the joined rollouts by
+ * the summary index's generation (it moves when their files do), not a stat of each one's files.
+ */
+async function versionKey(run: RunLayout, files: StepFile[], refreshMs: number): Promise<string> {
+  const index = indexFor(run);
+  if (Number.isFinite(refreshMs)) await index.snapshot({ waitMs: 0, minIntervalMs: refreshMs });
   const parts = await Promise.all([
     ...files.map((f) => fileVersion(f.file)),
     fileVersion(run.rolloutsFile),
-    ...ids.map((id) => rolloutVersion(source, id)),
   ]);
-  return `${run.manifest.tokenizer ?? ""}|${parts.join(",")}`;
+  return `${run.manifest.tokenizer ?? ""}|${parts.join(",")}|${index.fingerprint()}`;
 }
 
+/** How old the run's index may be (default 2 s); Infinity: the caller has just refreshed it. */
+export type TruthLook = { refreshMs?: number };
+
 /** The truth check with every sample listed and no logged comparison (both: see trainerTruth). */
-export async function trainerTruthAll(run: RunLayout): Promise<TrainerTruth> {
+export async function trainerTruthAll(
+  run: RunLayout,
+  { refreshMs = 2000 }: TruthLook = {},
+): Promise<TrainerTruth> {
   const logDir = await trainerLogDir(run);
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
   // The run page's health asks on every poll: a run without step files reads no records here, and
   // one with them looks up only its steps' ids (0-based record steps), kept per records version.
   const byStep = await idsOfSteps(run, [...new Set(files.map((f) => f.step - 1))]);
   const stepIds = (f: StepFile) => byStep.get(f.step - 1) ?? [];
-  const key = await versionKey(run, files, files.flatMap(stepIds));
+  const key = await versionKey(run, files, refreshMs);
   const hit = cache().get(run.dir);
   if (hit?.key === key) return hit.value;
   const value = (async () => {
@@ -291,7 +294,7 @@ async function withLogged(run: RunLayout, t: TrainerTruth): Promise<TrainerTruth
 }
 
 /** The run's truth check (empty when it has no NeMo-RL log directory), at most MAX_SAMPLES listed. */
-export async function trainerTruth(run: RunLayout): Promise<TrainerTruth> {
-  const t = await withLogged(run, await trainerTruthAll(run));
+export async function trainerTruth(run: RunLayout, look: TruthLook = {}): Promise<TrainerTruth> {
+  const t = await withLogged(run, await trainerTruthAll(run, look));
   return { ...t, samples: t.samples.slice(0, MAX_SAMPLES) };
 }

@@ -1,9 +1,8 @@
-import { describeRuns } from "@/lib/health";
+import { describeRoot } from "@/lib/health";
 import { answer } from "@/lib/http";
-import { listRuns } from "@/lib/runs";
 import { API } from "@/lib/schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export const GET = answer(API.runs, async () => ({ runs: await describeRuns(await listRuns()) }));
+export const GET = answer(API.runs, async () => ({ runs: await describeRoot() }));

@@ -15,7 +15,8 @@ export type TruthAlert = Omit<Alert, "kind"> & { kind: typeof TRUTH_ALERT_KIND }
 
 export async function truthAlerts(run: RunLayout): Promise<TruthAlert[]> {
   if (run.manifest.capture !== "on") return [];
-  const t = await trainerTruth(run);
+  // Its caller (the run's health) has just brought the index up to date, at its own cadence.
+  const t = await trainerTruth(run, { refreshMs: Infinity });
   const { samples, mask_differs: masks, tokens_differ: tokens } = t.totals;
   const differing = masks + tokens;
   if (differing === 0) return [];
