@@ -4,7 +4,14 @@
 // not have are reported as such, never thrown. Decoders are held once per process (the bundled
 // encoding) or per tokenizer.json version (lib/store/versioned-cache); not responsible for windows.
 import "server-only";
-import { readTextFile, confinementOf, resolveConfined, cachedOrError } from "@/lib/store";
+import {
+  cachedOrError,
+  confinementOf,
+  readRegularFile,
+  readTextFile,
+  resolveConfined,
+} from "@/lib/store";
+import { withoutMerges } from "./without-merges";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { processCache } from "@/lib/cache";
@@ -201,7 +208,9 @@ export async function slimTokenizerText(
   file: string,
   configFile: string,
 ): Promise<{ json: string; config: string }> {
-  const { json, config } = await readTokenizerFiles(file, configFile);
+  // The merges are cut out of the bytes before the parse: most of a large file, never used here.
+  const json = JSON.parse(withoutMerges(await readRegularFile(file))) as unknown;
+  const config = JSON.parse(await readTextFile(configFile).catch(() => "{}")) as unknown;
   const model = (json as { model?: { merges?: unknown } } | null)?.model;
   if (model && Array.isArray(model.merges)) model.merges = [];
   return { json: JSON.stringify(json), config: JSON.stringify(config) };

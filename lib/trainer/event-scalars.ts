@@ -10,8 +10,8 @@ import {
   type SummaryValue,
   type TensorMessage,
 } from "./event-proto";
-import { pointOf, type SeriesCollector } from "./scalar-series";
-import { readTfRecords, type RecordNote } from "./tfrecord";
+import { pointOf, type PointSink } from "./scalar-series";
+import { eachTfRecord, type RecordNote } from "./tfrecord";
 
 export interface EventFileRead {
   file: string;
@@ -46,27 +46,22 @@ function scalarOf(v: SummaryValue): number | null {
 }
 
 /** Adds the scalars of the event file `bytes` (named `file`) to `into`. */
-export function readEventFile(
-  bytes: Uint8Array,
-  file: string,
-  into: SeriesCollector,
-): EventFileRead {
-  const framing = readTfRecords(bytes, file);
+export function readEventFile(bytes: Uint8Array, file: string, into: PointSink): EventFileRead {
   const out: EventFileRead = {
     file,
-    records: framing.records.length,
+    records: 0,
     scalars: 0,
     other_values: 0,
-    notes: framing.notes.map((n) => n.message),
-    record_notes: framing.notes,
+    notes: [],
+    record_notes: [],
   };
-  for (const { data, offset } of framing.records) {
+  const framing = eachTfRecord(bytes, file, (data, offset) => {
     let event;
     try {
       event = decodeEvent(data);
     } catch (err) {
       out.notes.push(`${file}: byte ${offset}: not an Event (${(err as Error).message}); skipped`);
-      continue;
+      return;
     }
     const step = event.step ?? 0;
     const wall = event.wall_time ?? 0;
@@ -79,6 +74,10 @@ export function readEventFile(
       into.add(v.tag, file, pointOf(step, wall, value));
       out.scalars++;
     }
-  }
+  });
+  out.records = framing.records;
+  // Framing notes first, as the file reads: a torn tail or bad CRC, then undecodable events.
+  out.notes.unshift(...framing.notes.map((n) => n.message));
+  out.record_notes = framing.notes;
   return out;
 }

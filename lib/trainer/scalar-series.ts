@@ -26,8 +26,13 @@ export function pointOf(step: number, wallTime: number, value: number): ScalarPo
   return { step, wall_time: wallTime, value: null, non_finite: literal };
 }
 
+/** Where a file reader puts its points: ./scalar-series's collector or ./packed-series's. */
+export interface PointSink {
+  add(tag: string, source: string, point: ScalarPoint): void;
+}
+
 /** Collects points per tag from any number of files. */
-export class SeriesCollector {
+export class SeriesCollector implements PointSink {
   private readonly byTag = new Map<string, { sources: Set<string>; points: ScalarPoint[] }>();
 
   add(tag: string, source: string, point: ScalarPoint): void {

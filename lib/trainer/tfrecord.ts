@@ -38,6 +38,22 @@ function u32(bytes: Uint8Array, at: number): number {
 /** The records of `bytes` (a whole file named `file`), with notes on anything skipped or torn. */
 export function readTfRecords(bytes: Uint8Array, file: string): TfRecordRead {
   const records: TfRecord[] = [];
+  const { notes, readBytes } = eachTfRecord(bytes, file, (data, offset) =>
+    records.push({ offset, data }),
+  );
+  return { records, notes, readBytes };
+}
+
+/**
+ * Each whole, checked record of `bytes` handed to `visit` in order (its payload a view of `bytes`,
+ * valid during the call), holding none: a file of millions of records costs no array of them.
+ */
+export function eachTfRecord(
+  bytes: Uint8Array,
+  file: string,
+  visit: (data: Uint8Array, offset: number) => void,
+): Omit<TfRecordRead, "records"> & { records: number } {
+  let records = 0;
   const notes: RecordNote[] = [];
   const note = (offset: number, kind: RecordNote["kind"], message: string) =>
     notes.push({ file, offset, kind, message: `${file}: byte ${offset}: ${message}` });
@@ -75,8 +91,10 @@ export function readTfRecords(bytes: Uint8Array, file: string): TfRecordRead {
       break;
     }
     const data = bytes.subarray(at + HEADER, at + HEADER + length);
-    if (maskedCrc32c(data) === u32(bytes, at + HEADER + length)) records.push({ offset: at, data });
-    else note(at, "data_crc", `the record's data CRC does not match; record skipped`);
+    if (maskedCrc32c(data) === u32(bytes, at + HEADER + length)) {
+      records++;
+      visit(data, at);
+    } else note(at, "data_crc", `the record's data CRC does not match; record skipped`);
     at = end;
     readBytes = end;
   }

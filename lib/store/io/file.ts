@@ -203,17 +203,36 @@ export async function* readChunks(file: string, signal?: AbortSignal): AsyncGene
   }
 }
 
-/** A whole (small) regular file; refuses one larger than `maxBytes` rather than hold it. */
+/**
+ * A whole regular file, read into one buffer of the size it says (no chunks held beside a copy:
+ * a 250 MiB file costs 250 MiB, not twice that); refuses one larger than `maxBytes` rather than
+ * hold it. Reads to the end whatever the size says (a file growing, /proc files saying 0).
+ */
 export async function readRegularFile(file: string, maxBytes = 256 << 20): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of readChunks(file)) {
-    total += chunk.length;
-    if (total > maxBytes)
-      throw new Error(`${path.basename(file)}: larger than ${maxBytes >> 20} MiB; not read`);
-    parts.push(chunk);
+  const tooLarge = () =>
+    new Error(`${path.basename(file)}: larger than ${maxBytes >> 20} MiB; not read`);
+  const f = await openRegular(file);
+  try {
+    if (f.size > maxBytes) throw tooLarge();
+    let buf = Buffer.allocUnsafe(Math.min(f.size + 1, maxBytes + 1));
+    let total = 0;
+    for (;;) {
+      if (total === buf.length) {
+        if (total > maxBytes) throw tooLarge();
+        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2 + CHUNK, maxBytes + 1));
+        buf.copy(grown, 0, 0, total);
+        buf = grown;
+      }
+      const view = buf.subarray(total, Math.min(buf.length, total + CHUNK));
+      const n = await f.read(view, total);
+      if (n === 0) break;
+      total += n;
+    }
+    if (total > maxBytes) throw tooLarge();
+    return buf.subarray(0, total);
+  } finally {
+    await f.close();
   }
-  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
 }
 
 /** `call` watched on a store worker, else `later` under the read deadline. */

@@ -1,0 +1,162 @@
+// Scalar series in typed arrays: how a worker collects a trainer file's points (millions of
+// records never become millions of objects), keeps one point per step, cuts a series to a bound
+// and sends it back (the arrays transferred, not copied). Non-finite values are coded 1 NaN,
+// 2 +Infinity, 3 −Infinity. Pure. The object form (./scalar-series) is what the rest of the code
+// reads: `unpack` makes it from a bounded series.
+import type { ScalarPoint, ScalarSeries } from "./scalar-series";
+
+export interface PackedSeries {
+  tag: string;
+  sources: string[];
+  steps: Float64Array;
+  wall: Float64Array;
+  values: Float64Array;
+  nonFinite: Uint8Array;
+}
+
+const NON_FINITE = [undefined, "NaN", "Infinity", "-Infinity"] as const;
+
+/** A series' points growing in place (doubling), with the files they came from. */
+class Growing {
+  n = 0;
+  steps = new Float64Array(64);
+  wall = new Float64Array(64);
+  values = new Float64Array(64);
+  nonFinite = new Uint8Array(64);
+  readonly sources = new Set<string>();
+
+  push(p: ScalarPoint): void {
+    if (this.n === this.steps.length) {
+      const grow = <A extends Float64Array | Uint8Array>(a: A): A => {
+        const b = new (a.constructor as new (n: number) => A)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      [this.steps, this.wall, this.values] = [grow(this.steps), grow(this.wall), grow(this.values)];
+      this.nonFinite = grow(this.nonFinite);
+    }
+    this.steps[this.n] = p.step;
+    this.wall[this.n] = p.wall_time;
+    this.values[this.n] = p.value ?? NaN;
+    this.nonFinite[this.n] = p.non_finite ? NON_FINITE.indexOf(p.non_finite) : 0;
+    this.n++;
+  }
+
+  /** One point per step, by step: the latest wall time, on a tie the last added. */
+  onePerStep(tag: string): PackedSeries {
+    const order = new Uint32Array(this.n);
+    for (let i = 0; i < this.n; i++) order[i] = i;
+    // Typed-array sort is not stable: the index breaks ties, so "last added" is well defined.
+    order.sort((a, b) => this.steps[a]! - this.steps[b]! || a - b);
+    const keep: number[] = [];
+    for (const i of order) {
+      const last = keep.length - 1;
+      const prev = keep[last];
+      if (prev !== undefined && this.steps[prev] === this.steps[i]) {
+        if (this.wall[i]! >= this.wall[prev]!) keep[last] = i;
+      } else keep.push(i);
+    }
+    return pick(tag, [...this.sources], this, keep);
+  }
+}
+
+function pick(
+  tag: string,
+  sources: string[],
+  from: Pick<PackedSeries, "steps" | "wall" | "values" | "nonFinite">,
+  at: readonly number[],
+): PackedSeries {
+  const out = empty(tag, sources, at.length);
+  at.forEach((i, k) => {
+    out.steps[k] = from.steps[i]!;
+    out.wall[k] = from.wall[i]!;
+    out.values[k] = from.values[i]!;
+    out.nonFinite[k] = from.nonFinite[i]!;
+  });
+  return out;
+}
+
+function empty(tag: string, sources: string[], n: number): PackedSeries {
+  return {
+    tag,
+    sources,
+    steps: new Float64Array(n),
+    wall: new Float64Array(n),
+    values: new Float64Array(n),
+    nonFinite: new Uint8Array(n),
+  };
+}
+
+/** Collects a file's points per tag in typed arrays (the sink the file readers write into). */
+export class PackedCollector {
+  private readonly byTag = new Map<string, Growing>();
+
+  add(tag: string, source: string, point: ScalarPoint): void {
+    let s = this.byTag.get(tag);
+    if (!s) this.byTag.set(tag, (s = new Growing()));
+    s.sources.add(source);
+    s.push(point);
+  }
+
+  /** Series sorted by tag, one point per step (as ./scalar-series SeriesCollector keeps them). */
+  series(): PackedSeries[] {
+    return [...this.byTag.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([tag, s]) => s.onePerStep(tag));
+  }
+}
+
+/**
+ * The series cut to `max` points: consecutive steps in equal buckets, each the mean of its finite
+ * values at its last step (a bucket of gaps stays a gap, its last point). Shorter series are kept.
+ */
+export function thinPacked(s: PackedSeries, max: number): PackedSeries {
+  const n = s.steps.length;
+  if (n <= max) return s;
+  const out = empty(s.tag, s.sources, max);
+  for (let b = 0; b < max; b++) {
+    const from = Math.floor((b * n) / max);
+    const to = Math.floor(((b + 1) * n) / max);
+    let sum = 0;
+    let k = 0;
+    for (let i = from; i < to; i++) {
+      if (s.nonFinite[i]) continue;
+      sum += s.values[i]!;
+      k++;
+    }
+    const last = to - 1;
+    out.steps[b] = s.steps[last]!;
+    out.wall[b] = s.wall[last]!;
+    out.values[b] = k ? sum / k : s.values[last]!;
+    out.nonFinite[b] = k ? 0 : s.nonFinite[last]!;
+  }
+  return out;
+}
+
+export function pack(s: ScalarSeries): PackedSeries {
+  const g = new Growing();
+  for (const p of s.points) g.push(p);
+  return pick(
+    s.tag,
+    s.sources,
+    g,
+    Array.from({ length: g.n }, (_, i) => i),
+  );
+}
+
+export function unpack(p: PackedSeries): ScalarSeries {
+  const points: ScalarPoint[] = new Array(p.steps.length);
+  for (let i = 0; i < p.steps.length; i++) {
+    const code = p.nonFinite[i] ?? 0;
+    const point: ScalarPoint = { step: p.steps[i]!, wall_time: p.wall[i]!, value: null };
+    if (code === 0) point.value = p.values[i]!;
+    else point.non_finite = NON_FINITE[code];
+    points[i] = point;
+  }
+  return { tag: p.tag, sources: p.sources, points };
+}
+
+/** The object form's thinning, done on the packed form (one home for the rule). */
+export function thin(s: ScalarSeries, max: number): ScalarSeries {
+  return s.points.length <= max ? s : unpack(thinPacked(pack(s), max));
+}
