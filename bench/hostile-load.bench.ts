@@ -5,10 +5,15 @@
 // errors, the largest answer, and the server's peak resident set (VmHWM, the kernel's high-water
 // mark) against the largest file's size. Cold: a fresh server with its own index directory.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { appendFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
+import {
+  writeLargeEventFile,
+  writeLargeMlflowMetric,
+  writeLargeTokenizer,
+} from "@/lib/testing/hostile-trainer-files";
 import { LIST_REUSE_MS } from "@/lib/health";
 import { startServer } from "./server";
 import { figure, fmt, runAlone } from "./util";
@@ -43,49 +48,18 @@ function writeRoot(): void {
   );
   for (const d of samples)
     cpSync(path.join("fixtures/runs", d.name), path.join(ROOT, d.name), { recursive: true });
-  // A 250 MiB event file: one 100,000-record chunk repeated (every record parsed; steps repeat).
   const events = hostileRun("big-events", "a 250 MiB TensorBoard event file");
-  mkdirSync(path.join(events, "logs", "tensorboard"), { recursive: true });
-  const chunk: ScalarToWrite[] = Array.from({ length: 100_000 }, (_, i) => ({
-    tag: i % 2 ? "train/reward" : "train/loss",
-    step: i >> 1,
-    wall_time: 1.7e9 + i,
-    value: Math.sin(i / 1000),
-  }));
-  const bytes = eventFileBytes(1.7e9, chunk);
-  const file = path.join(events, "logs", "tensorboard", "events.out.tfevents.1700000000.node");
-  writeFileSync(file, bytes);
-  while (readFileSync(file).length + bytes.length < 250 * 2 ** 20)
-    appendFileSync(file, bytes.subarray(0));
-  // A 100 MB MLflow metric file (`timestamp value step` lines).
+  const tb = path.join(events, "logs", "tensorboard", "events.out.tfevents.1700000000.node");
+  writeLargeEventFile(tb, 250 * 2 ** 20);
   const ml = hostileRun("big-mlflow", "a 100 MB MLflow metric file");
-  const metrics = path.join(ml, "logs", "mlruns", "0", "run1", "metrics", "train");
-  mkdirSync(metrics, { recursive: true });
-  const lines =
-    Array.from({ length: 200_000 }, (_, i) => `${1.7e12 + i} ${Math.cos(i)} ${i}`).join("\n") +
-    "\n";
-  const metricFile = path.join(metrics, "reward");
-  writeFileSync(metricFile, "");
-  for (let written = 0; written < 100e6; written += lines.length) appendFileSync(metricFile, lines);
-  // A 200 MB tokenizer.json (a byte-level BPE whose merges make nearly all of it).
+  writeLargeMlflowMetric(
+    path.join(ml, "logs", "mlruns", "0", "run1", "metrics", "train", "reward"),
+    100e6,
+  );
   const tok = hostileRun("big-tokenizer", "a 200 MB tokenizer.json", {
     tokenizer: "tokenizer.json",
   });
-  const vocab: Record<string, number> = {};
-  for (let b = 0; b < 256; b++) vocab[String.fromCodePoint(b < 33 ? 256 + b : b)] = b;
-  const merges = Array.from({ length: 9_000_000 }, (_, i) => `a${i % 997} b${i}`);
-  writeFileSync(
-    path.join(tok, "tokenizer.json"),
-    JSON.stringify({
-      version: "1.0",
-      added_tokens: [],
-      normalizer: null,
-      pre_tokenizer: { type: "ByteLevel", add_prefix_space: false, trim_offsets: true },
-      post_processor: null,
-      decoder: { type: "ByteLevel", add_prefix_space: true, trim_offsets: true },
-      model: { type: "BPE", vocab, merges },
-    }),
-  );
+  writeLargeTokenizer(path.join(tok, "tokenizer.json"), 200e6);
   // 200 records × 1,000 tags.
   const tags = hostileRun("many-tags", "200 records × 1,000 tags");
   mkdirSync(path.join(tags, "logs", "tensorboard"), { recursive: true });

@@ -2,7 +2,8 @@
 // through the real route handlers on the built store workers (dist/store-worker.mjs). For each: the
 // clear message, and while the hostile run is being read, `/api/runs` and another run's inspector
 // answer within 2 s and the event loop never blocks for 100 ms (perf_hooks.monitorEventLoopDelay).
-// FIFO side files: ./hostile-side-files.test.ts. Symlinks out of the root, run.json paths outside
+// FIFO side files: ./hostile-side-files.test.ts; trainer files at their size caps:
+// ./hostile-trainer-files.test.ts. Symlinks out of the root, run.json paths outside
 // it, unreadable metrics or records and damaged caches are proven where they are built:
 // lib/runs/root.test.ts, lib/store/confine.test.ts, app/api/faults.test.ts and
 // lib/index/summary-cache.test.ts.

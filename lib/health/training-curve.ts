@@ -26,16 +26,21 @@ export function trainingCurve(
   const picked = rewardSeries(series);
   if (!picked) return null;
   const stride = Math.max(1, Math.ceil(picked.points.length / maxPoints));
-  const finite = picked.points.flatMap((p) =>
-    p.value !== null && Number.isFinite(p.value) ? [p.value] : [],
-  );
+  // Loops, not array chains: a series may hold 200,000 points, and this runs on the server's thread.
+  const finite: number[] = [];
+  const points: TrainingCurveView["points"] = [];
+  for (let i = 0; i < picked.points.length; i++) {
+    const p = picked.points[i]!;
+    if (p.value !== null && Number.isFinite(p.value)) {
+      finite.push(p.value);
+    }
+    if (i % stride === 0 || p.value === null) points.push({ step: p.step, reward: p.value });
+  }
   return {
     mean: finite.length > 0 ? ssMean(finite) : null,
     tag: picked.tag,
     sources: picked.sources,
     steps: picked.points.length,
-    points: picked.points
-      .filter((p, i) => i % stride === 0 || p.value === null)
-      .map((p) => ({ step: p.step, reward: p.value })),
+    points,
   };
 }

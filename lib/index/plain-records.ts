@@ -6,7 +6,7 @@
 // (the "special" ones: a few, or a store's worth) are keyed in JavaScript by the caller.
 import "server-only";
 import type Database from "better-sqlite3";
-import { attemptOf } from "@/lib/store";
+import { attemptOf, nextTurn } from "@/lib/store";
 
 /** What follows the record hash in a plain rollout's key: not deleted, no attempt group. */
 export const PLAIN_KEY_SUFFIX = "||";
@@ -63,7 +63,7 @@ export async function countPlainStale(db: () => Db, prefix: string): Promise<num
       )
       .pluck()
       .get({ from, to: from + 50_000, prefix, suffix: PLAIN_KEY_SUFFIX }) as number;
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
   }
   return n;
 }

@@ -7,7 +7,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { IndexProgress, RolloutRecord, RolloutSummary } from "@/lib/schema";
-import type { StoreListing } from "@/lib/store";
+import { nextTurn, type StoreListing } from "@/lib/store";
 import { summarizeInWorkers } from "./pool";
 import {
   attemptRecordIds,
@@ -38,8 +38,6 @@ const BATCH = 1000;
 const FLUSH_MS = 200;
 /** Store rollouts queued on the worker pool at once. */
 const STORE_CHUNK = 2000;
-
-const breathe = () => new Promise((r) => setImmediate(r));
 
 /** Brings the rows up to date with the listings and records; progress counts what is summarised. */
 export async function updateRows(
@@ -157,7 +155,7 @@ async function staleSpecial(rows: SummaryRows, r: RunRollouts) {
       if (had !== undefined) replacing.add(id);
     }
     if (performance.now() - slice > SLICE_MS) {
-      await breathe();
+      await nextTurn();
       slice = performance.now();
     }
   }
@@ -192,7 +190,7 @@ export async function summarisePlain(
     sink.flush();
     if (page.length < BATCH) return after;
     if (performance.now() - slice > SLICE_MS) {
-      await breathe();
+      await nextTurn();
       slice = performance.now();
     }
   }
@@ -225,7 +223,7 @@ async function summariseSpecial(
     for (const input of inputsOf(fromRecord.slice(i, i + BATCH)))
       accept(await summarizeSafely(input));
     sink.flush();
-    await breathe();
+    await nextTurn();
   }
   const fromStore = special.stale.filter((id) => hasStoreFiles(r, id));
   // Always on the index's worker pool, however few: summarising on this thread would block it.
@@ -270,7 +268,7 @@ async function standInFromRecords(
       replacing.add(id);
     }
     sink.standIn(summaries);
-    await breathe();
+    await nextTurn();
   }
 }
 

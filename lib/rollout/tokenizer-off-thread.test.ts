@@ -1,13 +1,14 @@
 // A run's tokenizer read on a store worker (readTokenizerOffThread): the decoder made from what the
 // worker sends (the merges dropped) decodes exactly as one made from the whole file, and a large
 // tokenizer.json (merges making most of it) holds the server's event loop for no long stretch.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { watchEventLoop } from "@/lib/testing/event-loop";
+import { byteSymbols } from "@/lib/testing/hostile-trainer-files";
 import { afterAll, describe, expect, it } from "vitest";
-import { decoderFor, readTokenizerFiles } from "@/lib/tokens";
+import { decoderFor, hfDecoder } from "@/lib/tokens";
 import { readTokenizerOffThread, storePool } from "./pool";
 
 // The large files are removed after the run, so a test run leaves no hundred megabytes behind.
@@ -19,11 +20,7 @@ afterAll(() => {
 
 /** A byte-level BPE tokenizer.json: the 256 byte symbols, `words` merged words, `merges` merges. */
 function byteLevel(words: number, merges: number) {
-  const symbols: string[] = [];
-  for (let b = 33; b <= 126; b++) symbols.push(String.fromCharCode(b));
-  for (let b = 161; b <= 172; b++) symbols.push(String.fromCharCode(b));
-  for (let b = 174; b <= 255; b++) symbols.push(String.fromCharCode(b));
-  for (let n = 0; symbols.length < 256; n++) symbols.push(String.fromCharCode(256 + n));
+  const symbols = byteSymbols();
   const vocab: Record<string, number> = {};
   symbols.forEach((s, i) => (vocab[s] = i));
   for (let w = 0; w < words; w++) vocab[`Ġw${w}`] = 256 + w;
@@ -56,11 +53,11 @@ describe("readTokenizerOffThread", () => {
     const file = path.join(dir, "tokenizer.json");
     const off = await readTokenizerOffThread(file, path.join(dir, "tokenizer_config.json"));
     expect((off.json as { model: { merges: unknown[] } }).model.merges).toEqual([]);
-    const whole = await readTokenizerFiles(file, path.join(dir, "none.json"));
-    expect((whole.json as { model: { merges: unknown[] } }).model.merges).toHaveLength(5_000);
+    // The reference: the whole tokenizer, merges and all.
+    const whole = JSON.parse(readFileSync(file, "utf8")) as { model: { merges: unknown[] } };
+    expect(whole.model.merges).toHaveLength(5_000);
     const a = await decoderFor(dir, "tokenizer.json", undefined, readTokenizerOffThread);
-    const other = write(json);
-    const b = await decoderFor(other, "tokenizer.json");
+    const b = hfDecoder("tokenizer.json", whole);
     const ids = [...Array.from({ length: 300 }, (_, i) => (i * 37) % 2_257), 2_256, 9_999];
     expect(a!.decode(ids)).toBe(b!.decode(ids));
     for (const id of ids) expect(a!.piece(id)).toEqual(b!.piece(id));

@@ -25,6 +25,7 @@ export {
   readRegularFile,
   StoreWorkerPool,
   memoryBudget,
+  nextTurn,
   type JobContext,
   serveStoreJobs,
   type WorkerFailure,

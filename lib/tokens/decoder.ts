@@ -189,30 +189,28 @@ export interface TokenizerFiles {
 /** Reads a tokenizer's two files: on this thread (readTokenizerFiles) or a store worker's. */
 export type TokenizerReader = (file: string, configFile: string) => Promise<TokenizerFiles>;
 
-/** Both files read and parsed on this thread (a missing config is `{}`). */
+/**
+ * Both files read and parsed on this thread (a missing config is `{}`), with what decoding never
+ * uses dropped: a BPE model's merges, most of a large tokenizer.json, are cut out of the bytes
+ * before the parse (so a 200 MB file is never millions of strings) and left an empty list.
+ */
 export async function readTokenizerFiles(
   file: string,
   configFile: string,
 ): Promise<TokenizerFiles> {
-  const json = JSON.parse(await readTextFile(file)) as unknown;
-  const config = JSON.parse(await readTextFile(configFile).catch(() => "{}")) as unknown;
-  return { json, config };
-}
-
-/**
- * The two files as text with what decoding never uses dropped (a BPE model's merges, most of a
- * large tokenizer.json), for a store worker to send the server's thread: the vocabulary, the added
- * tokens and the decoder's settings, whatever the file's size.
- */
-export async function slimTokenizerText(
-  file: string,
-  configFile: string,
-): Promise<{ json: string; config: string }> {
-  // The merges are cut out of the bytes before the parse: most of a large file, never used here.
   const json = JSON.parse(withoutMerges(await readRegularFile(file))) as unknown;
   const config = JSON.parse(await readTextFile(configFile).catch(() => "{}")) as unknown;
   const model = (json as { model?: { merges?: unknown } } | null)?.model;
   if (model && Array.isArray(model.merges)) model.merges = [];
+  return { json, config };
+}
+
+/** The two files as readTokenizerFiles leaves them, as text: what a store worker sends back. */
+export async function slimTokenizerText(
+  file: string,
+  configFile: string,
+): Promise<{ json: string; config: string }> {
+  const { json, config } = await readTokenizerFiles(file, configFile);
   return { json: JSON.stringify(json), config: JSON.stringify(config) };
 }
 

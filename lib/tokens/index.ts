@@ -2,6 +2,7 @@
 export {
   BUNDLED_ENCODINGS,
   decoderFor,
+  hfDecoder,
   o200kDecoder,
   readTokenizerFiles,
   slimTokenizerText,

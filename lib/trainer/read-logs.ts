@@ -14,6 +14,7 @@ import {
   confine,
   fileState,
   memoryBudget,
+  nextTurn,
   OutsideStoreError,
   readdirWithin,
 } from "@/lib/store";
@@ -102,7 +103,13 @@ async function parsed(job: TrainerFileJob): Promise<Parsed> {
       const file = await memoryBudget().run(st.size, () =>
         pool ? pool.run<ParsedFile>(job) : runTrainerFileJob(job),
       );
-      return { series: file.series.map(unpack), notes: file.notes };
+      // Into objects a series at a time, the loop given a turn between them (200,000 points each).
+      const series: ScalarSeries[] = [];
+      for (const packed of file.series) {
+        series.push(unpack(packed));
+        await nextTurn();
+      }
+      return { series, notes: file.notes };
       // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
     },
     (st) => Math.min(st.size, FILE_POINTS * POINT_BYTES),
@@ -166,12 +173,24 @@ async function mergeLogs(
     ...tb.map(eventFile),
     ...ml.map(({ f, key }) => metricFile(f, key)),
   ]);
-  const all = new SeriesCollector();
-  for (const r of reads) {
-    notes.push(...r.notes);
-    // Each file's series name that one file as their source.
-    for (const s of r.series) for (const p of s.points) all.add(s.tag, s.sources[0] ?? "", p);
+  for (const r of reads) notes.push(...r.notes);
+  // A tag one file holds is that file's series as it is (one point per step, in order); a tag
+  // several files hold is merged, each point naming its one file as the source.
+  const holders = new Map<string, ScalarSeries[]>();
+  for (const r of reads)
+    for (const s of r.series) holders.set(s.tag, [...(holders.get(s.tag) ?? []), s]);
+  const series: ScalarSeries[] = [];
+  for (const [tag, held] of holders) {
+    if (held.length === 1) {
+      series.push(held[0]!);
+      continue;
+    }
+    const all = new SeriesCollector();
+    for (const s of held) for (const p of s.points) all.add(tag, s.sources[0] ?? "", p);
+    series.push(...all.series());
+    await nextTurn();
   }
+  series.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   const files = [...tb, ...ml.map((m) => m.f)].map((f) => f.rel);
-  return { dir, series: all.series(), files, notes };
+  return { dir, series, files, notes };
 }

@@ -6,7 +6,13 @@
 // page's and home page's reward per step). Read-only; never throws for a bad file.
 import "server-only";
 import path from "node:path";
-import { confinementOf, OutsideStoreError, resolveConfined, isDirectory } from "@/lib/store";
+import {
+  confinementOf,
+  OutsideStoreError,
+  resolveConfined,
+  isDirectory,
+  nextTurn,
+} from "@/lib/store";
 import { readTrainerLogs } from "./read-logs";
 import type { ScalarSeries } from "./scalar-series";
 import { readMetrics, type MetricsRow, type RunMetrics, getRun, type RunLayout } from "@/lib/runs";
@@ -169,19 +175,37 @@ export function scalarAsMetricsRows(
   return rows.sort((a, b) => a.step - b.step);
 }
 
-/** A trainer log series as metrics rows: `reward` per step, non-finite values kept as gaps. */
-function curveOf(series: ScalarSeries, file: string, notes: string[]): RunMetrics {
-  const rows: MetricsRow[] = series.points.map((p) => ({
-    step: p.step,
-    reward: p.value,
-    scalars: {},
-    nonFinite: p.non_finite ? ["reward"] : [],
-  }));
-  const gaps = series.points.flatMap((p) =>
-    p.non_finite ? [{ line: 0, at: `step ${p.step}`, key: series.tag, value: p.non_finite }] : [],
-  );
-  return { rows, unreadable: 0, problems: [], gaps, error: null, file, notes };
+/**
+ * A trainer log series as metrics rows: `reward` per step, non-finite values kept as gaps. The rows
+ * are made when first read (a comparison reads them; the list and the run page, which read only
+ * the gaps and notes, never turn 200,000 points into rows on the server's thread).
+ */
+function curveOf(series: ScalarSeries, file: string, notes: string[], notesSource: string) {
+  const gaps: RunMetrics["gaps"] = [];
+  for (const p of series.points)
+    if (p.non_finite)
+      gaps.push({ line: 0, at: `step ${p.step}`, key: series.tag, value: p.non_finite });
+  let rows: MetricsRow[] | undefined;
+  const metrics: RunMetrics = {
+    unreadable: 0,
+    problems: [],
+    gaps,
+    error: null,
+    file,
+    notes,
+    notesSource,
+    get rows() {
+      return (rows ??= series.points.map((p) =>
+        p.non_finite
+          ? { step: p.step, reward: p.value, scalars: NO_SCALARS, nonFinite: ["reward"] }
+          : { step: p.step, reward: p.value, scalars: NO_SCALARS },
+      ));
+    },
+  };
+  return metrics;
 }
+
+const NO_SCALARS: Record<string, number> = Object.freeze({});
 
 /** The reward series pages and compare read first: the first of DEFAULT_SCALARS with a value. */
 export function rewardSeries(series: readonly ScalarSeries[]): ScalarSeries | undefined {
@@ -227,7 +251,8 @@ export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRe
   const memo = curves.get(found);
   if (memo?.file === file && memo.notesSource === dir && memo.notes === logs?.notes)
     return memo.read;
-  const metrics = { ...curveOf(found, file, logs?.notes ?? []), notesSource: dir };
+  await nextTurn(); // the merge above and the gaps below are each a stretch of the loop's time
+  const metrics = curveOf(found, file, logs?.notes ?? [], dir);
   const read = { series: found, metrics };
   curves.set(found, { file, notesSource: dir, notes: logs?.notes, read });
   return read;

@@ -50,7 +50,12 @@ export class SeriesCollector implements PointSink {
   }
 }
 
-function onePerStep(points: readonly ScalarPoint[]): ScalarPoint[] {
+function onePerStep(points: ScalarPoint[]): ScalarPoint[] {
+  // One file's series comes already one per step, in order: kept as it is, not sorted again.
+  let ordered = true;
+  for (let i = 1; i < points.length && ordered; i++)
+    ordered = points[i - 1]!.step < points[i]!.step;
+  if (ordered) return points;
   const byStep = new Map<number, ScalarPoint>();
   for (const p of points) {
     const prev = byStep.get(p.step);

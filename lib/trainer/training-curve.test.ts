@@ -84,7 +84,7 @@ describe("where the curve comes from", () => {
 
   it("NaN and Infinity in the event file are gaps, each named by its step", async () => {
     const c = (await readTrainingCurve(await getRun("gaps", root))).metrics;
-    expect(c.rows.map((r) => [r.step, r.reward, r.nonFinite])).toEqual([
+    expect(c.rows.map((r) => [r.step, r.reward, r.nonFinite ?? []])).toEqual([
       [0, 0.5, []],
       [1, null, ["reward"]],
       [2, 0.75, []],

@@ -10,7 +10,7 @@ import path from "node:path";
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs";
 import { listRunInputs } from "./write";
-import type { StoreListing } from "@/lib/store";
+import { nextTurn, type StoreListing } from "@/lib/store";
 import { rolloutsInView } from "../update";
 import { recordHashes } from "../record-rows";
 import { readShardDir, shardSetRows, type ShardSet } from "./set";
@@ -112,7 +112,7 @@ export async function seedFromShards(
       slice.push(row);
       if (slice.length < SLICE_ROWS) continue;
       flush();
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
     }
     flush();
   } catch (err) {

@@ -13,4 +13,5 @@ export {
 } from "./file";
 export { MEMORY_BUDGET_BYTES, MemoryBudget, memoryBudget } from "./budget";
 export { StoreWorkerPool } from "./pool";
+export { nextTurn } from "./turn";
 export { type JobContext, serveStoreJobs, type WorkerFailure } from "./serve";
