@@ -105,6 +105,42 @@ describe("a run's trainer logs", () => {
   });
 });
 
+describe("symlinks deeper in a run's logs/", () => {
+  it("are named and never followed at any level: a run directory, an experiment, a file", async () => {
+    const w = world();
+    // Outside: an event file, a directory of them and an MLflow run, each holding a series the
+    // run must never show.
+    const secret = eventFileBytes(1, [{ tag: "secret/x", step: 1, wall_time: 1, value: 0.5 }]);
+    mkdirSync(path.join(w.outside, "tb"));
+    writeFileSync(path.join(w.outside, "tb", "events.out.tfevents.9.host"), secret);
+    writeFileSync(path.join(w.outside, "events.out.tfevents.8.host"), secret);
+    mlruns(path.join(w.outside, "ml"), 0.9);
+    writeFileSync(path.join(w.outside, "loss"), `1 ${SECRET} 1\n`);
+    const tb = path.join(w.logs, "tensorboard");
+    mkdirSync(tb);
+    mlruns(path.join(w.logs, "mlruns"), 0.5);
+    const train = path.join(w.logs, "mlruns", "0", "abc", "metrics", "train");
+    symlinkSync(path.join(w.outside, "tb"), path.join(tb, "sub"));
+    const ev = "events.out.tfevents.8.host";
+    symlinkSync(path.join(w.outside, ev), path.join(tb, ev));
+    symlinkSync(path.join(w.outside, "ml", "0"), path.join(w.logs, "mlruns", "1"));
+    symlinkSync(path.join(w.outside, "ml", "0", "abc"), path.join(w.logs, "mlruns", "0", "abd"));
+    symlinkSync(path.join(w.outside, "loss"), path.join(train, "loss"));
+    const s = await readRunScalars(await getRun("r", w.root));
+    expect(s.series.map((x) => [x.tag, x.points.map((p) => p.value)])).toEqual([
+      ["train/reward", [0.5]],
+    ]);
+    expect(s.notes).toEqual([
+      `${path.join("tensorboard", ev)}: a symlink; not followed`,
+      `${path.join("tensorboard", "sub")}: a symlink; not followed`,
+      `${path.join("mlruns", "0", "abc", "metrics", "train", "loss")}: a symlink; not followed`,
+      `${path.join("mlruns", "0", "abd")}: a symlink; not followed`,
+      `${path.join("mlruns", "1")}: a symlink; not followed`,
+    ]);
+    expect(JSON.stringify(s)).not.toContain(SECRET);
+  });
+});
+
 describe("a FIFO where a trainer log should be", () => {
   it("is named in a note and never opened (a read would wait forever)", async () => {
     const w = world();
@@ -119,6 +155,25 @@ describe("a FIFO where a trainer log should be", () => {
       `${path.join("mlruns", "0", "abc", "metrics", "train", "kl")}: a FIFO; not read`,
     ]);
     expect(s.series.map((x) => x.tag)).toEqual(["train/reward"]);
+  });
+
+  it("a step file or metrics.jsonl: refused by type, named, never opened", async () => {
+    const w = world();
+    execFileSync("mkfifo", [path.join(w.logs, "train_data_step2.jsonl")]);
+    execFileSync("mkfifo", [path.join(w.run, "metrics.jsonl")]);
+    const [file] = await listStepFiles(w.logs);
+    expect((await readStepFile(file!)).issues).toEqual([
+      {
+        file: "train_data_step2.jsonl",
+        line: null,
+        message:
+          "train_data_step2.jsonl: not a regular file (a directory, FIFO or device); refused",
+      },
+    ]);
+    const { metrics } = await readTrainingCurve(await getRun("r", w.root));
+    expect(metrics.error).toBe(
+      "metrics.jsonl: not a regular file (a directory, FIFO or device); refused",
+    );
   });
 });
 
