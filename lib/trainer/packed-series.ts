@@ -35,11 +35,7 @@ class Growing {
       [this.steps, this.wall, this.values] = [grow(this.steps), grow(this.wall), grow(this.values)];
       this.nonFinite = grow(this.nonFinite);
     }
-    this.steps[this.n] = p.step;
-    this.wall[this.n] = p.wall_time;
-    this.values[this.n] = p.value ?? NaN;
-    this.nonFinite[this.n] = p.non_finite ? NON_FINITE.indexOf(p.non_finite) : 0;
-    this.n++;
+    setPoint(this, this.n++, p);
   }
 
   /** One point per step, by step: the latest wall time, on a tie the last added. */
@@ -58,6 +54,14 @@ class Growing {
     }
     return pick(tag, [...this.sources], this, keep);
   }
+}
+
+/** Writes `p` at index `i` of the arrays (the one home of the packed coding). */
+function setPoint(into: Omit<PackedSeries, "tag" | "sources">, i: number, p: ScalarPoint): void {
+  into.steps[i] = p.step;
+  into.wall[i] = p.wall_time;
+  into.values[i] = p.value ?? NaN;
+  into.nonFinite[i] = p.non_finite ? NON_FINITE.indexOf(p.non_finite) : 0;
 }
 
 function pick(
@@ -134,14 +138,9 @@ export function thinPacked(s: PackedSeries, max: number): PackedSeries {
 }
 
 export function pack(s: ScalarSeries): PackedSeries {
-  const g = new Growing();
-  for (const p of s.points) g.push(p);
-  return pick(
-    s.tag,
-    s.sources,
-    g,
-    Array.from({ length: g.n }, (_, i) => i),
-  );
+  const out = empty(s.tag, s.sources, s.points.length);
+  s.points.forEach((p, i) => setPoint(out, i, p));
+  return out;
 }
 
 export function unpack(p: PackedSeries): ScalarSeries {

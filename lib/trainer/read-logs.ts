@@ -178,7 +178,11 @@ async function mergeLogs(
   // several files hold is merged, each point naming its one file as the source.
   const holders = new Map<string, ScalarSeries[]>();
   for (const r of reads)
-    for (const s of r.series) holders.set(s.tag, [...(holders.get(s.tag) ?? []), s]);
+    for (const s of r.series) {
+      const held = holders.get(s.tag);
+      if (held) held.push(s);
+      else holders.set(s.tag, [s]);
+    }
   const series: ScalarSeries[] = [];
   for (const [tag, held] of holders) {
     if (held.length === 1) {
