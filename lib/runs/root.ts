@@ -21,6 +21,12 @@ import {
 } from "@/lib/store";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { jsonSyntaxWords, manifestIssueWords } from "./manifest-words";
+import {
+  experimentRunId,
+  experimentRunName,
+  experimentsOf,
+  parseExperimentRunId,
+} from "./experiments";
 import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 
 export interface RunLayout {
@@ -170,12 +176,35 @@ function withBareRunFields(run: RunLayout): RunLayout {
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   if (await holdsTokenFiles(root))
     return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
-  const names = await listSubdirectories(root);
-  const ids = names.filter(isValidRunId).sort();
+  const names = (await listSubdirectories(root)).filter(isValidRunId);
   const c = await confinementOf(root, "the runs root");
-  return Promise.all(
-    ids.map((id) => resolveRunLayout(id, path.join(/*turbopackIgnore: true*/ root, id), root, c)),
+  // A NeMo-RL log directory in the root stands for its experiments, each a run (./experiments).
+  const held = await Promise.all(
+    names.map((n) => experimentsOf(path.join(/*turbopackIgnore: true*/ root, n))),
   );
+  const runs = names.flatMap((name, i): { id: string; dir: string; name?: string }[] => {
+    const exps = held[i] ?? [];
+    if (exps.length === 0) return [{ id: name, dir: path.join(root, name) }];
+    return exps.map((exp) => ({
+      id: experimentRunId(name, exp),
+      dir: path.join(root, name, exp),
+      name: experimentRunName(name, exp),
+    }));
+  });
+  const ids = new Set(names);
+  const listed = await Promise.all(
+    runs
+      // A directory named like an experiment's id is that run; the experiment is not listed twice.
+      .filter((r) => r.name === undefined || !ids.has(r.id))
+      .map(async (r) => named(await resolveRunLayout(r.id, r.dir, root, c), r.name)),
+  );
+  return listed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The layout with `name` as its name unless its run.json names it. */
+function named(run: RunLayout, name: string | undefined): RunLayout {
+  if (name === undefined || run.manifest.name !== undefined) return run;
+  return { ...run, manifest: { ...run.manifest, name } };
 }
 
 /** The run `id`: InvalidRunIdError for an id that cannot name a run, UnknownRunError for none. */
@@ -185,10 +214,19 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
     if (id !== path.basename(root)) throw new UnknownRunError(id);
     return withBareRunFields(await resolveRunLayout(id, root, root));
   }
-  const dir = path.join(/*turbopackIgnore: true*/ root, id);
+  let dir = path.join(/*turbopackIgnore: true*/ root, id);
+  let name: string | undefined;
+  const exp = parseExperimentRunId(id);
+  if (!(await isDirectory(dir)) && exp) {
+    const holder = path.join(/*turbopackIgnore: true*/ root, exp.holder);
+    if (isValidRunId(exp.holder) && (await experimentsOf(holder)).includes(exp.exp)) {
+      dir = path.join(holder, exp.exp);
+      name = experimentRunName(exp.holder, exp.exp);
+    }
+  }
   if (!(await isDirectory(dir))) throw new UnknownRunError(id);
   // A run directory that is a symlink out of the runs root is not served.
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
   if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);
-  return resolveRunLayout(id, dir, root);
+  return named(await resolveRunLayout(id, dir, root), name);
 }

@@ -14,6 +14,10 @@ export const runManifestSchema = z.strictObject({
   tokenizer: z.string().optional(),
   /** Run id of a run that differs from this one only by seed (the repeatability baseline). */
   seed_repeat_of: z.string().optional(),
+  /** Runs sharing a seed_group are seeds of one configuration: compare reads them as one side. */
+  seed_group: z.string().optional(),
+  /** The MLflow run (its name or uuid) this run is, when its tracking database holds several. */
+  mlflow_run: z.string().optional(),
   /** Optional relative or absolute paths overriding the default layout. */
   paths: z
     .strictObject({
@@ -21,7 +25,10 @@ export const runManifestSchema = z.strictObject({
       model_calls: z.string().optional(),
       rollouts: z.string().optional(),
       metrics: z.string().optional(),
-      /** A trainer's log directory (NeMo-RL's `log_dir`: `tensorboard/`, `mlruns/`). */
+      /**
+       * A trainer's log directory (NeMo-RL's `log_dir`: `tensorboard/`, `wandb/`, `mlruns/`), an
+       * MLflow tracking database file, or its `sqlite:///…` URI.
+       */
       trainer_logs: z.string().optional(),
     })
     .optional(),

@@ -34,6 +34,7 @@ export {
   existsAt,
   holdsTokenFiles,
   isDirectory,
+  isRegularFile,
   listSubdirectories,
   readTextFile,
   realpath,

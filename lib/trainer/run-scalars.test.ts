@@ -88,6 +88,13 @@ describe("paths.trainer_logs", () => {
       eventFileBytes(0, [{ tag: "loss", step: 4, wall_time: 9, value: 2 }]),
     );
     mkdirSync(path.join(root, "none"));
+    // A NeMo-RL log directory: the experiment directory itself holds tensorboard/.
+    const exp = path.join(root, "nemo-rl", "exp_001", "tensorboard");
+    mkdirSync(exp, { recursive: true });
+    writeFileSync(
+      path.join(exp, "events.out.tfevents.2.h"),
+      eventFileBytes(0, [{ tag: "train/reward", step: 1, wall_time: 3, value: 0.25 }]),
+    );
     return root;
   }
   const root = runsRoot();
@@ -125,6 +132,13 @@ describe("paths.trainer_logs", () => {
     ]);
     const none = await readRunScalars(await getRun("none", root));
     expect(none).toEqual({ run: "none", series: [], trainer_logs: null, notes: [] });
+  });
+  it("reads a NeMo-RL experiment's own tensorboard/, its directory being the log directory", async () => {
+    const s = await readRunScalars(await getRun("nemo-rl.exp_001", root));
+    expect(s.trainer_logs).toBe(".");
+    expect(s.series.map((x) => [x.tag, x.points])).toEqual([
+      ["train/reward", [{ step: 1, wall_time: 3, value: 0.25 }]],
+    ]);
   });
 });
 

@@ -1,18 +1,11 @@
-// Every scalar series of a run: the trainer's own logs (TensorBoard event files and MLflow metrics
-// in its log directory, lib/trainer) and the columns of metrics.jsonl. The log directory is
-// `paths.trainer_logs` from run.json, else `logs/` when it holds `tensorboard/` or `mlruns/`; like
-// every run path it must resolve inside the runs root or an --allow-path directory. Also the
+// Every scalar series of a run: the trainer's own logs (in its log directory, found by ./log-place
+// and read by ./read-logs) and the columns of metrics.jsonl. Also the
 // helpers a comparison needs to pick and feed one scalar, and the run's training curve (the run
 // page's and home page's reward per step). Read-only; never throws for a bad file.
 import "server-only";
 import path from "node:path";
-import {
-  confinementOf,
-  OutsideStoreError,
-  resolveConfined,
-  isDirectory,
-  nextTurn,
-} from "@/lib/store";
+import { nextTurn } from "@/lib/store";
+import { trainerLogsDir } from "./log-place";
 import { readTrainerLogs } from "./read-logs";
 import type { ScalarSeries } from "./scalar-series";
 import { readMetrics, type MetricsRow, type RunMetrics, getRun, type RunLayout } from "@/lib/runs";
@@ -27,42 +20,6 @@ export interface RunScalars {
   trainer_logs: string | null;
   /** Skipped records, torn tails, unreadable files and refused paths, each naming its file. */
   notes: string[];
-}
-
-/** Where the run's trainer logs are: run.json's `paths.trainer_logs`, else `logs/` by its contents. */
-export async function trainerLogsDir(
-  run: RunLayout,
-): Promise<{ dir: string | null; error: string | null }> {
-  const named = run.manifest.paths?.trainer_logs || undefined;
-  let rel: string | null = named ?? null;
-  if (rel === null) {
-    const logs = path.join(run.dir, "logs");
-    const holds = await Promise.all(
-      ["tensorboard", "mlruns"].map((d) => isDirectory(path.join(logs, d))),
-    );
-    rel = holds.some(Boolean) ? "logs" : null;
-  }
-  if (rel === null) return { dir: null, error: null };
-  const where = await confinedRunPath(run, rel);
-  const label = named === undefined ? "" : "run.json paths.trainer_logs: ";
-  return where.error === null ? where : { dir: null, error: `${label}${where.error}` };
-}
-
-/**
- * `rel` (relative to the run directory) resolved inside the runs root or an --allow-path
- * directory, through every symlink on the way; else null and why, naming the path, never its bytes.
- */
-export async function confinedRunPath(
-  run: RunLayout,
-  rel: string,
-): Promise<{ dir: string; error: null } | { dir: null; error: string }> {
-  try {
-    const c = await confinementOf(run.root, "the runs root");
-    return { dir: await resolveConfined(run.dir, rel, c), error: null };
-  } catch (err) {
-    if (!(err instanceof OutsideStoreError)) throw err;
-    return { dir: null, error: err.message };
-  }
 }
 
 /** metrics.jsonl's numeric columns as series (its rows carry no wall time: 0). */

@@ -10,7 +10,7 @@ import { processCache } from "@/lib/cache";
 import { buildRollout, rolloutSourceOf, reviveStoreError, storePool } from "@/lib/rollout";
 import { indexFor, recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
-import { confinedRunPath, trainerLogsDir } from "./run-scalars";
+import { confinedRunPath, trainerLogsDir } from "./log-place";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema";
 import { fileState, fileVersion, isDirectory, memoryBudget } from "@/lib/store";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens";
