@@ -7,6 +7,7 @@
 // and the table's count read the same response, so they agree. A run with token capture off leads
 // with what it has (its training curve, its records) and says in one line that it has no capture.
 import Link from "next/link";
+import { useMemo } from "react";
 import { useUrlState } from "@/components/shared/url-state";
 import {
   indexState,
@@ -26,6 +27,7 @@ import { HealthSkeleton } from "./health-skeleton";
 import { RolloutsTable } from "./rollouts-table";
 import { queryFrom } from "./table-filters";
 import { TrainingCurve } from "./training-curve";
+import { TrainingSectionView } from "./training-section";
 import { TruthCheck } from "./truth-check";
 import { useRowPages } from "./use-row-pages";
 import { useRunHealth } from "./use-run-health";
@@ -43,6 +45,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
   const { health, version } = useRunHealth(initial, facts.hasSources);
   const [params] = useUrlState();
   const runId = health.run_id;
+  const recordSteps = useMemo(() => new Set(health.per_step.map((p) => p.step)), [health.per_step]);
   const rows = useRowPages(runId, queryFrom(params), version);
   const state = indexState(health.progress, health.rollouts, facts.hasSources);
   const tableState = rows.page
@@ -67,6 +70,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />
         <TruthCheck runId={runId} />
+        <TrainingSectionView runId={runId} recordSteps={recordSteps} />
         {(facts.hasRecords || health.rollouts > 0) && (
           <>
             <h2 id={ROLLOUTS_ANCHOR}>Records</h2>
@@ -102,6 +106,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
+      <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );
 }

@@ -2,10 +2,10 @@
 // trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/trainer/run-scalars),
 // how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
-import { rewardSeries, type ScalarSeries } from "@/lib/trainer";
+import { chartPoints, CURVE_MAX_POINTS, rewardSeries, type ScalarSeries } from "@/lib/trainer";
 import { mean as ssMean } from "simple-statistics";
 
-export const CURVE_MAX_POINTS = 1000;
+export { CURVE_MAX_POINTS };
 
 export interface TrainingCurveView {
   tag: string;
@@ -25,17 +25,14 @@ export function trainingCurve(
 ): TrainingCurveView | null {
   const picked = rewardSeries(series);
   if (!picked) return null;
-  const stride = Math.max(1, Math.ceil(picked.points.length / maxPoints));
-  // Loops, not array chains: a series may hold 200,000 points, and this runs on the server's thread.
+  // A loop, not array chains: a series may hold 200,000 points, and this runs on the server's thread.
   const finite: number[] = [];
-  const points: TrainingCurveView["points"] = [];
-  for (let i = 0; i < picked.points.length; i++) {
-    const p = picked.points[i]!;
-    if (p.value !== null && Number.isFinite(p.value)) {
-      finite.push(p.value);
-    }
-    if (i % stride === 0 || p.value === null) points.push({ step: p.step, reward: p.value });
-  }
+  for (const p of picked.points)
+    if (p.value !== null && Number.isFinite(p.value)) finite.push(p.value);
+  const points = chartPoints(picked.points, maxPoints).map((p) => ({
+    step: p.step,
+    reward: p.value,
+  }));
   return {
     mean: finite.length > 0 ? ssMean(finite) : null,
     tag: picked.tag,

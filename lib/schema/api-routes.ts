@@ -17,6 +17,7 @@ import {
   rolloutMismatchSchema,
   trainerTruthSchema,
 } from "./api-trainer";
+import { trainingSectionSchema } from "./api-training";
 
 export type RunParams = { run: string };
 export type RolloutParams = { run: string; rollout: string };
@@ -50,6 +51,7 @@ export const API = {
   recordFields: route((p: RunParams) => `${runPath(p)}/record-fields`, recordFieldsSchema),
   groups: route((p: RunParams) => `${runPath(p)}/groups`, runGroupsSchema),
   truth: route((p: RunParams) => `${runPath(p)}/trainer/truth`, trainerTruthSchema),
+  training: route((p: RunParams) => `${runPath(p)}/trainer/training`, trainingSectionSchema),
   mismatchDistribution: route(
     (p: RunParams) => `${runPath(p)}/trainer/mismatch-distribution`,
     mismatchDistributionSchema,

@@ -12,6 +12,7 @@ export * from "./api-call-detail";
 export * from "./api-runs";
 export * from "./api-run-list";
 export * from "./api-compare";
+export * from "./api-training";
 export {
   type ChatTemplate,
   type ConversationBlock,

@@ -11,6 +11,7 @@ export {
   scalarAsMetricsRows,
   sharedScalars,
 } from "./run-scalars";
-export { type ScalarSeries } from "./scalar-series";
+export { chartPoints, CURVE_MAX_POINTS, type ScalarSeries } from "./scalar-series";
+export { runTraining, trainingCharts, TRAINING_METRICS } from "./training-section";
 export { trainerTruth } from "./truth-check";
 export { isTrainerJob, runTrainerJob } from "./jobs";

@@ -13,6 +13,7 @@ import {
   cachedOrError,
   confine,
   fileState,
+  isDirectory,
   memoryBudget,
   nextTurn,
   OutsideStoreError,
@@ -27,6 +28,7 @@ import {
   type TrainerFileJob,
 } from "./log-files";
 import { SeriesCollector, type ScalarSeries } from "./scalar-series";
+import type { LoggedFacts, LoggerSeen } from "@/lib/schema";
 
 const MAX_DEPTH = 6;
 const EVENT_FILE = /^events\.out\.tfevents\./;
@@ -38,6 +40,16 @@ export interface TrainerLogs {
   files: string[];
   /** What was skipped, torn or unreadable, naming the file (and byte offset or line). */
   notes: string[];
+  /** Run facts the loggers keep (W&B config and summary, MLflow params and run). */
+  facts: LoggedFacts[];
+  /** Each logger's directory or file found, read or not (SwanLab's is named, not read). */
+  loggers: LoggerSeen[];
+}
+
+/** Which run of a tracking database this run is, when run.json names one (./log-place). */
+export interface LogPlace {
+  database?: string | null;
+  mlflowRun?: string | null;
 }
 
 interface Found {
@@ -138,7 +150,8 @@ const MERGED_BYTES = 256 << 20;
 const merged = () => processCache<Promise<TrainerLogs>>("trainer-logs", "bytes", MERGED_BYTES);
 
 /** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
-export async function readTrainerLogs(dir: string): Promise<TrainerLogs> {
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the database reader reads `place`
+export async function readTrainerLogs(dir: string, place: LogPlace = {}): Promise<TrainerLogs> {
   const notes: string[] = [];
   const tb = (await walkRoot(dir, "tensorboard", notes)).filter((f) =>
     EVENT_FILE.test(path.basename(f.file)),
@@ -196,5 +209,36 @@ async function mergeLogs(
   }
   series.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   const files = [...tb, ...ml.map((m) => m.f)].map((f) => f.rel);
-  return { dir, series, files, notes };
+  return { dir, series, files, notes, facts: [], loggers: await loggersOf(dir, tb, ml.length) };
+}
+
+const plural = (n: number, one: string) =>
+  `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
+
+/** The loggers found in `dir`: what was read of each, and SwanLab's directory named as not read. */
+async function loggersOf(dir: string, tb: Found[], metricFiles: number): Promise<LoggerSeen[]> {
+  const seen: LoggerSeen[] = [];
+  if (tb.length > 0)
+    seen.push({
+      path: "tensorboard",
+      logger: "tensorboard",
+      read: true,
+      detail: plural(tb.length, "event file"),
+    });
+  if (metricFiles > 0)
+    seen.push({
+      path: "mlruns",
+      logger: "mlflow",
+      read: true,
+      detail: plural(metricFiles, "metric file"),
+    });
+  if (await isDirectory(path.join(dir, "swanlab")))
+    seen.push({
+      path: "swanlab",
+      logger: "swanlab",
+      read: false,
+      detail:
+        "SwanLab's offline files are not read: their format is not documented well enough to read them faithfully",
+    });
+  return seen;
 }

@@ -63,3 +63,23 @@ function onePerStep(points: ScalarPoint[]): ScalarPoint[] {
   }
   return [...byStep.values()].sort((a, b) => a.step - b.step);
 }
+
+/** Points a chart of one series draws at most: about one per pixel of a wide chart. */
+export const CURVE_MAX_POINTS = 1000;
+
+/**
+ * Every `stride`-th point of the series, at most about `maxPoints`, and every gap (a NaN step) so
+ * no line is drawn across it. A loop, not array chains: a series may hold 200,000 points.
+ */
+export function chartPoints(
+  points: readonly ScalarPoint[],
+  maxPoints = CURVE_MAX_POINTS,
+): Array<{ step: number; value: number | null }> {
+  const stride = Math.max(1, Math.ceil(points.length / maxPoints));
+  const out: Array<{ step: number; value: number | null }> = [];
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i]!;
+    if (i % stride === 0 || p.value === null) out.push({ step: p.step, value: p.value });
+  }
+  return out;
+}
