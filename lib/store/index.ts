@@ -27,6 +27,9 @@ export {
   memoryBudget,
   nextTurn,
   type JobContext,
+  SQLITE_SNAPSHOT_MAX_BYTES,
+  SqliteSnapshotError,
+  withSqliteSnapshot,
   serveStoreJobs,
   type WorkerFailure,
 } from "./io";

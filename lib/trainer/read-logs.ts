@@ -1,24 +1,14 @@
-// Reads a trainer log directory (NeMo-RL's `log_dir`): TensorBoard event files under
-// `tensorboard/` (`events.out.tfevents.*`, a few levels deep) and MLflow's file store under
-// `mlruns/<experiment>/<run>/metrics/`. Files are opened only through lib/store's deadline-guarded
-// readers, each parsed once per file version. The directory itself is confined by the caller;
-// `tensorboard/` and `mlruns/` may be symlinks only within it (one leading out is refused by name),
-// and symlinks below them are not followed. One unreadable file is a note, never the run's error.
+// Reads a trainer log directory (NeMo-RL's `log_dir`): every file ./log-discovery finds for the
+// TensorBoard, MLflow (file store and tracking database) and W&B readers, each parsed once per file
+// version on a store worker (./log-files), merged per tag. The directory itself is confined by the
+// caller; one unreadable file is a note, never the run's error. Not responsible for where the log
+// directory is (./log-place).
 import "server-only";
-import path from "node:path";
-import type { Dirent } from "node:fs";
 import { storePool } from "@/lib/rollout";
 import { processCache } from "@/lib/cache";
-import {
-  cachedOrError,
-  confine,
-  fileState,
-  isDirectory,
-  memoryBudget,
-  nextTurn,
-  OutsideStoreError,
-  readdirWithin,
-} from "@/lib/store";
+import { cachedOrError, fileState, memoryBudget, nextTurn } from "@/lib/store";
+import type { LoggedFacts, LoggerSeen } from "@/lib/schema";
+import { findLogs, type Found, type FoundLogs } from "./log-discovery";
 import {
   FILE_POINTS,
   runTrainerFileJob,
@@ -28,10 +18,6 @@ import {
   type TrainerFileJob,
 } from "./log-files";
 import { SeriesCollector, type ScalarSeries } from "./scalar-series";
-import type { LoggedFacts, LoggerSeen } from "@/lib/schema";
-
-const MAX_DEPTH = 6;
-const EVENT_FILE = /^events\.out\.tfevents\./;
 
 export interface TrainerLogs {
   dir: string;
@@ -46,73 +32,39 @@ export interface TrainerLogs {
   loggers: LoggerSeen[];
 }
 
-/** Which run of a tracking database this run is, when run.json names one (./log-place). */
+/** A tracking database run.json names, and which of its runs this run is (./log-place). */
 export interface LogPlace {
   database?: string | null;
   mlflowRun?: string | null;
 }
 
-interface Found {
-  rel: string;
-  file: string;
-}
-
-/** Regular files under `dir` (relative paths), `depth` levels at most; symlinks are noted, not followed. */
-async function walk(dir: string, base: string, depth: number, notes: string[]): Promise<Found[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdirWithin(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-      notes.push(`${path.relative(base, dir) || "."}: ${(err as Error).message}`);
-    return [];
-  }
-  const out: Found[] = [];
-  for (const d of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const file = path.join(dir, d.name);
-    const rel = path.relative(base, file);
-    if (d.isFile()) out.push({ rel, file });
-    else if (d.isSymbolicLink()) notes.push(`${rel}: a symlink; not followed`);
-    else if (d.isDirectory()) {
-      if (depth > 0 && !d.name.startsWith("."))
-        out.push(...(await walk(file, base, depth - 1, notes)));
-    } else notes.push(`${rel}: ${d.isFIFO() ? "a FIFO" : "not a regular file"}; not read`);
-  }
-  return out;
-}
-
-/** The files under `dir/name`, when `name` (a symlink or not) stays inside `dir`; else a note. */
-async function walkRoot(dir: string, name: string, notes: string[]): Promise<Found[]> {
-  const root = path.join(dir, name);
-  try {
-    await confine(dir, root, "the trainer log directory");
-  } catch (err) {
-    if (!(err instanceof OutsideStoreError)) throw err;
-    notes.push(err.message);
-    return [];
-  }
-  return walk(root, dir, MAX_DEPTH, notes);
-}
-
-type Parsed = { series: ScalarSeries[]; notes: string[] };
+type Parsed = Omit<ParsedFile, "series"> & { series: ScalarSeries[] };
 /** A parsed point's heap, roughly (an object of three numbers). */
 const POINT_BYTES = 80;
+/** A tracking database is copied to a private snapshot, not held in memory: weighed at most this. */
+const DATABASE_MEMORY = 64 << 20;
+/** Larger than any tracking database a run keeps (the snapshot is a copy on disk). */
+const DATABASE_MAX_BYTES = 2 * 1024 ** 3;
 
 /**
  * The file's series, parsed once per file version (the cache holds them unpacked and bounded):
- * on a store worker when there is one, so the parse never holds this thread.
+ * on a store worker when there is one, so the parse never holds this thread. `scope` adds what
+ * else the value depends on (a database's WAL and the run picked from it).
  */
-async function parsed(job: TrainerFileJob): Promise<Parsed> {
+async function parsed(job: TrainerFileJob, scope = ""): Promise<Parsed> {
+  const database = job.format === "mlflow-db";
   const r = await cachedOrError(
-    `trainer-${job.format}`,
+    `trainer-${job.format}${scope}`,
     job.file,
     async (st) => {
-      if (st.size > TRAINER_LOG_MAX_BYTES)
+      const max = database ? DATABASE_MAX_BYTES : TRAINER_LOG_MAX_BYTES;
+      if (st.size > max)
         throw new Error(
-          `${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a scalar log, not read`,
+          `${(st.size / 2 ** 20).toFixed(0)} MiB; larger than a trainer log, not read`,
         );
       const pool = storePool("interactive");
-      const file = await memoryBudget().run(st.size, () =>
+      const weight = database ? Math.min(st.size, DATABASE_MEMORY) : st.size;
+      const file = await memoryBudget().run(weight, () =>
         pool ? pool.run<ParsedFile>(job) : runTrainerFileJob(job),
       );
       // Into objects a series at a time, the loop given a turn between them (200,000 points each).
@@ -121,26 +73,24 @@ async function parsed(job: TrainerFileJob): Promise<Parsed> {
         series.push(unpack(packed));
         await nextTurn();
       }
-      return { series, notes: file.notes };
+      return { ...file, series };
       // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
     },
     (st) => Math.min(st.size, FILE_POINTS * POINT_BYTES),
   );
-  return r.value ?? { series: [], notes: r.error ? [`${job.rel}: ${r.error}`] : [] };
+  return r.value ?? { series: [], facts: [], notes: r.error ? [`${job.rel}: ${r.error}`] : [] };
 }
 
-function eventFile(f: Found): Promise<Parsed> {
-  return parsed({ kind: "trainer-file", format: "tfevents", file: f.file, rel: f.rel });
-}
+const job = (format: TrainerFileJob["format"], f: Found, more: Partial<TrainerFileJob> = {}) =>
+  parsed({ kind: "trainer-file", format, file: f.file, rel: f.rel, ...more });
 
-/** `<exp>/<run>/metrics/<key…>` (relative to mlruns/): the key, slashes kept; null for other files. */
-function mlflowKey(rel: string): string | null {
-  const parts = rel.split(path.sep);
-  return parts.length >= 4 && parts[2] === "metrics" ? parts.slice(3).join("/") : null;
-}
-
-function metricFile(f: Found, key: string): Promise<Parsed> {
-  return parsed({ kind: "trainer-file", format: "mlflow", file: f.file, rel: f.rel, key });
+/** A database's read, depending on its WAL too (a live trainer's rows wait there). */
+async function databaseRead(f: Found, mlflowRun: string | null): Promise<Parsed> {
+  const wal = await fileState(`${f.file}-wal`);
+  return parsed(
+    { kind: "trainer-file", format: "mlflow-db", file: f.file, rel: f.rel, mlflowRun },
+    `\n${wal.version}\n${mlflowRun ?? ""}`,
+  );
 }
 
 // The merged logs of a directory, held while none of its files changes: a warm page reads the
@@ -149,27 +99,34 @@ function metricFile(f: Found, key: string): Promise<Parsed> {
 const MERGED_BYTES = 256 << 20;
 const merged = () => processCache<Promise<TrainerLogs>>("trainer-logs", "bytes", MERGED_BYTES);
 
+/** Every file the readers take, for the directory's version. */
+function filesOf(found: FoundLogs): Found[] {
+  return [
+    ...found.events,
+    ...found.metrics.map((m) => m.f),
+    ...found.wandb.flatMap((w) => [
+      w.run,
+      ...Object.values(w.side).map((file) => ({ rel: file, file })),
+    ]),
+    ...found.databases.flatMap((d) => [d.f, { rel: `${d.f.rel}-wal`, file: `${d.f.file}-wal` }]),
+  ];
+}
+
 /** Every scalar series in the trainer log directory `dir`, merged per tag across files. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the database reader reads `place`
 export async function readTrainerLogs(dir: string, place: LogPlace = {}): Promise<TrainerLogs> {
-  const notes: string[] = [];
-  const tb = (await walkRoot(dir, "tensorboard", notes)).filter((f) =>
-    EVENT_FILE.test(path.basename(f.file)),
-  );
-  const ml = (await walkRoot(dir, "mlruns", notes)).flatMap((f) => {
-    const key = mlflowKey(path.relative(path.join(dir, "mlruns"), f.file));
-    return key === null ? [] : [{ f, key }];
-  });
-  const states = await Promise.all([...tb, ...ml.map((m) => m.f)].map((f) => fileState(f.file)));
+  const found = await findLogs(dir, place.database ?? null);
+  const files = filesOf(found);
+  const states = await Promise.all(files.map((f) => fileState(f.file)));
   const id = [
     dir,
-    ...notes,
-    ...[...tb, ...ml.map((m) => m.f)].map((f, i) => `${f.rel}@${states[i]?.version}`),
+    place.mlflowRun ?? "",
+    ...found.notes,
+    ...files.map((f, i) => `${f.rel}@${states[i]?.version}`),
   ].join("\n");
   const cache = merged();
   const hit = cache.get(id);
   if (hit) return hit;
-  const read = mergeLogs(dir, tb, ml, notes);
+  const read = mergeLogs(dir, found, place.mlflowRun ?? null);
   const weight = states.reduce((n, s) => n + Math.min(s.size, FILE_POINTS * POINT_BYTES), 1);
   cache.set(id, read, weight);
   read.catch(() => cache.delete(id));
@@ -178,17 +135,48 @@ export async function readTrainerLogs(dir: string, place: LogPlace = {}): Promis
 
 async function mergeLogs(
   dir: string,
-  tb: Found[],
-  ml: { f: Found; key: string }[],
-  notes: string[],
+  found: FoundLogs,
+  mlflowRun: string | null,
 ): Promise<TrainerLogs> {
-  const reads = await Promise.all([
-    ...tb.map(eventFile),
-    ...ml.map(({ f, key }) => metricFile(f, key)),
+  const [events, metrics, wandb, databases] = await Promise.all([
+    Promise.all(found.events.map((f) => job("tfevents", f))),
+    Promise.all(found.metrics.map(({ f, key }) => job("mlflow", f, { key }))),
+    Promise.all(found.wandb.map((w) => job("wandb", w.run, { side: w.side }))),
+    Promise.all(found.databases.map((d) => databaseRead(d.f, mlflowRun))),
   ]);
+  // A database found by its extension that is not MLflow's is someone else's file: passed over.
+  const isMlflow = databases.map(
+    (r, i) => found.databases[i]!.named || !r.notes.some((n) => n.includes("but not MLflow's")),
+  );
+  const reads = [...events, ...metrics, ...wandb, ...databases.filter((_, i) => isMlflow[i])];
+  const notes = [...found.notes];
   for (const r of reads) notes.push(...r.notes);
-  // A tag one file holds is that file's series as it is (one point per step, in order); a tag
-  // several files hold is merged, each point naming its one file as the source.
+  const series = await mergeSeries(reads);
+  const used = [
+    ...found.events,
+    ...found.metrics.map((m) => m.f),
+    ...found.wandb.map((w) => w.run),
+  ];
+  const dbs = found.databases.filter((_, i) => isMlflow[i]);
+  return {
+    dir,
+    series,
+    files: [...used, ...dbs.map((d) => d.f)].map((f) => f.rel),
+    notes,
+    facts: reads.flatMap((r) => r.facts),
+    loggers: loggersOf(
+      found,
+      dbs.map((d) => d.f),
+      databases.filter((_, i) => isMlflow[i]),
+    ),
+  };
+}
+
+/**
+ * A tag one file holds is that file's series as it is (one point per step, in order); a tag
+ * several files hold is merged, each point naming its one file as the source.
+ */
+async function mergeSeries(reads: readonly Parsed[]): Promise<ScalarSeries[]> {
   const holders = new Map<string, ScalarSeries[]>();
   for (const r of reads)
     for (const s of r.series) {
@@ -207,38 +195,32 @@ async function mergeLogs(
     series.push(...all.series());
     await nextTurn();
   }
-  series.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  const files = [...tb, ...ml.map((m) => m.f)].map((f) => f.rel);
-  return { dir, series, files, notes, facts: [], loggers: await loggersOf(dir, tb, ml.length) };
+  return series.sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
 const plural = (n: number, one: string) =>
   `${n.toLocaleString("en-US")} ${one}${n === 1 ? "" : "s"}`;
 
-/** The loggers found in `dir`: what was read of each, and SwanLab's directory named as not read. */
-async function loggersOf(dir: string, tb: Found[], metricFiles: number): Promise<LoggerSeen[]> {
+/** The loggers found: what was read of each, and SwanLab's directory named as not read. */
+function loggersOf(found: FoundLogs, dbs: Found[], dbReads: Parsed[]): LoggerSeen[] {
   const seen: LoggerSeen[] = [];
-  if (tb.length > 0)
-    seen.push({
-      path: "tensorboard",
-      logger: "tensorboard",
-      read: true,
-      detail: plural(tb.length, "event file"),
-    });
-  if (metricFiles > 0)
-    seen.push({
-      path: "mlruns",
-      logger: "mlflow",
-      read: true,
-      detail: plural(metricFiles, "metric file"),
-    });
-  if (await isDirectory(path.join(dir, "swanlab")))
-    seen.push({
-      path: "swanlab",
-      logger: "swanlab",
-      read: false,
-      detail:
-        "SwanLab's offline files are not read: their format is not documented well enough to read them faithfully",
-    });
+  const add = (p: string, logger: LoggerSeen["logger"], detail: string, read = true) =>
+    seen.push({ path: p, logger, read, detail });
+  if (found.events.length > 0)
+    add("tensorboard", "tensorboard", plural(found.events.length, "event file"));
+  if (found.metrics.length > 0)
+    add("mlruns", "mlflow", plural(found.metrics.length, "metric file"));
+  if (found.wandb.length > 0) add("wandb", "wandb", plural(found.wandb.length, "run file"));
+  dbs.forEach((f, i) => {
+    const runs = dbReads[i]?.mlflowRuns?.length ?? 0;
+    add(f.rel, "mlflow", `a tracking database of ${plural(runs, "run")}`);
+  });
+  if (found.swanlab)
+    add(
+      "swanlab",
+      "swanlab",
+      "SwanLab's offline files are not read: their format is not documented well enough to read them faithfully",
+      false,
+    );
   return seen;
 }

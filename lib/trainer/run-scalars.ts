@@ -60,7 +60,7 @@ export async function readRunScalars(run: RunLayout): Promise<RunScalars> {
   const notes: string[] = [];
   const where = await trainerLogsDir(run);
   if (where.error) notes.push(where.error);
-  const logs = where.dir ? await readTrainerLogs(where.dir) : null;
+  const logs = where.dir ? await readTrainerLogs(where.dir, where) : null;
   if (logs) notes.push(...logs.notes);
   const metrics = await readMetrics(run.metricsFile);
   if (metrics.error) notes.push(metrics.error);
@@ -185,7 +185,7 @@ export interface TrainingCurveRead {
  */
 export async function readTrainingCurve(run: RunLayout): Promise<TrainingCurveRead> {
   const where = await trainerLogsDir(run);
-  const logs = where.dir ? await readTrainerLogs(where.dir) : null;
+  const logs = where.dir ? await readTrainerLogs(where.dir, where) : null;
   const found = logs ? rewardSeries(logs.series) : undefined;
   // The log directory's notes name it as their source, not metrics.jsonl.
   const logDir = where.dir ? path.relative(run.dir, where.dir) || "." : null;

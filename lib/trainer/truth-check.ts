@@ -268,7 +268,7 @@ export async function trainerTruthAll(
 async function withLogged(run: RunLayout, t: TrainerTruth): Promise<TrainerTruth> {
   const where = await trainerLogsDir(run);
   if (!where.dir || t.steps.length === 0) return t;
-  const logs = await readTrainerLogs(where.dir);
+  const logs = await readTrainerLogs(where.dir, where);
   const series = logs.series.find((s) => s.tag === LOGGED_TAG);
   if (!series) return t;
   const c = compareLogged(t.steps, series);

@@ -14,4 +14,9 @@ export {
 export { MEMORY_BUDGET_BYTES, MemoryBudget, memoryBudget } from "./budget";
 export { StoreWorkerPool } from "./pool";
 export { nextTurn } from "./turn";
+export {
+  SQLITE_SNAPSHOT_MAX_BYTES,
+  SqliteSnapshotError,
+  withSqliteSnapshot,
+} from "./sqlite-snapshot";
 export { type JobContext, serveStoreJobs, type WorkerFailure } from "./serve";

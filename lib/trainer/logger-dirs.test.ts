@@ -1,0 +1,121 @@
+// A run's trainer logs from the loggers besides TensorBoard, found the way NeMo-RL lays them out:
+// an MLflow tracking database in logs/ (run.json's `mlflow_run` picking one of several, or named
+// by a `sqlite:///` URI), a database left in WAL mode by a live trainer (read, no byte changed),
+// another program's database passed over, and SwanLab's directory named as not read. Expected
+// values are the writer's fixture truth (lib/testing/mlflow-db TWO_GRPO_RUNS).
+import { createHash } from "node:crypto";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { getRun } from "@/lib/runs";
+import { openMlflowWalWriter, TWO_GRPO_RUNS, writeMlflowDb } from "@/lib/testing/mlflow-db";
+import { readRunScalars } from "./run-scalars";
+import { runTraining } from "./training-section";
+
+const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-loggers-"));
+
+function run(name: string, manifest?: Record<string, unknown>): string {
+  const dir = path.join(root, name);
+  mkdirSync(path.join(dir, "logs"), { recursive: true });
+  if (manifest) writeFileSync(path.join(dir, "run.json"), JSON.stringify(manifest));
+  return dir;
+}
+
+const rewardOf = async (id: string) => {
+  const s = await readRunScalars(await getRun(id, root));
+  return {
+    s,
+    points: s.series.find((x) => x.tag === "train/reward")?.points.map((p) => [p.step, p.value]),
+  };
+};
+
+/** Every file of `dir` with its bytes' hash and its mtime. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const bytes = readFileSync(file);
+    out[name] = `${createHash("sha256").update(bytes).digest("hex")} ${statSync(file).mtimeMs}`;
+  }
+  return out;
+}
+
+let live: Database.Database | null = null;
+afterAll(() => live?.close());
+
+describe("MLflow tracking databases", () => {
+  it("reads the run run.json names from logs/mlflow.db, its params as run facts", async () => {
+    writeMlflowDb(
+      path.join(run("named", { mlflow_run: "grpo-lr1e-6" }), "logs", "mlflow.db"),
+      TWO_GRPO_RUNS,
+    );
+    const { s, points } = await rewardOf("named");
+    expect(points).toEqual([
+      [1, 0.25],
+      [2, 0.5],
+    ]);
+    expect(s.series.map((x) => x.tag)).toEqual(["train/loss", "train/reward"]);
+    const t = await runTraining(await getRun("named", root));
+    const params = t.facts.find((f) => f.kind === "params");
+    expect(params?.entries).toEqual([
+      { key: "batch_size", value: "64" },
+      { key: "lr", value: "1e-06" },
+    ]);
+    expect(t.loggers).toEqual([
+      { path: "mlflow.db", logger: "mlflow", read: true, detail: "a tracking database of 2 runs" },
+    ]);
+  });
+
+  it("a database of several runs and no mlflow_run reads none, and says how to pick", async () => {
+    writeMlflowDb(path.join(run("several"), "logs", "mlflow.db"), TWO_GRPO_RUNS);
+    const { s, points } = await rewardOf("several");
+    expect(points).toBeUndefined();
+    expect(s.notes.join("\n")).toMatch(/mlflow\.db: .*2 runs.*mlflow_run/);
+  });
+
+  it("follows a sqlite:/// URI in paths.trainer_logs, the run picked by uuid", async () => {
+    const shared = path.join(root, "shared-db");
+    mkdirSync(shared);
+    writeMlflowDb(path.join(shared, "tracking.db"), TWO_GRPO_RUNS);
+    run("by-uri", {
+      mlflow_run: "b2".repeat(16),
+      paths: { trainer_logs: "sqlite:///../shared-db/tracking.db" },
+    });
+    const { s, points } = await rewardOf("by-uri");
+    expect(points).toEqual([[1, 0.75]]);
+    expect(s.trainer_logs).toBe(path.join("..", "shared-db"));
+  });
+
+  it("reads a live trainer's WAL rows and changes no byte of its files", async () => {
+    const dir = run("live", { mlflow_run: "grpo-lr3e-6" });
+    const db = path.join(dir, "logs", "mlflow.db");
+    live = openMlflowWalWriter(db, TWO_GRPO_RUNS);
+    const before = snapshot(path.join(dir, "logs"));
+    expect(Object.keys(before).sort()).toEqual(["mlflow.db", "mlflow.db-shm", "mlflow.db-wal"]);
+    const { points } = await rewardOf("live");
+    expect(points).toEqual([[1, 0.75]]);
+    expect(snapshot(path.join(dir, "logs"))).toEqual(before);
+  });
+
+  it("passes over another program's database; names SwanLab's directory as not read", async () => {
+    const dir = run("other");
+    const other = new Database(path.join(dir, "logs", "cache.db"));
+    other.exec("CREATE TABLE t (x)");
+    other.close();
+    mkdirSync(path.join(dir, "logs", "swanlab"));
+    const t = await runTraining(await getRun("other", root));
+    expect(t.notes).toEqual([]);
+    expect(t.loggers).toEqual([
+      expect.objectContaining({ path: "swanlab", logger: "swanlab", read: false }),
+    ]);
+  });
+});
