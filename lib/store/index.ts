@@ -43,6 +43,13 @@ export {
   realpath,
 } from "./run-files";
 export { explainStoreProfile, storeProfile } from "./evidence";
+export {
+  isMlflowDatabase,
+  listMlflowRuns,
+  type MlflowRunInfo,
+  mlflowSchemaProblem,
+  pickMlflowRun,
+} from "./mlflow";
 export { type ScannedLists } from "./token-line";
 export { cachedOrError } from "./versioned-cache";
 export { describeZodError } from "./zod-message";

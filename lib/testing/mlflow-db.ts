@@ -1,13 +1,12 @@
 // Writes MLflow tracking databases for tests and fixtures: MLflow 3.5's SQLite schema exactly
-// (lib/trainer/mlflow-db's DDL, the alembic_version row) with experiments, runs, params, tags and
+// (lib/store/mlflow's DDL, the alembic_version row) with experiments, runs, params, tags and
 // metrics written as MLflow's SQL store writes them (the `mlflow.runName` tag beside runs.name,
 // NaN as value 0 with is_nan 1, ±Infinity as ±DBL_MAX, latest_metrics kept). Also leaves one in
 // WAL mode with rows not yet checkpointed, its writer still open, as a live trainer does.
 import Database from "better-sqlite3";
 import path from "node:path";
 import { tempStore } from "./temp-store";
-import { MLFLOW_ALEMBIC_HEAD, TRACKING_DDL } from "@/lib/trainer/mlflow-db/ddl-tracking";
-import { OTHER_DDL } from "@/lib/trainer/mlflow-db/ddl-other";
+import { MLFLOW_ALEMBIC_HEAD, OTHER_DDL, TRACKING_DDL } from "@/lib/store/mlflow";
 
 export interface MlflowDbMetric {
   key: string;

@@ -33,7 +33,7 @@ function chunk(type: number, data: Uint8Array): Buffer {
   return out;
 }
 
-/** Where each record's first chunk starts, and the file: datastore.py's `_write_data` per payload. */
+/** The file, and where each record's first chunk starts: datastore.py's `_write_data` each. */
 export function frameWandbPayloads(payloads: readonly Uint8Array[]): {
   bytes: Buffer;
   offsets: number[];

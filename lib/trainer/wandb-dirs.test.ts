@@ -78,7 +78,7 @@ describe("W&B offline runs in a NeMo-RL log directory", () => {
 
   it("a damaged record is skipped with its byte offset, the rest read", async () => {
     const damaged = Buffer.from(bytes);
-    damaged[BLOCK_LENGTH + 100] ^= 0xff;
+    damaged[BLOCK_LENGTH + 100] = damaged[BLOCK_LENGTH + 100]! ^ 0xff;
     const file = run("damaged", damaged);
     const before = hash(file);
     const { s, steps } = await read("damaged");

@@ -1,13 +1,5 @@
-// MLflow tracking databases (SQLite, `mlflow.db`), read strictly read-only: whether a database is
-// MLflow's, its runs, which one a run is, and that run's metric history as scalar points.
+// MLflow tracking databases (SQLite, `mlflow.db`), read strictly read-only: a run's metric history
+// as scalar points, and one call doing all a worker needs for a file. The schema and the runs of a
+// database are lib/store's (lib/store/mlflow).
 export { readMlflowDbMetrics, type MetricRowsRead } from "./metrics";
 export { parseMlflowDatabase, type MlflowDatabaseRead } from "./parse";
-export {
-  listMlflowRuns,
-  MAX_RUN_PARAMS,
-  type MlflowRunInfo,
-  type MlflowRuns,
-  pickMlflowRun,
-  type PickedRun,
-} from "./runs";
-export { isMlflowDatabase, mlflowSchemaProblem } from "./schema";

@@ -3,11 +3,16 @@
 // trainer), whether it is MLflow's, its runs, which one is wanted, and that run's metrics into a
 // PointSink. A file that cannot be read is a note naming it, never a thrown error.
 import path from "node:path";
-import { SQLITE_SNAPSHOT_MAX_BYTES, withSqliteSnapshot } from "@/lib/store";
+import {
+  listMlflowRuns,
+  mlflowSchemaProblem,
+  type MlflowRunInfo,
+  pickMlflowRun,
+  SQLITE_SNAPSHOT_MAX_BYTES,
+  withSqliteSnapshot,
+} from "@/lib/store";
 import type { PointSink } from "../scalar-series";
 import { readMlflowDbMetrics } from "./metrics";
-import { listMlflowRuns, pickMlflowRun, type MlflowRunInfo } from "./runs";
-import { mlflowSchemaProblem } from "./schema";
 
 export interface MlflowDatabaseRead {
   /** The database's runs, deleted ones left out (empty when it could not be read). */

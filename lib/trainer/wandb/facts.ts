@@ -1,7 +1,8 @@
-// What a W&B run says about itself besides its curves: ids and names, start time, exit code, config
-// and summary (user data, kept as parsed JSON but bounded: at most 500 keys, each value's JSON at
-// most 2,000 characters), and a few facts of wandb-metadata.json. Also the one rule for filling what
-// a run file lacks from the side files. Not responsible for reading either (./read, ./side-files).
+// What a W&B run says about itself besides its curves: ids and names, start time, exit code,
+// config and summary (user data, kept as parsed JSON but bounded: at most 500 keys, each value's
+// JSON at most 2,000 characters), and a few facts of wandb-metadata.json. Also the one rule for
+// filling what a run file lacks from the side files. Not responsible for reading either (./read,
+// ./side-files).
 
 export const MAX_FACT_KEYS = 500;
 export const MAX_VALUE_CHARS = 2000;
@@ -35,7 +36,7 @@ export interface WandbFacts {
   tags?: string[];
   /** Seconds since the epoch. */
   start_time?: number;
-  /** Hyperparameters by key (a nested key joined with "."), each the value itself, not {value, desc}. */
+  /** Hyperparameters by key (a nested key joined with "."): the value itself, not {value, desc}. */
   config: Record<string, unknown>;
   /** The run's final values by key (a nested key joined with "."). */
   summary: Record<string, unknown>;
@@ -50,7 +51,7 @@ export interface WandbSideFacts {
   metadata?: WandbMetadata;
 }
 
-/** W&B's own entries in a run's config (its version, telemetry under `_wandb`), not hyperparameters. */
+/** W&B's own entries in a run's config (version, telemetry under `_wandb`): not hyperparameters. */
 export function isWandbConfigKey(key: string): boolean {
   return key === "_wandb" || key.startsWith("_wandb.") || key === "wandb_version";
 }
@@ -96,7 +97,7 @@ export class FactValues {
     this.values.set(key, kept.value);
   }
 
-  /** Removes `key` and what was set under it by nested keys (`key.sub`), as W&B removes a subtree. */
+  /** Removes `key` and what nested keys set under it (`key.sub`), as W&B removes a subtree. */
   remove(key: string): void {
     this.values.delete(key);
     const under = `${key}.`;

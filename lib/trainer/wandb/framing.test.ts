@@ -138,7 +138,7 @@ describe("damage", () => {
     );
   });
 
-  // A file made chunk by chunk, each chunk's CRC right: what no writer makes, but a damaged file may.
+  // A file made chunk by chunk, each CRC right: what no writer makes, but a damaged file may hold.
   const chunks = (...parts: Array<[number, string]>) =>
     Buffer.concat([
       wandbHeader(),

@@ -1,8 +1,8 @@
-// The framing of a W&B run file (`run-<id>.wandb`, wandb's transaction log): a 7-byte header, then
-// LevelDB-log 32 KiB blocks of chunks (crc32 | length | type | data), a record being one FULL chunk
-// or a FIRST, MIDDLE…, LAST chain. Reading never throws on a record's bytes: a torn tail (a run
-// still being written), a bad CRC or a broken chain becomes a note with the byte offset and the read
-// goes on where it can. Not responsible for what the records mean (./proto, ./read).
+// The framing of a W&B run file (`run-<id>.wandb`, wandb's transaction log): a 7-byte header,
+// then LevelDB-log 32 KiB blocks of chunks (crc32 | length | type | data), a record being one FULL
+// chunk or a FIRST, MIDDLE…, LAST chain. Reading never throws on a record's bytes: a torn tail (a
+// run still being written), a bad CRC or a broken chain becomes a note with the byte offset, and
+// the read goes on where it can. Not responsible for what the records mean (./proto, ./read).
 import CRC32 from "crc-32";
 
 /** The header and block layout of wandb's `wandb/sdk/internal/datastore.py`. */
@@ -86,7 +86,7 @@ interface Chain {
   size: number;
 }
 
-/** Puts checked chunks together into records: a FULL one alone, a FIRST with its MIDDLEs and LAST. */
+/** Puts checked chunks together into records: a FULL alone, a FIRST with its MIDDLEs and LAST. */
 class Records {
   records = 0;
   readBytes: number = WANDB_HEADER.length;

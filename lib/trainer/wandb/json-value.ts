@@ -1,19 +1,21 @@
 // The JSON W&B writes in a run file's `value_json` and in `wandb-summary.json`: JSON plus the bare
 // tokens NaN, Infinity and -Infinity (Python's encoder and wandb-core's both emit them for
 // non-finite floats), which JSON.parse refuses. Non-finite values come back as those literal
-// strings, the way W&B's own backend keeps them. Not responsible for which values are series (./history).
+// strings, the way W&B's own backend keeps them. Not responsible for which values are series
+// (./history).
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string };
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const NON_FINITE: Record<string, number> = {
-  NaN: NaN,
-  Infinity: Infinity,
-  "-Infinity": -Infinity,
-  '"NaN"': NaN,
-  '"Infinity"': Infinity,
-  '"-Infinity"': -Infinity,
-};
+// A Map, not an object: "constructor" must not find Object.prototype's.
+const NON_FINITE = new Map<string, number>([
+  ["NaN", NaN],
+  ["Infinity", Infinity],
+  ["-Infinity", -Infinity],
+  ['"NaN"', NaN],
+  ['"Infinity"', Infinity],
+  ['"-Infinity"', -Infinity],
+]);
 
 /**
  * The number a `value_json` holds, NaN and ±Infinity included (bare or as W&B's quoted literals);
@@ -22,7 +24,7 @@ const NON_FINITE: Record<string, number> = {
 export function jsonNumber(text: string): number | null {
   const t = text.trim();
   if (NUMBER.test(t)) return Number(t);
-  return NON_FINITE[t] ?? null;
+  return NON_FINITE.get(t) ?? null;
 }
 
 /** `text` with each bare NaN / Infinity / -Infinity token (outside strings) quoted. */

@@ -1,8 +1,9 @@
 // The few messages of a W&B run file that its curves and facts need, a subset of wandb's
-// `wandb/proto/wandb_internal.proto` (with `google/protobuf/timestamp.proto`), defined by reflection
-// with protobufjs: no generated code. Field numbers are the format's; records and fields we do not
-// read (files, stats, output, telemetry, …) are left out and protobufjs skips them on the wire.
-// Decoded messages are checked with zod once here. Not responsible for what the values mean (./read).
+// `wandb/proto/wandb_internal.proto` (with `google/protobuf/timestamp.proto`), defined by
+// reflection with protobufjs: no generated code. Field numbers are the format's; records and
+// fields we do not read (files, stats, output, telemetry, …) are left out and protobufjs skips
+// them on the wire. Decoded messages are checked with zod once here. Not responsible for what the
+// values mean (./read).
 import { Root } from "protobufjs/light";
 import { z } from "zod";
 
@@ -82,7 +83,7 @@ const root = Root.fromJSON({
   },
 });
 
-export const RecordType = root.lookupType("wandb_internal.Record");
+const RecordType = root.lookupType("wandb_internal.Record");
 
 const num = z.custom<number>((v) => typeof v === "number");
 const itemSchema = z.object({
@@ -142,11 +143,4 @@ export function encodeRecord(record: WandbRecordMessage): Uint8Array {
 export function itemName(item: WandbItem): string {
   const nested = item.nested_key;
   return nested && nested.length > 0 ? nested.join(".") : (item.key ?? "");
-}
-
-/** An item's path: its nested key, else its key as a one-label path. */
-export function itemPath(item: WandbItem): string[] {
-  const nested = item.nested_key;
-  if (nested && nested.length > 0) return nested;
-  return item.key ? [item.key] : [];
 }

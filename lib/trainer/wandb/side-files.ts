@@ -52,7 +52,7 @@ export function parseSummaryJson(text: string, rel: string): SideFileRead<Record
   return { value: summary.record(), notes: [...obj.notes, ...summary.notes("summary", rel)] };
 }
 
-/** `config.yaml`: each key's `value` (W&B writes `key: {desc: null, value: X}`), without `_wandb`. */
+/** `config.yaml`: each key's `value` (W&B writes `key: {desc: null, value: X}`), not `_wandb`. */
 export function parseConfigYaml(text: string, rel: string): SideFileRead<Record<string, unknown>> {
   let data: unknown;
   try {
