@@ -20,6 +20,7 @@ import {
   describeZodError,
 } from "@/lib/store";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
+import { databaseRunsOf } from "./database-runs";
 import { jsonSyntaxWords, manifestIssueWords } from "./manifest-words";
 import {
   experimentRunId,
@@ -182,8 +183,20 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   const held = await Promise.all(
     names.map((n) => experimentsOf(path.join(/*turbopackIgnore: true*/ root, n))),
   );
-  const runs = names.flatMap((name, i): { id: string; dir: string; name?: string }[] => {
+  // So does a directory whose MLflow database holds several runs (./database-runs).
+  const inDatabases = await Promise.all(
+    names.map((n, i) => ((held[i] ?? []).length > 0 ? [] : databaseRunsOf(n, path.join(root, n)))),
+  );
+  const runs = names.flatMap((name, i): Held[] => {
     const exps = held[i] ?? [];
+    const dbRuns = inDatabases[i] ?? [];
+    if (dbRuns.length > 0)
+      return dbRuns.map((r) => ({
+        id: r.id,
+        dir: path.join(root, name),
+        name: r.name,
+        manifest: r.manifest,
+      }));
     if (exps.length === 0) return [{ id: name, dir: path.join(root, name) }];
     return exps.map((exp) => ({
       id: experimentRunId(name, exp),
@@ -196,15 +209,25 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
     runs
       // A directory named like an experiment's id is that run; the experiment is not listed twice.
       .filter((r) => r.name === undefined || !ids.has(r.id))
-      .map(async (r) => named(await resolveRunLayout(r.id, r.dir, root, c), r.name)),
+      .map(async (r) => named(await resolveRunLayout(r.id, r.dir, root, c), r.name, r.manifest)),
   );
   return listed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** The layout with `name` as its name unless its run.json names it. */
-function named(run: RunLayout, name: string | undefined): RunLayout {
-  if (name === undefined || run.manifest.name !== undefined) return run;
-  return { ...run, manifest: { ...run.manifest, name } };
+/** A run a directory of the root holds: an experiment of a log directory, or a database's run. */
+interface Held {
+  id: string;
+  dir: string;
+  name?: string;
+  /** run.json fields the run stands for (a database's run: which one, and where the file is). */
+  manifest?: RunManifest;
+}
+
+/** The layout with `name` as its name unless its run.json names it, and `manifest`'s fields. */
+function named(run: RunLayout, name: string | undefined, manifest?: RunManifest): RunLayout {
+  const m = manifest ? { ...run.manifest, ...manifest } : run.manifest;
+  if (name === undefined || run.manifest.name !== undefined) return { ...run, manifest: m };
+  return { ...run, manifest: { ...m, name } };
 }
 
 /** The run `id`: InvalidRunIdError for an id that cannot name a run, UnknownRunError for none. */
@@ -216,6 +239,7 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
   }
   let dir = path.join(/*turbopackIgnore: true*/ root, id);
   let name: string | undefined;
+  let manifest: RunManifest | undefined;
   const exp = parseExperimentRunId(id);
   if (!(await isDirectory(dir)) && exp) {
     const holder = path.join(/*turbopackIgnore: true*/ root, exp.holder);
@@ -224,9 +248,25 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
       name = experimentRunName(exp.holder, exp.exp);
     }
   }
+  if (!(await isDirectory(dir))) {
+    const held = await databaseRunNamed(root, id);
+    if (held) ({ dir, name, manifest } = held);
+  }
   if (!(await isDirectory(dir))) throw new UnknownRunError(id);
   // A run directory that is a symlink out of the runs root is not served.
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dir)]);
   if (!isInside(realRoot, realDir)) throw new UnknownRunError(id);
-  return named(await resolveRunLayout(id, dir, root), name);
+  return named(await resolveRunLayout(id, dir, root), name, manifest);
+}
+
+/** The database run `id` names (`<dir>.<run>`, the directory's name itself holding dots maybe). */
+async function databaseRunNamed(root: string, id: string) {
+  for (let i = id.indexOf("."); i > 0; i = id.indexOf(".", i + 1)) {
+    const holder = id.slice(0, i);
+    const dir = path.join(/*turbopackIgnore: true*/ root, holder);
+    if (!isValidRunId(holder) || !(await isDirectory(dir))) continue;
+    const run = (await databaseRunsOf(holder, dir)).find((r) => r.id === id);
+    if (run) return { dir, name: run.name, manifest: run.manifest };
+  }
+  return null;
 }

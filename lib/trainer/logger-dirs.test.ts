@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { getRun } from "@/lib/runs";
+import { getRun, listRuns } from "@/lib/runs";
 import { openMlflowWalWriter, TWO_GRPO_RUNS, writeMlflowDb } from "@/lib/testing/mlflow-db";
 import { readRunScalars } from "./run-scalars";
 import { runTraining } from "./training-section";
@@ -104,6 +104,29 @@ describe("MLflow tracking databases", () => {
     const { points } = await rewardOf("live");
     expect(points).toEqual([[1, 0.75]]);
     expect(snapshot(path.join(dir, "logs"))).toEqual(before);
+  });
+
+  it("a directory holding a database of several runs, and nothing else, lists each as a run", async () => {
+    const registry = path.join(root, "registry");
+    mkdirSync(registry);
+    writeMlflowDb(path.join(registry, "mlflow.db"), TWO_GRPO_RUNS);
+    const ids = (await listRuns(root)).map((r) => [r.id, r.manifest.name]);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        ["registry.grpo-lr1e-6", "registry/grpo-lr1e-6"],
+        ["registry.grpo-lr3e-6", "registry/grpo-lr3e-6"],
+      ]),
+    );
+    expect(ids.map(([id]) => id)).not.toContain("registry");
+    expect((await rewardOf("registry.grpo-lr3e-6")).points).toEqual([[1, 0.75]]);
+    expect((await rewardOf("registry.grpo-lr1e-6")).points).toEqual([
+      [1, 0.25],
+      [2, 0.5],
+    ]);
+    // A run.json claims the directory: then it is one run, its database's runs picked by name.
+    writeFileSync(path.join(registry, "run.json"), JSON.stringify({ mlflow_run: "grpo-lr3e-6" }));
+    expect((await listRuns(root)).map((r) => r.id)).toContain("registry");
+    expect((await rewardOf("registry")).points).toEqual([[1, 0.75]]);
   });
 
   it("passes over another program's database; names SwanLab's directory as not read", async () => {
