@@ -1,7 +1,8 @@
 // The hostile-store suite's trainer side: a runs root whose trainer files are as large as the
-// size caps allow (a 250 MiB TensorBoard event file, a 100 MB MLflow metric file, a 200 MB
-// tokenizer.json), read through the real route handlers on the built store workers. The first
-// list of runs parses all three while the main thread's longest busy stretch stays under 100 ms and
+// size caps allow (a 250 MiB TensorBoard event file, a 100 MB MLflow metric file, a 200 MiB W&B
+// run file, an MLflow tracking database of 1,000,000 metric rows, a 200 MB tokenizer.json), read
+// through the real route handlers on the built store workers. The first list of runs parses all
+// of them while the main thread's longest busy stretch stays under 100 ms and
 // another run's inspector answers within 2 s; the list warm, with every file parsed, answers
 // within 1 s and parses none of them again. The files are written in a temp root, removed after.
 import { execFileSync } from "node:child_process";
@@ -15,9 +16,13 @@ import { readTokenizerOffThread, storePool } from "@/lib/rollout";
 import { watchEventLoop } from "@/lib/testing/event-loop";
 import {
   byteSymbols,
+  LARGE_DB_STEPS,
+  LARGE_WANDB_STEPS,
   writeLargeEventFile,
+  writeLargeMlflowDb,
   writeLargeMlflowMetric,
   writeLargeTokenizer,
+  writeLargeWandbFile,
 } from "@/lib/testing/hostile-trainer-files";
 import { line, tokenRecord } from "@/lib/testing/temp-store";
 import { runListSchema } from "@/lib/schema";
@@ -69,6 +74,12 @@ beforeAll(() => {
     path.join(ml, "logs", "mlruns", "0", "run1", "metrics", "train", "reward"),
     100e6,
   );
+  const wandb = run("big-wandb");
+  writeLargeWandbFile(
+    path.join(wandb, "logs", "wandb", "wandb", "offline-run-1-big", "run-big.wandb"),
+    200 * 2 ** 20,
+  );
+  writeLargeMlflowDb(path.join(run("big-mlflow-db"), "logs", "mlflow.db"), 1_000_000);
   const tok = run("big-tokenizer", { tokenizer: "tokenizer.json" });
   writeLargeTokenizer(path.join(tok, "tokenizer.json"), 200e6);
   process.env.ROLLOUT_LENS_RUNS = root;
@@ -108,6 +119,10 @@ describe("hostile trainer files", () => {
       size("big-mlflow", "logs", "mlruns", "0", "run1", "metrics", "train", "reward"),
     ).toBeGreaterThanOrEqual(100e6);
     expect(size("big-tokenizer", "tokenizer.json")).toBeGreaterThanOrEqual(200e6);
+    expect(
+      size("big-wandb", "logs", "wandb", "wandb", "offline-run-1-big", "run-big.wandb"),
+    ).toBeGreaterThanOrEqual(200 * 2 ** 20);
+    expect(size("big-mlflow-db", "logs", "mlflow.db")).toBeGreaterThanOrEqual(50e6);
   });
 
   it("are parsed off the main thread: its longest busy stretch stays under 100 ms", async () => {
@@ -135,6 +150,8 @@ describe("hostile trainer files", () => {
     const steps = Object.fromEntries(runs.value.map((r) => [r.id, r.steps]));
     expect(steps["big-events"]).toBe(EVENT_STEPS);
     expect(steps["big-mlflow"]).toBe(MLFLOW_STEPS);
+    expect(steps["big-wandb"]).toBe(LARGE_WANDB_STEPS);
+    expect(steps["big-mlflow-db"]).toBe(LARGE_DB_STEPS);
     // The 200 MB tokenizer's decoder (read on a worker, merges dropped) decodes its bytes.
     const dir = path.join(root, "big-tokenizer");
     const decoder = await decoderFor(dir, "tokenizer.json", root, readTokenizerOffThread);
@@ -142,10 +159,10 @@ describe("hostile trainer files", () => {
   }, 180_000);
 
   it("the warm list (the home page's) answers within 1 s and parses no file again", async () => {
-    // Each of the three was parsed once, by the first list (the health route and inspector shared it).
-    const big = (f: string) => /events\.out|reward$|tokenizer\.json$/.test(f);
-    expect(parses.filter(big)).toHaveLength(3);
-    expect(new Set(parses.filter(big)).size).toBe(3);
+    // Each big file was parsed once, by the first list (the health route and inspector shared it).
+    const big = (f: string) => /events\.out|reward$|tokenizer\.json$|\.wandb$|mlflow\.db$/.test(f);
+    expect(parses.filter(big)).toHaveLength(5);
+    expect(new Set(parses.filter(big)).size).toBe(5);
     await new Promise((r) => setTimeout(r, LIST_REUSE_MS + 100)); // past the shared answer's reuse
     const loop = watchEventLoop();
     const warm = await timed(listed());
@@ -159,6 +176,6 @@ describe("hostile trainer files", () => {
     expect(health.ms).toBeLessThan(WARM_MS);
     expect(maxBusyMs).toBeLessThan(MAX_BLOCK_MS);
     expect(warm.value.find((r) => r.id === "big-events")?.steps).toBe(EVENT_STEPS);
-    expect(parses.filter(big)).toHaveLength(3);
+    expect(parses.filter(big)).toHaveLength(5);
   });
 });

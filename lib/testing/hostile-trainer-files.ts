@@ -1,10 +1,14 @@
 // Trainer files at the sizes that used to hold the server's thread for seconds: a TensorBoard event
-// file, an MLflow metric file and a byte-level BPE tokenizer.json, each written in pieces (never
-// held whole in memory) to a given size. Used by the hostile-trainer-files suite and the
+// file, an MLflow metric file, an MLflow tracking database, a W&B run file and a byte-level BPE
+// tokenizer.json, each written in pieces (never held whole in memory) to a given size. Used by the hostile-trainer-files suite and the
 // hostile-load bench.
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { eventFileBytes, type ScalarToWrite } from "./event-writer";
+import { addMlflowMetrics, writeMlflowDb } from "./mlflow-db";
+import { wandbHistory, writeWandbRunFile } from "./wandb-file";
+import { encodeRecord } from "@/lib/trainer/wandb/proto";
 
 type Bytes = Uint8Array | string;
 const put = (fd: number, b: Bytes) => (typeof b === "string" ? writeSync(fd, b) : writeSync(fd, b));
@@ -83,4 +87,51 @@ export function writeLargeTokenizer(file: string, bytes: number): number {
   const open = head.slice(0, head.length - "]}}".length) + '"a0 b0"';
   const piece = Array.from({ length: 100_000 }, (_, i) => `,"a${i % 997} b${i}"`).join("");
   return repeatTo(file, bytes, open, piece, "]}}");
+}
+
+/** Fixture truth of writeLargeMlflowDb: its one run logs `train/reward` at these many steps. */
+export const LARGE_DB_STEPS = 200_000;
+
+/**
+ * An MLflow tracking database of one run holding `rows` metric rows: `train/reward` at steps
+ * 0–199,999, logged again and again with later timestamps, the value of repeat r at step s being
+ * r + s / 1e6 (so the last repeat wins, as the MLflow UI shows). Written in one transaction.
+ */
+export function writeLargeMlflowDb(file: string, rows: number): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const repeats = Math.ceil(rows / LARGE_DB_STEPS);
+  writeMlflowDb(file, { runs: [{ uuid: "b16".padEnd(32, "0"), name: "big" }] });
+  const db = new Database(file);
+  try {
+    addMlflowMetrics(db, "b16".padEnd(32, "0"), largeRows(repeats));
+  } finally {
+    db.close();
+  }
+}
+
+function* largeRows(repeats: number) {
+  for (let r = 0; r < repeats; r++)
+    for (let s = 0; s < LARGE_DB_STEPS; s++)
+      yield { key: "train/reward", value: r + s / 1e6, step: s, timestamp: 1.7e12 + r * 1e7 + s };
+}
+
+/** Fixture truth of writeLargeWandbFile: its history logs `train/reward` at these many steps. */
+export const LARGE_WANDB_STEPS = 50_000;
+
+/**
+ * A W&B run file of `bytes` or a little more: history records of `train/reward` and `train/loss`
+ * at steps 0–49,999 (with `_step` and `_timestamp`), logged again and again, written in pieces.
+ */
+export function writeLargeWandbFile(file: string, bytes: number): number {
+  const one = Array.from({ length: LARGE_WANDB_STEPS }, (_, s) =>
+    encodeRecord(
+      wandbHistory(s, { "train/reward": Math.sin(s / 1000), "train/loss": Math.cos(s) }, 1.7e9 + s),
+    ),
+  );
+  const per = one.reduce((n, p) => n + p.length + 7, 0);
+  const repeats = Math.ceil(bytes / per);
+  function* payloads() {
+    for (let r = 0; r < repeats; r++) yield* one;
+  }
+  return writeWandbRunFile(file, payloads());
 }

@@ -2,7 +2,10 @@
 // 7-byte header, records laid into 32 KiB blocks (a record that does not fit its block split into
 // FIRST, MIDDLE…, LAST chunks; a block tail too short for a chunk header zero-padded), each chunk's
 // CRC over its type byte and data. Records are encoded with the reader's own protobuf types.
-// Used by the tests and the fixture generator; the app never writes. Pure: returns bytes.
+// Used by the tests and the fixture generator; the app never writes. Returns bytes, or writes a
+// large file in pieces.
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import path from "node:path";
 import {
   BLOCK_LENGTH,
   CHUNK,
@@ -33,41 +36,81 @@ function chunk(type: number, data: Uint8Array): Buffer {
   return out;
 }
 
-/** The file, and where each record's first chunk starts: datastore.py's `_write_data` each. */
-export function frameWandbPayloads(payloads: readonly Uint8Array[]): {
-  bytes: Buffer;
-  offsets: number[];
-} {
-  const parts: Buffer[] = [wandbHeader()];
+/**
+ * Lays `payloads` into the file's blocks after its header, handing each piece to `put` in order:
+ * datastore.py's `_write_data` for each. Returns where each record's first chunk starts.
+ */
+function framePayloads(payloads: Iterable<Uint8Array>, put: (b: Buffer) => void): number[] {
   const offsets: number[] = [];
-  let index = WANDB_HEADER.length;
-  const put = (b: Buffer) => {
-    parts.push(b);
+  let index = 0;
+  const out = (b: Buffer) => {
+    put(b);
     index += b.length;
   };
+  out(wandbHeader());
   const dataLength = BLOCK_LENGTH - CHUNK_HEADER_LENGTH;
   for (const s of payloads) {
     let spaceLeft = BLOCK_LENGTH - (index % BLOCK_LENGTH);
     if (spaceLeft < CHUNK_HEADER_LENGTH) {
-      put(Buffer.alloc(spaceLeft));
+      out(Buffer.alloc(spaceLeft));
       spaceLeft = BLOCK_LENGTH;
     }
     offsets.push(index);
     if (s.length + CHUNK_HEADER_LENGTH <= spaceLeft) {
-      put(chunk(CHUNK.full, s));
+      out(chunk(CHUNK.full, s));
       continue;
     }
     // The first chunk fills its block (it may hold no data when only a header's room is left).
     const room = spaceLeft - CHUNK_HEADER_LENGTH;
-    put(chunk(CHUNK.first, s.subarray(0, room)));
+    out(chunk(CHUNK.first, s.subarray(0, room)));
     let used = room;
     while (s.length - used > dataLength) {
-      put(chunk(CHUNK.middle, s.subarray(used, used + dataLength)));
+      out(chunk(CHUNK.middle, s.subarray(used, used + dataLength)));
       used += dataLength;
     }
-    put(chunk(CHUNK.last, s.subarray(used)));
+    out(chunk(CHUNK.last, s.subarray(used)));
   }
+  return offsets;
+}
+
+/** The file, and where each record's first chunk starts. */
+export function frameWandbPayloads(payloads: readonly Uint8Array[]): {
+  bytes: Buffer;
+  offsets: number[];
+} {
+  const parts: Buffer[] = [];
+  const offsets = framePayloads(payloads, (b) => parts.push(b));
   return { bytes: Buffer.concat(parts), offsets };
+}
+
+/**
+ * Writes a run file of `payloads` (encoded records, `encodeRecord`) to `file` as they come, in
+ * pieces of about 1 MiB: a file of hundreds of MiB is never held whole. Returns its size.
+ */
+export function writeWandbRunFile(file: string, payloads: Iterable<Uint8Array>): number {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const fd = openSync(file, "w");
+  let pending: Buffer[] = [];
+  let held = 0;
+  let size = 0;
+  const flush = () => {
+    const b = Buffer.concat(pending);
+    writeSync(fd, b);
+    size += b.length;
+    pending = [];
+    held = 0;
+  };
+  try {
+    framePayloads(payloads, (b) => {
+      pending.push(b);
+      held += b.length;
+      if (held >= 1 << 20) flush();
+    });
+    flush();
+    return size;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A whole run file of these records. */
