@@ -59,13 +59,18 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
   const error = health.progress.error && (
     <div className="error-box">Index error: {health.progress.error}</div>
   );
-  if (facts.captureOff)
+  // A run of trainer logs alone (no store, no records) has no capture to check either.
+  if (facts.captureOff || !facts.hasSources)
     return (
       <>
         {progress}
         {error}
         <p data-testid="capture-off-note">
-          {captureOffLine({ steps: health.curve?.steps ?? 0, hasRecords: facts.hasRecords })}
+          {captureOffLine({
+            steps: health.curve?.steps ?? 0,
+            hasRecords: facts.hasRecords,
+            declared: facts.captureOff,
+          })}
         </p>
         {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />

@@ -57,7 +57,7 @@ export function TrainingSectionView({
             <StepChart
               key={c.id}
               id={`training-${c.id}`}
-              title={`${c.title}: ${c.tag} from ${c.sources.join(", ")}`}
+              title={`${c.title}: ${c.tag}`}
               data={c.points.map((p) => ({ step: p.step, value: p.value }))}
               series={[{ key: "value", label: c.tag, color: NEUTRAL }]}
               valueAxis={AXIS[c.unit]}

@@ -10,6 +10,12 @@ describe("number sources", () => {
     expect(curveSource(12_000)).toBe("training curve: 12,000 steps");
   });
 
+  it("a run of trainer logs alone says it holds no capture, never that capture is off", () => {
+    expect(captureOffLine({ steps: 100, hasRecords: false, declared: false })).toBe(
+      "No token capture in this run (no token store, model-call store or rollout records), so no verdicts, masks or chains to check; shown: its training curve (100 steps).",
+    );
+  });
+
   it("says in one line that capture is off and what the run has instead", () => {
     const line = captureOffLine({ steps: 100, hasRecords: false });
     expect(line).toMatch(/^Token capture is off for this run/);

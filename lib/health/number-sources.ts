@@ -14,10 +14,15 @@ export const curveSource = (steps: number): string =>
   `training curve: ${plural(steps, "step", "steps", n(steps))}`;
 
 /**
- * The one line a run with token capture off leads with: that there is nothing to check token by
- * token, and what it has instead (its training curve, its rollout records).
+ * The one line a run without token capture leads with: that there is nothing to check token by
+ * token, and what it has instead (its training curve, its rollout records). `declared` when its
+ * run.json says capture is off; else it simply holds no store (a trainer's log directory alone).
  */
-export function captureOffLine(run: { steps: number; hasRecords: boolean }): string {
+export function captureOffLine(run: {
+  steps: number;
+  hasRecords: boolean;
+  declared?: boolean;
+}): string {
   const has = [
     run.steps > 0
       ? `its training curve (${plural(run.steps, "step", "steps", n(run.steps))})`
@@ -26,5 +31,9 @@ export function captureOffLine(run: { steps: number; hasRecords: boolean }): str
   ].filter((p): p is string => p !== null);
   const what =
     has.length > 0 ? `shown: ${has.join(" and ")}` : "it has no training curve or records";
-  return `Token capture is off for this run: no token files, so no verdicts, masks or chains to check; ${what}.`;
+  const why =
+    run.declared === false
+      ? "No token capture in this run (no token store, model-call store or rollout records)"
+      : "Token capture is off for this run: no token files";
+  return `${why}, so no verdicts, masks or chains to check; ${what}.`;
 }

@@ -57,7 +57,7 @@ describe("W&B offline runs in a NeMo-RL log directory", () => {
     );
     const t = await runTraining(await getRun("whole", root));
     expect(t.facts.find((f) => f.kind === "config")?.entries).toEqual([
-      { key: "grpo", value: '{"seed":42}' },
+      { key: "grpo.seed", value: "42" },
     ]);
     expect(t.facts.find((f) => f.kind === "run")?.entries).toEqual(
       expect.arrayContaining([{ key: "run_id", value: "abc123" }]),
