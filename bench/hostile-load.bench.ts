@@ -1,7 +1,8 @@
 // The trainer's files under load: a 57-run root (the sample runs, copies of the GRPO runs, and
-// four runs with hostile trainer files: a 250 MiB TensorBoard event file, a 100 MB MLflow metric
-// file, a 200 MB tokenizer.json, 200 records × 1,000 tags). Figures: the home page and /api/runs
-// warm (each once cold first), then 100 clients over 15 routes for 60 s: p50 and p99 latency,
+// six runs with hostile trainer files: a 250 MiB TensorBoard event file, a 100 MB MLflow metric
+// file, a 200 MiB W&B run file, an MLflow database of 1,000,000 rows, a 200 MB tokenizer.json,
+// 200 records × 1,000 tags). Figures: the home page and /api/runs
+// warm (each once cold first), then 100 clients over 17 routes for 60 s: p50 and p99 latency,
 // errors, the largest answer, and the server's peak resident set (VmHWM, the kernel's high-water
 // mark) against the largest file's size. Cold: a fresh server with its own index directory.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,8 +12,10 @@ import path from "node:path";
 import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
 import {
   writeLargeEventFile,
+  writeLargeMlflowDb,
   writeLargeMlflowMetric,
   writeLargeTokenizer,
+  writeLargeWandbFile,
 } from "@/lib/testing/hostile-trainer-files";
 import { LIST_REUSE_MS } from "@/lib/health";
 import { startServer } from "./server";
@@ -41,7 +44,7 @@ function hostileRun(name: string, description: string, extra: Record<string, unk
 
 /** The root, written once (its files are large; a second run reuses them). */
 function writeRoot(): void {
-  if (existsSync(path.join(ROOT, ".complete"))) return;
+  if (existsSync(path.join(ROOT, ".complete-2"))) return;
   mkdirSync(ROOT, { recursive: true });
   const samples = readdirSync("fixtures/runs", { withFileTypes: true }).filter((d) =>
     d.isDirectory(),
@@ -60,6 +63,13 @@ function writeRoot(): void {
     tokenizer: "tokenizer.json",
   });
   writeLargeTokenizer(path.join(tok, "tokenizer.json"), 200e6);
+  const wandb = hostileRun("big-wandb", "a 200 MiB W&B run file");
+  writeLargeWandbFile(
+    path.join(wandb, "logs", "wandb", "wandb", "offline-run-1-big", "run-big.wandb"),
+    200 * 2 ** 20,
+  );
+  const db = hostileRun("big-mlflow-db", "an MLflow database of 1,000,000 metric rows");
+  writeLargeMlflowDb(path.join(db, "logs", "mlflow.db"), 1_000_000);
   // 200 records × 1,000 tags.
   const tags = hostileRun("many-tags", "200 records × 1,000 tags");
   mkdirSync(path.join(tags, "logs", "tensorboard"), { recursive: true });
@@ -79,7 +89,7 @@ function writeRoot(): void {
       recursive: true,
     });
   }
-  writeFileSync(path.join(ROOT, ".complete"), "");
+  writeFileSync(path.join(ROOT, ".complete-2"), "");
 }
 
 async function timed(url: string): Promise<{ ms: number; bytes: number; ok: boolean }> {
@@ -104,7 +114,14 @@ export async function benchHostileLoad(): Promise<void> {
     const coldHome = await timed(u("/"));
     const coldRuns = await timed(u("/api/runs"));
     // The hostile runs' pages once each, so their files are parsed before the warm figures.
-    for (const r of ["big-events", "big-mlflow", "big-tokenizer", "many-tags"])
+    for (const r of [
+      "big-events",
+      "big-mlflow",
+      "big-wandb",
+      "big-mlflow-db",
+      "big-tokenizer",
+      "many-tags",
+    ])
       await timed(u(`/runs/${r}`));
     // Each warm figure after the list's reuse window: the list is made again, not reused.
     const pastReuse = () => new Promise((r) => setTimeout(r, LIST_REUSE_MS + 100));
@@ -121,6 +138,8 @@ export async function benchHostileLoad(): Promise<void> {
       "/api/runs",
       "/runs/big-events",
       "/runs/big-mlflow",
+      "/api/runs/big-wandb/trainer/training",
+      "/api/runs/big-mlflow-db/trainer/training",
       "/runs/many-tags",
       "/runs/big-tokenizer",
       "/api/runs/big-events/health",
@@ -168,7 +187,7 @@ export async function benchHostileLoad(): Promise<void> {
     );
     figure("home page warm, 57 runs with hostile trainer files", warmHome.ms, WARM_MS, fmt);
     figure("/api/runs warm, the same root", warmRuns.ms, WARM_MS, fmt);
-    figure("p99 latency, 100 clients over 15 routes", p99, P99_MS, fmt);
+    figure("p99 latency, 100 clients over 17 routes", p99, P99_MS, fmt);
     figure("server peak RSS (VmHWM), the same load", mem.hwm, HWM_MB, (v) => `${v.toFixed(0)} MB`);
     if (errors > 0) throw new Error(`${errors} requests failed under load`);
   } finally {

@@ -9,6 +9,7 @@ import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
 import { benchHostileLoad } from "./hostile-load.bench";
 import { benchCompare } from "./compare.bench";
+import { benchCompareSeeds } from "./compare-seeds.bench";
 import { benchScale } from "./scale.bench";
 import { crashed, summarise } from "./util";
 
@@ -20,6 +21,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["load", benchLoad],
   ["hostile trainer files under load", benchHostileLoad],
   ["compare calibration", benchCompare],
+  ["compare seed groups", benchCompareSeeds],
   ["scale", benchScale],
 ];
 

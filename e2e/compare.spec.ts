@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
@@ -163,4 +163,62 @@ test("choose two runs on the home page", async ({ page, request }) => {
   expect(res.status()).toBe(400);
   expect((await res.json()).error).toBe("compare needs two runs: ?a=<run>&b=<run>");
   expect((await page.goto("/compare?a=grpo-capture-on&b=nope"))?.status()).toBe(404);
+});
+
+// The fixture seed groups' rewards straight from their metrics.jsonl, not through the app.
+function seedRewards(run: string): number[] {
+  return readFileSync(path.join("fixtures/runs", run, "metrics.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => (JSON.parse(l) as { reward: number }).reward);
+}
+const overall = (runs: string[]) => {
+  const all = runs.flatMap(seedRewards);
+  return all.reduce((s, x) => s + x, 0) / all.length;
+};
+
+test("two seed groups: mean lines with bands, seed counts in the verdict, a picker for several runs", async ({
+  page,
+}) => {
+  const on = ["grpo-seeds-on-1", "grpo-seeds-on-2", "grpo-seeds-on-3"];
+  const off = ["grpo-seeds-off-1", "grpo-seeds-off-2"];
+  // One run of each group names the whole group (run.json seed_group).
+  await page.goto("/compare?a=grpo-seeds-on-1&b=grpo-seeds-off-1");
+  await expect(page.getByTestId("compare-side-a")).toHaveText("grpo-seeds-on (3 seeds)");
+  await expect(page.getByTestId("compare-side-b")).toHaveText("grpo-seeds-off (2 seeds)");
+  const head = page.getByTestId("compare-headline");
+  // Levels: the mean over the steps of each side's per-step mean, i.e. over all its runs' values.
+  await expect(head).toContainText(
+    `grpo-seeds-on (3 seeds) ${overall(on).toFixed(3)} vs grpo-seeds-off (2 seeds) ${overall(off).toFixed(3)}`,
+  );
+  const chart = page.getByTestId("chart-reward");
+  await expect(chart).toHaveAttribute("data-bands", "2");
+  await expect(chart.locator(".recharts-area")).toHaveCount(2);
+  await expect(chart.locator(".recharts-area-area")).toHaveCount(2);
+  await expect(page.getByTestId("chart-band-legend")).toContainText(
+    "mean ± 1 sd across the side's seeds",
+  );
+  await expect(chart.locator(".recharts-legend-item-text")).toContainText([
+    "grpo-seeds-on ± 1 sd across 3 seeds",
+  ]);
+  await page.getByTestId("compare-statistics").locator("summary").click();
+  const verdict = page.getByTestId("compare-verdict");
+  await expect(verdict).toContainText("a is 3 seeds (seed_group grpo-seeds-on:");
+  await expect(verdict).toContainText("b is 2 seeds (seed_group grpo-seeds-off:");
+  await expect(verdict).toContainText("tested against the spread between each side's seeds");
+  await expect(verdict).toContainText("Welch t = ");
+  for (const id of on) await expect(page.getByTestId("seed-side-a")).toContainText(id);
+  await expect(page.getByTestId("baseline")).toContainText("two seeds of one side");
+  await page.screenshot({ path: "/tmp/seed-groups.png", fullPage: true });
+  // The picker: two runs of a, submitted, become a=r1,r2 in the address.
+  await page.getByTestId("pick-a").selectOption(["grpo-seeds-on-1", "grpo-seeds-on-3"]);
+  await page.getByTestId("pick-submit").click();
+  await expect(page).toHaveURL(/\/compare\?a=grpo-seeds-on-1,grpo-seeds-on-3&b=grpo-seeds-off-1$/);
+  await expect(page.getByTestId("compare-side-a")).toHaveText(
+    "{grpo-seeds-on-1, grpo-seeds-on-3} (2 seeds)",
+  );
+  await expect(page.getByTestId("pick-a").locator("option:checked")).toHaveText([
+    "grpo-seeds-on-1 (seed group grpo-seeds-on)",
+    "grpo-seeds-on-3 (seed group grpo-seeds-on)",
+  ]);
 });

@@ -1,8 +1,10 @@
 // The compare page's training section: the calibrated verdict in words with its decision, the
-// tests behind it (paired block bootstrap, the seed pair's yardstick, the t test, Steiger's z), the
-// descriptive statistics, and the charts of the chosen scalar and of the difference.
+// tests behind it (paired block bootstrap, the seed pair's yardstick or each side's seeds, the t
+// test, Steiger's z), the descriptive statistics, and the charts of the scalar and the difference.
 import type { CalibratedVerdict, Comparison, Interval } from "@/lib/schema";
-import { DiffChart, RewardChart } from "./compare-charts";
+import { DiffChart } from "./compare-charts";
+import { RewardChart } from "./reward-chart";
+import { SeedRows } from "./seed-rows";
 import { signed } from "@/lib/view";
 
 const f = (x: number, d = 3) => x.toFixed(d);
@@ -19,14 +21,20 @@ const DECISION: Record<CalibratedVerdict["decision"], [string, string]> = {
 };
 
 /** The rows of the calibrated verdict: what was tested, with its numbers. */
-function CalibratedRows({ v }: { v: CalibratedVerdict }) {
+function CalibratedRows({ v, sides }: { v: CalibratedVerdict; sides: Comparison["sides"] }) {
   const m = v.mean_test,
     c = v.correlation_test;
+  const seeds = v.yardstick === "seeds";
   return (
     <>
+      {v.seeds && <SeedRows seeds={v.seeds} sides={sides} />}
       {v.paired && (
         <tr>
-          <th>paired difference a − b per step (moving-block bootstrap)</th>
+          <th>
+            paired difference a − b per step
+            {sides.a.runs.length > 1 || sides.b.runs.length > 1 ? " of the side means" : ""}{" "}
+            (moving-block bootstrap)
+          </th>
           <td data-testid="paired-diff">
             {signed(v.paired.mean)} ± {f(v.paired.sd)} (block {v.paired.block_length}, lag-1
             autocorrelation {f(v.paired.lag1, 2)}, {v.paired.steps} steps)
@@ -35,7 +43,13 @@ function CalibratedRows({ v }: { v: CalibratedVerdict }) {
       )}
       {v.seed_pair && (
         <tr>
-          <th>seed-to-seed difference per step (the yardstick)</th>
+          <th>
+            seed-to-seed difference per step (
+            {seeds
+              ? "the first runs' correlation and distribution tests' yardstick"
+              : "the yardstick"}
+            )
+          </th>
           <td data-testid="seed-diff">
             {signed(v.seed_pair.mean)} ± {f(v.seed_pair.sd)} ({v.seed_pair.run} −{" "}
             {v.seed_pair.against})
@@ -44,7 +58,10 @@ function CalibratedRows({ v }: { v: CalibratedVerdict }) {
       )}
       {m && (
         <tr>
-          <th>a − b beyond seed noise? (t test, at {v.mean_level * 100}%)</th>
+          <th>
+            a − b beyond seed noise? ({seeds ? "Welch t on the run means" : "t test"}, at{" "}
+            {v.mean_level * 100}%)
+          </th>
           <td data-testid="mean-test">
             {(m.level * 100).toFixed(0)}% interval [{signed(m.low)}, {signed(m.high)}]; t ={" "}
             {f(m.t, 2)}, {f(m.df, 1)} df, p = {pValue(m.p)}
@@ -87,6 +104,9 @@ export function TrainingSection({ c }: { c: Comparison }) {
   const [label, tone] = DECISION[t.calibrated.decision];
   // A training comparison exists only on a scalar both runs log; "reward" is metrics.jsonl's own.
   const scalar = c.scalar ?? "reward";
+  const side = (k: "a" | "b") => ({ label: c.sides[k].label, n: c.sides[k].runs.length });
+  const [sa, sb] = [side("a"), side("b")];
+  const over = (n: number) => (n > 1 ? ` (per-step mean of ${n} seeds)` : "");
   return (
     <section data-testid="training">
       <h2 data-testid="training-title">
@@ -119,16 +139,18 @@ export function TrainingSection({ c }: { c: Comparison }) {
       </details>
       <table className="grid stats" data-testid="training-stats">
         <tbody>
-          <CalibratedRows v={t.calibrated} />
+          <CalibratedRows v={t.calibrated} sides={c.sides} />
           <tr>
             <th>
-              mean {scalar}, {c.a.id} (95% bootstrap CI)
+              mean {scalar}, {sa.label}
+              {over(sa.n)} (95% bootstrap CI)
             </th>
             <td data-testid="mean-a">{ci(t.mean_a)}</td>
           </tr>
           <tr>
             <th>
-              mean {scalar}, {c.b.id}
+              mean {scalar}, {sb.label}
+              {over(sb.n)}
             </th>
             <td data-testid="mean-b">{ci(t.mean_b)}</td>
           </tr>
@@ -139,7 +161,9 @@ export function TrainingSection({ c }: { c: Comparison }) {
             </td>
           </tr>
           <tr>
-            <th>step-wise correlation (Pearson)</th>
+            <th>
+              step-wise correlation{sa.n > 1 || sb.n > 1 ? " of the side means" : ""} (Pearson)
+            </th>
             <td data-testid="correlation">
               {t.correlation === null ? "undefined (a constant series)" : f(t.correlation)}
             </td>
@@ -162,7 +186,7 @@ export function TrainingSection({ c }: { c: Comparison }) {
           )}
         </tbody>
       </table>
-      <RewardChart t={t} a={c.a.id} b={c.b.id} scalar={scalar} />
+      <RewardChart t={t} a={sa} b={sb} scalar={scalar} />
       <DiffChart t={t} scalar={scalar} />
     </section>
   );

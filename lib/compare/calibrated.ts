@@ -1,7 +1,8 @@
 // The calibrated training verdict: does a differ from b by more than two seeds of one configuration
 // differ? Pairs the runs by step, block-bootstraps the per-step difference, uses the seed-repeat
 // pair's own difference as the run-to-run yardstick and tests the correlation against the floor
-// with Steiger's z. Not responsible for loading runs or picking the seed pair (./load does).
+// with Steiger's z. Not responsible for loading runs or picking the seed pair (./load does), nor
+// for sides of several seeds each (./seed-groups).
 import type { BlockBootstrapSummary, CalibratedVerdict } from "@/lib/schema";
 import { compareCorrelations, normalCdf, pearson } from "./stats";
 import {
@@ -35,19 +36,33 @@ export interface StepSeries {
 export interface VerdictOptions {
   iterations?: number;
   seed?: number;
+  /**
+   * The series the mean test pairs instead of a and b: each side's per-step mean over its seeds
+   * when a side has several (./seed-groups), so the seed pair's yardstick is still the one used.
+   */
+  means?: { a: StepSeries; b: StepSeries };
+}
+
+/** The steps every series has, in order. */
+export function sharedSteps(...runs: StepSeries[]): number[] {
+  const first = runs[0];
+  if (!first) return [];
+  return [...first.byStep.keys()]
+    .filter((s) => runs.every((r) => r.byStep.has(s)))
+    .sort((x, y) => x - y);
 }
 
 /** Values of every series at the steps all of them have, in step order. */
 export function alignSteps(...runs: StepSeries[]): number[][] {
-  const first = runs[0];
-  if (!first) return [];
-  const steps = [...first.byStep.keys()]
-    .filter((s) => runs.every((r) => r.byStep.has(s)))
-    .sort((x, y) => x - y);
+  const steps = sharedSteps(...runs);
   return runs.map((r) => steps.map((s) => r.byStep.get(s) as number));
 }
 
-function summarise(diffs: number[], seed: number, iterations?: number): BlockBootstrapSummary {
+export function summarise(
+  diffs: number[],
+  seed: number,
+  iterations?: number,
+): BlockBootstrapSummary {
   const b = blockBootstrapMean(diffs, { seed, iterations });
   return {
     steps: diffs.length,
@@ -205,7 +220,10 @@ export function calibratedVerdict(
 ): CalibratedVerdict {
   const seed = options.seed ?? 20260729;
   const [xa, xb] = alignSteps(a, b) as [number[], number[]];
-  const d = xa.map((v, i) => v - (xb[i] as number));
+  const [ma, mb] = options.means
+    ? (alignSteps(options.means.a, options.means.b) as [number[], number[]])
+    : [xa, xb];
+  const d = ma.map((v, i) => v - (mb[i] as number));
   const [xr, xg] = run && against ? (alignSteps(run, against) as [number[], number[]]) : [[], []];
   const s = xr.map((v, i) => v - (xg[i] as number));
   const paired = d.length >= 2 ? summarise(d, seed, options.iterations) : null;
@@ -220,6 +238,8 @@ export function calibratedVerdict(
     shape_level: SHAPE_LEVEL,
     paired,
     seed_pair: seedPair,
+    yardstick: "seed_pair" as const,
+    seeds: null,
     method: METHOD,
   };
   const why = missing(a, b, run, against, d.length, s.length);
@@ -239,6 +259,17 @@ export function calibratedVerdict(
   // Spearman's ranks too), so it is not run and the distribution test stands in.
   const shape_test = shapeTest(xa, xb, xr, xg);
   const correlation_test = shape_test?.heavy_tailed ? null : correlationTest(a, b, run, against);
+  return { ...base, ...decide(mean_test, correlation_test, shape_test) };
+}
+
+type Tests = Pick<CalibratedVerdict, "mean_test" | "correlation_test" | "shape_test">;
+
+/** "Differs" when any of the three tests fires at its level (Bonferroni), with which did. */
+export function decide(
+  mean_test: NonNullable<CalibratedVerdict["mean_test"]>,
+  correlation_test: CalibratedVerdict["correlation_test"],
+  shape_test: CalibratedVerdict["shape_test"],
+): Tests & Pick<CalibratedVerdict, "decision" | "reason"> {
   const fired = [
     mean_test.p < MEAN_LEVEL ? `the mean difference (p = ${mean_test.p.toPrecision(2)})` : null,
     correlation_test && correlation_test.p < CORRELATION_LEVEL
@@ -249,7 +280,6 @@ export function calibratedVerdict(
       : null,
   ].filter((x) => x !== null);
   return {
-    ...base,
     decision: fired.length > 0 ? "differs" : "within_noise",
     reason:
       fired.length > 0

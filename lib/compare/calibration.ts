@@ -1,8 +1,15 @@
-// Measures the calibrated verdict on simulated triplets (./simulate): how often "differs" fires with
-// no effect (the false-alarm rate at the stated 5%) and at each shift (power). Shared by the unit
-// test and `npm run bench`; the counting is all it does.
+// Measures the calibrated verdict on simulated triplets and seed groups (./simulate): how often
+// "differs" fires with no effect (the false-alarm rate at the stated 5%) and at each shift (power).
+// Shared by the unit tests and `npm run bench`; the counting is all it does.
+import type { CalibratedVerdict } from "@/lib/schema";
 import { calibratedVerdict } from "./calibrated";
-import { DEFAULT_SIMULATION, simulateTriplet, type SimulationParams } from "./simulate";
+import { sidesVerdict } from "./seed-groups";
+import {
+  DEFAULT_SIMULATION,
+  simulateGroups,
+  simulateTriplet,
+  type SimulationParams,
+} from "./simulate";
 import { bootstrapMeanDifference, compareCorrelations, pearson } from "./stats";
 
 export interface CalibrationResult {
@@ -72,5 +79,67 @@ export function measureCalibration(
     meanRate: meanFired / triplets,
     correlationRate: correlationFired / triplets,
     shapeRate: shapeFired / triplets,
+  };
+}
+
+export interface SeedCalibration {
+  /** Seeds of a and of b. One each is the seed-pair verdict on a triplet (a, b and a seed repeat
+   * of b); one on a side only is the seed-pair verdict with b's first two seeds as the pair. */
+  seeds: readonly [number, number];
+  /** The true shift of a, in seed sds (./simulate seedSd). */
+  shift: number;
+  simulations: number;
+  /** Share called "differs", and the share each test fired for. */
+  rate: number;
+  meanRate: number;
+  correlationRate: number;
+  shapeRate: number;
+}
+
+function simulatedVerdict(
+  [nA, nB]: readonly [number, number],
+  seed: number,
+  shift: number,
+  params: SimulationParams,
+): CalibratedVerdict {
+  if (nA === 1 && nB === 1) {
+    const t = simulateTriplet(seed, shift / Math.SQRT2, params);
+    return calibratedVerdict(t.a, t.b, t.seed, t.b);
+  }
+  const g = simulateGroups(seed, nA, nB, shift, params);
+  // As ./load picks it: two seeds of b, else of a.
+  const [x, y] = g.b.length > 1 ? g.b : g.a;
+  const pair = x && y ? { run: y, against: x } : null;
+  return sidesVerdict(g.a, g.b, pair);
+}
+
+/**
+ * Runs `simulations` simulated comparisons of `seeds` runs per side (a number: as many on both)
+ * at `shift` seed sds, seeds firstSeed, firstSeed + 1, …, through the verdict compare gives them.
+ */
+export function measureSeedCalibration(
+  seeds: number | readonly [number, number],
+  shift: number,
+  simulations: number,
+  firstSeed: number,
+  params: SimulationParams = DEFAULT_SIMULATION,
+): SeedCalibration {
+  const sides = typeof seeds === "number" ? ([seeds, seeds] as const) : seeds;
+  const fired = { differs: 0, mean: 0, correlation: 0, shape: 0 };
+  for (let i = 0; i < simulations; i++) {
+    const v = simulatedVerdict(sides, firstSeed + i, shift, params);
+    if (v.decision === "differs") fired.differs++;
+    if (v.mean_test && v.mean_test.p < v.mean_level) fired.mean++;
+    if (v.correlation_test && v.correlation_test.p < v.correlation_level) fired.correlation++;
+    if (v.shape_test?.fired) fired.shape++;
+  }
+  return {
+    seeds: sides,
+    shift,
+    simulations,
+    rate: fired.differs / simulations,
+    meanRate: fired.mean / simulations,
+    correlationRate: fired.correlation / simulations,
+    shapeRate: fired.shape / simulations,
   };
 }

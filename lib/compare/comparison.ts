@@ -1,7 +1,8 @@
 // Compares two runs: training metrics per step (reward, rolling means, difference, bootstrap
 // intervals, correlation, the repeatability floor from a seed-repeat baseline, the calibrated
 // verdict of ./calibrated in words), evaluation records paired by task, and capture health side by
-// side. The numbers come from ./stats and ./calibrated; this module only assembles them.
+// side. The numbers come from ./stats and ./calibrated; this module only assembles them (sides of
+// several seeds: ./seed-training).
 import { callsMade } from "@/lib/view";
 import type { MetricsRow } from "@/lib/runs";
 import type {
@@ -12,11 +13,13 @@ import type {
   TrainingComparison,
 } from "@/lib/schema";
 import { calibratedVerdict, type StepSeries } from "./calibrated";
+import { compareSeedTraining, type SeedSides } from "./seed-training";
 import { headline, verdictInWords } from "./verdict-text";
 import {
   bootstrapMean,
   bootstrapMeanDifference,
   compareCorrelations,
+  finite,
   mean,
   pairedPermutationTest,
   pearson,
@@ -35,12 +38,26 @@ export interface RunInput {
   unreadableRecords: number;
 }
 
+/**
+ * The training comparison of a and b (each side's lead), with the seed pair (baseline vs
+ * baselineAgainst) as the yardstick. `seeds`, when a side has several runs: every side's runs as
+ * series, its lead first (./seed-training compares those).
+ */
 export function compareTraining(
   a: RunInput,
   b: RunInput,
   baseline: RunInput | null,
   baselineAgainst: RunInput | null,
+  seeds?: SeedSides,
 ): TrainingComparison | null {
+  if (seeds && (seeds.a.runs.length > 1 || seeds.b.runs.length > 1))
+    return compareSeedTraining(
+      seeds,
+      baseline && baselineAgainst
+        ? { run: stepSeries(baseline), against: stepSeries(baselineAgainst) }
+        : null,
+      ROLLING_WINDOW,
+    );
   const byStepB = new Map(
     b.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]),
   );
@@ -105,6 +122,7 @@ export function compareTraining(
     correlation,
     floor,
     floor_test,
+    band: null,
     within_noise: { differs: false, within_noise: true, not_enough_evidence: null }[
       calibrated.decision
     ],
@@ -115,15 +133,12 @@ export function compareTraining(
 }
 
 /** A run's reward by step (steps without a reward left out). */
-const stepSeries = (run: RunInput): StepSeries => ({
+export const stepSeries = (run: RunInput): StepSeries => ({
   id: run.id,
   byStep: new Map(
     run.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]),
   ),
 });
-
-/** NaN (a constant series has no correlation) becomes null, which JSON can carry. */
-const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 function taskIndex(id: string): number | null {
   const m = /^(\d+)-\d+/.exec(id);

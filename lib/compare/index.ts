@@ -1,4 +1,5 @@
-// Compare: two runs' trainer scalars, shaped, with calibrated verdicts on their difference.
-export { measureCalibration } from "./calibration";
+// Compare: two runs' (or two seed groups') trainer scalars, shaped, with calibrated verdicts on
+// their difference.
+export { measureCalibration, measureSeedCalibration } from "./calibration";
 export { compareRuns } from "./load";
-export { betweenRunSd, DEFAULT_SIMULATION } from "./simulate";
+export { betweenRunSd, DEFAULT_SIMULATION, seedSd } from "./simulate";

@@ -1,8 +1,9 @@
-// Loads what a comparison needs for each run (metrics, summaries, health, scalar series) and picks
-// the repeatability baseline: the `baseline` asked for, else a run marked in run.json as a seed
-// repeat of b (or of a, or the run b repeats, or one side when it repeats the other). The training
-// comparison runs on one scalar both runs log (lib/trainer/run-scalars; `train/reward` by default).
-// A run's unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
+// Loads what a comparison needs for each side (./sides: one run, a list, or a seed group): the
+// leads' metrics, summaries and health, every run's scalar series, and picks the repeatability
+// baseline: the `baseline` asked for, else a run marked in run.json as a seed repeat of b (or of a,
+// or the run b repeats, or one side when it repeats the other), else two seeds of a side. The
+// training comparison runs on one scalar every run logs (`train/reward` by default). A run's
+// unreadable metrics.jsonl or rollouts.jsonl empties its side and adds a note, never a 500.
 import "server-only";
 import { InvalidInputError } from "@/lib/errors";
 import { snapshotWithHealth } from "@/lib/health";
@@ -17,12 +18,21 @@ import { getRun, listRuns, runsRoot, type RunLayout } from "@/lib/runs";
 import { shared } from "@/lib/cache";
 import { indexFor } from "@/lib/index";
 import type { Comparison, RunRef } from "@/lib/schema";
-import { captureSide, compareEvaluation, compareTraining, type RunInput } from "./comparison";
+import type { StepSeries } from "./calibrated";
+import {
+  captureSide,
+  compareEvaluation,
+  compareTraining,
+  stepSeries,
+  type RunInput,
+} from "./comparison";
+import { resolveSide, sideRef, type Side } from "./sides";
 
 const ref = (r: RunLayout): RunRef => ({
   id: r.id,
   name: r.manifest.name ?? r.id,
   capture: r.manifest.capture ?? (r.tokensDir ? "on" : null),
+  seed_group: r.manifest.seed_group ?? null,
 });
 
 /**
@@ -69,7 +79,11 @@ function pickBaseline(
   return null;
 }
 
-type Baseline = { run: RunLayout; against: RunLayout; chosen: "asked" | "seed_repeat_of" };
+type Baseline = {
+  run: RunLayout;
+  against: RunLayout;
+  chosen: "asked" | "seed_repeat_of" | "seed_group";
+};
 
 /** The baseline pair: the run asked for (against the run it repeats, else b), else pickBaseline's. */
 async function findBaseline(
@@ -134,6 +148,46 @@ export function compareRuns(
   return shared(key, COMPARE_REUSE_MS, () => compareNow(aId, bId, baselineId, scalar));
 }
 
+/** Every tag all the runs log with a value, sorted. */
+function sharedByAll(scalars: readonly RunScalars[]): string[] {
+  const [first, ...rest] = scalars as [RunScalars, ...RunScalars[]];
+  return rest.reduce(
+    (tags, s) => tags.filter((t) => sharedScalars(first, s).includes(t)),
+    sharedScalars(first, first),
+  );
+}
+
+/** A run's chosen scalar by step, from its scalars alone (a side's runs after its lead). */
+function seriesOf(s: RunScalars, chosen: string): StepSeries {
+  const rows = scalarAsMetricsRows(s, chosen).filter((r) => r.reward !== null);
+  return { id: s.run, byStep: new Map(rows.map((r) => [r.step, r.reward as number])) };
+}
+
+/**
+ * The seed pair when a side is several seeds: two of b's (else a's) when both sides are, or when
+ * run.json marks no seed repeat and no baseline is asked; otherwise findBaseline's.
+ */
+async function seedBaseline(
+  baselineId: string | null,
+  all: RunLayout[],
+  sa: Side,
+  sb: Side,
+  notes: string[],
+): Promise<Baseline | null> {
+  const [a, b] = [sa.runs[0] as RunLayout, sb.runs[0] as RunLayout];
+  const grouped = sa.runs.length > 1 || sb.runs.length > 1;
+  const [x, y] = sb.runs.length > 1 ? sb.runs : sa.runs;
+  const own = grouped && x && y ? { run: y, against: x, chosen: "seed_group" as const } : null;
+  if (sa.runs.length > 1 && sb.runs.length > 1) {
+    if (baselineId)
+      notes.push(`Baseline ${baselineId} not used: each side's own seeds are the yardstick.`);
+    return own;
+  }
+  const members = new Set([...sa.runs, ...sb.runs].map((r) => r.id));
+  const others = all.filter((r) => !members.has(r.id) || r.id === a.id || r.id === b.id);
+  return (await findBaseline(baselineId, others, a, b)) ?? own;
+}
+
 async function compareNow(
   aId: string | null,
   bId: string | null,
@@ -141,25 +195,40 @@ async function compareNow(
   scalar: string | null,
 ): Promise<Comparison> {
   if (!aId || !bId) throw new InvalidInputError("compare needs two runs: ?a=<run>&b=<run>");
-  const [a, b, all] = await Promise.all([getRun(aId), getRun(bId), listRuns()]);
-  const [base, sa, sb] = await Promise.all([
-    findBaseline(baselineId, all, a, b),
-    readRunScalars(a),
-    readRunScalars(b),
+  const all = await listRuns();
+  const [sa, sb] = await Promise.all([resolveSide(aId, all), resolveSide(bId, all)]);
+  const [a, b] = [sa.runs[0] as RunLayout, sb.runs[0] as RunLayout];
+  const notes: string[] = [];
+  const [base, scalarsA, scalarsB] = await Promise.all([
+    seedBaseline(baselineId, all, sa, sb, notes),
+    Promise.all(sa.runs.map(readRunScalars)),
+    Promise.all(sb.runs.map(readRunScalars)),
   ]);
-  const both = sharedScalars(sa, sb);
+  const both = sharedByAll([...scalarsA, ...scalarsB]);
   checkScalar(scalar, both);
   const chosen = chooseScalar(both, scalar || null);
-  const notes: string[] = [];
-  const [ia, ib] = await Promise.all([load(a, sa, chosen, notes), load(b, sb, chosen, notes)]);
+  const [la, lb] = [scalarsA[0] as RunScalars, scalarsB[0] as RunScalars];
+  const [ia, ib] = await Promise.all([load(a, la, chosen, notes), load(b, lb, chosen, notes)]);
   const [ibase, iagainst] = await loadBaseline(base, chosen, notes);
   if (a.id === b.id) notes.push("Both sides are the same run.");
-  const training = compareTraining(ia, ib, ibase, iagainst);
+  const grouped = sa.runs.length > 1 || sb.runs.length > 1;
+  const side = (x: Side, lead: RunInput, scalars: RunScalars[]) => ({
+    label: sideRef(x, ref).label,
+    seed_group: x.seed_group,
+    runs: [stepSeries(lead), ...scalars.slice(1).map((s) => seriesOf(s, chosen as string))],
+  });
+  const seeds =
+    grouped && chosen ? { a: side(sa, ia, scalarsA), b: side(sb, ib, scalarsB) } : undefined;
+  const training = compareTraining(ia, ib, ibase, iagainst, seeds);
   if (!training)
     notes.push(
       chosen
         ? `No training comparison: the runs do not share at least 3 steps with a value of ${chosen}.`
         : "No training comparison: the runs do not share at least 3 steps of any scalar (trainer logs or metrics.jsonl).",
+    );
+  if (grouped)
+    notes.push(
+      `Evaluation and capture health compare each side's first run (${a.id} vs ${b.id}); the training verdict uses every seed.`,
     );
   const evaluation = compareEvaluation(ia, ib);
   if (!evaluation)
@@ -169,6 +238,7 @@ async function compareNow(
   return {
     a: ref(a),
     b: ref(b),
+    sides: { a: sideRef(sa, ref), b: sideRef(sb, ref) },
     baseline: base ? { run: ref(base.run), against: ref(base.against), chosen: base.chosen } : null,
     runs: all.map(ref),
     scalars: both,

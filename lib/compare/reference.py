@@ -4,6 +4,9 @@ Run: python3 lib/compare/reference.py (the fixed numbers in stats.test.ts), or
 python3 lib/compare/reference.py calibrated IN.json: the calibrated verdict's statistics for each
 {"a": [...], "b": [...], "seed": [...]} triplet in IN.json (seed is a repeat of b), printed as JSON;
 lib/compare/reference.test.ts runs it on shared inputs and compares; or
+python3 lib/compare/reference.py seeds IN.json: the seed-group mean test (Welch on run means, with
+its within-run floor, and scipy's own ttest_ind(equal_var=False)) for each {"a": [[run], ...],
+"b": [[run], ...]} in IN.json, runs of equal length; lib/compare/seed-groups.test.ts compares; or
 python3 lib/compare/reference.py series RUN: the GRPO fixture run's train/reward per step, read from
 its TensorBoard event file by a decoder written here (the runs keep no metrics.jsonl). The bootstraps re-implement
 mulberry32 and the resampling loops so seeded results can be checked exactly; the distributions
@@ -113,6 +116,29 @@ def calibrated(a, b, seed_run, seed=20260729, mean_level=0.04, corr_level=0.005,
 
 if len(sys.argv) == 3 and sys.argv[1] == "calibrated":
     print(json.dumps([calibrated(t["a"], t["b"], t["seed"]) for t in json.load(open(sys.argv[2]))]))
+    sys.exit(0)
+
+def seeds(a, b, seed=20260729, mean_level=0.04):
+    """The seed-group mean test: Welch on run means, each side's variance floored at its runs' mean
+    squared block-bootstrap error (of each run's deviation from the all-run per-step mean)."""
+    runs = [np.asarray(r, dtype=float) for r in a + b]
+    centre = np.mean(runs, axis=0)
+    se = [mbb(list(r - centre), seed + 10 + i)["sd"] for i, r in enumerate(runs)]
+    means = [float(np.mean(r)) for r in runs]
+    side = lambda lo, hi: {"means": means[lo:hi], "se": se[lo:hi], "sd": float(np.std(means[lo:hi], ddof=1)),
+                           "variance": max(float(np.var(means[lo:hi], ddof=1)), float(np.mean(np.square(se[lo:hi]))))}
+    sa, sb = side(0, len(a)), side(len(a), len(runs))
+    va, vb = sa["variance"] / len(a), sb["variance"] / len(b)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    diff = float(np.mean(sa["means"]) - np.mean(sb["means"])); se_d = math.sqrt(va + vb); t = diff / se_d
+    q = float(stats.t.ppf(1 - mean_level / 2, df))
+    w = stats.ttest_ind(sa["means"], sb["means"], equal_var=False)  # scipy's Welch, no floor
+    return {"a": sa, "b": sb, "mean_test": {"t": t, "df": df, "p": float(2 * stats.t.sf(abs(t), df)), "se": se_d,
+            "low": diff - q * se_d, "high": diff + q * se_d},
+            "scipy_welch": {"t": float(w.statistic), "p": float(w.pvalue), "df": float(w.df)}}
+
+if len(sys.argv) == 3 and sys.argv[1] == "seeds":
+    print(json.dumps([seeds(g["a"], g["b"]) for g in json.load(open(sys.argv[2]))]))
     sys.exit(0)
 
 def varint(buf, i):

@@ -3,8 +3,9 @@
 // own slow drift and short-memory AR(1) noise (on/off correlation about 0.94, like seed 000's GRPO
 // runs). The drift is one of three families: stationary AR(1) (the default), a random walk (not
 // stationary: the runs wander apart ever more), or a level shift at a random step (a run that
-// changes regime once). It only makes series; ./calibration.test.ts and bench/compare.bench.ts
-// count verdicts.
+// changes regime once). Also seed groups: n runs of each of two configurations (./seed-groups).
+// It only makes series; ./calibration.test.ts, ./seed-calibration.test.ts and
+// bench/compare.bench.ts count verdicts.
 import type { StepSeries } from "./calibrated";
 import { SeededRandom } from "./prng";
 
@@ -124,6 +125,33 @@ export interface Triplet {
   seed: StepSeries;
 }
 
+/** The curve and prompt difficulty every run of one simulation shares, per step. */
+const sharedPart = (p: SimulationParams, z: NormalStream) =>
+  Array.from({ length: p.steps }, (_, t) => curve(t) + p.difficulty * z.next());
+
+/** One run: the shared part plus its own drift, noise and tails, plus `offset` on every step. */
+function simulateRun(
+  id: string,
+  offset: number,
+  shared: readonly number[],
+  p: SimulationParams,
+  z: NormalStream,
+  rng: SeededRandom,
+): StepSeries {
+  const drift = driftPath(p, z, rng);
+  const noise = ar1(p.steps, p.noisePhi, p.noiseSd, z);
+  const tails = tailTerms(p.steps, p, z, rng);
+  return {
+    id,
+    byStep: new Map(
+      shared.map((c, t) => [
+        t,
+        c + (drift[t] as number) + (noise[t] as number) + (tails[t] as number) + offset,
+      ]),
+    ),
+  };
+}
+
 /**
  * One triplet. `shift` is added to every step of a, in units of betweenRunSd. The same seed gives
  * the same triplet.
@@ -135,21 +163,48 @@ export function simulateTriplet(
 ): Triplet {
   const rng = new SeededRandom(seed);
   const z = new NormalStream(rng);
-  const shared = Array.from({ length: p.steps }, (_, t) => curve(t) + p.difficulty * z.next());
+  const shared = sharedPart(p, z);
   const delta = shift * betweenRunSd(p);
-  const run = (id: string, offset: number): StepSeries => {
-    const drift = driftPath(p, z, rng);
-    const noise = ar1(p.steps, p.noisePhi, p.noiseSd, z);
-    const tails = tailTerms(p.steps, p, z, rng);
-    return {
-      id,
-      byStep: new Map(
-        shared.map((c, t) => [
-          t,
-          c + (drift[t] as number) + (noise[t] as number) + (tails[t] as number) + offset,
-        ]),
-      ),
-    };
+  return {
+    a: simulateRun("sim-a", delta, shared, p, z, rng),
+    b: simulateRun("sim-b", 0, shared, p, z, rng),
+    seed: simulateRun("sim-b-seed2", 0, shared, p, z, rng),
   };
-  return { a: run("sim-a", delta), b: run("sim-b", 0), seed: run("sim-b-seed2", 0) };
+}
+
+/**
+ * Standard deviation of one run's mean across seeds of one configuration: the unit of the seed
+ * groups' shifts (betweenRunSd / √2, since that is the sd of a difference of two such means).
+ */
+export const seedSd = (p: SimulationParams = DEFAULT_SIMULATION): number =>
+  betweenRunSd(p) / Math.SQRT2;
+
+/** Seeds of two configurations: `a` is `b`'s configuration shifted by `shift` seed sds. */
+export interface SeedGroups {
+  a: StepSeries[];
+  b: StepSeries[];
+}
+
+/**
+ * nA seeds of a and nB seeds of b sharing the curve and the prompt difficulty, each with its own
+ * drift and noise (as a triplet's runs). `shift` is in units of seedSd. The same seed gives the
+ * same groups.
+ */
+export function simulateGroups(
+  seed: number,
+  nA: number,
+  nB: number,
+  shift = 0,
+  p: SimulationParams = DEFAULT_SIMULATION,
+): SeedGroups {
+  const rng = new SeededRandom(seed);
+  const z = new NormalStream(rng);
+  const shared = sharedPart(p, z);
+  const delta = shift * seedSd(p);
+  const side = (name: string, n: number, offset: number) =>
+    Array.from({ length: n }, (_, i) =>
+      simulateRun(`sim-${name}${i + 1}`, offset, shared, p, z, rng),
+    );
+  const a = side("a", nA, delta);
+  return { a, b: side("b", nB, 0) };
 }

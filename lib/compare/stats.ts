@@ -25,6 +25,9 @@ export function mean(xs: readonly number[]): number {
   return ssMean(xs as number[]);
 }
 
+/** NaN (a constant series has no correlation) becomes null, which JSON can carry. */
+export const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
 export function pearson(x: readonly number[], y: readonly number[]): number {
   if (x.length !== y.length) throw new Error(`pearson: ${x.length} vs ${y.length} values`);
   if (x.length < 3) throw new Error("pearson needs at least 3 pairs");

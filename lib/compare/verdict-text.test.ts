@@ -32,6 +32,8 @@ const verdict = (o: Partial<CalibratedVerdict>): CalibratedVerdict => ({
   mean_test: { t: 1.75, df: 1.7, p: 0.243, se: 0.0034, low: -0.014, high: 0.026, level: 0.96 },
   correlation_test: null,
   shape_test: shape(),
+  yardstick: "seed_pair",
+  seeds: null,
   method: "…",
   ...o,
 });
@@ -87,5 +89,71 @@ describe("headline", () => {
       seed_pair: null,
     });
     expect(headline(levels, v)).toBe("Not enough evidence to tell: no seed repeat.");
+  });
+});
+
+describe("seed groups in words", () => {
+  const seedSide = (sd: number, floored = false) => ({
+    runs: [
+      { id: "x1", mean: 0.55, se: 0.001, block_length: 1 },
+      { id: "x2", mean: 0.56, se: 0.001, block_length: 1 },
+    ],
+    n: 3,
+    mean: 0.552,
+    sd,
+    variance: floored ? 0.000004 : sd * sd,
+    floored,
+  });
+  const seeds = (o: Partial<CalibratedVerdict> = {}) =>
+    verdict({
+      yardstick: "seeds",
+      seeds: { steps: 100, a: seedSide(0.004), b: { ...seedSide(0.001, true), n: 2, mean: 0.546 } },
+      mean_test: { t: 1.2, df: 2.6, p: 0.33, se: 0.005, low: -0.012, high: 0.024, level: 0.96 },
+      ...o,
+    });
+  const sides = {
+    a: { label: "on", seed_group: "on", runs: ["on-1", "on-2", "on-3"] },
+    b: { label: "{off-1, off-2}", seed_group: null, runs: ["off-1", "off-2"] },
+  };
+
+  it("the headline counts the seeds and gives their spread, pooled over both sides", () => {
+    // Pooled sd: √((2 · 0.004² + 1 · 0.001²) / 3) = 0.00332.
+    expect(headline({ ...levels, n_a: 3, n_b: 2 }, seeds())).toBe(
+      "No difference we can detect: on (3 seeds) 0.552 vs off (2 seeds) 0.546; a run's mean varies between seeds of one setup by about 0.003 (sd).",
+    );
+  });
+
+  it("the verdict says how many seeds each side has and that Welch's t tested the means", () => {
+    const w = verdictInWords("on", "{off-1, off-2}", seeds(), 0.9, null, sides);
+    expect(w).toMatch(
+      /^a is 3 seeds \(seed_group on: on-1, on-2, on-3\), b is 2 seeds \(\{off-1, off-2\}\); the mean is tested against the spread between each side's seeds \(Welch's t\)\. Within seed-to-seed noise \(5% level\): mean of the run means on − \{off-1, off-2\} = \+0\.006/,
+    );
+    expect(w).toMatch(/0\.001 \(sd on \{off-1, off-2\}, raised to its runs' own error 0\.002\)/);
+    expect(w).toMatch(/Welch t = 1\.20, 2\.6 df, p = 0\.330/);
+  });
+
+  it("differs and not enough evidence never say noise or 'no difference'", () => {
+    const d = seeds({
+      decision: "differs",
+      reason: "fired: the mean difference (p = 0.01)",
+      mean_test: { t: 9, df: 3.5, p: 0.01, se: 0.001, low: 0.003, high: 0.009, level: 0.96 },
+    });
+    const h = headline({ ...levels, n_a: 3, n_b: 2 }, d);
+    expect(h).toMatch(
+      /^Differs: on \(3 seeds\) .*The mean difference is larger than the spread between seeds explains\.$/,
+    );
+    expect(h).not.toMatch(/noise|no difference/i);
+    expect(verdictInWords("on", "off", d, 0.9, null, sides)).not.toMatch(/within .*noise/i);
+    const none = seeds({
+      decision: "not_enough_evidence",
+      reason: "x1 is on both sides, so the sides are not separate seeds",
+      mean_test: null,
+    });
+    expect(headline(levels, none)).toBe(
+      "Not enough evidence to tell: x1 is on both sides, so the sides are not separate seeds.",
+    );
+    const words = verdictInWords("on", "off", none, 0.9, null, sides);
+    expect(words).toMatch(/^a is 3 seeds .*Not enough evidence: x1 is on both sides/);
+    expect(words).not.toMatch(/within .*noise/i);
   });
 });

@@ -1,5 +1,6 @@
-// The calibrated training verdict in words: what was tested, what it found and how sure it is.
-// Only formats ./calibrated's numbers; it decides nothing.
+// The calibrated training verdict in words: what was tested, what it found and how sure it is,
+// and, when a side is several seeds, how many each side has and what they were tested against.
+// Only formats ./calibrated's and ./seed-groups' numbers; it decides nothing.
 import type { CalibratedVerdict, TrainingComparison } from "@/lib/schema";
 import { signed } from "@/lib/view";
 
@@ -40,8 +41,59 @@ function shapePart(c: CalibratedVerdict): string {
   );
 }
 
+/** How a side of several runs is named and counted; absent when both sides are one run. */
+export interface SidesWords {
+  a: { label: string; seed_group: string | null; runs: string[] };
+  b: { label: string; seed_group: string | null; runs: string[] };
+}
+
+const count = (n: number) => (n === 1 ? "1 run" : `${n} seeds`);
+
+/** "a is 3 seeds (…), b is 1 run (…)", then what the mean was tested against. */
+function sidesPart(s: SidesWords, c: CalibratedVerdict): string {
+  const one = (k: "a" | "b") =>
+    `${k} is ${count(s[k].runs.length)} (${s[k].seed_group ? `seed_group ${s[k].label}: ${s[k].runs.join(", ")}` : s[k].label})`;
+  const is = c.decision === "not_enough_evidence" ? "would be" : "is";
+  const against =
+    c.yardstick === "seeds"
+      ? `the mean ${is} tested against the spread between each side's seeds (Welch's t)`
+      : "with one run on a side there is no spread between seeds on both sides, so each side's " +
+        `per-step mean ${is} tested against the seed pair` +
+        (c.seed_pair ? ` ${c.seed_pair.run} vs ${c.seed_pair.against}` : "") +
+        ", as with one run per side";
+  return `${one("a")}, ${one("b")}; ${against}. `;
+}
+
+/** The seed groups' mean test in words (yardstick "seeds"). */
+function seedsMeanPart(a: string, b: string, c: CalibratedVerdict): string {
+  const g = c.seeds,
+    m = c.mean_test;
+  if (!g || !m) return "";
+  const sd = (x: NonNullable<CalibratedVerdict["seeds"]>["a"], side: string) =>
+    `${x.sd.toFixed(3)} (sd on ${side}` +
+    (x.floored ? `, raised to its runs' own error ${Math.sqrt(x.variance).toFixed(3)})` : ")");
+  return (
+    `mean of the run means ${a} − ${b} = ${signed(g.a.mean - g.b.mean)} over ${g.steps} shared ` +
+    `steps, while a run's mean varies between seeds by ${sd(g.a, a)} and ${sd(g.b, b)}; the ` +
+    `${(m.level * 100).toFixed(1)}% interval is ${signed(m.low)} to ${signed(m.high)} ` +
+    `(Welch t = ${m.t.toFixed(2)}, ${m.df.toFixed(1)} df, p = ${p(m.p)})`
+  );
+}
+
 /** One paragraph: the decision first, then the mean test, the correlation test and the method. */
 export function verdictInWords(
+  a: string,
+  b: string,
+  c: CalibratedVerdict,
+  r: number | null,
+  floor: TrainingComparison["floor"],
+  sides?: SidesWords,
+): string {
+  const text = verdictBody(a, b, c, r, floor);
+  return sides ? sidesPart(sides, c) + text : text;
+}
+
+function verdictBody(
   a: string,
   b: string,
   c: CalibratedVerdict,
@@ -56,6 +108,15 @@ export function verdictInWords(
   }
   const m = c.mean_test;
   const s = c.seed_pair;
+  if (c.yardstick === "seeds") {
+    const lead = `On each side's first run (seed pair ${s.run} vs ${s.against}): `;
+    const head =
+      c.decision === "differs"
+        ? `Differs beyond seed-to-seed noise (5% level; ${c.reason}): ${seedsMeanPart(a, b, c)}.`
+        : `Within seed-to-seed noise (5% level): ${seedsMeanPart(a, b, c)}; a shift smaller than ` +
+          `about ±${((m.high - m.low) / 2).toFixed(3)} would not be told apart from seed noise.`;
+    return `${head} ${lead}${lowerFirst(correlationPart(c, r, floor))}${shapePart(c)}`;
+  }
   const level = `${(m.level * 100).toFixed(1)}%`;
   const meanPart =
     `${diffPart}, while two seeds of one configuration differ by ${signed(s.mean)} ` +
@@ -79,9 +140,18 @@ function decimals(size: number): number {
 export interface HeadlineInput {
   a: string;
   b: string;
-  /** Means of a and b over their shared steps. */
+  /** Means of a and b over their shared steps (of each side's per-step mean over its seeds). */
   mean_a: number;
   mean_b: number;
+  /** Runs on each side, said when a side has several; absent with one run per side. */
+  n_a?: number;
+  n_b?: number;
+}
+
+/** The spread of one run's mean between seeds, pooled over both sides (n − 1 weights). */
+function pooledSeedSd(g: NonNullable<CalibratedVerdict["seeds"]>): number {
+  const dof = g.a.n + g.b.n - 2;
+  return Math.sqrt(((g.a.n - 1) * g.a.sd ** 2 + (g.b.n - 1) * g.b.sd ** 2) / dof);
 }
 
 /**
@@ -94,15 +164,21 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
     return `Not enough evidence to tell: ${c.reason}.`;
   const sh = c.shape_test;
   const robust = sh?.heavy_tailed === true;
+  const g = robust ? null : c.seeds;
   const [va, vb, seedGap] = robust
     ? [sh.median_a, sh.median_b, Math.abs(sh.seed_median_run - sh.seed_median_against)]
-    : [h.mean_a, h.mean_b, Math.abs(c.seed_pair.mean)];
+    : [h.mean_a, h.mean_b, g ? pooledSeedSd(g) : Math.abs(c.seed_pair.mean)];
   const k = decimals(seedGap);
   const stat = robust ? "median " : "";
-  const levels = `${h.a} ${stat}${va.toFixed(k)} vs ${h.b} ${stat}${vb.toFixed(k)}`;
+  const [na, nb] = [h.n_a, h.n_b].map((n) => (n === undefined ? "" : ` (${count(n)})`));
+  const levels = `${h.a}${na} ${stat}${va.toFixed(k)} vs ${h.b}${nb} ${stat}${vb.toFixed(k)}`;
   const seeds =
-    `two seeds of the same setup differ by about ${seedGap.toFixed(k)}` +
-    (robust ? " (medians: the values are heavy-tailed, so means would follow a few spikes)" : "");
+    (g
+      ? `a run's mean varies between seeds of one setup by about ${seedGap.toFixed(k)} (sd)`
+      : `two seeds of the same setup differ by about ${seedGap.toFixed(k)}`) +
+    (robust
+      ? ` (medians${h.n_a === undefined ? "" : " of each side's first run"}: the values are heavy-tailed, so means would follow a few spikes)`
+      : "");
   if (c.decision === "within_noise") return `No difference we can detect: ${levels}; ${seeds}.`;
   const why: string[] = [];
   if (sh?.fired)
@@ -110,10 +186,15 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
       `the per-step values' distributions are ${sh.ratio >= 100 ? sh.ratio.toFixed(0) : sh.ratio.toPrecision(2)} times further apart than the two seeds'`,
     );
   if (c.mean_test && c.mean_test.p < c.mean_level)
-    why.push("the mean difference is larger than seed-to-seed drift explains");
+    why.push(
+      c.yardstick === "seeds"
+        ? "the mean difference is larger than the spread between seeds explains"
+        : "the mean difference is larger than seed-to-seed drift explains",
+    );
   if (c.correlation_test && c.correlation_test.p < c.correlation_level)
     why.push("the runs follow each other step by step less closely than two seeds do");
   return `Differs: ${levels}; ${seeds}. ${why.length ? capital(why.join("; ")) + "." : ""}`.trim();
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

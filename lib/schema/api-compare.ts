@@ -38,6 +38,24 @@ export const blockBootstrapSchema = z.strictObject({
   lag1: z.number(),
 });
 
+/** One side of a seed-group verdict (lib/compare/seed-groups): its runs' means and their spread. */
+export const seedSideSchema = z.strictObject({
+  /** Each run's mean of the scalar over the steps every run of both sides shares, with the
+   * moving-block standard error of that mean (its deviation from the all-run per-step mean). */
+  runs: z.array(
+    z.strictObject({ id: z.string(), mean: z.number(), se: z.number(), block_length: int }),
+  ),
+  n: int,
+  /** Mean of the run means. */
+  mean: z.number(),
+  /** Sample standard deviation (n − 1) of the run means: the between-seed spread. */
+  sd: z.number(),
+  /** The per-run variance the test used: max(sd², mean se²). */
+  variance: z.number(),
+  /** True when the within-run floor (mean se²) was larger than sd² and was used instead. */
+  floored: z.boolean(),
+});
+
 /** The calibrated verdict (lib/compare/calibrated): paired, drift-aware, with its tests. */
 export const calibratedVerdictSchema = z.strictObject({
   decision: z.enum(["differs", "within_noise", "not_enough_evidence"]),
@@ -52,7 +70,8 @@ export const calibratedVerdictSchema = z.strictObject({
   paired: blockBootstrapSchema.nullable(),
   /** The seed-repeat pair's own per-step difference (run − against), the yardstick. */
   seed_pair: blockBootstrapSchema.extend({ run: z.string(), against: z.string() }).nullable(),
-  /** t = mean(a − b) / sqrt(sd² + mean(seed pair)²), Satterthwaite df; interval at 1 − mean_level. */
+  /** Seed pair: t = mean(a − b) / sqrt(sd² + mean(seed pair)²), Satterthwaite df. Seeds: Welch's t
+   * on the run means, Welch–Satterthwaite df. Interval of the difference at 1 − mean_level. */
   mean_test: z
     .strictObject({
       t: z.number(),
@@ -95,12 +114,21 @@ export const calibratedVerdictSchema = z.strictObject({
       fired: z.boolean(),
     })
     .nullable(),
+  /** What the mean test's run-to-run variance came from: "seed_pair", the seed-repeat pair's own
+   * difference (a side is one run); "seeds", each side's spread over its seeds (Welch). */
+  yardstick: z.enum(["seed_pair", "seeds"]),
+  /** Both sides' seeds when the yardstick is "seeds"; null otherwise. */
+  seeds: z.strictObject({ steps: int, a: seedSideSchema, b: seedSideSchema }).nullable(),
   /** The method in words, for the page. */
   method: z.string(),
 });
 
+const bandSchema = z.array(z.strictObject({ low: z.number(), high: z.number() }));
+
 export const trainingComparisonSchema = z.strictObject({
   steps: int,
+  /** Per step, a and b: each side's mean over its runs (a side of one run: the run), at the steps
+   * every run of both sides has. */
   series: z.array(
     z.strictObject({
       step: int,
@@ -111,6 +139,9 @@ export const trainingComparisonSchema = z.strictObject({
       diff: z.number(),
     }),
   ),
+  /** For a side of several runs, aligned with `series`: its mean ± one sample standard deviation
+   * across its seeds at that step (null for a side of one run; null when both are). */
+  band: z.strictObject({ a: bandSchema.nullable(), b: bandSchema.nullable() }).nullable(),
   mean_a: intervalSchema,
   mean_b: intervalSchema,
   /** mean(a) - mean(b) over the shared steps, each run's steps resampled independently (ignores
@@ -118,13 +149,15 @@ export const trainingComparisonSchema = z.strictObject({
   diff: intervalSchema,
   /** The same difference between the seed-repeat baseline and the run it repeats, for scale. */
   baseline_diff: nullableNumber,
-  /** Null when either series is constant (no correlation is defined). */
+  /** Pearson's r of the series (the side means when a side has several runs); null when either is
+   * constant (no correlation is defined). */
   correlation: nullableNumber,
   floor: z
     .strictObject({ run: z.string(), against: z.string(), correlation: z.number(), steps: int })
     .nullable(),
   /** Fisher z test that the a-b correlation is below the floor, as if the two were independent
-   * and serially independent (kept for reference; the verdict uses `calibrated.correlation_test`). */
+   * and serially independent (kept for reference; the verdict uses `calibrated.correlation_test`);
+   * null when a side has several runs (a correlation of means is not a single pair's). */
   floor_test: z.strictObject({ z: z.number(), p: z.number() }).nullable(),
   /** calibrated.decision as a boolean: true within noise, false differs, null not enough evidence.
    * (Before the calibrated verdict it was "diff covers 0 and Fisher p ≥ 0.05".) */
@@ -181,17 +214,35 @@ export const runRefSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
   capture: z.enum(["on", "off"]).nullable(),
+  /** run.json's seed_group: naming the run alone on a side compares every run sharing it. */
+  seed_group: z.string().nullable(),
+});
+
+/** The runs one side of a comparison stands for (lib/compare/sides). */
+export const comparisonSideSchema = z.strictObject({
+  /** The side's runs, its first (the run named first) leading: evaluation and capture health
+   * compare the two leads. */
+  runs: z.array(runRefSchema),
+  /** "run": one run named; "list": several named (`a=r1,r2`); "seed_group": one run named whose
+   * run.json seed_group brought in every run of the root sharing it. */
+  from: z.enum(["run", "list", "seed_group"]),
+  seed_group: z.string().nullable(),
+  /** How the page and the verdict name the side: the seed group, else the runs' ids. */
+  label: z.string(),
 });
 
 /** GET /api/compare: everything the compare page shows. */
 export const comparisonSchema = z.strictObject({
+  /** Each side's leading run (its only run unless the side is several seeds). */
   a: runRefSchema,
   b: runRefSchema,
+  sides: z.strictObject({ a: comparisonSideSchema, b: comparisonSideSchema }),
   baseline: z
     .strictObject({
       run: runRefSchema,
       against: runRefSchema,
-      chosen: z.enum(["asked", "seed_repeat_of"]),
+      /** "seed_group": two seeds of a side (b's, else a's) when run.json marks no seed repeat. */
+      chosen: z.enum(["asked", "seed_repeat_of", "seed_group"]),
     })
     .nullable(),
   runs: z.array(runRefSchema),
@@ -215,4 +266,5 @@ export type BlockBootstrapSummary = z.infer<typeof blockBootstrapSchema>;
 export type EvaluationComparison = z.infer<typeof evaluationComparisonSchema>;
 export type CaptureSide = z.infer<typeof captureSideSchema>;
 export type RunRef = z.infer<typeof runRefSchema>;
+export type ComparisonSide = z.infer<typeof comparisonSideSchema>;
 export type Comparison = z.infer<typeof comparisonSchema>;

@@ -67,4 +67,40 @@ describe("GET /api/compare", () => {
       /scalar "train\/nope" is not logged by both runs; they share: .*"train\/reward"/,
     );
   });
+
+  it("a=r1,r2 parses: a side of several seeds, with its runs and each side's band", async () => {
+    const res = await get("a=grpo-seeds-on-1,grpo-seeds-on-2&b=grpo-seeds-off-1");
+    expect(res.status).toBe(200);
+    const c = comparisonSchema.parse(await res.json());
+    expect(c.sides.a).toMatchObject({ from: "list", seed_group: null });
+    expect(c.sides.a.runs.map((r) => [r.id, r.name])).toEqual([
+      ["grpo-seeds-on-1", "GRPO, token capture on, seed 1 of 3"],
+      ["grpo-seeds-on-2", "GRPO, token capture on, seed 2 of 3"],
+    ]);
+    // b names one run of a seed group: the whole group, and the body says so.
+    expect(c.sides.b).toMatchObject({ from: "seed_group", seed_group: "grpo-seeds-off" });
+    expect(c.sides.b.runs.map((r) => r.id)).toEqual(["grpo-seeds-off-1", "grpo-seeds-off-2"]);
+    expect(c.training?.calibrated.yardstick).toBe("seeds");
+    expect(c.training?.band?.a).toHaveLength(c.training!.steps);
+  });
+
+  it("an unknown id in a list is a 404 naming it", async () => {
+    const res = await get("a=grpo-seeds-on-1,grpo-seeds-nope&b=grpo-seeds-off-1");
+    expect(res.status).toBe(404);
+    expect(apiErrorSchema.parse(await res.json()).error).toMatch(/no run "grpo-seeds-nope"/);
+  });
+
+  it("a group of one (a list of one run) is exactly today's comparison", async () => {
+    const one = comparisonSchema.parse(
+      await (await get("a=grpo-capture-on,&b=grpo-capture-off,grpo-capture-off")).json(),
+    );
+    const plain = comparisonSchema.parse(
+      await (await get("a=grpo-capture-on&b=grpo-capture-off")).json(),
+    );
+    expect(one.sides.a).toMatchObject({ from: "run", label: "grpo-capture-on" });
+    expect(one.sides.b.runs.map((r) => r.id)).toEqual(["grpo-capture-off"]);
+    expect(one.training).toEqual(plain.training);
+    expect(one.training?.band).toBeNull();
+    expect(one.baseline).toEqual(plain.baseline);
+  });
 });
