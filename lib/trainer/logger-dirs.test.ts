@@ -17,6 +17,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { getRun, listRuns } from "@/lib/runs";
+import { eventFileBytes } from "@/lib/testing/event-writer";
 import { openMlflowWalWriter, TWO_GRPO_RUNS, writeMlflowDb } from "@/lib/testing/mlflow-db";
 import { readRunScalars } from "./run-scalars";
 import { runTraining } from "./training-section";
@@ -127,6 +128,66 @@ describe("MLflow tracking databases", () => {
     writeFileSync(path.join(registry, "run.json"), JSON.stringify({ mlflow_run: "grpo-lr3e-6" }));
     expect((await listRuns(root)).map((r) => r.id)).toContain("registry");
     expect((await rewardOf("registry")).points).toEqual([[1, 0.75]]);
+  });
+
+  it("reads a newer MLflow's database (a later revision, a column and a table more)", async () => {
+    const db = path.join(run("newer", { mlflow_run: "grpo-lr3e-6" }), "logs", "mlflow.db");
+    writeMlflowDb(db, TWO_GRPO_RUNS);
+    const w = new Database(db);
+    w.exec(`UPDATE alembic_version SET version_num = 'ffffffffffff';
+      ALTER TABLE metrics ADD COLUMN dataset_uuid VARCHAR(36);
+      CREATE TABLE workspaces (name VARCHAR(63) PRIMARY KEY)`);
+    w.close();
+    expect((await rewardOf("newer")).points).toEqual([[1, 0.75]]);
+  });
+
+  it("reads a database a writer holds locked (BEGIN EXCLUSIVE), changing no byte", async () => {
+    const dir = run("locked", { mlflow_run: "grpo-lr3e-6" });
+    const file = path.join(dir, "logs", "mlflow.db");
+    const writer = openMlflowWalWriter(file, TWO_GRPO_RUNS);
+    writer.exec("BEGIN EXCLUSIVE");
+    writer
+      .prepare("INSERT INTO params (key, value, run_uuid) VALUES ('x', 'y', ?)")
+      .run("b2".repeat(16));
+    const before = snapshot(path.join(dir, "logs"));
+    try {
+      expect((await rewardOf("locked")).points).toEqual([[1, 0.75]]);
+      expect(snapshot(path.join(dir, "logs"))).toEqual(before);
+    } finally {
+      writer.exec("ROLLBACK");
+      writer.close();
+    }
+  });
+
+  it("an empty, a torn and a garbage database are notes naming the file, nothing else", async () => {
+    const whole = path.join(root, "whole.db");
+    writeMlflowDb(whole, TWO_GRPO_RUNS);
+    const bytes = readFileSync(whole);
+    const cases = {
+      empty: Buffer.alloc(0),
+      torn: bytes.subarray(0, bytes.length >> 1),
+      garbage: Buffer.from("not a database at all ".repeat(500)),
+    };
+    for (const [name, content] of Object.entries(cases)) {
+      const dir = run(`bad-${name}`, { mlflow_run: "grpo-lr3e-6" });
+      writeFileSync(path.join(dir, "logs", "mlflow.db"), content);
+      const before = snapshot(path.join(dir, "logs"));
+      const { s, points } = await rewardOf(`bad-${name}`);
+      expect(points, name).toBeUndefined();
+      expect(s.notes.join("\n"), name).toMatch(/^mlflow\.db: /);
+      expect(snapshot(path.join(dir, "logs")), name).toEqual(before);
+    }
+  });
+
+  it("reads TensorBoard event files in a subdirectory of tensorboard/, as hparams writes one", async () => {
+    const dir = run("hparams");
+    const sub = path.join(dir, "logs", "tensorboard", "1788000000.123");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(
+      path.join(sub, "events.out.tfevents.1788000000.node.1.0"),
+      eventFileBytes(0, [{ tag: "train/reward", step: 3, wall_time: 1, value: 0.5 }]),
+    );
+    expect((await rewardOf("hparams")).points).toEqual([[3, 0.5]]);
   });
 
   it("passes over another program's database; names SwanLab's directory as not read", async () => {
