@@ -17,11 +17,10 @@ import {
   withSqliteSnapshot,
 } from "@/lib/store";
 import type { RunManifest } from "@/lib/schema";
+import { OWN_RUN_FILES } from "./experiments";
 
 /** Where a holder's database is, in this order. */
 const DATABASES = ["mlflow.db", path.join("logs", "mlflow.db")];
-/** What makes a directory a run of its own, whose database (if any) is that run's. */
-const RUN_MARKERS = ["run.json", "tokens", "model-calls", "rollouts.jsonl", "metrics.jsonl"];
 /** A database of more runs than this is listed in part: a runs root lists runs, not a registry. */
 const MAX_LISTED = 200;
 
@@ -37,7 +36,7 @@ const idPart = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_").replace(/
 
 /** The runs the database of the directory `dir` (named `holder` in the root) stands for; none when it holds fewer than two. */
 export async function databaseRunsOf(holder: string, dir: string): Promise<DatabaseRun[]> {
-  const marked = await Promise.all(RUN_MARKERS.map((m) => existsAt(path.join(dir, m))));
+  const marked = await Promise.all(OWN_RUN_FILES.map((m) => existsAt(path.join(dir, m))));
   if (marked.some(Boolean)) return [];
   for (const rel of DATABASES) {
     const file = path.join(dir, rel);

@@ -11,15 +11,18 @@ const EXPERIMENT = /^exp_\d+$/;
 /** `<dir>.exp_NNN`: the holder's directory name and the experiment's, as a run id. */
 const EXPERIMENT_ID = /^(.+)\.(exp_\d+)$/;
 
-/** What makes a directory a run of its own (then its exp_NNN directories are only its files). */
-const RUN_MARKERS = [
+/**
+ * What makes a directory a run of its own, not a holder of runs: a run.json, a store, records or
+ * metrics. A holder of experiments has no `logs/` either (there its exp_NNN are only its files).
+ */
+export const OWN_RUN_FILES = [
   "run.json",
   "tokens",
   "model-calls",
   "rollouts.jsonl",
   "metrics.jsonl",
-  "logs",
 ];
+const RUN_MARKERS = [...OWN_RUN_FILES, "logs"];
 
 /** The experiments `dir` holds, in natural order; none when it is a run itself or has none. */
 export async function experimentsOf(dir: string): Promise<string[]> {
