@@ -4,7 +4,15 @@
 // gym-v1 case, a store Gym read and then failed on, and every stored rollout of the sample runs
 // (their own profile too, so seed stays as it was). Where a case's expected.jsonl (Gym main's own
 // answer) or its files state a fact, both sides must match it; those values are read here.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -276,9 +284,11 @@ const sampleRuns = readdirSync(RUNS_DIR, { withFileTypes: true })
   .sort();
 
 describe.each(sampleRuns)("sample run %s", (runId) => {
-  const manifest = JSON.parse(readFileSync(path.join(RUNS_DIR, runId, "run.json"), "utf8")) as {
-    builder_profile?: ProfileChoice;
-  };
+  // A NeMo-RL log directory holds its runs without a run.json (and without a store).
+  const manifestFile = path.join(RUNS_DIR, runId, "run.json");
+  const manifest = (
+    existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, "utf8")) : {}
+  ) as { builder_profile?: ProfileChoice };
   const profiles = [
     ...new Set<ProfileChoice>(["gym-v1", "auto", manifest.builder_profile ?? "seed"]),
   ];
