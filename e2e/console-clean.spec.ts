@@ -179,11 +179,11 @@ interface RunEntry {
   rollouts: number;
   store_rollouts: number;
   has_rollout_records: boolean;
+  has_store: boolean;
 }
 
 /** Whether the run page shows the rollouts table (run-overview: a capture-off run needs rows). */
-const hasTable = (r: RunEntry) =>
-  r.capture !== "off" || r.has_rollout_records || r.store_rollouts > 0;
+const hasTable = (r: RunEntry) => r.has_store || r.has_rollout_records || r.store_rollouts > 0;
 /** Whether the run has a rollout to open. */
 const hasRollouts = (r: RunEntry) => r.store_rollouts > 0 || r.has_rollout_records;
 

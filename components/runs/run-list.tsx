@@ -116,8 +116,7 @@ function RunRow({
 }) {
   // An index still listing the run's files reports no rollouts yet: not a 0 (lib/health/index-state).
   const counting =
-    indexState(r.indexing, r.rollouts, r.has_rollout_records || r.capture === "on").kind ===
-    "counting";
+    indexState(r.indexing, r.rollouts, r.has_rollout_records || r.has_store).kind === "counting";
   const c = counting
     ? {
         partial: true,

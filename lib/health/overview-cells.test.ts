@@ -24,6 +24,7 @@ const run = (over: Partial<RunOverview>): RunOverview => ({
   manifest_error: null,
   store_rollouts: 16,
   has_rollout_records: true,
+  has_store: true,
   has_metrics: false,
   rollouts: 16,
   masked: 0,

@@ -18,6 +18,8 @@ export const runOverviewSchema = z.strictObject({
   /** Rollouts with files in the token or model-call store (the rest come from records alone). */
   store_rollouts: int,
   has_rollout_records: z.boolean(),
+  /** A token or model-call store is there (empty or not): without one and records, logs alone. */
+  has_store: z.boolean(),
   has_metrics: z.boolean(),
   rollouts: int,
   masked: int,
