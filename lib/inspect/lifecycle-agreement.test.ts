@@ -4,15 +4,7 @@
 // gym-v1 case, a store Gym read and then failed on, and every stored rollout of the sample runs
 // (their own profile too, so seed stays as it was). Where a case's expected.jsonl (Gym main's own
 // answer) or its files state a fact, both sides must match it; those values are read here.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -279,16 +271,14 @@ async function storedRollouts(runId: string): Promise<string[]> {
 }
 
 const sampleRuns = readdirSync(RUNS_DIR, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && readdirSync(path.join(RUNS_DIR, d.name)).includes("run.json"))
   .map((d) => d.name)
   .sort();
 
 describe.each(sampleRuns)("sample run %s", (runId) => {
-  // A NeMo-RL log directory holds its runs without a run.json (and without a store).
-  const manifestFile = path.join(RUNS_DIR, runId, "run.json");
-  const manifest = (
-    existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, "utf8")) : {}
-  ) as { builder_profile?: ProfileChoice };
+  const manifest = JSON.parse(readFileSync(path.join(RUNS_DIR, runId, "run.json"), "utf8")) as {
+    builder_profile?: ProfileChoice;
+  };
   const profiles = [
     ...new Set<ProfileChoice>(["gym-v1", "auto", manifest.builder_profile ?? "seed"]),
   ];
