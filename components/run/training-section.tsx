@@ -15,7 +15,8 @@ const FORMAT: Record<TrainingChart["unit"], (v: number) => string> = {
   fraction: (v) => `${(v * 100).toFixed(Math.abs(v) < 0.1 && v !== 0 ? 1 : 0)}%`,
   count: (v) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2)),
   ratio: (v) => v.toFixed(4),
-  value: (v) => v.toPrecision(3),
+  // A KL of 0.0004 as "4.0e-4": the axis's narrow labels cut a long decimal's leading digits.
+  value: (v) => (v === 0 || Math.abs(v) >= 0.01 ? v.toPrecision(3) : v.toExponential(1)),
 };
 
 const AXIS: Record<TrainingChart["unit"], string> = {

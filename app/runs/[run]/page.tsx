@@ -18,6 +18,7 @@ const FIRST_WAIT_MS = 400;
 export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
   const { run: runId } = await params;
   const run = await orNotFound(requestRun(runId));
+  const hasSources = [run.tokensDir, run.modelCallsDir, run.rolloutsFile].some((f) => f !== null);
   const [health, profile] = await Promise.all([
     runHealth(run, FIRST_WAIT_MS, true),
     decideRunProfile(run),
@@ -40,15 +41,18 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
         {run.manifest.capture && <span className="badge">capture {run.manifest.capture}</span>}
       </h1>
       {run.manifest.description && <p className="muted">{run.manifest.description}</p>}
-      <p className="muted small" data-testid="run-profile-reason">
-        Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
-      </p>
+      {/* A run of trainer logs alone has nothing a builder profile judges. */}
+      {hasSources && (
+        <p className="muted small" data-testid="run-profile-reason">
+          Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
+        </p>
+      )}
       {/* A run.json problem is told once, as the run's first alert (lib/health/alerts/files). */}
       <RunOverview
         initial={health}
         facts={{
           captureOff: run.manifest.capture === "off",
-          hasSources: [run.tokensDir, run.modelCallsDir, run.rolloutsFile].some((f) => f !== null),
+          hasSources,
           hasRecords: run.rolloutsFile !== null,
         }}
       />
