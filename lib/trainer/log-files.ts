@@ -83,10 +83,10 @@ export function parseTrainerFile(
   const c = new PackedCollector();
   const facts: LoggedFacts[] = [];
   let notes: string[];
-  if (job.format === "tfevents") notes = readEventFile(bytes, job.rel, c).notes;
+  if (job.format === "tfevents") notes = [...readEventFile(bytes, job.rel, c).notes];
   else if (job.format === "mlflow")
-    notes = readMlflowMetric(bytes.toString("utf8"), job.key ?? "", job.rel, c).notes;
-  else {
+    notes = [...readMlflowMetric(bytes.toString("utf8"), job.key ?? "", job.rel, c).notes];
+  else if (job.format === "wandb") {
     const read = parseWandbFile(bytes, job.rel, c);
     notes = [...read.notes];
     const f = mergeFacts(read.facts, side);
@@ -96,8 +96,7 @@ export function parseTrainerFile(
       loggedFacts(job.rel, "summary", f.summary),
     ])
       if (one) facts.push(one);
-  }
-  notes = [...notes];
+  } else throw new Error(`${job.rel}: a ${job.format} file is read from its path, not its bytes`);
   return { series: bounded(c.series(), job.rel, notes), notes, facts };
 }
 
