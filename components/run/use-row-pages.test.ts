@@ -53,6 +53,7 @@ describe("refreshing the table's pages", () => {
       records_read: null,
     },
     policy_model: null,
+    text_search: { tokenizer: null, indexed: 0, unavailable: null },
   });
   const loaded = (sent: string, version: number, all: number) => ({
     sent,

@@ -12,7 +12,7 @@ import { recordHash, type RolloutRecords, type RunLayout } from "@/lib/runs";
 import type { SummarizeInput } from "@/lib/rollout";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
-export const SUMMARY_VERSION = 7;
+export const SUMMARY_VERSION = 8;
 /**
  * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
  * an older builder computed; a restart of the same build re-opens the index instantly.
@@ -118,6 +118,9 @@ export function inputOf(r: RunRollouts, id: string, record: RolloutRecord | null
     present: Object.keys(f) as FileKind[],
     deleted: r.deleted.has(id),
     attempts: r.attempts.get(id) ?? [],
+    tokenizer: r.run.manifest.tokenizer
+      ? { runDir: r.run.dir, name: r.run.manifest.tokenizer, root: r.run.root }
+      : null,
   };
 }
 

@@ -121,6 +121,8 @@ export const rolloutQuerySchema = z.object({
   fallback: word,
   error_category: word,
   q: z.string().max(200).optional(),
+  /** Words and "phrases" the rollout's text holds (./search/parse). */
+  text: z.string().max(500).optional(),
   offset: intParam(Number.MAX_SAFE_INTEGER, 0),
   limit: intParam(5000, 200),
 });
@@ -152,6 +154,7 @@ export function filterKey(q: RolloutQuery): string {
     q.cut_short ?? "",
     q.alert ?? "",
     q.q ?? "",
+    q.text ?? "",
     ...BUCKET_KEYS.map((k) => q[k] ?? ""),
   ]);
 }

@@ -11,9 +11,15 @@ import "server-only";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { RolloutSummary } from "@/lib/schema";
-import { cacheDamage, DamagedCache, describeDamage, isDamage } from "@/lib/rollout";
+import {
+  cacheDamage,
+  DamagedCache,
+  describeDamage,
+  type IndexedSummary,
+  isDamage,
+} from "@/lib/rollout";
 import { CREATE_RECORDS } from "./record-rows";
+import * as search from "./search";
 import {
   CREATE_INDEXES,
   CREATE_SUMMARIES,
@@ -24,17 +30,17 @@ import {
   tagsOf,
 } from "./columns";
 
-/** A row as written: the summary and its key. */
+/** A row as written: the summary (with its search text, when it has some) and its key. */
 export interface SummaryRow {
-  summary: RolloutSummary;
+  summary: IndexedSummary;
   key: string;
   /** False when the rollout is known to have no row yet (no old tags to delete). */
   replaces?: boolean;
 }
 
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
-export const SCHEMA_VERSION = 3;
-const TABLES = ["meta", "records", "summaries", "summary_tags"];
+export const SCHEMA_VERSION = 4;
+const TABLES = ["meta", "records", "summaries", "summary_tags", ...search.SEARCH_TABLES];
 /** The health's tag counts sum the tags' weights: (tag, n) makes them index-only. */
 const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];
 
@@ -112,6 +118,7 @@ export class SummaryRows {
       n = db.prepare(`DELETE FROM summaries WHERE ${DAMAGED_ROW_SQL}`).run().changes;
       if (n > 0) {
         db.prepare("DELETE FROM summary_tags WHERE id NOT IN (SELECT id FROM summaries)").run();
+        search.dropOrphanText(db);
         this.generation++;
       }
     });
@@ -134,6 +141,8 @@ export class SummaryRows {
           st.upsert.run(...rowOf(summary, key));
           if (replaces !== false) st.untag.run(summary.rollout_id);
           for (const [tag, n] of tagsOf(summary)) st.tag.run(summary.rollout_id, tag, n);
+          if (replaces !== false || summary.search_text)
+            search.writeSearchText(db, summary.rollout_id, summary.search_text);
         }
       })();
       this.generation++;
@@ -146,7 +155,10 @@ export class SummaryRows {
     this.guarded((db) => {
       const del = db.prepare("DELETE FROM summaries WHERE id = ?");
       const untag = db.prepare("DELETE FROM summary_tags WHERE id = ?");
-      db.transaction(() => ids.forEach((id) => (del.run(id), untag.run(id))))();
+      db.transaction(() => {
+        ids.forEach((id) => (del.run(id), untag.run(id)));
+        search.deleteSearchText(db, ids);
+      })();
       this.generation++;
     });
   }
@@ -239,6 +251,7 @@ export class SummaryRows {
         ...CREATE_RECORDS,
       ])
         db.exec(sql);
+      search.openSearch(db);
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       return db;
     } catch (err) {

@@ -3,7 +3,8 @@
 // this folder), a page of the table, every matching row for an export, a rollout's neighbours, and
 // the run's policy model. One home for "the table's rows"; the run's health is lib/health's.
 import "server-only";
-import type { RolloutPage, RolloutSummary, RolloutNeighbors } from "@/lib/schema";
+import type { RolloutPage, RolloutSummary, RolloutNeighbors, TextSearch } from "@/lib/schema";
+import { parseTextQuery, searchTextTotals, textHitsOf } from "./search";
 import { filterKey, type RolloutQuery } from "./query";
 import type { RunLayout } from "@/lib/runs";
 import { applyRunFacts, captureExpected } from "./run-severity";
@@ -65,6 +66,16 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
       applyRunFacts(s, facts),
     ),
   );
+  const text = query.text ? parseTextQuery(query.text) : null;
+  const hits = text
+    ? index.memo(`hits:${filterKey(query)}:${query.offset}:${query.limit}`, () =>
+        textHitsOf(
+          index.rows.handle,
+          rows.map((r) => r.rollout_id),
+          text,
+        ),
+      )
+    : undefined;
   return {
     total,
     all: snap.count,
@@ -72,7 +83,24 @@ export async function rolloutPage(run: RunLayout, query: RolloutQuery): Promise<
     rollouts: rows,
     progress: snap.progress,
     policy_model: facts.policy_model,
+    ...(hits && { text_hits: hits }),
+    text_search: textSearchOf(index, run),
   };
+}
+
+/** Whether the run's text can be searched: it needs a tokenizer, and rollouts with token stores. */
+export function textSearchOf(index: SummaryIndex, run: RunLayout): TextSearch {
+  const tokenizer = run.manifest.tokenizer ?? null;
+  const indexed = index.memo("text-indexed", () => searchTextTotals(index.rows.handle).rollouts);
+  const unavailable =
+    tokenizer === null
+      ? 'Search needs the run\'s tokenizer to decode its token ids: name one in run.json ("tokenizer": "o200k_base" or a tokenizer.json path).'
+      : run.tokensDir === null
+        ? "Search reads the token store, and this run has none."
+        : indexed === 0 && !index.progress.running && index.count() > 0
+          ? `No rollout's text could be decoded with the tokenizer ${tokenizer} (the inspector says why; a tokenizer.json over 64 MB is not used for search).`
+          : null;
+  return { tokenizer, indexed, unavailable };
 }
 
 /** Every row the table's filters select, in its order, as served (exports). */

@@ -10,6 +10,7 @@ import { SEVERITY_ORDER } from "@/lib/severity";
 import type { RolloutQuery } from "./query";
 import { SUMMARY_SELECT, summaryOfRow, TAG } from "./columns";
 import type { SummaryRows } from "./rows";
+import { parseTextQuery } from "./search";
 
 /** The run's facts its severity is served with (./run-severity's RunSeverityFacts). */
 export interface RunFacts {
@@ -86,6 +87,17 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   if (q.fallback !== undefined) and.push(tagged(TAG.fallback + q.fallback, " AND n > 0"));
   if (q.error_category !== undefined) and.push(tagged(TAG.errorCategory + q.error_category));
   if (q.q) and.push(`instr(s.search, ${bind(q.q.toLowerCase())}) > 0`);
+  const text = q.text ? parseTextQuery(q.text) : null;
+  if (text) {
+    // The trigram index narrows the candidates; each is then checked exactly (./search/match).
+    const narrow = text.fts
+      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)}) AND `
+      : "";
+    const check = bind(JSON.stringify({ needles: text.needles, kinds: text.kinds }));
+    and.push(
+      `s.id IN (SELECT t.id FROM search_text t WHERE ${narrow}lens_text_match(t.body, t.segs, ${check}))`,
+    );
+  }
   return { sql: and.length ? and.join(" AND ") : "1", params };
 }
 

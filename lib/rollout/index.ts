@@ -20,4 +20,11 @@ export {
   storePool,
   storeWorkerScript,
 } from "./pool";
-export { recordSummary, type SummarizeInput, summarizeSafely } from "./summarize";
+export { SEARCH_TOKENIZER_MAX_BYTES, type SearchTokenizer } from "./search-decoder";
+export { SEGMENT_SEPARATOR, type SearchText, type TextKind, type TextSegment } from "./search-text";
+export {
+  type IndexedSummary,
+  recordSummary,
+  type SummarizeInput,
+  summarizeSafely,
+} from "./summarize";

@@ -23,6 +23,8 @@ import {
 import { severityOf, timelineFacts } from "./severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./lifecycle";
 import { noStoreFacts } from "./defaults";
+import { searchDecoder, type SearchTokenizer } from "./search-decoder";
+import { searchTextOf, type SearchText } from "./search-text";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -39,9 +41,17 @@ export interface SummarizeInput {
   deleted?: boolean;
   /** Its attempt group (`R`, `R-a1`, …), itself included; empty when it has no attempts. */
   attempts?: AttemptRef[];
+  /** The run's tokenizer, when it names one: the rollout's text is decoded for search. */
+  tokenizer?: SearchTokenizer | null;
 }
 
-export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSummary> {
+/**
+ * A summary with what search indexes of the rollout (lib/index/search): null when there is no
+ * text to index, absent when the run has no tokenizer to decode it with.
+ */
+export type IndexedSummary = RolloutSummary & { search_text?: SearchText | null };
+
+export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSummary> {
   const record = input.record;
   if (input.deleted && !input.hasStoreFiles && !record)
     return deletedSummary(input.rolloutId, input.attempts);
@@ -88,9 +98,17 @@ export async function summarizeRollout(input: SummarizeInput): Promise<RolloutSu
       selfCalibrated[s.requested_model] = (selfCalibrated[s.requested_model] ?? 0) + 1;
   }
   const m = v.metrics;
+  const decoder = input.tokenizer ? await searchDecoder(input.tokenizer) : null;
   const readError = readErrorOf(capture, v);
   const newerSchema = readError !== null && /schema_version/.test(readError);
   return {
+    ...(decoder && {
+      search_text: searchTextOf(
+        v,
+        exchanges.map((x) => x.exchange),
+        decoder,
+      ),
+    }),
     rollout_id: input.rolloutId,
     source: "store",
     profile: built.profile,
@@ -201,7 +219,7 @@ export function recordSummary(input: SummarizeInput): RolloutSummary {
 }
 
 /** A rollout that cannot be read at all (a file vanishing mid-read) still gets a row, with the error. */
-export async function summarizeSafely(input: SummarizeInput): Promise<RolloutSummary> {
+export async function summarizeSafely(input: SummarizeInput): Promise<IndexedSummary> {
   try {
     return await summarizeRollout(input);
   } catch (err) {

@@ -4,6 +4,7 @@
 // browser parse responses with these same schemas. Not the inspector's routes (./api-rollout).
 import { healthNoteSchema } from "./api-health-notes";
 import { z } from "zod";
+import { textHitSchema, textSearchSchema } from "./api-search";
 import { noLifecycle, rolloutLifecycleSchema } from "./api-run-lifecycle";
 export * from "./api-run-lifecycle";
 
@@ -137,6 +138,9 @@ export const rolloutPageSchema = z.strictObject({
   progress: indexProgressSchema,
   /** The run's policy model: the main-chain model most of its rollouts train on. */
   policy_model: z.string().nullable(),
+  /** With `text=`: each listed rollout's best match, by rollout id. */
+  text_hits: z.record(z.string(), textHitSchema).optional(),
+  text_search: textSearchSchema,
 });
 
 /** A count per key (a mask reason, a status code, a bucket), as health and compare list them. */

@@ -10,6 +10,7 @@ export * from "./api-rollout";
 export * from "./api-tokens";
 export * from "./api-call-detail";
 export * from "./api-runs";
+export * from "./api-search";
 export * from "./api-run-list";
 export * from "./api-compare";
 export * from "./api-training";

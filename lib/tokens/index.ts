@@ -10,3 +10,4 @@ export {
   type TokenizerFiles,
   type TokenizerReader,
 } from "./decoder";
+export { type DecodedText, textOf, tokenAt } from "./text-of";

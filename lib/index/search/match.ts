@@ -1,0 +1,111 @@
+// The exact check of a search candidate and its best match: the rollout's text is inflated and
+// looked through (case ignored), within the segments of the kinds asked for. Registered as the
+// SQL function `lens_text_match` so the check composes with every other filter of the table.
+// Not responsible for narrowing the candidates (./store's FTS5 table) or parsing (./parse).
+import "server-only";
+import { inflateRawSync } from "node:zlib";
+import type Database from "better-sqlite3";
+import { SEGMENT_SEPARATOR, type TextKind, type TextSegment } from "@/lib/rollout";
+import type { TextHit } from "@/lib/schema";
+import type { TextQuery } from "./parse";
+
+const KIND_NAME = { g: "generated", i: "input", e: "error" } as const;
+/** Characters of text kept before and after a match in its snippet. */
+const BEFORE = 60;
+const AFTER = 120;
+
+interface Segment {
+  kind: TextKind;
+  call: string;
+  pos: number;
+  from: number;
+  to: number;
+}
+
+function segmentsOf(segs: string, length: number): Segment[] {
+  const raw = JSON.parse(segs) as TextSegment[];
+  return raw.map(([kind, call, pos, , from], k) => ({
+    kind,
+    call,
+    pos,
+    from,
+    to: k + 1 < raw.length ? (raw[k + 1] as TextSegment)[4] - SEGMENT_SEPARATOR.length : length,
+  }));
+}
+
+/** Whether every needle occurs in the text (within the kinds asked for). */
+export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
+  const text = inflateRawSync(body).toString("utf8");
+  if (!q.kinds) {
+    const lower = text.toLowerCase();
+    return q.needles.every((n) => lower.includes(n));
+  }
+  const kinds = q.kinds;
+  const parts = segmentsOf(segs, text.length)
+    .filter((s) => kinds.includes(s.kind))
+    .map((s) => text.slice(s.from, s.to).toLowerCase());
+  const within = parts.join(SEGMENT_SEPARATOR);
+  return q.needles.every((n) => within.includes(n));
+}
+
+/** The SQL function `lens_text_match(body, segs, query)`, `query` a TextQuery's JSON. */
+export function registerTextMatch(db: Database.Database): void {
+  let lastJson = "";
+  let last: Pick<TextQuery, "needles" | "kinds"> = { needles: [], kinds: null };
+  db.function("lens_text_match", { deterministic: true }, (body, segs, json) => {
+    if (json !== lastJson) {
+      last = JSON.parse(String(json)) as typeof last;
+      lastJson = String(json);
+    }
+    return textMatches(body as Buffer, String(segs), last) ? 1 : 0;
+  });
+}
+
+/** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
+export function bestHit(body: Buffer, segs: string, q: TextQuery): TextHit | null {
+  const text = inflateRawSync(body).toString("utf8");
+  for (const s of segmentsOf(segs, text.length)) {
+    if (q.kinds && !q.kinds.includes(s.kind)) continue;
+    const piece = text.slice(s.from, s.to);
+    const lower = piece.toLowerCase();
+    // Offsets of the lower-cased text are the text's own unless lower-casing changed its length.
+    const same = lower.length === piece.length;
+    let at = -1;
+    let needle = "";
+    for (const n of q.needles) {
+      const k = lower.indexOf(n);
+      if (k >= 0 && (at < 0 || k < at)) [at, needle] = [k, n];
+    }
+    if (at < 0) continue;
+    const src = same ? piece : lower;
+    return {
+      kind: KIND_NAME[s.kind],
+      call: s.call,
+      pos: s.pos < 0 ? null : s.pos,
+      before: (at > BEFORE ? "…" : "") + src.slice(Math.max(0, at - BEFORE), at),
+      match: src.slice(at, at + needle.length),
+      after:
+        src.slice(at + needle.length, at + needle.length + AFTER) +
+        (at + needle.length + AFTER < src.length ? "…" : ""),
+    };
+  }
+  return null;
+}
+
+/** Each listed rollout's best match, by id. */
+export function textHitsOf(
+  db: Database.Database,
+  ids: readonly string[],
+  q: TextQuery,
+): Record<string, TextHit> {
+  const out: Record<string, TextHit> = {};
+  if (ids.length === 0) return out;
+  const rows = db
+    .prepare("SELECT t.id, t.body, t.segs FROM json_each(?) j JOIN search_text t ON t.id = j.value")
+    .all(JSON.stringify(ids)) as Array<{ id: string; body: Buffer; segs: string }>;
+  for (const r of rows) {
+    const hit = bestHit(r.body, r.segs, q);
+    if (hit) out[r.id] = hit;
+  }
+  return out;
+}

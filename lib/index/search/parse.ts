@@ -1,0 +1,77 @@
+// A search box's text as a query over the rollouts' text: plain words must all occur, a "quoted
+// phrase" occurs as written, `kind:generated|input|error` restricts where, and every other
+// character is literal, so no text a user types fails as syntax. Matching ignores case. The FTS5
+// expression it gives only narrows the candidates (trigrams, each quoted): ./match checks them.
+// Pure; not responsible for running it (./sql).
+import type { TextKind } from "@/lib/rollout";
+
+export interface TextQuery {
+  /** What must occur, lower-cased; never empty. */
+  needles: string[];
+  /** Where it must occur (null: anywhere). */
+  kinds: TextKind[] | null;
+  /** The FTS5 MATCH expression narrowing the candidates; null when no needle has 3 characters. */
+  fts: string | null;
+}
+
+const KIND_WORDS: Record<string, TextKind> = {
+  generated: "g",
+  generation: "g",
+  input: "i",
+  tool: "i",
+  user: "i",
+  error: "e",
+};
+export const KIND_NAMES = Object.keys(KIND_WORDS);
+
+/** Trigrams in one query: more narrow little further, and each costs a lookup. */
+const MAX_TRIGRAMS = 48;
+
+/** The query, or null when it holds nothing to look for. */
+export function parseTextQuery(raw: string): TextQuery | null {
+  // Control characters are never in a query (the index separates segments with one).
+  // eslint-disable-next-line no-control-regex
+  const text = raw.replace(/[\u0000-\u001f\u007f]/g, " ");
+  const needles: string[] = [];
+  const kinds = new Set<TextKind>();
+  let i = 0;
+  while (i < text.length) {
+    if (/\s/.test(text[i] as string)) {
+      i++;
+      continue;
+    }
+    if (text[i] === '"') {
+      const end = text.indexOf('"', i + 1);
+      const phrase = text.slice(i + 1, end < 0 ? text.length : end);
+      if (phrase.trim() !== "") needles.push(phrase);
+      i = end < 0 ? text.length : end + 1;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && !/\s/.test(text[end] as string)) end++;
+    const word = text.slice(i, end);
+    i = end;
+    const kind = /^kind:(.+)$/i.exec(word)?.[1]?.toLowerCase();
+    if (kind !== undefined && KIND_WORDS[kind]) kinds.add(KIND_WORDS[kind]);
+    else needles.push(word);
+  }
+  const lowered = [...new Set(needles.map((n) => n.toLowerCase()))];
+  if (lowered.length === 0) return null;
+  return { needles: lowered, kinds: kinds.size ? [...kinds].sort() : null, fts: ftsOf(lowered) };
+}
+
+/** Every needle's trigrams (by code point, as FTS5's trigram tokenizer counts), each quoted, ANDed. */
+function ftsOf(needles: readonly string[]): string | null {
+  const grams = new Set<string>();
+  for (const n of needles) {
+    const cps = [...n];
+    for (let k = 0; k + 3 <= cps.length && grams.size < MAX_TRIGRAMS; k++)
+      grams.add(cps.slice(k, k + 3).join(""));
+  }
+  if (grams.size === 0) return null;
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/** Where a query's needles occur in a text, as ./match finds them: a stable key for caches. */
+export const textQueryKey = (q: TextQuery | null): string =>
+  q ? JSON.stringify([q.needles, q.kinds]) : "";
