@@ -149,7 +149,7 @@ describe("a damaged summary cache", () => {
         /table summaries has other columns than this version's/,
       ],
       ["CREATE TABLE rollouts (id TEXT, key TEXT, summary TEXT)", /unexpected tables rollouts/],
-      ["PRAGMA user_version = 99", /schema version 99, expected 3/],
+      ["PRAGMA user_version = 99", /schema version 99, expected 4/],
     ] as const) {
       const sql = new Database(db);
       sql.exec(setup);

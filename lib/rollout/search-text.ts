@@ -5,21 +5,10 @@
 // a match is placed. Other chains, side calls and quarantined calls are not indexed
 // (docs/search.md). Not responsible for storing or querying it (lib/index/search).
 import type { Verdict } from "@/lib/builder";
-import type { CaptureExchange } from "@/lib/schema";
+import type { CaptureExchange, SearchText, TextKind, TextSegment } from "@/lib/schema";
 import { isFailedExchange } from "@/lib/severity";
 import { textOf, type TokenDecoder } from "@/lib/tokens";
 import { inheritedLengths } from "./facts";
-
-/** g: generated; i: tool output, user turn or prompt (re-fed input); e: a failed call's error body. */
-export type TextKind = "g" | "i" | "e";
-
-/** [kind, call id, first token's position on the main chain (-1 for an error body), tokens, char offset]. */
-export type TextSegment = [TextKind, string, number, number, number];
-
-export interface SearchText {
-  body: string;
-  segments: TextSegment[];
-}
 
 /** Between segments: a control character the query parser drops, so no match spans two. */
 export const SEGMENT_SEPARATOR = "\u0001";

@@ -7,7 +7,7 @@
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
-import type { AttemptRef, RolloutRecord, RolloutSummary } from "@/lib/schema";
+import type { AttemptRef, RolloutRecord, RolloutSummary, SearchText } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRolloutOffThread } from "./pool";
 import {
@@ -24,7 +24,7 @@ import { severityOf, timelineFacts } from "./severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./lifecycle";
 import { noStoreFacts } from "./defaults";
 import { searchDecoder, type SearchTokenizer } from "./search-decoder";
-import { searchTextOf, type SearchText } from "./search-text";
+import { searchTextOf } from "./search-text";
 
 export interface SummarizeInput {
   rolloutId: string;

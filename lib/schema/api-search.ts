@@ -6,6 +6,17 @@ const int = z.number().int();
 
 export const textKindSchema = z.enum(["generated", "input", "error"]);
 
+/**
+ * A rollout's searchable text as the summary index keeps it (lib/rollout/search-text): one body,
+ * and its segments `[kind, call id, first token on the main chain (-1: an error body), tokens,
+ * char offset]`, kind g (generated), i (re-fed input: prompt, tool output, user turn) or e (error).
+ * Index shards carry it beside the summary, so it is parsed where a shard is read.
+ */
+export const searchTextSchema = z.strictObject({
+  body: z.string(),
+  segments: z.array(z.tuple([z.enum(["g", "i", "e"]), z.string(), int, int, int])),
+});
+
 /** Where a rollout's text first matches the query, with the text around it. */
 export const textHitSchema = z.strictObject({
   kind: textKindSchema,
@@ -43,6 +54,9 @@ export const findResultSchema = z.strictObject({
   unavailable: z.string().nullable(),
 });
 
+export type SearchText = z.infer<typeof searchTextSchema>;
+export type TextSegment = SearchText["segments"][number];
+export type TextKind = TextSegment[0];
 export type TextKindName = z.infer<typeof textKindSchema>;
 export type TextHit = z.infer<typeof textHitSchema>;
 export type TextSearch = z.infer<typeof textSearchSchema>;

@@ -5,8 +5,8 @@
 import "server-only";
 import { inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import { SEGMENT_SEPARATOR, type TextKind, type TextSegment } from "@/lib/rollout";
-import type { TextHit } from "@/lib/schema";
+import { SEGMENT_SEPARATOR } from "@/lib/rollout";
+import type { TextHit, TextKind, TextSegment } from "@/lib/schema";
 import type { TextQuery } from "./parse";
 
 const KIND_NAME = { g: "generated", i: "input", e: "error" } as const;

@@ -3,7 +3,7 @@
 // character is literal, so no text a user types fails as syntax. Matching ignores case. The FTS5
 // expression it gives only narrows the candidates (trigrams, each quoted): ./match checks them.
 // Pure; not responsible for running it (./sql).
-import type { TextKind } from "@/lib/rollout";
+import type { TextKind } from "@/lib/schema";
 
 export interface TextQuery {
   /** What must occur, lower-cased; never empty. */
@@ -30,7 +30,6 @@ const MAX_TRIGRAMS = 48;
 /** The query, or null when it holds nothing to look for. */
 export function parseTextQuery(raw: string): TextQuery | null {
   // Control characters are never in a query (the index separates segments with one).
-  // eslint-disable-next-line no-control-regex
   const text = raw.replace(/[\u0000-\u001f\u007f]/g, " ");
   const needles: string[] = [];
   const kinds = new Set<TextKind>();

@@ -7,7 +7,7 @@
 import "server-only";
 import { deflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import type { SearchText } from "@/lib/rollout";
+import type { SearchText } from "@/lib/schema";
 import { registerTextMatch } from "./match";
 
 export const SEARCH_TABLES = [

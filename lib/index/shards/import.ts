@@ -7,7 +7,8 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
+import { rolloutSummarySchema, searchTextSchema } from "@/lib/schema";
+import type { IndexedSummary } from "@/lib/rollout";
 import type { RunLayout } from "@/lib/runs";
 import { listRunInputs } from "./write";
 import { nextTurn, type StoreListing } from "@/lib/store";
@@ -37,7 +38,7 @@ export interface ShardImport {
 export interface TakenRow {
   id: string;
   key: string;
-  summary: RolloutSummary;
+  summary: IndexedSummary;
 }
 
 /** The keys the index computes now for `ids`; an id absent is a rollout the run no longer has. */
@@ -198,10 +199,15 @@ export async function seedIndexFromShards(
     : null;
 }
 
-function parseSummary(text: string): RolloutSummary | null {
+/** A shard row's summary, with the search text its shard kept beside it (absent: none decoded). */
+function parseSummary(text: string): IndexedSummary | null {
   try {
-    const parsed = rolloutSummarySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    const { search_text, ...rest } = JSON.parse(text) as Record<string, unknown>;
+    const summary = rolloutSummarySchema.safeParse(rest);
+    if (!summary.success) return null;
+    if (search_text === undefined) return summary.data;
+    const searchText = searchTextSchema.nullable().safeParse(search_text);
+    return searchText.success ? { ...summary.data, search_text: searchText.data } : null;
   } catch {
     return null;
   }

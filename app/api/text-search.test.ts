@@ -1,0 +1,151 @@
+// `text=` on the rollouts route lists exactly the rollouts whose text holds the query, against the
+// search-phrases fixture's truth (fixtures/generator/search-phrases): a phrase split across two
+// tokens, Chinese and German text, a tool's output, a failed call's error body, kind: limits, a
+// near miss, and characters that are FTS5 syntax elsewhere. Each hit names its call and token.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEARCH_RUN, SEARCH_TRUTH } from "@/fixtures/generator/search-phrases";
+import { GET as getTable } from "./runs/[run]/rollouts/route";
+
+const ENV = ["ROLLOUT_LENS_RUNS", "ROLLOUT_LENS_CACHE", "ROLLOUT_LENS_IO_WORKERS"] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+const ctx = (params: Record<string, string>) => ({ params: Promise.resolve(params) }) as never;
+const NO_TOKENIZER = "search-no-tokenizer";
+const ALL = SEARCH_TRUTH.systemMarker.rollouts;
+let root: string;
+
+interface Page {
+  total: number;
+  rollouts: Array<{ rollout_id: string }>;
+  progress: { running: boolean };
+  text_hits?: Record<string, { kind: string; call: string; pos: number | null; match: string }>;
+  text_search: { tokenizer: string | null; indexed: number; unavailable: string | null };
+}
+
+async function page(run: string, qs: string): Promise<Page> {
+  const url = `http://localhost/api/runs/${run}/rollouts?limit=100&${qs}`;
+  for (let tries = 0; ; tries++) {
+    const res = await getTable(new Request(url), ctx({ run }));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as Page;
+    if (!body.progress.running) return body;
+    expect(tries).toBeLessThan(200);
+    await new Promise((r) => setTimeout(r, 100)); // polling the index's progress
+  }
+}
+
+const found = async (text: string) =>
+  (await page(SEARCH_RUN, `text=${encodeURIComponent(text)}`)).rollouts
+    .map((r) => r.rollout_id)
+    .sort();
+
+beforeAll(() => {
+  execFileSync(process.execPath, ["scripts/build-node.mjs"]); // the store worker, from this source
+  root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-search-"));
+  cpSync(path.resolve("fixtures/runs", SEARCH_RUN), path.join(root, SEARCH_RUN), {
+    recursive: true,
+  });
+  cpSync(path.join(root, SEARCH_RUN), path.join(root, NO_TOKENIZER), { recursive: true });
+  const manifest = path.join(root, NO_TOKENIZER, "run.json");
+  const withTokenizer = JSON.parse(readFileSync(manifest, "utf8"));
+  delete withTokenizer.tokenizer;
+  writeFileSync(manifest, JSON.stringify(withTokenizer));
+  process.env.ROLLOUT_LENS_RUNS = root;
+  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
+  delete process.env.ROLLOUT_LENS_IO_WORKERS;
+}, 60_000);
+afterAll(() => {
+  for (const k of ENV)
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+});
+
+describe("text= lists exactly the rollouts holding the text", () => {
+  it.each(Object.entries(SEARCH_TRUTH))(
+    "%s, quoted",
+    async (_, t) => {
+      expect(await found(`"${t.phrase}"`)).toEqual([...t.rollouts].sort());
+    },
+    60_000,
+  );
+
+  it("matches a phrase across token boundaries, ignoring case", async () => {
+    // "Trace" + "back" + " (" + "most" are o200k tokens: the query starts and ends inside them.
+    expect(await found('"aceback (mo"')).toEqual(SEARCH_TRUTH.traceback.rollouts);
+    expect(await found("TRACEBACK")).toEqual(SEARCH_TRUTH.traceback.rollouts);
+    expect(await found("操作")).toEqual(SEARCH_TRUTH.chinese.rollouts); // two characters: no trigram
+  });
+
+  it("needs every word, and a phrase as written", async () => {
+    expect(await found("traceback ZeroDivisionError")).toEqual(["2-0"]);
+    expect(await found('"rm -rf"')).toEqual(SEARCH_TRUTH.command.rollouts);
+    expect(await found('"rm -r ./"')).toEqual(SEARCH_TRUTH.nearMiss.rollouts);
+    expect(await found('"rm -r"')).toEqual(["0-0", "5-0"]);
+  });
+
+  it("limits where with kind:", async () => {
+    expect(await found("kind:input traceback")).toEqual(SEARCH_TRUTH.traceback.rollouts);
+    expect(await found("kind:generated traceback")).toEqual([]);
+    expect(await found("kind:error context_length_exceeded")).toEqual(["3-0"]);
+    expect(await found("kind:input context_length_exceeded")).toEqual([]);
+    expect(await found("kind:generated Speicherzugriffsfehler")).toEqual(["4-0"]);
+    expect(await found("kind:generated ops-runbook-7731")).toEqual([]);
+  });
+
+  it("reads every other character literally: no query is a syntax error", async () => {
+    for (const q of ["NEAR(a b)", "* OR ^", "qqz AND", "-xq", "{}[]:'", "kind:nothing"])
+      expect(await found(q), q).toEqual([]);
+    expect(await found("(most")).toEqual(SEARCH_TRUTH.traceback.rollouts);
+    // An unclosed quote runs to the end; a lone quote holds nothing to look for: no filter.
+    expect(await found('"(most recent')).toEqual(SEARCH_TRUTH.traceback.rollouts);
+    expect(await found('"')).toEqual([...ALL]);
+  });
+
+  it("composes with the table's other filters", async () => {
+    const p = await page(SEARCH_RUN, `text=traceback&q=${encodeURIComponent("2-")}`);
+    expect(p.rollouts.map((r) => r.rollout_id)).toEqual(["2-0"]);
+  });
+});
+
+describe("each listed rollout's best hit", () => {
+  it("names the call and the first token of the segment holding the match", async () => {
+    const p = await page(SEARCH_RUN, "text=ModuleNotFoundError");
+    const hit = p.text_hits?.["1-0"];
+    // The tool's output is re-fed in the second call's prompt, after the first call's tokens.
+    const [first, second] = readFileSync(
+      path.join(root, SEARCH_RUN, "tokens", "1-0.tokens.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(hit).toMatchObject({
+      kind: "input",
+      call: second.model_call_id,
+      match: "ModuleNotFoundError",
+    });
+    expect(hit?.pos).toBe(first.prompt_token_ids.length + first.generation_token_ids.length);
+  });
+
+  it("places an error body by its call, with no token", async () => {
+    const p = await page(SEARCH_RUN, "text=context_length");
+    expect(p.text_hits?.["3-0"]).toMatchObject({ kind: "error", pos: null });
+  });
+
+  it("says why a run without a tokenizer cannot be searched", async () => {
+    const p = await page(NO_TOKENIZER, "text=traceback");
+    expect(p.text_search.tokenizer).toBeNull();
+    expect(p.text_search.unavailable).toMatch(/tokenizer/);
+    expect(p.rollouts).toEqual([]);
+    const all = await page(NO_TOKENIZER, "");
+    expect(all.total).toBe(ALL.length);
+    expect((await page(SEARCH_RUN, "")).text_search).toEqual({
+      tokenizer: "o200k_base",
+      indexed: ALL.length,
+      unavailable: null,
+    });
+  });
+});
