@@ -3,11 +3,14 @@
 // tokens, Chinese and German text, a tool's output, a failed call's error body, kind: limits, a
 // near miss, and characters that are FTS5 syntax elsewhere. Each hit names its call and token.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEARCH_RUN, SEARCH_TRUTH } from "@/fixtures/generator/search-phrases";
+import { encodeText } from "@/fixtures/generator/conversation";
+import { seedEntry } from "@/fixtures/generator/records";
+import { Random } from "@/fixtures/generator/random";
 import { GET as getTable } from "./runs/[run]/rollouts/route";
 
 const ENV = ["ROLLOUT_LENS_RUNS", "ROLLOUT_LENS_CACHE", "ROLLOUT_LENS_IO_WORKERS"] as const;
@@ -148,4 +151,32 @@ describe("each listed rollout's best hit", () => {
       unavailable: null,
     });
   });
+});
+
+describe("a live run", () => {
+  it("finds text a call appended after the first index", async () => {
+    const phrase = "late-arriving-phrase-5150";
+    expect(await found(phrase)).toEqual([]);
+    const file = path.join(root, SEARCH_RUN, "tokens", "5-0.tokens.jsonl");
+    const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string);
+    const prompt = [...last.prompt_token_ids, ...last.generation_token_ids];
+    const entry = seedEntry(
+      "5-0",
+      {
+        id: "c0ffee00c0ffee00c0ffee00c0ffee00",
+        prompt,
+        gen: encodeText(` ${phrase}`),
+        turn: { text: ` ${phrase}` },
+        createdAt: last.created_at + 60,
+        requestedModel: last.requested_model,
+        servedModel: last.model,
+        hasTools: true,
+        parentCallId: last.model_call_id,
+      },
+      new Random(1),
+      true,
+    );
+    appendFileSync(file, JSON.stringify(entry) + "\n");
+    await expect.poll(() => found(phrase), { timeout: 30_000, interval: 200 }).toEqual(["5-0"]);
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ export { exportStream } from "./export-stream";
 export { runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
+export { SEARCH_TABLES } from "./search";
 export {
   idsOfSteps,
   recordColumnsSql,

@@ -1,0 +1,217 @@
+// Text search's budgets (docs/search.md). On the 10,000-rollout run: the first index with the
+// rollouts' text (the run names a tokenizer) against the same files without it (the same run.json
+// less its tokenizer, over hard links to the same token files), fresh processes, page cache
+// dropped before each (median of three pairs; target ≤ 1.5); and the search tables' size against
+// the decoded text's UTF-8 bytes (target ≤ 1.5). On 100,000 rollouts of English agent text
+// (./search-fixtures): a new selective query on a warm server (target ≤ 100 ms, checked against
+// the planted truth), and a word most rollouts hold (printed, no target).
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inflateRawSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { LARGE_DEFAULTS, writeLargeRun } from "@/fixtures/generator/large";
+import { LARGE_DIR } from "@/fixtures/generate";
+import { SEARCH_TABLES } from "@/lib/index";
+import { dropPageCache } from "./cache";
+import { runFresh } from "./fresh";
+import {
+  PLANTED,
+  planted,
+  rolloutIdOf,
+  SEARCH_DIR,
+  SEARCH_TEXT_RUN,
+  searchTextRun,
+} from "./search-fixtures";
+import { startServer, type BenchServer } from "./server";
+import { figure, fmt, runAlone } from "./util";
+
+const TEXT_ROLLOUTS = 100_000;
+const NO_TEXT_ROOT = path.join(LARGE_DIR, "..", "search-no-text");
+
+/** large-run again, its run.json without a tokenizer, its token files hard links (no copy). */
+function runWithoutText(): string {
+  const from = path.join(LARGE_DIR, "large-run");
+  const to = path.join(NO_TEXT_ROOT, "large-run");
+  rmSync(NO_TEXT_ROOT, { recursive: true, force: true });
+  mkdirSync(path.join(to, "tokens"), { recursive: true });
+  const manifest = JSON.parse(readFileSync(path.join(from, "run.json"), "utf8"));
+  delete manifest.tokenizer;
+  writeFileSync(path.join(to, "run.json"), JSON.stringify(manifest));
+  linkSync(path.join(from, "rollouts.jsonl"), path.join(to, "rollouts.jsonl"));
+  for (const f of readdirSync(path.join(from, "tokens")))
+    linkSync(path.join(from, "tokens", f), path.join(to, "tokens", f));
+  return NO_TEXT_ROOT;
+}
+
+async function coldIndex(root: string, files: string[]) {
+  const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "i.sqlite");
+  const cache = dropPageCache(files);
+  const r = await runFresh<{ ms: number; summaries: number }>({
+    task: "index",
+    runsRoot: root,
+    run: "large-run",
+    db,
+  });
+  return { ...r, db, cache };
+}
+
+/** The search tables' bytes on disk (dbstat) and the UTF-8 bytes of the text they hold. */
+function textSizes(db: string): { table: number; text: number; rollouts: number } {
+  const d = new Database(db, { readonly: true });
+  try {
+    const names = new Set([...SEARCH_TABLES, "sqlite_autoindex_search_text_1"]);
+    let table = 0;
+    for (const r of d
+      .prepare("SELECT name, SUM(pgsize) AS s FROM dbstat GROUP BY name")
+      .all() as Array<{
+      name: string;
+      s: number;
+    }>)
+      if (names.has(r.name)) table += r.s;
+    let text = 0;
+    let rollouts = 0;
+    for (const r of d.prepare("SELECT body FROM search_text").iterate() as Iterable<{
+      body: Buffer;
+    }>) {
+      text += inflateRawSync(r.body).length;
+      rollouts++;
+    }
+    return { table, text, rollouts };
+  } finally {
+    d.close();
+  }
+}
+
+interface Page {
+  total: number;
+  all: number;
+  rollouts: Array<{ rollout_id: string }>;
+  progress: { running: boolean };
+}
+
+async function get(server: BenchServer, url: string): Promise<{ ms: number; body: Page }> {
+  const t0 = performance.now();
+  const res = await fetch(server.url + url);
+  const body = (await res.json()) as Page;
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return { ms: performance.now() - t0, body };
+}
+
+async function untilIndexed(server: BenchServer, all: number): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const p = (await get(server, `/api/runs/${SEARCH_TEXT_RUN}/rollouts?limit=1`)).body;
+    if (p.all === all && !p.progress.running) return performance.now() - t0;
+    if (performance.now() - t0 > 1_800_000) throw new Error("the text run took over 30 min");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const textQuery = (text: string, limit = 200) =>
+  `/api/runs/${SEARCH_TEXT_RUN}/rollouts?limit=${limit}&text=${encodeURIComponent(text)}`;
+
+async function queries(): Promise<void> {
+  const gen = await searchTextRun(TEXT_ROLLOUTS);
+  console.log(
+    gen.generatedMs === null
+      ? `text run: reused from ${SEARCH_DIR}`
+      : `text run: generated in ${fmt(gen.generatedMs)} under ${SEARCH_DIR}`,
+  );
+  const truth = new Set<string>();
+  for (let i = 0; i < TEXT_ROLLOUTS; i++) if (planted(i)) truth.add(rolloutIdOf(i));
+  const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-search-"));
+  const server = await startServer(SEARCH_DIR, 3196, { ROLLOUT_LENS_CACHE: cache });
+  try {
+    console.log(
+      `text run indexed (${TEXT_ROLLOUTS} rollouts, cold server): ${fmt(await untilIndexed(server, TEXT_ROLLOUTS))}`,
+    );
+    const db = readdirSync(cache, { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith(".sqlite"));
+    if (db) {
+      const s = textSizes(path.join(cache, db));
+      console.log(
+        `text run: ${s.rollouts} rollouts' text, ${(s.text / 1e6).toFixed(1)} MB decoded; search tables ${(s.table / 1e6).toFixed(1)} MB`,
+      );
+      figure(
+        "search tables / decoded text (UTF-8 bytes), 100,000 rollouts of agent text",
+        s.table / s.text,
+        1.5,
+      );
+    }
+    await get(server, textQuery("warm-up query"));
+    // Each query is new to the server (a repeated one is served from its per-generation memo).
+    const selective = [
+      `"${PLANTED}"`,
+      '"/var/cache/apt"',
+      '"rm -rf /var"',
+      "kind:generated /var/cache/apt",
+    ];
+    const times: number[] = [];
+    for (const q of selective) {
+      const r = await get(server, textQuery(q));
+      const ids = r.body.rollouts.map((x) => x.rollout_id);
+      if (r.body.total !== truth.size || ids.some((id) => !truth.has(id)))
+        throw new Error(`${q}: ${r.body.total} rollouts, the truth is ${truth.size}`);
+      times.push(r.ms);
+      console.log(`query ${q}: ${fmt(r.ms)}, ${r.body.total} rollouts (truth ${truth.size})`);
+    }
+    const again = await get(server, textQuery(selective[0] as string));
+    console.log(`the first again (memoised): ${fmt(again.ms)}`);
+    figure(
+      "new selective text query, 100,000 rollouts, warm server (ms, slowest of 4)",
+      Math.max(...times),
+      100,
+      (v) => v.toFixed(0),
+    );
+    for (const q of ["cache", "kind:input traceback"]) {
+      const r = await get(server, textQuery(q));
+      console.log(
+        `(no target) a query most rollouts match, ${q}: ${fmt(r.ms)}, ${r.body.total} rollouts`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function benchSearch(): Promise<void> {
+  await writeLargeRun(LARGE_DIR, LARGE_DEFAULTS.rollouts, true);
+  const noText = runWithoutText();
+  const files = readdirSync(path.join(LARGE_DIR, "large-run", "tokens")).map((f) =>
+    path.join(LARGE_DIR, "large-run", "tokens", f),
+  );
+  const ratios: number[] = [];
+  let last = "";
+  for (let k = 0; k < 3; k++) {
+    const without = await coldIndex(noText, files);
+    const withText = await coldIndex(LARGE_DIR, files);
+    ratios.push(withText.ms / without.ms);
+    last = withText.db;
+    console.log(
+      `first index, 10,000 rollouts (${withText.cache}): with text ${fmt(withText.ms)}, without ${fmt(without.ms)}: ${(withText.ms / without.ms).toFixed(2)}×`,
+    );
+  }
+  ratios.sort((a, b) => a - b);
+  figure(
+    "first index with text / without, 10,000 rollouts, cold (median of 3 pairs)",
+    ratios[1] as number,
+    1.5,
+  );
+  const s = textSizes(last);
+  console.log(
+    `10,000 rollouts of random token ids: ${(s.text / 1e6).toFixed(1)} MB decoded, search tables ${(s.table / 1e6).toFixed(1)} MB: ${(s.table / s.text).toFixed(2)}× (no target: random ids are text no one writes)`,
+  );
+  await queries();
+}
+
+runAlone("search.bench.ts", "search bench", benchSearch);
