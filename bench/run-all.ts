@@ -11,6 +11,7 @@ import { benchHostileLoad } from "./hostile-load.bench";
 import { benchCompare } from "./compare.bench";
 import { benchCompareSeeds } from "./compare-seeds.bench";
 import { benchScale } from "./scale.bench";
+import { benchSearch } from "./search.bench";
 import { crashed, summarise } from "./util";
 
 const BENCHES: Array<[string, () => Promise<void>]> = [
@@ -23,6 +24,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["compare calibration", benchCompare],
   ["compare seed groups", benchCompareSeeds],
   ["scale", benchScale],
+  ["text search", benchSearch],
 ];
 
 for (const [name, bench] of BENCHES) {
