@@ -7,7 +7,7 @@
 import "server-only";
 import { deflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import type { SearchText } from "@/lib/schema";
+import type { IndexedText } from "@/lib/rollout";
 import { registerTextMatch } from "./match";
 
 export const SEARCH_TABLES = [
@@ -60,7 +60,7 @@ function statementsOf(db: Database.Database): Statements {
 export function writeSearchText(
   db: Database.Database,
   id: string,
-  text: SearchText | null | undefined,
+  text: IndexedText | null | undefined,
 ): void {
   const st = statementsOf(db);
   const old = st.find.get(id) as number | undefined;
@@ -69,7 +69,7 @@ export function writeSearchText(
     st.drop.run(old);
   }
   if (!text) return;
-  const body = deflateRawSync(text.body, { level: 1 });
+  const body = text.packed ?? deflateRawSync(text.body, { level: 1 });
   const row = st.insert.get(id, body, JSON.stringify(text.segments), text.body.length) as {
     rid: number;
   };
