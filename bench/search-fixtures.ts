@@ -1,14 +1,15 @@
-// The search benchmark's text run, generated once under bench/out/search and reused while its stamp
-// matches: `search-text`, 100,000 two-call rollouts whose token ids are English agent text (o200k),
-// each drawn from a pool of sentences, so their text indexes as real text does (random ids decode
-// to text no one writes). One rollout in a thousand ran `rm -rf /var/cache/apt`: the truth a
-// selective query is checked against.
+// The search benchmark's text runs, generated once under bench/out/search and reused while their
+// stamp matches: rollouts whose token ids are English agent text (o200k), drawn from a pool of
+// sentences, so their text indexes as real text does (random ids decode to text no one writes).
+// One rollout in a thousand ran `rm -rf /var/cache/apt`: the truth a selective query is checked
+// against.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { Random } from "@/fixtures/generator/random";
 import { LARGE_DIR } from "@/fixtures/generate";
 
+/** Where the text runs are written, each in a root of its own. */
 export const SEARCH_DIR = path.join(LARGE_DIR, "..", "search");
 export const SEARCH_TEXT_RUN = "search-text";
 export const PLANTED = "rm -rf /var/cache/apt";
@@ -46,20 +47,39 @@ const TOOL_OUTPUT = [
   "Traceback (most recent call last):\n  File \"main.py\", line 3\nKeyError: 'id'",
 ];
 
-/** The run, generated when its stamp is missing or another; says how long it took. */
-export async function searchTextRun(rollouts = 100_000): Promise<{ generatedMs: number | null }> {
-  const dir = path.join(SEARCH_DIR, SEARCH_TEXT_RUN);
-  const stamp = path.join(SEARCH_DIR, ".stamp");
-  const want = `${STAMP}:${rollouts}`;
+export interface TextRunShape {
+  rollouts: number;
+  /** Calls per rollout, inclusive range. */
+  calls: [number, number];
+  /** Sentences per generation and per re-fed interstitial, inclusive range. */
+  sentences: [number, number];
+}
+
+/** The 100,000-rollout query run: two short calls each. */
+export const QUERY_RUN: TextRunShape = { rollouts: 100_000, calls: [2, 2], sentences: [2, 5] };
+/**
+ * The index budget's run: large-run's shape (10,000 rollouts of 3-8 calls, about 1,000 tokens on
+ * the main chain) in agent text.
+ */
+export const INDEX_RUN: TextRunShape = { rollouts: 10_000, calls: [3, 8], sentences: [6, 16] };
+
+/** `<root>/<SEARCH_TEXT_RUN>` of `shape`, generated when its stamp is missing or another. */
+export async function searchTextRun(
+  root: string,
+  shape: TextRunShape,
+): Promise<{ generatedMs: number | null }> {
+  const dir = path.join(root, SEARCH_TEXT_RUN);
+  const stamp = path.join(root, ".stamp");
+  const want = `${STAMP}:${JSON.stringify(shape)}`;
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want) return { generatedMs: null };
   const t0 = performance.now();
-  rmSync(SEARCH_DIR, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
   mkdirSync(path.join(dir, "tokens"), { recursive: true });
   writeFileSync(
     path.join(dir, "run.json"),
     JSON.stringify({
       name: "Search text run",
-      description: `${rollouts} rollouts of English agent text, for the search benchmark.`,
+      description: `${shape.rollouts} rollouts of English agent text, for the search benchmark.`,
       capture: "on",
       builder_profile: "seed",
       tokenizer: "o200k_base",
@@ -71,29 +91,31 @@ export async function searchTextRun(rollouts = 100_000): Promise<{ generatedMs: 
   const system = encode("You are a coding agent working in a Linux container.\n");
   const rng = new Random(29_000);
   const pick = <T>(xs: readonly T[]) => xs[rng.int(0, xs.length - 1)] as T;
-  const some = (n: number) => Array.from({ length: n }, () => pick(sentences)).flat();
-  for (let i = 0; i < rollouts; i++) {
+  const some = () =>
+    Array.from({ length: rng.int(...shape.sentences) }, () => pick(sentences)).flat();
+  for (let i = 0; i < shape.rollouts; i++) {
     const id = rolloutIdOf(i);
-    const prompt = [...system, ...some(rng.int(1, 3))];
-    const gen1 = [...some(rng.int(2, 5)), ...(planted(i) ? command : [])];
-    const prompt2 = [...prompt, ...gen1, ...pick(tools)];
-    const gen2 = some(rng.int(2, 5));
-    const line = (callId: string, p: number[], g: number[], at: number) =>
-      JSON.stringify({
-        rollout_id: id,
-        model_call_id: callId,
-        model: "policy",
-        prompt_token_ids: p,
-        generation_token_ids: g,
-        generation_log_probs: g.map(() => -0.5),
-        output_items: [],
-        created_at: 1786032154 + at,
-        requested_model: "policy",
-      }) + "\n";
-    writeFileSync(
-      path.join(dir, "tokens", `${id}.tokens.jsonl`),
-      line(`a${i}`, prompt, gen1, 0) + line(`b${i}`, prompt2, gen2, 1),
-    );
+    const prompt = [...system, ...some()];
+    const calls = rng.int(...shape.calls);
+    const lines: string[] = [];
+    for (let c = 0; c < calls; c++) {
+      const gen = [...some(), ...(c === 0 && planted(i) ? command : [])];
+      lines.push(
+        JSON.stringify({
+          rollout_id: id,
+          model_call_id: `c${c}-${i}`,
+          model: "policy",
+          prompt_token_ids: prompt,
+          generation_token_ids: gen,
+          generation_log_probs: gen.map(() => -0.5),
+          output_items: [],
+          created_at: 1786032154 + c,
+          requested_model: "policy",
+        }) + "\n",
+      );
+      prompt.push(...gen, ...pick(tools), ...some());
+    }
+    writeFileSync(path.join(dir, "tokens", `${id}.tokens.jsonl`), lines.join(""));
   }
   writeFileSync(stamp, want);
   return { generatedMs: performance.now() - t0 };

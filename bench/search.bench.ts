@@ -1,10 +1,11 @@
-// Text search's budgets (docs/search.md). On the 10,000-rollout run: the first index with the
-// rollouts' text (the run names a tokenizer) against the same files without it (the same run.json
-// less its tokenizer, over hard links to the same token files), fresh processes, page cache
-// dropped before each (median of three pairs; target ≤ 1.5); and the search tables' size against
-// the decoded text's UTF-8 bytes (target ≤ 1.5). On 100,000 rollouts of English agent text
-// (./search-fixtures): a new selective query on a warm server (target ≤ 100 ms, checked against
-// the planted truth), and a word most rollouts hold (printed, no target).
+// Text search's budgets (docs/search.md). On 10,000 rollouts of agent text in large-run's shape
+// (./search-fixtures): the first index with the rollouts' text (the run names a tokenizer) against
+// the same files without it (the same run.json less its tokenizer, over hard links to the same
+// token files), fresh processes, page cache dropped before each (median of three pairs; target
+// ≤ 1.5); the same once on large-run's random ids (printed). On 100,000 rollouts of agent text: the
+// search tables' size against the decoded text's UTF-8 bytes (target ≤ 1.5), a new selective query
+// on a warm server (target ≤ 100 ms, checked against the planted truth), and a word most rollouts
+// hold (printed, no target).
 import {
   linkSync,
   mkdirSync,
@@ -24,41 +25,64 @@ import { SEARCH_TABLES } from "@/lib/index";
 import { dropPageCache } from "./cache";
 import { runFresh } from "./fresh";
 import {
+  INDEX_RUN,
   PLANTED,
   planted,
+  QUERY_RUN,
   rolloutIdOf,
   SEARCH_DIR,
   SEARCH_TEXT_RUN,
   searchTextRun,
+  type TextRunShape,
 } from "./search-fixtures";
 import { startServer, type BenchServer } from "./server";
 import { figure, fmt, runAlone } from "./util";
 
-const TEXT_ROLLOUTS = 100_000;
-const NO_TEXT_ROOT = path.join(LARGE_DIR, "..", "search-no-text");
+const INDEX_ROOT = path.join(SEARCH_DIR, "index-run");
+const QUERY_ROOT = path.join(SEARCH_DIR, "query-run");
 
-/** large-run again, its run.json without a tokenizer, its token files hard links (no copy). */
-function runWithoutText(): string {
-  const from = path.join(LARGE_DIR, "large-run");
-  const to = path.join(NO_TEXT_ROOT, "large-run");
-  rmSync(NO_TEXT_ROOT, { recursive: true, force: true });
+/** `<root>/<run>` again in `<root>-no-text`: run.json without a tokenizer, token files hard links. */
+function runWithoutText(root: string, run: string): string {
+  const from = path.join(root, run);
+  const twin = `${root}-no-text`;
+  const to = path.join(twin, run);
+  rmSync(twin, { recursive: true, force: true });
   mkdirSync(path.join(to, "tokens"), { recursive: true });
   const manifest = JSON.parse(readFileSync(path.join(from, "run.json"), "utf8"));
   delete manifest.tokenizer;
   writeFileSync(path.join(to, "run.json"), JSON.stringify(manifest));
-  linkSync(path.join(from, "rollouts.jsonl"), path.join(to, "rollouts.jsonl"));
+  for (const f of readdirSync(from))
+    if (f !== "run.json" && f !== "tokens") linkSync(path.join(from, f), path.join(to, f));
   for (const f of readdirSync(path.join(from, "tokens")))
     linkSync(path.join(from, "tokens", f), path.join(to, "tokens", f));
-  return NO_TEXT_ROOT;
+  return twin;
 }
 
-async function coldIndex(root: string, files: string[]) {
+/** Paired cold first indexes of `<root>/<run>` with its text and without: each pair's ratio. */
+async function pairs(root: string, run: string, n: number, label: string): Promise<number[]> {
+  const noText = runWithoutText(root, run);
+  const dir = path.join(root, run, "tokens");
+  const files = readdirSync(dir).map((f) => path.join(dir, f));
+  const ratios: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const without = await coldIndex(noText, run, files);
+    const withText = await coldIndex(root, run, files);
+    ratios.push(withText.ms / without.ms);
+    const s = textSizes(withText.db);
+    console.log(
+      `first index, ${label} (${withText.cache}): with text ${fmt(withText.ms)}, without ${fmt(without.ms)}: ${(withText.ms / without.ms).toFixed(2)}×; ${(s.text / 1e6).toFixed(1)} MB of text, search tables ${(s.table / 1e6).toFixed(1)} MB (${(s.table / s.text).toFixed(2)}×)`,
+    );
+  }
+  return ratios.sort((a, b) => a - b);
+}
+
+async function coldIndex(root: string, run: string, files: string[]) {
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "i.sqlite");
   const cache = dropPageCache(files);
   const r = await runFresh<{ ms: number; summaries: number }>({
     task: "index",
     runsRoot: root,
-    run: "large-run",
+    run,
     db,
   });
   return { ...r, db, cache };
@@ -120,19 +144,15 @@ const textQuery = (text: string, limit = 200) =>
   `/api/runs/${SEARCH_TEXT_RUN}/rollouts?limit=${limit}&text=${encodeURIComponent(text)}`;
 
 async function queries(): Promise<void> {
-  const gen = await searchTextRun(TEXT_ROLLOUTS);
-  console.log(
-    gen.generatedMs === null
-      ? `text run: reused from ${SEARCH_DIR}`
-      : `text run: generated in ${fmt(gen.generatedMs)} under ${SEARCH_DIR}`,
-  );
+  await generated(QUERY_ROOT, QUERY_RUN);
+  const all = QUERY_RUN.rollouts;
   const truth = new Set<string>();
-  for (let i = 0; i < TEXT_ROLLOUTS; i++) if (planted(i)) truth.add(rolloutIdOf(i));
+  for (let i = 0; i < all; i++) if (planted(i)) truth.add(rolloutIdOf(i));
   const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-search-"));
-  const server = await startServer(SEARCH_DIR, 3196, { ROLLOUT_LENS_CACHE: cache });
+  const server = await startServer(QUERY_ROOT, 3196, { ROLLOUT_LENS_CACHE: cache });
   try {
     console.log(
-      `text run indexed (${TEXT_ROLLOUTS} rollouts, cold server): ${fmt(await untilIndexed(server, TEXT_ROLLOUTS))}`,
+      `text run indexed (${all} rollouts, cold server): ${fmt(await untilIndexed(server, all))}`,
     );
     const db = readdirSync(cache, { recursive: true })
       .map(String)
@@ -184,33 +204,26 @@ async function queries(): Promise<void> {
   }
 }
 
-export async function benchSearch(): Promise<void> {
-  await writeLargeRun(LARGE_DIR, LARGE_DEFAULTS.rollouts, true);
-  const noText = runWithoutText();
-  const files = readdirSync(path.join(LARGE_DIR, "large-run", "tokens")).map((f) =>
-    path.join(LARGE_DIR, "large-run", "tokens", f),
+async function generated(root: string, shape: TextRunShape): Promise<void> {
+  const gen = await searchTextRun(root, shape);
+  console.log(
+    gen.generatedMs === null
+      ? `text run of ${shape.rollouts} rollouts: reused from ${root}`
+      : `text run of ${shape.rollouts} rollouts: generated in ${fmt(gen.generatedMs)} under ${root}`,
   );
-  const ratios: number[] = [];
-  let last = "";
-  for (let k = 0; k < 3; k++) {
-    const without = await coldIndex(noText, files);
-    const withText = await coldIndex(LARGE_DIR, files);
-    ratios.push(withText.ms / without.ms);
-    last = withText.db;
-    console.log(
-      `first index, 10,000 rollouts (${withText.cache}): with text ${fmt(withText.ms)}, without ${fmt(without.ms)}: ${(withText.ms / without.ms).toFixed(2)}×`,
-    );
-  }
-  ratios.sort((a, b) => a - b);
+}
+
+export async function benchSearch(): Promise<void> {
+  await generated(INDEX_ROOT, INDEX_RUN);
+  const ratios = await pairs(INDEX_ROOT, SEARCH_TEXT_RUN, 3, "10,000 rollouts of agent text");
   figure(
-    "first index with text / without, 10,000 rollouts, cold (median of 3 pairs)",
+    "first index with text / without, 10,000 rollouts of agent text, cold (median of 3 pairs)",
     ratios[1] as number,
     1.5,
   );
-  const s = textSizes(last);
-  console.log(
-    `10,000 rollouts of random token ids: ${(s.text / 1e6).toFixed(1)} MB decoded, search tables ${(s.table / 1e6).toFixed(1)} MB: ${(s.table / s.text).toFixed(2)}× (no target: random ids are text no one writes)`,
-  );
+  // The same on random token ids, once: what a run of text no one writes costs (no target).
+  await writeLargeRun(LARGE_DIR, LARGE_DEFAULTS.rollouts, true);
+  await pairs(LARGE_DIR, "large-run", 1, "10,000 rollouts of random token ids (no target)");
   await queries();
 }
 

@@ -43,7 +43,7 @@ const BATCH = 1000;
  * Search text characters per write: its FTS5 trigrams are indexed on this thread, about 0.1 s per
  * million characters of English (docs/search.md), so a write stays a short stretch.
  */
-const BATCH_TEXT_CHARS = 256 << 10;
+const BATCH_TEXT_CHARS = 64 << 10;
 /** Longest a summary waits to be written. */
 const FLUSH_MS = 200;
 /** Store rollouts queued on the worker pool at once. */
