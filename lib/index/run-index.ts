@@ -137,7 +137,12 @@ export class SummaryIndex {
     if (this.notice && this.notice.until < Date.now()) this.notice = null;
     return {
       count: this.count(),
-      progress: { ...this.progress, error: this.progress.error ?? this.noticeText() },
+      // A refresh in flight is running before it has counted anything (its cache check, listing).
+      progress: {
+        ...this.progress,
+        running: this.progress.running || this.refreshing !== null,
+        error: this.progress.error ?? this.noticeText(),
+      },
       unreadable_records: this.records.unreadable,
       unreadable_count: this.records.unreadableCount,
       records_torn_line: this.records.tornLine ?? null,

@@ -46,7 +46,9 @@ async function sidesOf(root: string, runId: string, id: string, profile: Profile
   const inputs = keyedInputs(run, tokens, calls, await readRolloutRecords(run.rolloutsFile));
   const keyed = inputs.get(id);
   if (!keyed) throw new Error(`${runId}/${id} is not listed`);
-  const summary = rolloutSummarySchema.parse(await summarizeSafely({ ...keyed.input, profile }));
+  const made = await summarizeSafely({ ...keyed.input, profile });
+  delete made.search_text; // what search indexes, kept beside the row (lib/index/search)
+  const summary = rolloutSummarySchema.parse(made);
   const model = await inspectRollout(run, id, { profile, other: "if-known" });
   const view = rolloutViewSchema.parse(model.view);
   const sideCallPatterns = run.manifest.side_call_patterns;
