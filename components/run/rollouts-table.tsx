@@ -30,7 +30,7 @@ import { TextHitLine, TextSearchBox } from "./text-search";
 
 const ROW = 30;
 /** The hit line under each row while the text is searched (app/globals.css `.vhit`). */
-const HIT_LINE = 24;
+const HIT_LINE = 24; // the line (23px) and the row's bottom border
 /** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */
 const STICKY = "rollout_id";
 const cellClass = (col: string, extra = "") =>

@@ -9,6 +9,7 @@ import { short } from "@/components/rollout/labels";
 import type { UrlPatch } from "@/components/shared/url-state";
 import { useUrlText } from "@/components/shared/use-url-text";
 import { TEXT_KIND_WORDS, textIndexedWords } from "@/lib/view";
+import { parseTextQuery } from "@/lib/index/pure";
 
 /** What the syntax is, in a line under the box's label. */
 const SYNTAX = 'words all match · "a phrase" as written · kind:generated, input or error';
@@ -29,6 +30,8 @@ export function TextSearchBox({
   const [value, setValue] = useUrlText("text", params, set);
   const unavailable = search?.unavailable ?? null;
   const partial = search && !unavailable ? textIndexedWords(search.indexed, indexTotal) : null;
+  // `kind:error` alone holds nothing to look for: the table is not narrowed, and says why.
+  const nothing = value.trim() !== "" && parseTextQuery(value) === null;
   return (
     <div className="text-search" data-testid="search">
       <label htmlFor="search-text">Search text</label>
@@ -48,6 +51,10 @@ export function TextSearchBox({
         {unavailable ? (
           <span className="warn-text" data-testid="search-unavailable">
             {unavailable}
+          </span>
+        ) : nothing ? (
+          <span className="warn-text" data-testid="search-nothing">
+            Nothing to look for yet: kind: says where, add the words to find
           </span>
         ) : partial ? (
           <span data-testid="search-progress" data-indexed={search?.indexed}>
