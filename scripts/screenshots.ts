@@ -228,6 +228,21 @@ const SHOTS: Shot[] = [
     take: runPage("light"),
   },
   {
+    file: "search.png",
+    what: "claude-code-capture-on run page searching the rollouts' text for `error`: each row's best hit under it, its kind and the match marked",
+    take: async (page, base) => {
+      await page.goto(`${base}/runs/claude-code-capture-on?text=error`);
+      await page
+        .getByTestId("rollouts-count")
+        .filter({ hasText: /^\d+ of 40 rollouts$/ })
+        .waitFor({ timeout: 60_000 });
+      await page.locator('[data-testid="search-hit"] mark').first().waitFor();
+      // The search box and the table fill the first screen from the Rollouts heading down.
+      await page.locator("#rollouts").evaluate((el) => el.scrollIntoView({ block: "start" }));
+      return { fullPage: false };
+    },
+  },
+  {
     file: "timeline-500-calls.png",
     what: `${LARGE_RUN} ${GENERATED_ROLLOUT}: the 500-call rollout, its last call selected`,
     take: async (page, base) => {

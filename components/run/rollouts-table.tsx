@@ -4,7 +4,8 @@
 // rows scroll with a small DOM. Filters and sorting live in the URL; exports use the same filters.
 // Record-field columns (./column-picker) and the GRPO groups view (`?group=`, ./groups-table)
 // are URL state too. The rollout id column stays in view when the table scrolls sideways, and a
-// header cell is one button, so a click anywhere in it sorts.
+// header cell is one button, so a click anywhere in it sorts. While the rollouts' text is searched
+// (`?text=`, ./text-search), each row is taller by a line: its best hit, linked to the inspector.
 import {
   getCoreRowModel,
   useReactTable,
@@ -12,18 +13,24 @@ import {
   type VisibilityState,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Fragment, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type RolloutSummary, type RunHealth, DOWNLOADS, withQuery } from "@/lib/schema";
 import { useUrlState } from "@/components/shared/url-state";
 import { tableCountWords, type IndexState } from "@/lib/health/pure";
+import { parseTextQuery } from "@/lib/index/pure";
+import { noTextMatchWords, textHitHref } from "@/lib/view";
 import { COLUMNS, recordColumn, type Col, type Ctx } from "./rollout-columns";
 import { BadFields, pickedFields, useRecordFields, useRecordValues } from "./column-picker";
 import { GroupsView } from "./groups-table";
-import { plural } from "@/lib/text";
-import type { BadQueryParam, RowPages } from "./use-row-pages";
+import type { RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
+import { BadQuery } from "./bad-query";
+import { hasInspectorPage } from "./lifecycle-cell";
+import { TextHitLine, TextSearchBox } from "./text-search";
 
 const ROW = 30;
+/** The hit line under each row while the text is searched (app/globals.css `.vhit`). */
+const HIT_LINE = 24; // the line (23px) and the row's bottom border
 /** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */
 const STICKY = "rollout_id";
 const cellClass = (col: string, extra = "") =>
@@ -46,10 +53,14 @@ export function RolloutsTable({
 }) {
   const [params, set] = useUrlState();
   const query = queryFrom(params);
-  const { page, error, bad, ensure, rowAt } = rows;
+  const { page, error, bad, ensure, rowAt, hitAt } = rows;
   const total = page?.total ?? null,
     all = page?.all ?? null;
   const badKeys = new Set(bad.map((b) => b.key));
+  const text = badKeys.has("text") ? "" : (params.get("text") ?? "");
+  const textQuery = useMemo(() => parseTextQuery(text), [text]);
+  const searching = textQuery !== null;
+  const rowHeight = searching ? ROW + HIT_LINE : ROW;
   const sorting: SortingState = [
     {
       id: (!badKeys.has("sort") && params.get("sort")) || "rollout_id",
@@ -98,7 +109,9 @@ export function RolloutsTable({
   const virt = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
+    estimateSize: () => rowHeight,
+    // A new key function makes the virtualiser measure again when rows change height.
+    getItemKey: useCallback((i: number) => (searching ? `hit:${i}` : i), [searching]),
     overscan: 15,
   });
   const items = virt.getVirtualItems();
@@ -127,6 +140,13 @@ export function RolloutsTable({
     );
   return (
     <section data-testid="rollouts-section">
+      <TextSearchBox
+        key={`text-${clears}`}
+        params={params}
+        set={set}
+        search={page?.text_search ?? null}
+        indexTotal={state?.kind === "indexing" ? state.total : null}
+      />
       <TableFilters
         key={clears}
         health={health}
@@ -176,7 +196,13 @@ export function RolloutsTable({
       )}
       {total === 0 && (all ?? 0) > 0 && (
         <div className="card empty" data-testid="rollouts-none-match">
-          No rollouts match these filters.{" "}
+          {textQuery
+            ? (page?.text_search.unavailable ??
+              noTextMatchWords(
+                textQuery,
+                FILTER_KEYS.some((k) => k !== "text" && params.get(k)),
+              ))
+            : "No rollouts match these filters."}{" "}
           <button className="linkish" onClick={clearFilters} data-testid="clear-filters">
             Clear the filters
           </button>
@@ -219,74 +245,53 @@ export function RolloutsTable({
         <div style={{ height: virt.getTotalSize(), position: "relative", width }}>
           {items.map((item) => {
             const s = rowAt(item.index);
+            const cells = columns.map((c) => (
+              <div
+                key={c.id}
+                className={cellClass(c.id)}
+                data-col={c.id}
+                style={{ width: (c.columnDef as Col).meta.width }}
+              >
+                {s ? (c.columnDef as Col).meta.render(s, ctx) : <span className="muted">…</span>}
+              </div>
+            ));
+            const hit = searching ? hitAt(item.index) : null;
             return (
               <div
                 key={item.key}
-                className={`vrow ${s?.severity === "masked" ? "masked" : ""}`}
+                className={`vrow ${s?.severity === "masked" ? "masked" : ""} ${searching ? "with-hit" : ""}`}
                 style={{
                   position: "absolute",
                   top: 0,
                   transform: `translateY(${item.start}px)`,
-                  height: ROW,
+                  height: rowHeight,
                   width,
                 }}
                 data-testid="rollout-row"
                 data-rollout-id={s?.rollout_id}
               >
-                {columns.map((c) => (
-                  <div
-                    key={c.id}
-                    className={cellClass(c.id)}
-                    data-col={c.id}
-                    style={{ width: (c.columnDef as Col).meta.width }}
-                  >
-                    {s ? (
-                      (c.columnDef as Col).meta.render(s, ctx)
-                    ) : (
-                      <span className="muted">…</span>
-                    )}
-                  </div>
-                ))}
+                {searching ? (
+                  <>
+                    <div className="vcells" style={{ height: ROW }}>
+                      {cells}
+                    </div>
+                    <TextHitLine
+                      hit={hit}
+                      href={
+                        s && hit && hasInspectorPage(s)
+                          ? textHitHref(runId, s.rollout_id, params, hit)
+                          : null
+                      }
+                    />
+                  </>
+                ) : (
+                  cells
+                )}
               </div>
             );
           })}
         </div>
       </div>
     </section>
-  );
-}
-
-/** A query the rollouts route refuses (a 400): each bad parameter, what it takes, and a way out. */
-function BadQuery({ bad, drop }: { bad: BadQueryParam[]; drop: () => void }) {
-  return (
-    <div className="error-box" role="alert" data-testid="rollouts-bad-query">
-      <strong>400 · the table cannot take {plural(bad.length, "parameter")} of this address</strong>
-      <ul>
-        {bad.map((b) => (
-          <li key={b.key} data-testid="bad-query-param" data-key={b.key}>
-            <span className="mono">
-              {b.key}={JSON.stringify(b.given)}
-            </span>
-            :{" "}
-            {b.allowed ? (
-              <>
-                {b.key} takes one of{" "}
-                {b.allowed.map((v, i) => (
-                  <Fragment key={v}>
-                    {i > 0 && ", "}
-                    <code>{v}</code>
-                  </Fragment>
-                ))}
-              </>
-            ) : (
-              b.rule
-            )}
-          </li>
-        ))}
-      </ul>
-      <button className="linkish" onClick={drop} data-testid="bad-query-drop">
-        Drop {bad.length === 1 ? "it" : "them"} and show the rollouts
-      </button>
-    </div>
   );
 }

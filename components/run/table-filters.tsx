@@ -1,10 +1,11 @@
 "use client";
 // Filters of the rollouts table (verdict, severity class, reason: a mask reason or a warning of the
-// severity model, status code, step, cut short, an alert's rollouts, free text), the column
+// severity model, status code, step, cut short, an alert's rollouts, a rollout id or error
+// message: `q`, over the summaries, not the rollouts' text, which ./text-search searches), the column
 // chooser, the record-field picker (./column-picker) and the switch to GRPO groups by task.
 // Everything is a URL parameter, so a filtered table can be linked (alerts link here).
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { useEffect, useState } from "react";
+import { useUrlText } from "@/components/shared/use-url-text";
 import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth, RecordField } from "@/lib/schema";
 import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity";
@@ -41,14 +42,8 @@ export function TableFilters({
   /** The run's record fields ([] without records or while loading). */
   recordFields: RecordField[];
 }) {
-  const [text, setText] = useState(params.get("q") ?? "");
+  const [text, setText] = useUrlText("q", params, set, 250);
   const [cutShort, setCutShort] = useUrlFlag(params.get("cut_short") === "1");
-  const current = params.get("q") ?? "";
-  useEffect(() => {
-    if (text === current) return;
-    const t = setTimeout(() => set({ q: text || null }), 250);
-    return () => clearTimeout(t);
-  }, [text, current, set]);
   const select = (key: string, label: string, options: Array<[string, string]>) => (
     <label>
       {label}{" "}
@@ -116,14 +111,17 @@ export function TableFilters({
         />{" "}
         cut short
       </label>
-      <input
-        className="search"
-        type="search"
-        placeholder="search ids and errors"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        data-testid="filter-q"
-      />
+      <label title="Rollouts whose id or error message holds this text (not the text the model read or wrote: that is Search text)">
+        id or error{" "}
+        <input
+          className="search"
+          type="search"
+          placeholder="3-1, ValueError…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          data-testid="filter-q"
+        />
+      </label>
       <details className="columns">
         <summary>columns</summary>
         {table

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { rolloutQuerySchema } from "@/lib/index/pure";
-import { type RolloutPage, type RolloutSummary, API, withQuery } from "@/lib/schema";
+import { type RolloutPage, type RolloutSummary, type TextHit, API, withQuery } from "@/lib/schema";
 import { fetchRoute, withMore } from "@/components/shared/api";
 
 export const PAGE = 200;
@@ -146,9 +146,18 @@ export function useRowPages(runId: string, query: string, version: number) {
       current?.pages.get(Math.floor(i / PAGE))?.rollouts[i % PAGE] ?? null,
     [current],
   );
+  /** Row i's best match of the query's `text` (null without one, or while its page loads). */
+  const hitAt = useCallback(
+    (i: number): TextHit | null => {
+      const page = current?.pages.get(Math.floor(i / PAGE));
+      const id = page?.rollouts[i % PAGE]?.rollout_id;
+      return (id !== undefined && page?.text_hits?.[id]) || null;
+    },
+    [current],
+  );
   // A failed refresh keeps the rows shown; only a query with nothing to show says it failed.
   const error = !current && failed?.sent === sent ? failed.error : undefined;
-  return { page: current?.first ?? null, error, bad, ensure, rowAt };
+  return { page: current?.first ?? null, error, bad, ensure, rowAt, hitAt };
 }
 
 export type RowPages = ReturnType<typeof useRowPages>;

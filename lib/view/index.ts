@@ -77,7 +77,9 @@ export {
   reasonOptions,
   TABLE_QUERY_KEYS,
   tableHref,
+  textHitHref,
 } from "./rollout-nav";
+export { noTextMatchWords, TEXT_KIND_WORDS, textIndexedWords } from "./search-words";
 export { rolloutSeverity } from "./rollout-severity";
 export { rootsDifference } from "./roots-words";
 export { sequenceTraining, type SequenceTraining } from "./sequence-training";

@@ -95,6 +95,8 @@ const TEXT_PAIRS: Pair[] = [
   ...cross(CONVERSATION_TEXT, ["panel", "conv-tool-bg"]),
   ["conv-gen-fg", "conv-gen-bg"],
   ["muted", "bg"],
+  // A search hit's marked text on its mark.
+  ["hit-fg", "hit-bg"],
   // Chart hover boxes name each run's value in its colour.
   ...cross(["run-a", "run-b", "run-diff", "chart-neutral", "chart-neutral-2"], ["panel"]),
 ];

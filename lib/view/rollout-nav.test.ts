@@ -15,6 +15,7 @@ import {
   reasonOptions,
   tableHref,
   tableQueryOf,
+  textHitHref,
 } from "./rollout-nav";
 
 const runPage = new URLSearchParams(
@@ -39,6 +40,27 @@ describe("rollout navigation URLs", () => {
     ]);
     expect(url.searchParams.get("q")).toBe("a b");
     expect(url.searchParams.get("step")).toBe("3");
+  });
+
+  it("a text hit opens the inspector at its call and token, or an error body at the call's detail", () => {
+    const table = new URLSearchParams('sort=reward&text="Traceback" kind:error&hide=bytes');
+    const at = new URL(textHitHref("run a", "3-1", table, { call: "c-7", pos: 512 }), "http://x");
+    expect(at.pathname).toBe("/runs/run%20a/rollouts/3-1");
+    expect(Object.fromEntries(at.searchParams)).toEqual({
+      sort: "reward",
+      text: '"Traceback" kind:error',
+      tab: "tokens",
+      chain: "main",
+      call: "c-7",
+      pos: "512",
+    });
+    const body = new URL(textHitHref("r", "0-0", table, { call: "c-9", pos: null }), "http://x");
+    expect(Object.fromEntries(body.searchParams)).toEqual({
+      sort: "reward",
+      text: '"Traceback" kind:error',
+      tab: "call",
+      call: "c-9",
+    });
   });
 
   it("a row link without sort or filters is the bare inspector URL", () => {

@@ -3,7 +3,14 @@
 // inspector's previous / next links, the run page's alert links and its charts' bars (a bucket's
 // table query); and the reasons the table's reason filter offers. Pure; the order itself and what
 // each filter matches are lib/index/query's.
-import { maskReasonSchema, type Alert, type Count, type RolloutSummary, API } from "@/lib/schema";
+import {
+  maskReasonSchema,
+  type Alert,
+  type Count,
+  type RolloutSummary,
+  type TextHit,
+  API,
+} from "@/lib/schema";
 import { agentMaskedReason, maskReason, WARNING_TITLES } from "@/lib/severity";
 import { maskReasonShort } from "./mask-reasons";
 
@@ -19,6 +26,8 @@ export const TABLE_QUERY_KEYS = [
   "cut_short",
   "alert",
   "q",
+  // Words and "phrases" the rollouts' text holds (lib/index/search).
+  "text",
   // A chart bucket's rollouts where no filter above lists exactly them (chartBucketQuery).
   "mask_reason",
   "delivered",
@@ -74,6 +83,31 @@ function rolloutPath(runId: string, rolloutId: string): string {
  */
 export function inspectorHref(runId: string, rolloutId: string, tableParams: ParamSource): string {
   return withQuery(rolloutPath(runId, rolloutId), tableQueryOf(tableParams));
+}
+
+/**
+ * A text search hit's link: the row's link (the table's query, `text` among it) opened at the hit.
+ * Text on the main chain opens the token view of main with the hit's call selected and its
+ * segment's first token (`pos`) selected and scrolled to; an error body, which has no tokens,
+ * opens the call's detail.
+ */
+export function textHitHref(
+  runId: string,
+  rolloutId: string,
+  tableParams: ParamSource,
+  hit: Pick<TextHit, "call" | "pos">,
+): string {
+  const q = tableQueryOf(tableParams);
+  if (hit.pos === null) {
+    q.set("tab", "call");
+    q.set("call", hit.call);
+  } else {
+    q.set("tab", "tokens");
+    q.set("chain", "main");
+    q.set("call", hit.call);
+    q.set("pos", String(hit.pos));
+  }
+  return withQuery(rolloutPath(runId, rolloutId), q);
 }
 
 /** Another rollout of the inspector's order: the table query plus the kept state of `current`. */
