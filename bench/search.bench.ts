@@ -17,7 +17,6 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { LARGE_DEFAULTS, writeLargeRun } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
@@ -104,9 +103,9 @@ function textSizes(db: string): { table: number; text: number; rollouts: number 
     let text = 0;
     let rollouts = 0;
     for (const r of d.prepare("SELECT body FROM search_text").iterate() as Iterable<{
-      body: Buffer;
+      body: string;
     }>) {
-      text += inflateRawSync(r.body).length;
+      text += Buffer.byteLength(r.body);
       rollouts++;
     }
     return { table, text, rollouts };

@@ -96,6 +96,8 @@ describe("text= lists exactly the rollouts holding the text", () => {
     expect(await found("kind:input context_length_exceeded")).toEqual([]);
     expect(await found("kind:generated Speicherzugriffsfehler")).toEqual(["4-0"]);
     expect(await found("kind:generated ops-runbook-7731")).toEqual([]);
+    expect(await found("kind:error")).toEqual(SEARCH_TRUTH.errorBody.rollouts); // a failed call
+    expect(await found("kind:generated")).toEqual([...ALL]);
   });
 
   it("reads every other character literally: no query is a syntax error", async () => {

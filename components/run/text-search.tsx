@@ -30,7 +30,7 @@ export function TextSearchBox({
   const [value, setValue] = useUrlText("text", params, set);
   const unavailable = search?.unavailable ?? null;
   const partial = search && !unavailable ? textIndexedWords(search.indexed, indexTotal) : null;
-  // `kind:error` alone holds nothing to look for: the table is not narrowed, and says why.
+  // A lone quote or blanks hold nothing to look for: the table is not narrowed, and says why.
   const nothing = value.trim() !== "" && parseTextQuery(value) === null;
   return (
     <div className="text-search" data-testid="search">
@@ -54,7 +54,7 @@ export function TextSearchBox({
           </span>
         ) : nothing ? (
           <span className="warn-text" data-testid="search-nothing">
-            Nothing to look for yet: kind: says where, add the words to find
+            Nothing to look for yet
           </span>
         ) : partial ? (
           <span data-testid="search-progress" data-indexed={search?.indexed}>

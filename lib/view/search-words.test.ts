@@ -13,6 +13,9 @@ describe("text search words", () => {
     ).toBe(
       "No rollout's text contains “rm”, “-rf” and “no such file” in error bodies or input (tool output, user turns) among the rollouts the other filters select.",
     );
+    expect(noTextMatchWords({ needles: [], kinds: ["e"] }, false)).toBe(
+      "No rollout has error bodies.",
+    );
   });
 
   it("says how much text is indexed while the index runs, and nothing once it is complete", () => {

@@ -51,5 +51,6 @@ export function noTextMatchWords(
       )}`
     : "";
   const among = otherFilters ? " among the rollouts the other filters select" : "";
+  if (q.needles.length === 0) return `No rollout has ${where.slice(4)}${among}.`;
   return `No rollout's text contains ${what}${where}${among}.`;
 }

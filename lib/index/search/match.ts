@@ -1,9 +1,8 @@
-// The exact check of a search candidate and its best match: the rollout's text is inflated and
-// looked through (case ignored), within the segments of the kinds asked for. Registered as the
+// The exact check of a search candidate and its best match: the rollout's text is looked through
+// (case ignored), within the segments of the kinds asked for. Registered as the
 // SQL function `lens_text_match` so the check composes with every other filter of the table.
 // Not responsible for narrowing the candidates (./store's FTS5 table) or parsing (./parse).
 import "server-only";
-import { inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { SEGMENT_SEPARATOR } from "@/lib/rollout";
 import type { TextHit, TextKind, TextSegment } from "@/lib/schema";
@@ -34,8 +33,7 @@ function segmentsOf(segs: string, length: number): Segment[] {
 }
 
 /** Whether every needle occurs in the text (within the kinds asked for). */
-export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
-  const text = inflateRawSync(body).toString("utf8");
+export function textMatches(text: string, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
   if (!q.kinds) {
     const lower = text.toLowerCase();
     return q.needles.every((n) => lower.includes(n));
@@ -44,6 +42,8 @@ export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "need
   const parts = segmentsOf(segs, text.length)
     .filter((s) => kinds.includes(s.kind))
     .map((s) => text.slice(s.from, s.to).toLowerCase());
+  // `kind:error` alone: the rollout has text of that kind.
+  if (parts.length === 0) return false;
   const within = parts.join(SEGMENT_SEPARATOR);
   return q.needles.every((n) => within.includes(n));
 }
@@ -57,20 +57,20 @@ export function registerTextMatch(db: Database.Database): void {
       last = JSON.parse(String(json)) as typeof last;
       lastJson = String(json);
     }
-    return textMatches(body as Buffer, String(segs), last) ? 1 : 0;
+    return textMatches(String(body), String(segs), last) ? 1 : 0;
   });
 }
 
 /** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
-export function bestHit(body: Buffer, segs: string, q: TextQuery): TextHit | null {
-  const text = inflateRawSync(body).toString("utf8");
+export function bestHit(text: string, segs: string, q: TextQuery): TextHit | null {
   for (const s of segmentsOf(segs, text.length)) {
     if (q.kinds && !q.kinds.includes(s.kind)) continue;
     const piece = text.slice(s.from, s.to);
     const lower = piece.toLowerCase();
     // Offsets of the lower-cased text are the text's own unless lower-casing changed its length.
     const same = lower.length === piece.length;
-    let at = -1;
+    // No needle (`kind:` alone): the segment's opening.
+    let at = q.needles.length === 0 ? 0 : -1;
     let needle = "";
     for (const n of q.needles) {
       const k = lower.indexOf(n);
@@ -102,7 +102,7 @@ export function textHitsOf(
   if (ids.length === 0) return out;
   const rows = db
     .prepare("SELECT t.id, t.body, t.segs FROM json_each(?) j JOIN search_text t ON t.id = j.value")
-    .all(JSON.stringify(ids)) as Array<{ id: string; body: Buffer; segs: string }>;
+    .all(JSON.stringify(ids)) as Array<{ id: string; body: string; segs: string }>;
   for (const r of rows) {
     const hit = bestHit(r.body, r.segs, q);
     if (hit) out[r.id] = hit;

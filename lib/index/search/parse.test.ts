@@ -24,7 +24,8 @@ describe("parseTextQuery", () => {
       needles: ["kind:nothing"],
       kinds: null,
     });
-    expect(parseTextQuery("kind:generated")).toBeNull(); // a place, but nothing to look for there
+    // A place alone: rollouts with text of that kind (a failed call's body, for kind:error).
+    expect(parseTextQuery("kind:error")).toEqual({ needles: [], kinds: ["e"], fts: null });
   });
 
   it("quotes every trigram, doubling quotes, so FTS5 reads none of the user's text as syntax", () => {

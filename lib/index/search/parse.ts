@@ -6,7 +6,7 @@
 import type { TextKind } from "@/lib/schema";
 
 export interface TextQuery {
-  /** What must occur, lower-cased; never empty. */
+  /** What must occur, lower-cased; empty when only `kind:` was typed (text of that kind exists). */
   needles: string[];
   /** Where it must occur (null: anywhere). */
   kinds: TextKind[] | null;
@@ -55,8 +55,9 @@ export function parseTextQuery(raw: string): TextQuery | null {
     else needles.push(word);
   }
   const lowered = [...new Set(needles.map((n) => n.toLowerCase()))];
-  if (lowered.length === 0) return null;
-  return { needles: lowered, kinds: kinds.size ? [...kinds].sort() : null, fts: ftsOf(lowered) };
+  const where = kinds.size ? [...kinds].sort() : null;
+  if (lowered.length === 0) return where ? { needles: [], kinds: where, fts: null } : null;
+  return { needles: lowered, kinds: where, fts: ftsOf(lowered) };
 }
 
 /** Every needle's trigrams (by code point, as FTS5's trigram tokenizer counts), each quoted, ANDed. */
