@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { LARGE_DEFAULTS, writeLargeRun } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
@@ -103,9 +104,9 @@ function textSizes(db: string): { table: number; text: number; rollouts: number 
     let text = 0;
     let rollouts = 0;
     for (const r of d.prepare("SELECT body FROM search_text").iterate() as Iterable<{
-      body: string;
+      body: Buffer;
     }>) {
-      text += Buffer.byteLength(r.body);
+      text += inflateRawSync(r.body).length;
       rollouts++;
     }
     return { table, text, rollouts };

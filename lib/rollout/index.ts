@@ -21,7 +21,7 @@ export {
   storeWorkerScript,
 } from "./pool";
 export { SEARCH_TOKENIZER_MAX_BYTES, type SearchTokenizer } from "./search-decoder";
-export { SEGMENT_SEPARATOR } from "./search-text";
+export { type IndexedText, SEGMENT_SEPARATOR } from "./search-text";
 export {
   type IndexedSummary,
   recordSummary,

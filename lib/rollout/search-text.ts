@@ -4,11 +4,21 @@
 // text with a separator no query can hold. Each segment keeps its call, kind and token range, so
 // a match is placed. Other chains, side calls and quarantined calls are not indexed
 // (docs/search.md). Not responsible for storing or querying it (lib/index/search).
+import { deflateRawSync } from "node:zlib";
 import type { Verdict } from "@/lib/builder";
 import type { CaptureExchange, SearchText, TextKind, TextSegment } from "@/lib/schema";
 import { isFailedExchange } from "@/lib/severity";
 import { textOf, type TokenDecoder } from "@/lib/tokens";
 import { inheritedLengths } from "./facts";
+
+/** Search text as it reaches the index: `packed` is its body deflated on the worker that made it. */
+export type IndexedText = SearchText & { packed?: Uint8Array };
+
+/** Deflates the body where the text is made, so the index's thread only writes it. */
+export const packSearchText = (text: SearchText): IndexedText => ({
+  ...text,
+  packed: deflateRawSync(text.body, { level: 1 }),
+});
 
 /** Between segments: a control character the query parser drops, so no match spans two. */
 export const SEGMENT_SEPARATOR = "\u0001";

@@ -7,7 +7,7 @@
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
-import type { AttemptRef, RolloutRecord, RolloutSummary, SearchText } from "@/lib/schema";
+import type { AttemptRef, RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
 import { buildRolloutOffThread } from "./pool";
 import {
@@ -24,7 +24,7 @@ import { severityOf, timelineFacts } from "./severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./lifecycle";
 import { noStoreFacts } from "./defaults";
 import { searchDecoder, type SearchTokenizer } from "./search-decoder";
-import { searchTextOf } from "./search-text";
+import { type IndexedText, searchTextOf } from "./search-text";
 
 export interface SummarizeInput {
   rolloutId: string;
@@ -49,7 +49,7 @@ export interface SummarizeInput {
  * A summary with what search indexes of the rollout (lib/index/search): null when there is no
  * text to index, absent when the run has no tokenizer to decode it with.
  */
-export type IndexedSummary = RolloutSummary & { search_text?: SearchText | null };
+export type IndexedSummary = RolloutSummary & { search_text?: IndexedText | null };
 
 export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSummary> {
   const record = input.record;

@@ -1,8 +1,9 @@
-// The exact check of a search candidate and its best match: the rollout's text is looked through
-// (case ignored), within the segments of the kinds asked for. Registered as the
+// The exact check of a search candidate and its best match: the rollout's text is inflated and
+// looked through (case ignored), within the segments of the kinds asked for. Registered as the
 // SQL function `lens_text_match` so the check composes with every other filter of the table.
 // Not responsible for narrowing the candidates (./store's FTS5 table) or parsing (./parse).
 import "server-only";
+import { inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { SEGMENT_SEPARATOR } from "@/lib/rollout";
 import type { TextHit, TextKind, TextSegment } from "@/lib/schema";
@@ -33,7 +34,8 @@ function segmentsOf(segs: string, length: number): Segment[] {
 }
 
 /** Whether every needle occurs in the text (within the kinds asked for). */
-export function textMatches(text: string, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
+export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
+  const text = inflateRawSync(body).toString("utf8");
   if (!q.kinds) {
     const lower = text.toLowerCase();
     return q.needles.every((n) => lower.includes(n));
@@ -57,12 +59,13 @@ export function registerTextMatch(db: Database.Database): void {
       last = JSON.parse(String(json)) as typeof last;
       lastJson = String(json);
     }
-    return textMatches(String(body), String(segs), last) ? 1 : 0;
+    return textMatches(body as Buffer, String(segs), last) ? 1 : 0;
   });
 }
 
 /** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
-export function bestHit(text: string, segs: string, q: TextQuery): TextHit | null {
+export function bestHit(body: Buffer, segs: string, q: TextQuery): TextHit | null {
+  const text = inflateRawSync(body).toString("utf8");
   for (const s of segmentsOf(segs, text.length)) {
     if (q.kinds && !q.kinds.includes(s.kind)) continue;
     const piece = text.slice(s.from, s.to);
@@ -102,7 +105,7 @@ export function textHitsOf(
   if (ids.length === 0) return out;
   const rows = db
     .prepare("SELECT t.id, t.body, t.segs FROM json_each(?) j JOIN search_text t ON t.id = j.value")
-    .all(JSON.stringify(ids)) as Array<{ id: string; body: string; segs: string }>;
+    .all(JSON.stringify(ids)) as Array<{ id: string; body: Buffer; segs: string }>;
   for (const r of rows) {
     const hit = bestHit(r.body, r.segs, q);
     if (hit) out[r.id] = hit;

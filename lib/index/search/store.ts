@@ -1,12 +1,13 @@
-// Search text in the summary index's database: one row per rollout (its text as decoded, and its
+// Search text in the summary index's database: one row per rollout (its text deflated, and its
 // segments: kind, call, token range and where each starts in the text) and a contentless FTS5
 // trigram index over the same text that stores rowids only (detail=none), so the two together
 // stay near the text's own size. A query's trigrams narrow the candidates; each candidate's text is
 // then checked (./match), so what matches is exact. Written with the summaries (lib/index/rows);
 // not responsible for what text a rollout has (lib/rollout/search-text).
 import "server-only";
+import { deflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import type { SearchText } from "@/lib/schema";
+import type { IndexedText } from "@/lib/rollout";
 import { registerTextMatch } from "./match";
 
 export const SEARCH_TABLES = [
@@ -19,7 +20,7 @@ export const SEARCH_TABLES = [
 ];
 
 export const CREATE_SEARCH = [
-  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body TEXT NOT NULL, segs TEXT NOT NULL, chars INTEGER NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, chars INTEGER NOT NULL)",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(body, tokenize = 'trigram remove_diacritics 0', content = '', contentless_delete = 1, detail = none)",
 ];
 
@@ -59,7 +60,7 @@ function statementsOf(db: Database.Database): Statements {
 export function writeSearchText(
   db: Database.Database,
   id: string,
-  text: SearchText | null | undefined,
+  text: IndexedText | null | undefined,
 ): void {
   const st = statementsOf(db);
   const old = st.find.get(id) as number | undefined;
@@ -68,7 +69,8 @@ export function writeSearchText(
     st.drop.run(old);
   }
   if (!text) return;
-  const row = st.insert.get(id, text.body, JSON.stringify(text.segments), text.body.length) as {
+  const body = text.packed ?? deflateRawSync(text.body, { level: 1 });
+  const row = st.insert.get(id, body, JSON.stringify(text.segments), text.body.length) as {
     rid: number;
   };
   st.index.run(row.rid, text.body);
