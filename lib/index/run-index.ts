@@ -61,6 +61,9 @@ export function cacheDir(root = runsRoot()): string {
   return isInside(root, wanted) ? path.join(os.tmpdir(), "rollout-lens-cache") : wanted;
 }
 
+/** A periodic re-check slower than this is not waited for (./served waitFor). */
+const RECHECK_WAIT_MS = 500;
+
 export class SummaryIndex {
   /** Tells this instance's views apart from those of another index of the same run. */
   private readonly instance = randomUUID();
@@ -137,10 +140,10 @@ export class SummaryIndex {
     if (this.notice && this.notice.until < Date.now()) this.notice = null;
     return {
       count: this.count(),
-      // A refresh in flight is running before it has counted anything (its cache check, listing).
+      // A first look in flight is running before it has counted anything (cache check, listing).
       progress: {
         ...this.progress,
-        running: this.progress.running || this.refreshing !== null,
+        running: this.progress.running || (this.refreshing !== null && this.lastRefresh === 0),
         error: this.progress.error ?? this.noticeText(),
       },
       unreadable_records: this.records.unreadable,
@@ -149,6 +152,14 @@ export class SummaryIndex {
       records_error: this.records.readError,
       skipped_files: this.skipped,
     };
+  }
+
+  /**
+   * The index was complete once and its last refresh took over RECHECK_WAIT_MS (a large store's
+   * listing): a request answers with the rows it has rather than wait for the re-check.
+   */
+  get rechecksSlowly(): boolean {
+    return this.lastRefresh > 0 && (this.progress.last_ms ?? 0) > RECHECK_WAIT_MS;
   }
 
   /** Rollouts with a summary (counted once per generation). */

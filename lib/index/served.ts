@@ -21,10 +21,12 @@ import {
 /**
  * How long a request waits for the index: the caller's wait (the snapshot's default when none)
  * for a first look, so a small run's first answer is complete; none once the index is summarising,
- * so the run page's polls during a long cold index answer at once with what is done.
+ * so the run page's polls during a long cold index answer at once with what is done; none for a
+ * large store's periodic re-check (a 100,000-rollout store lists in seconds), so a search or a
+ * sort is answered from the rows held while the re-check runs.
  */
 export const waitFor = (index: SummaryIndex, waitMs?: number): number | undefined =>
-  index.progress.running ? 0 : waitMs;
+  index.progress.running || index.rechecksSlowly ? 0 : waitMs;
 
 /** The run's severity facts for the index's current generation (one GROUP BY for the policy). */
 export function runFactsOf(index: SummaryIndex, run: RunLayout): RunFacts {

@@ -4,7 +4,7 @@
 import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { rolloutPageSchema, runHealthSchema, runListSchema } from "@/lib/schema";
 import { GET as getRuns } from "../../route";
@@ -14,8 +14,18 @@ import { GET as getHealth } from "./route";
 serveFixtureRuns();
 
 const ctx = runCtx;
-const page = async (run: string, query: string) =>
+const once = async (run: string, query: string) =>
   rolloutPageSchema.parse(await (await getRollouts(req(`/x?${query}`), ctx(run))).json());
+/** The page once the run's first index is complete (a loaded machine may take over the wait). */
+const page = (run: string, query: string) =>
+  vi.waitFor(
+    async () => {
+      const p = await once(run, query);
+      if (p.progress.running) throw new Error(`indexing ${run}: ${p.progress.done}`);
+      return p;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 
 /** Records of a run with `mask_sample: true`, by rollout id. */
 function maskedIds(run: string): string[] {
