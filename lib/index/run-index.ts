@@ -1,11 +1,10 @@
-// The summary index: one typed row per rollout in SQLite (./rows) outside the runs root,
-// each keyed by its files' versions and record hash (./keys), so a re-open is instant and a
-// growing run is updated incrementally; the table, filters and health are queries over it
-// (./sql, lib/health/sql), and this process holds no per-rollout state. Records come
-// first: rollouts.jsonl is streamed into the database (./record-rows) and rollouts with no token
-// store are summarised from their record at once, while store rollouts are summarised on the
-// index's worker threads (./pool), never on this one. A damaged database is rebuilt and the
-// progress carries a notice saying so for a while. Never writes inside a store.
+// The summary index: one typed row per rollout in SQLite (./rows) outside the runs root, each
+// keyed by its files' versions and record hash (./keys), so a re-open is instant and a growing run
+// is updated incrementally; the table, filters and health are queries over it (./sql,
+// lib/health/sql), and this process holds no per-rollout state. Records come first (./record-rows)
+// and rollouts with no token store are summarised from their record at once, while store rollouts
+// are summarised on the index's worker threads (./pool), never on this one. A damaged database is
+// rebuilt (with a notice for a while). Never writes inside a store.
 import "server-only";
 import os from "node:os";
 import path from "node:path";
@@ -60,9 +59,6 @@ export function cacheDir(root = runsRoot()): string {
   );
   return isInside(root, wanted) ? path.join(os.tmpdir(), "rollout-lens-cache") : wanted;
 }
-
-/** A periodic re-check slower than this is not waited for (./served waitFor). */
-const RECHECK_WAIT_MS = 500;
 
 export class SummaryIndex {
   /** Tells this instance's views apart from those of another index of the same run. */
@@ -138,14 +134,11 @@ export class SummaryIndex {
     else if (this.refreshing)
       await Promise.race([this.refreshing, new Promise((r) => setTimeout(r, waitMs))]);
     if (this.notice && this.notice.until < Date.now()) this.notice = null;
+    // A first look in flight is running before it counts anything (its cache check, listing).
+    const running = this.progress.running || (this.refreshing !== null && this.lastRefresh === 0);
     return {
       count: this.count(),
-      // A first look in flight is running before it has counted anything (cache check, listing).
-      progress: {
-        ...this.progress,
-        running: this.progress.running || (this.refreshing !== null && this.lastRefresh === 0),
-        error: this.progress.error ?? this.noticeText(),
-      },
+      progress: { ...this.progress, running, error: this.progress.error ?? this.noticeText() },
       unreadable_records: this.records.unreadable,
       unreadable_count: this.records.unreadableCount,
       records_torn_line: this.records.tornLine ?? null,
@@ -154,12 +147,9 @@ export class SummaryIndex {
     };
   }
 
-  /**
-   * The index was complete once and its last refresh took over RECHECK_WAIT_MS (a large store's
-   * listing): a request answers with the rows it has rather than wait for the re-check.
-   */
+  /** Complete once, and its last refresh took over 500 ms (a large store's listing): ./served. */
   get rechecksSlowly(): boolean {
-    return this.lastRefresh > 0 && (this.progress.last_ms ?? 0) > RECHECK_WAIT_MS;
+    return this.lastRefresh > 0 && (this.progress.last_ms ?? 0) > 500;
   }
 
   /** Rollouts with a summary (counted once per generation). */
