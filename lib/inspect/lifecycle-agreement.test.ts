@@ -46,16 +46,13 @@ async function sidesOf(root: string, runId: string, id: string, profile: Profile
   const inputs = keyedInputs(run, tokens, calls, await readRolloutRecords(run.rolloutsFile));
   const keyed = inputs.get(id);
   if (!keyed) throw new Error(`${runId}/${id} is not listed`);
-  const made = await summarizeSafely({ ...keyed.input, profile });
-  delete made.search_text; // what search indexes, kept beside the row (lib/index/search)
-  const summary = rolloutSummarySchema.parse(made);
+  const summary = rolloutSummarySchema.parse(
+    await summarizeSafely({ ...keyed.input, profile, tokenizer: null }),
+  );
   const model = await inspectRollout(run, id, { profile, other: "if-known" });
   const view = rolloutViewSchema.parse(model.view);
-  const sideCallPatterns = run.manifest.side_call_patterns;
-  const { verdict: v } = await buildRollout(rolloutSourceOf(run), id, {
-    profile,
-    sideCallPatterns,
-  });
+  const options = { profile, sideCallPatterns: run.manifest.side_call_patterns };
+  const { verdict: v } = await buildRollout(rolloutSourceOf(run), id, options);
   const main = v.build && v.build.mainIndex >= 0 ? v.build.chains[v.build.mainIndex] : undefined;
   const verdictMain = (main?.nodes ?? []).map((i) => v.build?.nodes[i]?.entry.model_call_id ?? "");
   return { summary, view, verdictMain } satisfies Sides;
