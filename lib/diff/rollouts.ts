@@ -109,7 +109,8 @@ export async function diffRollouts(q: DiffRequest, signal?: AbortSignal): Promis
           },
     aligned: ok,
     counts,
-    rows: folded.shown,
+    // With `message`, the view already holds the rows: only the opened one is sent again.
+    rows: message === null ? folded.shown : folded.all.slice(message, message + 1),
     rows_total: folded.total,
     token_diff: message === null ? null : tokenDiffOf(message, folded.all, a, b),
   };

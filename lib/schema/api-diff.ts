@@ -84,7 +84,10 @@ export const rolloutDiffSchema = z.strictObject({
   /** False: too many edits to align, messages paired by position. */
   aligned: z.boolean(),
   counts: z.strictObject({ same: int, changed: int, only_a: int, only_b: int }),
-  /** The rows in order, at most MAX_DIFF_ROWS of them; `rows_total` counts them all. */
+  /**
+   * The rows in order, at most MAX_DIFF_ROWS of them (`rows_total` counts them all); with
+   * `message=K`, row K alone, its messages without previews.
+   */
   rows: z.array(diffRowSchema),
   rows_total: int,
   token_diff: tokenDiffSchema.nullable(),
