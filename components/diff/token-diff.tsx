@@ -10,18 +10,28 @@ import styles from "./diff.module.css";
 const OP_CLASS = { same: styles.same, removed: styles.removed, added: styles.added } as const;
 const OP_TITLE = { same: "on both sides", removed: "only in a", added: "only in b" } as const;
 
+/** Diffs already fetched, by pair and row: a row scrolled out and back (remounted) asks once. */
+const fetched = new Map<string, TokenDiffAnswer>();
+
 export function TokenDiff({ ask, row }: { ask: Record<string, string>; row: number }) {
   const key = `${new URLSearchParams(ask).toString()}#${row}`;
   const [got, setGot] = useState<{ key: string; diff?: TokenDiffAnswer; error?: string }>();
+  const known = fetched.get(key);
   useEffect(() => {
+    if (fetched.has(key)) return;
     const ctl = new AbortController();
     getApi(API.diff, undefined, { ...ask, message: row }, ctl.signal).then(
-      (d) => d.token_diff && setGot({ key, diff: d.token_diff }),
+      (d) => {
+        if (!d.token_diff) return;
+        if (fetched.size > 50) fetched.clear();
+        fetched.set(key, d.token_diff);
+        setGot({ key, diff: d.token_diff });
+      },
       (e: unknown) => !ctl.signal.aborted && setGot({ key, error: (e as Error).message }),
     );
     return () => ctl.abort();
   }, [ask, row, key]);
-  const now = got?.key === key ? got : undefined;
+  const now = known ? { key, diff: known, error: undefined } : got?.key === key ? got : undefined;
   if (!now) return <p className="muted small">diffing the message&apos;s tokens…</p>;
   if (now.error)
     return (
