@@ -76,7 +76,7 @@ export function FirstDivergence({ d }: { d: RolloutDiff }) {
   const at = `?tab=tokens&chain=${encodeURIComponent(d.chain)}&pos=${f.position}`;
   return (
     <section className={`card ${styles.divergence}`} data-testid="diff-first-divergence">
-      <p>
+      <p className={styles.lead}>
         The {d.chain} chains first differ at token{" "}
         <strong data-testid="diff-position">{f.position.toLocaleString("en")}</strong>
         {f.position === Math.min(d.a.length, d.b.length) && " (one chain is a prefix of the other)"}
@@ -88,7 +88,10 @@ export function FirstDivergence({ d }: { d: RolloutDiff }) {
           <strong key={`${k}-name`}>{k}</strong>,
           <pre key={`${k}-text`} data-testid={`diff-context-${k}`}>
             <span className={styles.before}>{f[k].before}</span>
-            <span className={styles.after} data-testid={`diff-after-${k}`}>
+            <span data-testid={`diff-after-${k}`}>
+              <span className={styles.token} title={`token ${f.position}`}>
+                {f[k].token}
+              </span>
               {f[k].after}
             </span>
           </pre>,

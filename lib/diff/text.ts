@@ -27,7 +27,7 @@ function decoded(decoder: TokenDecoder | null, ids: Int32Array) {
   return { text, starts };
 }
 
-/** The text of the CONTEXT_TOKENS tokens before `position` and of those from it on. */
+/** The text of the CONTEXT_TOKENS tokens before `position`, of its token, and of those after. */
 export function textAround(
   decoder: TokenDecoder | null,
   ids: Int32Array,
@@ -36,8 +36,9 @@ export function textAround(
   const from = Math.max(0, position - CONTEXT_TOKENS);
   const to = Math.min(ids.length, position + CONTEXT_TOKENS);
   const { text, starts } = decoded(decoder, ids.subarray(from, to));
-  const cut = position - from < starts.length ? (starts[position - from] as number) : text.length;
-  return { before: text.slice(0, cut), after: text.slice(cut) };
+  const at = (i: number) => (i - from < starts.length ? (starts[i - from] as number) : text.length);
+  const [cut, next] = [at(position), at(position + 1)];
+  return { before: text.slice(0, cut), token: text.slice(cut, next), after: text.slice(next) };
 }
 
 /** A message's first words on one line. */

@@ -26,8 +26,12 @@ export const diffSideSchema = z.strictObject({
   group: z.strictObject({ key: fieldValueSchema, step: int.nullable() }).nullable(),
 });
 
-/** Text on either side of a token position: `before` ends where the position's token begins. */
-export const diffContextSchema = z.strictObject({ before: z.string(), after: z.string() });
+/** Text around a token position: the tokens before it, its own text, and the tokens after it. */
+export const diffContextSchema = z.strictObject({
+  before: z.string(),
+  token: z.string(),
+  after: z.string(),
+});
 
 export const firstDivergenceSchema = z.strictObject({
   position: int,

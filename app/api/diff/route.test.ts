@@ -25,8 +25,11 @@ describe("GET /api/diff", () => {
     expect(d.first_divergence?.position).toBe(GROUP_PAIR.firstDivergence);
     expect(d.first_divergence?.a.before).toMatch(new RegExp(`${GROUP_PAIR.before}$`));
     expect(d.first_divergence?.b.before).toMatch(new RegExp(`${GROUP_PAIR.before}$`));
-    expect(d.first_divergence?.a.after.startsWith(GROUP_PAIR.afterA)).toBe(true);
-    expect(d.first_divergence?.b.after.startsWith(GROUP_PAIR.afterB)).toBe(true);
+    const from = (k: "a" | "b") =>
+      `${d.first_divergence?.[k].token}${d.first_divergence?.[k].after}`;
+    expect(from("a").startsWith(GROUP_PAIR.afterA)).toBe(true);
+    expect(from("b").startsWith(GROUP_PAIR.afterB)).toBe(true);
+    expect(d.first_divergence?.a.token).not.toBe(d.first_divergence?.b.token);
     // system, user, the first reply and the tool result agree; the final reply differs.
     expect(d.counts).toEqual({ same: 4, changed: 1, only_a: 0, only_b: 0 });
     expect(d.rows.map((r) => [r.kind, r.count])).toEqual([
