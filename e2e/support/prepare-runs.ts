@@ -1,7 +1,7 @@
 // Builds the e2e runs root before the e2e server starts (playwright.config.ts runs this file with
 // tsx ahead of `next start`): a copy of fixtures/runs (copied, not linked: the server refuses
 // links that leave its root), the stores of fixtures/gym-v1-cases as gym-v1 runs (./gym-cases),
-// the long session, the 500-call rollout and its twin (the diff's big pair). Reused while the stamp beside the root matches the
+// the long session and the 500-call rollout. Reused while the stamp beside the root matches the
 // fixture and case bytes and the generators' options.
 import { createHash } from "node:crypto";
 import {
@@ -15,12 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { BIG_PAIR } from "@/fixtures/generator/diff-pairs";
-import {
-  LARGE_DEFAULTS,
-  writeLargeRollout,
-  writeLargeRolloutTwin,
-} from "@/fixtures/generator/large";
+import { LARGE_DEFAULTS, writeLargeRollout } from "@/fixtures/generator/large";
 import {
   LONG_SESSION_DEFAULTS,
   LONG_SESSION_RUN,
@@ -30,7 +25,7 @@ import { GYM_CASES, writeGymCaseRuns } from "./gym-cases";
 import { E2E_RUNS, E2E_STAMP, FIXTURE_RUNS, LARGE_RUN, LONG_RUN, MISSPELLED_RUN } from "./paths";
 
 /** Bump when a generator's output changes without a change to its options. */
-const GENERATOR_VERSION = 3;
+const GENERATOR_VERSION = 2;
 
 function treeDigest(dir: string): string {
   const h = createHash("sha256");
@@ -70,7 +65,6 @@ async function prepare(): Promise<void> {
     gymCases: treeDigest(GYM_CASES),
     long: LONG_SESSION_DEFAULTS,
     large: { calls: LARGE_DEFAULTS.bigCalls, tokens: LARGE_DEFAULTS.bigTokens },
-    twin: BIG_PAIR,
   });
   if (existsSync(E2E_RUNS) && existsSync(E2E_STAMP) && readFileSync(E2E_STAMP, "utf8") === stamp) {
     process.stdout.write(`e2e runs root reused: ${E2E_RUNS}\n`);
@@ -88,7 +82,6 @@ async function prepare(): Promise<void> {
   await writeLongSession(E2E_RUNS, LONG_SESSION_DEFAULTS);
   if ((await writeLargeRollout(E2E_RUNS, LARGE_DEFAULTS)) !== LARGE_RUN)
     throw new Error(`the large rollout run is not ${LARGE_RUN}`);
-  await writeLargeRolloutTwin(E2E_RUNS, LARGE_DEFAULTS);
   writeFileSync(E2E_STAMP, stamp);
   process.stdout.write(
     `e2e runs root written in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${E2E_RUNS}\n`,
