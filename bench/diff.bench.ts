@@ -56,7 +56,7 @@ export async function benchDiff(): Promise<void> {
   console.log(
     `JSON.parse of both rollouts' lines (this process, warm, median of 3): ${fmt(parseMs)}`,
   );
-  const server = await startServer(LARGE_DIR, 3197);
+  const server = await startServer(LARGE_DIR, 3188);
   try {
     const q = `a=${BIG_PAIR.a.run}/${BIG_PAIR.a.rollout}&b=${BIG_PAIR.b.run}/${BIG_PAIR.b.rollout}`;
     const url = `${server.url}/api/diff?${q}`;
