@@ -70,6 +70,16 @@ describe("GET /api/diff", () => {
     expect(d.counts.changed + d.counts.only_a + d.counts.only_b).toBe(0);
   });
 
+  it("one rollout against itself under the other builder profile", async () => {
+    const res = await get(`a=${run}/${a}&b=${run}/${a}&profile_b=gym-v1`);
+    expect(res.status).toBe(200);
+    const d = rolloutDiffSchema.parse(res.body);
+    expect([d.a.profile, d.b.profile]).toEqual(["seed", "gym-v1"]);
+    const bad = await get(`${pair}&profile_a=bogus`);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("profile must be one of");
+  });
+
   it("bad a or b is a 400 in words; an unknown run or rollout a 404", async () => {
     const missing = await get(`a=${run}/${a}`);
     expect(missing.status).toBe(400);
