@@ -37,7 +37,7 @@ const LAYERS = [
   ["index"],
   ["trainer"],
   ["inspect", "health"],
-  ["compare"],
+  ["compare", "diff"],
 ];
 const noUpper = (...names) =>
   names.map((n) => ({

@@ -4,6 +4,7 @@
 // bench/out/large (`npm run fixtures -- --large` writes the same files).
 import { benchBuilder } from "./builder.bench";
 import { benchInspector } from "./inspector.bench";
+import { benchDiff } from "./diff.bench";
 import { benchTokenView } from "./token-view.bench";
 import { benchIndex } from "./index.bench";
 import { benchLoad } from "./load.bench";
@@ -17,6 +18,7 @@ import { crashed, summarise } from "./util";
 const BENCHES: Array<[string, () => Promise<void>]> = [
   ["builder", benchBuilder],
   ["rollout route", benchInspector],
+  ["diff route", benchDiff],
   ["token view", benchTokenView],
   ["index", benchIndex],
   ["load", benchLoad],

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN } from "../e2e/support/paths";
+import { GROUP_PAIR } from "../fixtures/generator/diff-pairs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, "docs");
@@ -214,6 +215,17 @@ const SHOTS: Shot[] = [
       await page.goto(base + inspector("claude-code-capture-on", "1-0", "tab=tokens&pos=380"));
       await inspectorReady(page);
       await tokensReady(page);
+    },
+  },
+  {
+    file: "diff.png",
+    what: "two members of grpo-capture-on's task-0 group side by side: the first divergence, the changed reply's tokens",
+    take: async (page, base) => {
+      const { run, a, b } = GROUP_PAIR;
+      await page.goto(`${base}/diff?a=${run}/${a}&b=${run}/${b}&message=1`);
+      await page.getByTestId("diff-first-divergence").waitFor({ timeout: 60_000 });
+      await page.getByTestId("diff-tokens").waitFor();
+      return { fullPage: true };
     },
   },
   {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { CaptureSide, Comparison } from "@/lib/schema";
 import { CallsChart } from "./compare-charts";
-import { signed } from "@/lib/view";
+import { diffHref, signed } from "@/lib/view";
 
 const f = (x: number, d = 3) => x.toFixed(d);
 
@@ -84,6 +84,21 @@ export function EvaluationSection({ c }: { c: Comparison }) {
                   <td className="ids">
                     {t.a_rollouts.slice(0, 2).map((id) => link(c.a.id, id))} /{" "}
                     {t.b_rollouts.slice(0, 2).map((id) => link(c.b.id, id))}
+                    {t.a_rollouts[0] && t.b_rollouts[0] && (
+                      <>
+                        {" "}
+                        <Link
+                          href={diffHref(
+                            { run: c.a.id, rollout: t.a_rollouts[0] },
+                            { run: c.b.id, rollout: t.b_rollouts[0] },
+                          )}
+                          data-testid="changed-diff"
+                          title="the task's first rollout in each run, side by side"
+                        >
+                          diff
+                        </Link>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -13,6 +13,7 @@ import { inspectorHref, signed } from "@/lib/view";
 import { plural } from "@/lib/text";
 import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
+import { GroupDiff } from "./group-diff";
 import { getApi } from "@/components/shared/api";
 
 export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;
@@ -147,7 +148,7 @@ function GroupsTable(props: TableProps & { page: (offset: number) => void }) {
         <thead>
           <Headers
             names={["Step", body.by === TASK_FIELD ? "Task" : (body.by ?? ""), "n", "Rewards"]}
-            more={["Mean", "Spread (std · min–max)", "Advantage per rollout", "Signal"]}
+            more={["Mean", "Spread (std · min–max)", "Advantage per rollout", "Signal", "Diff"]}
           />
         </thead>
         <tbody>
@@ -160,15 +161,7 @@ function GroupsTable(props: TableProps & { page: (offset: number) => void }) {
   );
 }
 
-function GroupRow({
-  g,
-  runId,
-  params,
-}: {
-  g: RolloutGroup;
-  runId: string;
-  params: URLSearchParams;
-}) {
+function GroupRow({ g, runId, params }: TableProps & { g: RolloutGroup }) {
   return (
     <tr
       data-testid="group-row"
@@ -226,6 +219,9 @@ function GroupRow({
         ) : (
           <span className="muted">—</span>
         )}
+      </td>
+      <td>
+        <GroupDiff runId={runId} g={g} />
       </td>
     </tr>
   );

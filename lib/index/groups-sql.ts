@@ -6,12 +6,13 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { FieldValue, RunGroups, StepSignal } from "@/lib/schema";
+import type { FieldValue, RolloutGroup, RunGroups, StepSignal } from "@/lib/schema";
 import {
   ADVANTAGE_SOURCE,
   DEFAULT_GROUP_FIELD,
   EPSILON,
   groupOf,
+  parseGroupsQuery,
   type AdvantageOptions,
   type GroupsQuery,
   type Member,
@@ -152,4 +153,24 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
     ungrouped: records - sizes.grouped,
     records,
   };
+}
+
+/**
+ * The GRPO group (by task and step, the groups route's default with its default advantage
+ * options) holding one rollout, its members' advantages computed as the groups route computes
+ * them; null when the run has no task field or the rollout no record.
+ */
+export function rolloutGroupSql(db: Database.Database, rolloutId: string): RolloutGroup | null {
+  const q = parseGroupsQuery(new URLSearchParams());
+  const fields = sampleFields(db).map((f) => f.path);
+  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
+  const t = groupTables(db, DEFAULT_GROUP_FIELD);
+  const at = db.prepare(`SELECT step, kind, v FROM ${t.members} WHERE id = ?`).get(rolloutId) as
+    Pick<GroupRow, "step" | "kind" | "v"> | undefined;
+  if (!at) return null;
+  const row = db
+    .prepare(`SELECT * FROM ${t.groups} WHERE kind = ? AND v = ? AND step IS ?`)
+    .get(at.kind, at.v, at.step) as GroupRow | undefined;
+  const opts = { baseline: q.baseline, normalize: q.normalize };
+  return row ? (pageGroups(db, t, [row], opts)[0] ?? null) : null;
 }

@@ -2,7 +2,7 @@
 // records table, live updates, the table query and its exports, and shard files (./shards).
 export { TAG } from "./columns";
 export { exportStream } from "./export-stream";
-export { runGroupsSql } from "./groups-sql";
+export { rolloutGroupSql, runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
 export { SEARCH_TABLES } from "./search";

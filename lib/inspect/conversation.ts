@@ -106,7 +106,7 @@ function localCalls(parts: readonly Part[]): Map<number, number> {
 const built = new WeakMap<RolloutModel, Map<string, Conversation>>();
 const SEQUENCES_PER_MODEL = 6;
 
-function conversationOf(model: RolloutModel, sequence: string): Conversation {
+export function conversationOf(model: RolloutModel, sequence: string): Conversation {
   let bySequence = built.get(model);
   if (!bySequence) built.set(model, (bySequence = new Map()));
   const hit = bySequence.get(sequence);
@@ -121,7 +121,7 @@ function conversationOf(model: RolloutModel, sequence: string): Conversation {
 type Part = SequencePart;
 
 /** The sequence's parts in order, by the token windows' rule (empty parts dropped there too). */
-function sequenceParts(model: RolloutModel, sequence: string): Part[] {
+export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
   const parts: Part[] = [];
   const push = (
     call: number,

@@ -1,6 +1,7 @@
 // The rollout inspector's model: built once per file version on the store worker pool, then paged
 // as tokens, calls, conversation and call detail.
 export { callDetail } from "./call-detail";
+export { type ChainMessage, type ChainMessages, chainMessages } from "./chain-messages";
 export { conversationPage, parseConversationQuery } from "./conversation";
 export {
   inspectProgress,

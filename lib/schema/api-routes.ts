@@ -4,6 +4,7 @@
 // route handler answers through it (app/api/answer), so a path and its schema are paired here only.
 import type { z } from "zod";
 import { comparisonSchema } from "./api-compare";
+import { rolloutDiffSchema } from "./api-diff";
 import { callDetailSchema } from "./api-call-detail";
 import { conversationPageSchema } from "./api-conversation";
 import { recordFieldsSchema, runGroupsSchema } from "./api-groups";
@@ -46,6 +47,7 @@ const route = <P, S extends z.ZodType>(
 export const API = {
   runs: route((): string => "/api/runs", runListSchema),
   compare: route((): string => "/api/compare", comparisonSchema),
+  diff: route((): string => "/api/diff", rolloutDiffSchema),
   health: route((p: RunParams) => `${runPath(p)}/health`, runHealthSchema),
   rollouts: route((p: RunParams) => `${runPath(p)}/rollouts`, rolloutPageSchema),
   recordFields: route((p: RunParams) => `${runPath(p)}/record-fields`, recordFieldsSchema),

@@ -14,6 +14,7 @@ export * from "./api-search";
 export * from "./api-run-list";
 export * from "./api-compare";
 export * from "./api-training";
+export * from "./api-diff";
 export {
   type ChatTemplate,
   type ConversationBlock,

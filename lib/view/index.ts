@@ -30,6 +30,7 @@ export {
   type ConversationCall,
   type ConversationEvent,
 } from "./conversation";
+export { type DiffEnd, diffHref } from "./diff-link";
 export { droppedWords } from "./dropped-words";
 export { formatBytes, signed } from "./format";
 export { pushTo } from "./group";

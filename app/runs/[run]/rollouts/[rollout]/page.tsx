@@ -10,6 +10,7 @@ import { pageAnswer, profileParam } from "@/lib/http";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
+import { DiffWith } from "@/components/rollout/diff-with";
 import { RolloutFactsProvider } from "@/components/rollout/rollout-facts";
 import { PageArrived, PagePending } from "@/components/rollout/rollout-shell";
 import type { TokenWindowSeed } from "@/components/rollout/use-token-windows";
@@ -134,6 +135,9 @@ async function RolloutContent({
           / <span className="mono">{rollout}</span>
         </p>
         <RolloutNav runId={run.id} rolloutId={rollout} />
+        <Suspense fallback={null}>
+          <DiffWith run={run} rollout={rollout} profile={view.profile} />
+        </Suspense>
       </div>
       <RolloutFactsProvider view={view} profile={asked} policyPending={policyPending}>
         <VerdictBar />

@@ -1,0 +1,102 @@
+// The two sides of a diff, plainly: each rollout's verdict (the severity model's class and
+// sentences), reward, GRPO advantage and size, linking to the inspector; then where the chains
+// first differ, the text before and after that token on each side. No state, no fetching.
+import Link from "next/link";
+import type { DiffSide, RolloutDiff } from "@/lib/schema";
+import { SEVERITY_CLASS, SEVERITY_LABEL } from "@/lib/severity";
+import { signed } from "@/lib/view";
+import styles from "./diff.module.css";
+
+const rolloutHref = (s: DiffSide, query: string) =>
+  `/runs/${encodeURIComponent(s.run)}/rollouts/${encodeURIComponent(s.rollout)}${query}`;
+
+function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
+  return (
+    <section className={`card ${styles.side}`} data-testid={`diff-side-${name}`}>
+      <h2>
+        {name}:{" "}
+        <Link href={rolloutHref(side, "")} data-testid={`diff-side-${name}-link`}>
+          {side.run} / {side.rollout}
+        </Link>{" "}
+        <span className={`badge ${SEVERITY_CLASS[side.severity]}`} data-testid="diff-verdict">
+          {SEVERITY_LABEL[side.severity]}
+        </span>
+      </h2>
+      {side.verdict.map((s) => (
+        <p key={s} className="small">
+          {s}
+        </p>
+      ))}
+      <dl className="facts">
+        <dt>reward</dt>
+        <dd data-testid="diff-reward">{side.reward ?? "—"}</dd>
+        <dt>advantage</dt>
+        <dd
+          data-testid="diff-advantage"
+          title="GRPO advantage in its group, as the run page's groups give it"
+        >
+          {side.advantage === null ? "—" : signed(side.advantage)}
+          {side.group && (
+            <span className="muted">
+              {" "}
+              (task {String(side.group.key)}, step {side.group.step ?? "—"})
+            </span>
+          )}
+        </dd>
+        <dt>chain</dt>
+        <dd>
+          {side.length.toLocaleString("en")} tokens, {side.messages} messages
+        </dd>
+        <dt>profile</dt>
+        <dd>
+          {side.profile} · {side.tokenizer ?? "no tokenizer (ids shown)"}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+export function DiffSides({ d }: { d: RolloutDiff }) {
+  return (
+    <div className={styles.sides}>
+      <SideCard name="a" side={d.a} />
+      <SideCard name="b" side={d.b} />
+    </div>
+  );
+}
+
+export function FirstDivergence({ d }: { d: RolloutDiff }) {
+  const f = d.first_divergence;
+  if (!f)
+    return (
+      <p className="card" data-testid="diff-identical">
+        The two {d.chain} chains are identical, token for token.
+      </p>
+    );
+  const at = `?tab=tokens&chain=${encodeURIComponent(d.chain)}&pos=${f.position}`;
+  return (
+    <section className={`card ${styles.divergence}`} data-testid="diff-first-divergence">
+      <p className={styles.lead}>
+        The {d.chain} chains first differ at token{" "}
+        <strong data-testid="diff-position">{f.position.toLocaleString("en")}</strong>
+        {f.position === Math.min(d.a.length, d.b.length) && " (one chain is a prefix of the other)"}
+        . Open it in the inspector: <Link href={rolloutHref(d.a, at)}>a</Link>,{" "}
+        <Link href={rolloutHref(d.b, at)}>b</Link>.
+      </p>
+      <div className={styles.context}>
+        {(["a", "b"] as const).map((k) => [
+          <strong key={`${k}-name`}>{k}</strong>,
+          <pre key={`${k}-text`} data-testid={`diff-context-${k}`}>
+            <span className={styles.before}>{f[k].before}</span>
+            <span data-testid={`diff-after-${k}`}>
+              <span className={styles.token} title={`token ${f.position}`}>
+                {f[k].token}
+              </span>
+              {f[k].after}
+            </span>
+          </pre>,
+        ])}
+      </div>
+    </section>
+  );
+}

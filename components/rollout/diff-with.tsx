@@ -1,0 +1,42 @@
+// "diff with…" in the inspector's head: the same rollout's main chain under the other builder
+// profile, and each other attempt `R-aN` of it, as links to the diff page. A server component
+// streamed after the page (its own Suspense boundary): listing the store never delays a paint.
+import Link from "next/link";
+import { otherProfile, type Profile } from "@/lib/builder";
+import { otherAttempts } from "@/lib/diff";
+import type { RunLayout } from "@/lib/runs";
+import { diffHref } from "@/lib/view";
+
+export async function DiffWith({
+  run,
+  rollout,
+  profile,
+}: {
+  run: RunLayout;
+  rollout: string;
+  profile: Profile;
+}) {
+  const attempts = await otherAttempts(run, rollout).catch(() => []);
+  const self = { run: run.id, rollout, profile };
+  const other = otherProfile(profile);
+  return (
+    <span className="small" data-testid="diff-with">
+      diff with:{" "}
+      <Link
+        href={diffHref(self, { ...self, profile: other })}
+        data-testid="diff-with-profile"
+        title={`this rollout's main chain as the ${other} profile builds it`}
+      >
+        the {other} profile
+      </Link>
+      {attempts.map((id) => (
+        <span key={id}>
+          {" · "}
+          <Link href={diffHref(self, { run: run.id, rollout: id })} data-testid="diff-with-attempt">
+            attempt {id}
+          </Link>
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,34 @@
+// The diff page, reached from a GRPO group: two members of grpo-capture-on's task-0 group show the
+// first divergence and texts the generator planted (fixtures/generator/diff-pairs), and the
+// changed message opens its token diff. (The 500-call pair's cold diff, two 200k-token builds, is
+// timed by bench/diff.bench.ts rather than here.)
+import { expect, test } from "@playwright/test";
+import { GROUP_PAIR } from "@/fixtures/generator/diff-pairs";
+
+test("two members of a GRPO group: the known first divergence, then a changed message's tokens", async ({
+  page,
+}) => {
+  await page.goto(`/runs/${GROUP_PAIR.run}?group=_ng_task_index`);
+  const row = page.locator('[data-testid="group-row"][data-key="0"][data-step="0"]');
+  await row.getByTestId("group-diff-a").selectOption(GROUP_PAIR.a);
+  await row.getByTestId("group-diff-b").selectOption(GROUP_PAIR.b);
+  await row.getByTestId("group-diff-link").click();
+  await expect(page).toHaveURL(/\/diff\?/);
+  await expect(page.getByTestId("diff-position")).toHaveText(String(GROUP_PAIR.firstDivergence));
+  await expect(page.getByTestId("diff-context-a")).toContainText(GROUP_PAIR.before);
+  await expect(page.getByTestId("diff-after-a")).toHaveText(new RegExp(`^\\${GROUP_PAIR.afterA}`));
+  await expect(page.getByTestId("diff-after-b")).toHaveText(new RegExp(`^${GROUP_PAIR.afterB}`));
+  const a = page.getByTestId("diff-side-a");
+  const b = page.getByTestId("diff-side-b");
+  await expect(a.getByTestId("diff-reward")).toHaveText(String(GROUP_PAIR.rewardA));
+  await expect(b.getByTestId("diff-reward")).toHaveText(String(GROUP_PAIR.rewardB));
+  await expect(b.getByTestId("diff-advantage")).toContainText("\u22121.000");
+
+  const changed = page.locator('[data-testid="diff-row"][data-diverges="1"]');
+  await expect(changed).toHaveAttribute("data-kind", "changed");
+  await changed.getByTestId("diff-open-tokens").click();
+  await expect(page).toHaveURL(/[?&]message=1\b/);
+  const added = page.locator('[data-testid="diff-op"][data-kind="added"]');
+  await expect(added.first()).toContainText("but I will round differently");
+  await expect(page.locator('[data-testid="diff-op"][data-kind="removed"]')).not.toHaveCount(0);
+});
