@@ -1,7 +1,8 @@
 // The rollout inspector's model: built once per file version on the store worker pool, then paged
-// as tokens, calls, conversation and call detail.
+// as tokens, calls, conversation, call detail and find.
 export { callDetail } from "./call-detail";
 export { conversationPage, parseConversationQuery } from "./conversation";
+export { findInRollout } from "./find";
 export {
   inspectProgress,
   inspectRollout,

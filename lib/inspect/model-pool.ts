@@ -1,11 +1,18 @@
 // The inspector's builds on the interactive store worker pool (lib/rollout/pool): a
 // rollout's model, or the other profile's verdict facts, made on a worker (./model-jobs) and
 // received with the token arrays moved, not copied; the decoder is this thread's own (cached).
+// Also a sequence's text for find, decoded there (a 200k-token chain is ~100 ms of decoding).
 // Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
 import "server-only";
 import { readTokenizerOffThread, reviveStoreError, storePool } from "@/lib/rollout";
 import type { OtherProfileVerdict } from "@/lib/schema";
-import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens";
+import {
+  decoderFor,
+  o200kDecoder,
+  textOf,
+  type DecodedText,
+  type TokenDecoder,
+} from "@/lib/tokens";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { ModelJob, SentModel } from "./model-jobs";
 import type { RolloutModel } from "./model";
@@ -39,6 +46,18 @@ export async function decideProfileOffThread(
   if (!pool) return decideProfile(run, rolloutId, profile, record, signal);
   const job: ModelJob = { kind: "decide", run, rolloutId, profile, record };
   return pool.run<OtherProfileVerdict>(job, { signal, revive: reviveStoreError });
+}
+
+/** The ids as one text with each token's start (lib/tokens textOf), on a store worker when there is one. */
+export async function decodeOffThread(
+  run: ModelRequest["run"],
+  decoder: TokenDecoder,
+  ids: Int32Array,
+): Promise<DecodedText> {
+  const pool = storePool("interactive");
+  if (!pool) return textOf(decoder, ids);
+  const job: ModelJob = { kind: "text", run, ids };
+  return pool.run<DecodedText>(job, { revive: reviveStoreError });
 }
 
 /**
