@@ -14,8 +14,9 @@ import {
 } from "@/fixtures/generator/find-planted";
 import { BIG_ROLLOUT_ID, LARGE_DEFAULTS, writeLargeRollout } from "@/fixtures/generator/large";
 import { getRun } from "@/lib/runs/root";
-import { o200kDecoder, textOf } from "@/lib/tokens";
-import { findInModel, findTextOf, matchesIn, type PartAt } from "./find";
+import { o200kDecoder } from "@/lib/tokens";
+import { findInModel, matchesIn, type PartAt } from "./find";
+import { foldedTextOf } from "./fold-case";
 import { rolloutModel } from "./rollout-model";
 
 /** Pieces encoded one by one: the ids, and each piece's tokens [start, end). */
@@ -30,7 +31,7 @@ function layout(pieces: string[]) {
 }
 
 async function textFor(ids: number[], parts: PartAt[] = [{ start: 0, call: "c", kind: "input" }]) {
-  return findTextOf(textOf(await o200kDecoder(), ids), parts);
+  return { ...foldedTextOf(await o200kDecoder(), ids), parts };
 }
 
 const range = (m: { start: number; end: number }) => [m.start, m.end];

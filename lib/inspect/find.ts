@@ -1,16 +1,17 @@
 // Find within one sequence of an inspected rollout (docs/routes.md, the find route): the sequence's
-// ids decoded once as one text with the run's tokenizer (lib/tokens textOf, on a store worker),
+// ids decoded once as one folded text with the run's tokenizer (./fold-case, on a store worker),
 // kept per model, then the query looked for as literal text with case ignored; each match is
 // placed back on the tokens it covers and the call holding its first. Not responsible for the
 // run-wide search (lib/index/search) or for moving the views to a match (components/rollout).
 import { InvalidInputError } from "@/lib/errors";
 import type { FindResult, TextKindName } from "@/lib/schema";
 import { tokenizerNeeded } from "@/lib/text";
-import { tokenAt, type DecodedText } from "@/lib/tokens";
+import { tokenAt } from "@/lib/tokens";
 import type { ProfileChoice } from "@/lib/builder";
 import type { RunLayout } from "@/lib/runs";
 import type { RolloutModel } from "./model";
-import { decodeOffThread } from "./model-pool";
+import { foldCase, type FoldedText } from "./fold-case";
+import { foldedTextOffThread } from "./model-pool";
 import { rolloutModel } from "./rollout-model";
 import { sequenceParts } from "./token-window";
 
@@ -26,27 +27,9 @@ export interface PartAt {
   kind: TextKindName;
 }
 
-/** A sequence as find reads it: its text case-folded (same length), token starts and parts. */
-export interface FindText {
-  folded: string;
-  starts: Int32Array;
+/** A sequence as find reads it: its folded text, token starts and parts. */
+export interface FindText extends FoldedText {
   parts: PartAt[];
-}
-
-/**
- * Case folded for find, one UTF-16 unit for one: `İ` is the only character whose lower case is
- * longer (checked over every code point), so it folds to `i`; final sigma folds to sigma.
- */
-export function foldCase(text: string): string {
-  return text
-    .replace(/\u0130/g, "i")
-    .toLowerCase()
-    .replace(/ς/g, "σ");
-}
-
-/** A decoded sequence and its parts as find reads them. */
-export function findTextOf(decoded: DecodedText, parts: PartAt[]): FindText {
-  return { folded: foldCase(decoded.text), starts: decoded.starts, parts };
 }
 
 /** The part holding position `pos` (the last that starts at or before it). */
@@ -108,7 +91,7 @@ function findTextFor(model: RolloutModel, run: RunLayout, sequence: string): Pro
   }));
   const decoder = model.decoder;
   if (!decoder) throw new Error("find needs a decoder");
-  const text = decodeOffThread(run, decoder, ids).then((d) => findTextOf(d, at));
+  const text = foldedTextOffThread(run, decoder, ids).then((d) => ({ ...d, parts: at }));
   text.catch(() => bySequence.delete(sequence)); // a failed decode is tried again next time
   if (bySequence.size >= SEQUENCES_PER_MODEL)
     bySequence.delete(bySequence.keys().next().value as string);

@@ -1,5 +1,5 @@
 // The inspector's jobs on a store worker thread (./store-worker): build a rollout's model, decide
-// the other profile's verdict facts, or decode a sequence's ids as one text for find (./find). The model's token arrays are moved to the parent, not
+// the other profile's verdict facts, or decode a sequence's ids as one folded text for find (./find). The model's token arrays are moved to the parent, not
 // copied, and its decoder stays behind (the parent has its own): so a 330 MB rollout costs the
 // server's event loop a small structured clone of the view, never the build.
 // Not responsible for the pools (./model-pool) or for caching (./rollout-model).
@@ -8,7 +8,8 @@ import type { JobContext } from "@/lib/store";
 import type { OtherProfileVerdict } from "@/lib/schema";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { RolloutModel } from "./model";
-import { decoderFor, o200kDecoder, textOf, type DecodedText } from "@/lib/tokens";
+import { decoderFor, o200kDecoder } from "@/lib/tokens";
+import { foldedTextOf, type FoldedText } from "./fold-case";
 
 /** A model without its decoder: what crosses from the worker. */
 export type SentModel = Omit<RolloutModel, "decoder">;
@@ -48,7 +49,7 @@ export function tokenBuffers(model: Pick<RolloutModel, "tokens">): Set<ArrayBuff
 export async function runModelJob(
   job: ModelJob,
   ctx: JobContext,
-): Promise<SentModel | OtherProfileVerdict | DecodedText | null> {
+): Promise<SentModel | OtherProfileVerdict | FoldedText | null> {
   if (job.kind === "warm") {
     await o200kDecoder();
     return null;
@@ -57,7 +58,7 @@ export async function runModelJob(
     const { run } = job;
     const decoder = await decoderFor(run.dir, run.manifest.tokenizer, run.root);
     if (!decoder) throw new Error(`run ${run.id} names no tokenizer`);
-    const decoded = textOf(decoder, job.ids);
+    const decoded = foldedTextOf(decoder, job.ids);
     ctx.transfer([decoded.starts.buffer as ArrayBuffer]);
     return decoded;
   }
