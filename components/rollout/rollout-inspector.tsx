@@ -89,13 +89,21 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
     }
     return out;
   }, [view.chains, selected, sequence, callById]);
-  const pos = positionOf(params.get("pos"));
-  const find = useFind({ ask, sequence, query: params.get("find"), pos, tab, set });
   const openTokens = (chain: string) => set({ tab: "tokens", chain, pos: null });
   const selectCall = useCallSelect(view, ask, set, tab === "conversation" ? selected : null);
   // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
   const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
   const hasSequence = view.chains.length > 0 || alone;
+  const pos = positionOf(params.get("pos"));
+  const find = useFind({
+    ask,
+    sequence,
+    query: params.get("find"),
+    pos,
+    tab,
+    set,
+    enabled: hasSequence,
+  });
   const noChain = view.chains.length === 0 && (
     <NoChainNotice
       reasons={verdict.reasons}

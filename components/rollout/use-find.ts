@@ -37,9 +37,11 @@ export interface FindInput {
   pos: number | null;
   tab: InspectorTab;
   set: (patch: UrlPatch) => void;
+  /** False when there is no sequence to find in: Ctrl/⌘-F is then the browser's. */
+  enabled: boolean;
 }
 
-export function useFind({ ask, sequence, query, pos, tab, set }: FindInput) {
+export function useFind({ ask, sequence, query, pos, tab, set, enabled }: FindInput) {
   const [open, setOpen] = useState(query !== null);
   const [text, setText] = useState(query ?? "");
   const [answer, setAnswer] = useState<{ url: string; found: FindResult } | null>(null);
@@ -47,9 +49,10 @@ export function useFind({ ask, sequence, query, pos, tab, set }: FindInput) {
   const [at, setAt] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const typed = useRef(false); // the answer should move to a match (the user typed, not a link)
-  const latest = useRef({ pos, tab, set, ask, sequence });
+  const lookup = useRef<AbortController | null>(null); // the conversation's, for the last move
+  const latest = useRef({ pos, tab, set, ask, sequence, enabled });
   useEffect(() => {
-    latest.current = { pos, tab, set, ask, sequence };
+    latest.current = { pos, tab, set, ask, sequence, enabled };
   });
   const url = text === "" ? null : rolloutUrl(API.find, ask, { q: text, chain: sequence });
   const found = answer !== null && answer.url === url ? answer.found : null;
@@ -58,6 +61,7 @@ export function useFind({ ask, sequence, query, pos, tab, set }: FindInput) {
     const m = matches[i];
     if (!m) return;
     setAt(i);
+    lookup.current?.abort();
     const { tab: on, set: patch, ask: a, sequence: seq } = latest.current;
     const move = { pos: String(m.start), call: m.call };
     if (on !== "conversation") {
@@ -67,7 +71,9 @@ export function useFind({ ask, sequence, query, pos, tab, set }: FindInput) {
     const conv = rolloutUrl(API.conversation, a, { chain: seq });
     const holds = (item: { kind: string; start?: number; end?: number }) =>
       item.kind === "message" && (item.start ?? 0) <= m.start && m.start < (item.end ?? 0);
-    const message = await firstItem(conv, holds, new AbortController().signal).catch(() => null);
+    const ctl = (lookup.current = new AbortController());
+    const message = await firstItem(conv, holds, ctl.signal).catch(() => null);
+    if (ctl.signal.aborted) return; // a later move, or the bar unmounted
     patch({ ...move, message: message === null ? null : String(message) });
   }, []);
 
@@ -102,12 +108,16 @@ export function useFind({ ask, sequence, query, pos, tab, set }: FindInput) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== "f") return;
+      if (!latest.current.enabled) return;
       e.preventDefault();
       setOpen(true);
       requestAnimationFrame(() => input.current?.select());
     };
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      lookup.current?.abort();
+    };
   }, []);
 
   const change = (value: string) => {
