@@ -24,11 +24,11 @@ export type ModelJob =
       profile: "seed" | "gym-v1";
       record: ModelRequest["record"];
     }
-  | { kind: "text"; run: ModelRequest["run"]; ids: Int32Array };
+  | { kind: "find-text"; run: ModelRequest["run"]; ids: Int32Array };
 
 export function isModelJob(job: { kind: string }): job is ModelJob {
   return (
-    job.kind === "model" || job.kind === "decide" || job.kind === "warm" || job.kind === "text"
+    job.kind === "model" || job.kind === "decide" || job.kind === "warm" || job.kind === "find-text"
   );
 }
 
@@ -54,7 +54,7 @@ export async function runModelJob(
     await o200kDecoder();
     return null;
   }
-  if (job.kind === "text") {
+  if (job.kind === "find-text") {
     const { run } = job;
     const decoder = await decoderFor(run.dir, run.manifest.tokenizer, run.root);
     if (!decoder) throw new Error(`run ${run.id} names no tokenizer`);
