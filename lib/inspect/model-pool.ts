@@ -51,7 +51,7 @@ export async function foldedTextOffThread(
 ): Promise<FoldedText> {
   const pool = storePool("interactive");
   if (!pool) return foldedTextOf(decoder, ids);
-  const job: ModelJob = { kind: "text", run, ids };
+  const job: ModelJob = { kind: "find-text", run, ids };
   return pool.run<FoldedText>(job, { revive: reviveStoreError });
 }
 
