@@ -12,6 +12,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN } from "../e2e/support/paths";
 import { GROUP_PAIR } from "../fixtures/generator/diff-pairs";
+import { FIND_QUERY } from "../fixtures/generator/find-planted";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT = path.join(ROOT, "docs");
@@ -271,6 +272,23 @@ const SHOTS: Shot[] = [
         await scroll.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
         await tokensReady(page);
       }
+    },
+  },
+  {
+    file: "find.png",
+    what: `${LARGE_RUN} ${GENERATED_ROLLOUT}: find (Ctrl-F) in the 200k-token chain, at its second match`,
+    take: async (page, base) => {
+      await page.goto(base + inspector(LARGE_RUN, GENERATED_ROLLOUT), { timeout: 120_000 });
+      await inspectorReady(page);
+      await tokensReady(page);
+      await page.getByTestId("token-scroll").click();
+      await page.keyboard.press("Control+f");
+      await page.getByTestId("find-input").fill(FIND_QUERY);
+      await page.getByTestId("find-count").getByText("1 of 4").waitFor({ timeout: 60_000 });
+      await page.getByTestId("find-input").press("Enter");
+      await page.getByTestId("find-count").getByText("2 of 4").waitFor();
+      await page.locator('[data-testid="token-scroll"] .tok.sel[data-found]').waitFor();
+      await tokensReady(page);
     },
   },
 ];

@@ -82,6 +82,7 @@ function Message({
     <article
       className={`${styles.message} ${styles[m.role]} ${selected ? styles.selected : ""}`}
       data-testid="conversation-message"
+      aria-current={selected ? "true" : undefined}
       data-role={m.role}
       data-shaded={shaded ? (shown && window ? "ready" : "loading") : undefined}
       onClick={() => onPatch?.({ message: String(m.index), call: m.call })}

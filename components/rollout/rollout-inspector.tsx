@@ -1,6 +1,7 @@
 "use client";
-// The inspector's container: owns the URL state (call, chain, tab, pos, low, message, shade) and
-// wires the call timeline, the token and conversation views, the call detail and the chain panel.
+// The inspector's container: owns the URL state (call, chain, tab, pos, low, message, shade, find)
+// and wires the call timeline, the token and conversation views, the call detail, the chain panel
+// and the find bar.
 // Selecting a call keeps the tab and moves it to the call. The view model and the first token
 // window come from the server page; the views fetch the rest.
 import { useCallback, useEffect, useMemo } from "react";
@@ -25,9 +26,11 @@ import { CallTimeline } from "./call-timeline";
 import { CallDetailPane } from "./call-detail-pane";
 import { ChainPanel } from "./chain-panel";
 import { ConversationView } from "./conversation-view";
+import { FindBar } from "./find-bar";
 import { NoChainNotice } from "./no-chain-notice";
 import { TokenView } from "./token-view";
 import { useCallSelect } from "./use-call-select";
+import { useFind } from "./use-find";
 import { useRolloutFacts } from "./rollout-facts";
 import { short } from "./labels";
 import { TokenSeedContext, type TokenWindowSeed } from "./use-token-windows";
@@ -91,6 +94,16 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
   // No chain: the token tab says why; a call alone (the default, or picked) shows below it.
   const alone = sequence.startsWith("call:") && callById.has(sequence.slice(5));
   const hasSequence = view.chains.length > 0 || alone;
+  const pos = positionOf(params.get("pos"));
+  const find = useFind({
+    ask,
+    sequence,
+    query: params.get("find"),
+    pos,
+    tab,
+    set,
+    enabled: hasSequence,
+  });
   const noChain = view.chains.length === 0 && (
     <NoChainNotice
       reasons={verdict.reasons}
@@ -120,20 +133,23 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
         )}
       </div>
       <div className="inspector-right">
-        <nav className="tabs" role="tablist">
-          {INSPECTOR_TABS.map((t) => (
-            <button
-              key={t}
-              role="tab"
-              aria-selected={tab === t}
-              className={tab === t ? "on" : ""}
-              onClick={() => set({ tab: t })}
-              data-testid={`tab-${t}`}
-            >
-              {TAB_LABELS[t]}
-            </button>
-          ))}
-        </nav>
+        <div className="inspector-tabs">
+          <nav className="tabs" role="tablist">
+            {INSPECTOR_TABS.map((t) => (
+              <button
+                key={t}
+                role="tab"
+                aria-selected={tab === t}
+                className={tab === t ? "on" : ""}
+                onClick={() => set({ tab: t })}
+                data-testid={`tab-${t}`}
+              >
+                {TAB_LABELS[t]}
+              </button>
+            ))}
+          </nav>
+          {hasSequence && <FindBar {...find} />}
+        </div>
         {tab === "tokens" && noChain}
         {tab === "tokens" && hasSequence && (
           <TokenSeedContext.Provider value={seed}>
@@ -143,7 +159,8 @@ export function RolloutInspector({ seed }: { seed: TokenWindowSeed | null }) {
               sequences={sequences}
               training={training}
               trainingOf={trainingOf}
-              pos={positionOf(params.get("pos"))}
+              pos={pos}
+              found={find.state.current}
               call={selected}
               low={params.get("low")}
               onPatch={set}

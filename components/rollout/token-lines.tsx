@@ -1,9 +1,9 @@
 "use client";
 // How the token view draws one item of its line model: a segment header worded by the sequence's
-// training (lib/view/sequence-training: trained, or not and why), a
-// placeholder for a window still loading, or a line of tokens coloured by the token palette (or, with
-// `mismatchAt`, trained tokens by their train/inference mismatch). The list, its virtualisation and
-// the selection belong to token-view.tsx.
+// training (lib/view/sequence-training: trained, or not and why), a placeholder for a window still
+// loading, or a line of tokens coloured by the token palette (or, with `mismatchAt`, trained
+// tokens by their train/inference mismatch), the current find match marked. The list, its
+// virtualisation and the selection belong to token-view.tsx.
 import { memo } from "react";
 import type { TokenSegment } from "@/lib/schema";
 import {
@@ -31,6 +31,8 @@ export interface ItemProps {
   training: SequenceTraining;
   tokenAt: (p: number) => TokenAt | null;
   selected: number | null;
+  /** The current find match's tokens, when they reach this item. */
+  found: { start: number; end: number } | null;
   threshold: number | null;
   /** exp(|gen − prev|) at a position (null: the trainer has no value there); null when off. */
   mismatchAt: ((pos: number) => number | null) | null;
@@ -44,6 +46,7 @@ export const TokenItemView = memo(function Item({
   training,
   tokenAt,
   selected,
+  found,
   threshold,
   mismatchAt,
   height,
@@ -87,6 +90,7 @@ export const TokenItemView = memo(function Item({
       line={item}
       tokenAt={tokenAt}
       selected={selected}
+      found={found}
       threshold={threshold}
       mismatchAt={mismatchAt}
       notTrained={training.notTrained}
@@ -94,7 +98,7 @@ export const TokenItemView = memo(function Item({
   );
 });
 
-type TokenProps = Pick<ItemProps, "selected" | "threshold" | "mismatchAt"> & {
+type TokenProps = Pick<ItemProps, "selected" | "found" | "threshold" | "mismatchAt"> & {
   notTrained: boolean;
 };
 
@@ -138,6 +142,7 @@ function Token({
   text,
   lead,
   selected,
+  found,
   threshold,
   mismatchAt,
   notTrained,
@@ -148,11 +153,13 @@ function Token({
     ? mismatchSwatch(t.mask, error)
     : tokenSwatch(t.mask, t.logProb, threshold !== null && !match, notTrained);
   const sel = selected === t.pos;
+  const hit = found !== null && t.pos >= found.start && t.pos < found.end;
   const cls = [
     styles.token,
     lead ? "" : "tok",
     sel ? `sel ${styles.selected}` : "",
     match ? styles.low : "",
+    hit ? styles.found : "",
     notTrained && t.mask === 1 ? styles.untrained : "",
     t.piece === "special"
       ? styles.special
@@ -169,6 +176,7 @@ function Token({
         : {
             "data-pos": t.pos,
             "data-mask": t.mask,
+            ...(hit ? { "data-found": "" } : {}),
             ...(t.mask === 1 && notTrained ? { "data-not-trained": "" } : {}),
           })}
       {...(error !== null && !lead ? { "data-mismatch": error.toFixed(4) } : {})}

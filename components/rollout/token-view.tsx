@@ -56,6 +56,8 @@ export interface TokenViewProps {
   /** The same for one call's tokens in it (a branch chain holds main-chain calls too). */
   trainingOf?: (call: string) => SequenceTraining;
   pos: number | null;
+  /** The current find match's tokens [start, end), marked (./use-find). */
+  found?: { start: number; end: number } | null;
   /** The selected call (URL `call`): with no position selected, the view opens at its first token. */
   call?: string | null;
   low: string | null;
@@ -65,6 +67,7 @@ export interface TokenViewProps {
 export function TokenView(props: TokenViewProps) {
   const { ask, sequence, sequences, training, pos, low, onPatch } = props;
   const call = props.call ?? null;
+  const found = props.found ?? null;
   const url = rolloutUrl(API.tokens, ask, { chain: sequence });
   const { first, error, ensure, tokenAt } = useTokenWindows(url);
   const mismatch = useTrainerMismatch(ask, sequence);
@@ -278,6 +281,7 @@ export function TokenView(props: TokenViewProps) {
                     training={trainingAt((segments[item.segment] as TokenSegment).call)}
                     tokenAt={tokenAt}
                     selected={pos !== null && pos >= item.start - 1 && pos < item.end ? pos : null}
+                    found={found && found.start < item.end && found.end > item.start ? found : null}
                     threshold={threshold}
                     mismatchAt={mismatch.errorAt}
                     height={estimate(item)}

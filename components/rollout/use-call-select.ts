@@ -5,7 +5,7 @@
 // conversation scrolls to. A newer selection aborts an older lookup. The same lookup runs when the
 // conversation tab opens on a selected call with no message (a tab switch or a deep link).
 import { useCallback, useEffect, useRef } from "react";
-import { MAX_CONVERSATION_LIMIT, API } from "@/lib/schema";
+import { type ConversationItem, MAX_CONVERSATION_LIMIT, API } from "@/lib/schema";
 import {
   callToFind,
   conversationSearch,
@@ -18,16 +18,20 @@ import { type UrlPatch } from "@/components/shared/url-state";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { fetchRoute, withMore } from "@/components/shared/api";
 
-/** The index of the first item of `callId` in a conversation (`url` up to its query), or null. */
-async function firstItemOf(url: string, callId: string, signal: AbortSignal) {
-  // Each block cut to one character: only the items' calls are read.
+/** The index of the first item in a conversation (`url` up to its query) that passes, or null. */
+export async function firstItem(
+  url: string,
+  test: (item: ConversationItem) => boolean,
+  signal: AbortSignal,
+) {
+  // Each block cut to one character: only the items' calls and ranges are read.
   for (let offset = 0; ; offset += MAX_CONVERSATION_LIMIT) {
     const page = await fetchRoute(
       API.conversation,
       withMore(url, { offset, limit: MAX_CONVERSATION_LIMIT, clip: 1 }),
       signal,
     );
-    const hit = page.items.find((item) => item.call === callId);
+    const hit = page.items.find(test);
     if (hit) return hit.index;
     if (offset + MAX_CONVERSATION_LIMIT >= page.total) return null;
   }
@@ -71,7 +75,9 @@ export function useCallSelect(
       void (async () => {
         for (const sequence of search) {
           const url = rolloutUrl(API.conversation, ask, { chain: sequence });
-          const index = await firstItemOf(url, callId, ctl.signal).catch(() => null);
+          const index = await firstItem(url, (item) => item.call === callId, ctl.signal).catch(
+            () => null,
+          );
           if (ctl.signal.aborted || !stillOn(callId)) return;
           if (index === null) continue;
           set({ message: String(index), ...(sequence === current ? {} : { chain: sequence }) });

@@ -7,6 +7,7 @@ import type { RolloutPage, RolloutSummary, RolloutNeighbors, TextSearch } from "
 import { parseTextQuery, searchTextTotals, textHitsOf } from "./search";
 import { filterKey, type RolloutQuery } from "./query";
 import type { RunLayout } from "@/lib/runs";
+import { tokenizerNeeded } from "@/lib/text";
 import { applyRunFacts, captureExpected } from "./run-severity";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "./run-index";
 import {
@@ -96,7 +97,7 @@ export function textSearchOf(index: SummaryIndex, run: RunLayout): TextSearch {
   const indexed = index.memo("text-indexed", () => searchTextTotals(index.rows.handle).rollouts);
   const unavailable =
     tokenizer === null
-      ? 'Search needs the run\'s tokenizer to decode its token ids: name one in run.json ("tokenizer": "o200k_base" or a tokenizer.json path).'
+      ? tokenizerNeeded("Search")
       : run.tokensDir === null
         ? "Search reads the token store, and this run has none."
         : indexed === 0 && !index.progress.running && index.count() > 0

@@ -1,11 +1,13 @@
 // The inspector's builds on the interactive store worker pool (lib/rollout/pool): a
 // rollout's model, or the other profile's verdict facts, made on a worker (./model-jobs) and
 // received with the token arrays moved, not copied; the decoder is this thread's own (cached).
+// Also a sequence's folded text for find, decoded there (a 200k-token chain: 80–300 ms).
 // Without a worker pool (no built worker, ROLLOUT_LENS_IO_WORKERS=0, or on a worker) they run here.
 import "server-only";
 import { readTokenizerOffThread, reviveStoreError, storePool } from "@/lib/rollout";
 import type { OtherProfileVerdict } from "@/lib/schema";
 import { decoderFor, o200kDecoder, type TokenDecoder } from "@/lib/tokens";
+import { foldedTextOf, type FoldedText } from "./fold-case";
 import { buildModel, decideProfile, type ModelRequest } from "./build-model";
 import type { ModelJob, SentModel } from "./model-jobs";
 import type { RolloutModel } from "./model";
@@ -39,6 +41,18 @@ export async function decideProfileOffThread(
   if (!pool) return decideProfile(run, rolloutId, profile, record, signal);
   const job: ModelJob = { kind: "decide", run, rolloutId, profile, record };
   return pool.run<OtherProfileVerdict>(job, { signal, revive: reviveStoreError });
+}
+
+/** The ids as one folded text with each token's start (./fold-case), on a store worker if any. */
+export async function foldedTextOffThread(
+  run: ModelRequest["run"],
+  decoder: TokenDecoder,
+  ids: Int32Array,
+): Promise<FoldedText> {
+  const pool = storePool("interactive");
+  if (!pool) return foldedTextOf(decoder, ids);
+  const job: ModelJob = { kind: "find-text", run, ids };
+  return pool.run<FoldedText>(job, { revive: reviveStoreError });
 }
 
 /**

@@ -21,7 +21,7 @@ import type { TokenDecoder } from "@/lib/tokens";
 import { sequenceOf, TOKEN_WINDOW, windowStart } from "@/lib/view";
 import { OUTSIDE_ID, type CallTokens, type ExactIds, type RolloutModel } from "./model";
 
-interface Part {
+export interface Part {
   call: number;
   kind: SegmentKind;
   ids: Int32Array;
@@ -34,7 +34,7 @@ interface Part {
 const MAX_WINDOW = 5000;
 
 /** The parts of `main`, a chain id, or `call:<model_call_id>`, in order, with their start positions. */
-function sequenceParts(model: RolloutModel, sequence: string): Part[] {
+export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
   const parts: Part[] = [];
   let start = 0;
   const push = (

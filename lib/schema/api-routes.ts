@@ -12,6 +12,7 @@ import { buildProgressSchema, rolloutNeighborsSchema } from "./api-progress";
 import { rolloutFactsSchema, rolloutStampSchema, rolloutViewSchema } from "./api-rollout";
 import { runListSchema } from "./api-run-list";
 import { rolloutPageSchema, runHealthSchema } from "./api-runs";
+import { findResultSchema } from "./api-search";
 import { lowProbMatchesSchema, segmentedWindowSchema, tokenWindowSchema } from "./api-tokens";
 import {
   mismatchDistributionSchema,
@@ -68,6 +69,7 @@ export const API = {
     segments: "1",
   }),
   lowProb: route((p: RolloutParams) => `${rolloutPath(p)}/tokens`, lowProbMatchesSchema),
+  find: route((p: RolloutParams) => `${rolloutPath(p)}/find`, findResultSchema),
   conversation: route(
     (p: RolloutParams) => `${rolloutPath(p)}/conversation`,
     conversationPageSchema,

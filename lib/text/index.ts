@@ -1,2 +1,3 @@
-// Words shared by every layer (plural forms).
+// Words shared by every layer (plural forms, what a feature without a tokenizer says).
 export { counted, plural } from "./plural";
+export { tokenizerNeeded } from "./tokenizer-needed";

@@ -15,9 +15,11 @@ import {
   tokenWindowSchema,
 } from "@/lib/schema/api-tokens";
 import { callDetailSchema } from "@/lib/schema/api-call-detail";
+import { findResultSchema } from "@/lib/schema/api-search";
 import { GET as getRollout } from "./route";
 import { GET as getTokens } from "./tokens/route";
 import { GET as getCall } from "./calls/[call]/route";
+import { GET as getFind } from "./find/route";
 
 // A runs root with one run: a good rollout, a corrupt one and a newer-schema one.
 let root: string;
@@ -64,6 +66,18 @@ async function ok<T>(res: Response, schema: { parse: (v: unknown) => T }): Promi
 }
 
 describe("rollout routes against a fixture store", () => {
+  it("find says it needs the run's tokenizer; an unknown chain is 404, an over-long query 400", async () => {
+    const found = await ok(await getFind(req("/x?q=a%20(b"), ctx(at)), findResultSchema);
+    expect(found).toMatchObject({ query: "a (b", chain: "main", total: 0, matches: [] });
+    expect(found.unavailable).toMatch(/^Find needs the run's tokenizer .*run\.json/);
+    const unknown = await getFind(req("/x?q=a&chain=branch-9"), ctx(at));
+    expect([unknown.status, apiErrorSchema.parse(await unknown.json()).error]).toEqual([
+      404,
+      "no chain branch-9 in rollout 0-0",
+    ]);
+    expect((await getFind(req(`/x?q=${"a".repeat(1001)}`), ctx(at))).status).toBe(400);
+  });
+
   it("answers a rollout, its stamp, its token windows, low-prob matches and a call, each in its schema", async () => {
     const view = await ok(
       await getRollout(req("/api/runs/run-a/rollouts/0-0"), ctx(at)),
