@@ -51,7 +51,7 @@ test("searching text lists exactly the rollouts holding it, and a hit opens its 
     );
   }
 
-  // A hit opens the inspector with its call selected and its token selected, in view.
+  // A hit opens the inspector with its call selected and the match's first token selected, in view.
   const first = ids[0]!;
   const want = truth.get(first)!;
   await page
@@ -60,11 +60,13 @@ test("searching text lists exactly the rollouts holding it, and a hit opens its 
     .click();
   await expect(page).toHaveURL(new RegExp(`/rollouts/${first}\\?`));
   await expect(page).toHaveURL(new RegExp(`[?&]call=${want.call}(&|$)`));
-  await expect(page).toHaveURL(new RegExp(`[?&]pos=${want.pos}(&|$)`));
+  // The inspector's find opens with the match and moves from the call's first token to it.
+  await expect(page.getByTestId("find-input")).toHaveValue(new RegExp(`^${PHRASE}$`, "i"));
+  await expect(page).toHaveURL(new RegExp(`[?&]pos=${want.matchPos}(&|$)`));
   await expect(
     page.locator(`[data-testid="timeline-row"][data-call-id="${want.call}"]`),
   ).toHaveAttribute("aria-selected", "true");
-  const token = page.locator(TOKEN_VIEW.at(want.pos));
+  const token = page.locator(TOKEN_VIEW.at(want.matchPos));
   await expect(token).toHaveClass(/(^|\s)sel(\s|$)/);
   await expect(token).toBeInViewport();
 

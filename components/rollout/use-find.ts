@@ -49,6 +49,9 @@ export function useFind({ ask, sequence, query, pos, tab, set, enabled }: FindIn
   const [at, setAt] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const typed = useRef(false); // the answer should move to a match (the user typed, not a link)
+  // A link's `find` with a `pos` outside every match (a search hit: its call's first token) moves to
+  // the first match from there, once.
+  const fromLink = useRef(query !== null);
   const lookup = useRef<AbortController | null>(null); // the conversation's, for the last move
   const latest = useRef({ pos, tab, set, ask, sequence, enabled });
   useEffect(() => {
@@ -88,7 +91,9 @@ export function useFind({ ask, sequence, query, pos, tab, set, enabled }: FindIn
           setError(null);
           const { pos: p } = latest.current;
           const inside = result.matches.findIndex((m) => p !== null && m.start <= p && p < m.end);
-          if (!typed.current || inside >= 0) return setAt(inside >= 0 ? inside : null);
+          const linked = fromLink.current;
+          fromLink.current = false;
+          if ((!typed.current && !linked) || inside >= 0) return setAt(inside >= 0 ? inside : null);
           typed.current = false;
           const next = result.matches.findIndex((m) => m.start >= (p ?? 0));
           void go(result.matches, next >= 0 ? next : 0);

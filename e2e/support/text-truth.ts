@@ -17,6 +17,7 @@ export interface TextSegment {
   /** The segment's first token on the main chain. */
   pos: number;
   text: string;
+  ids: number[];
 }
 
 /** The main chain's text of one rollout, segment by segment, in chain order. */
@@ -28,21 +29,30 @@ export function mainChainText(run: string, rollout: string): TextSegment[] {
     const inherited = k === 0 ? 0 : chain[k - 1]!.cum.length;
     const own = c.entry.prompt_token_ids.slice(inherited);
     const call = c.entry.model_call_id;
-    out.push({ kind: "input", call, pos, text: decode(own) });
+    out.push({ kind: "input", call, pos, text: decode(own), ids: own });
     pos += own.length;
-    out.push({ kind: "generated", call, pos, text: decode(c.entry.generation_token_ids) });
+    const gen = c.entry.generation_token_ids;
+    out.push({ kind: "generated", call, pos, text: decode(gen), ids: gen });
     pos += c.entry.generation_token_ids.length;
   });
   return out;
 }
 
+/** A rollout's first hit: its segment, and the chain position of the token the match starts in. */
+export type TextHitTruth = TextSegment & { matchPos: number };
+
 /** Each stored rollout whose main-chain text holds `phrase` (case ignored), with its first hit. */
-export function rolloutsWithText(run: string, phrase: string): Map<string, TextSegment> {
+export function rolloutsWithText(run: string, phrase: string): Map<string, TextHitTruth> {
   const needle = phrase.toLowerCase();
-  const out = new Map<string, TextSegment>();
+  const out = new Map<string, TextHitTruth>();
   for (const id of storedRollouts(run)) {
     const hit = mainChainText(run, id).find((s) => s.text.toLowerCase().includes(needle));
-    if (hit) out.set(id, hit);
+    if (!hit) continue;
+    // The first token whose text, with the ones before it, reaches past the match's start.
+    const at = hit.text.toLowerCase().indexOf(needle);
+    let k = 0;
+    while (k < hit.ids.length && decode(hit.ids.slice(0, k + 1)).length <= at) k++;
+    out.set(id, { ...hit, matchPos: hit.pos + k });
   }
   return out;
 }

@@ -44,7 +44,8 @@ describe("rollout navigation URLs", () => {
 
   it("a text hit opens the inspector at its call and token, or an error body at the call's detail", () => {
     const table = new URLSearchParams('sort=reward&text="Traceback" kind:error&hide=bytes');
-    const at = new URL(textHitHref("run a", "3-1", table, { call: "c-7", pos: 512 }), "http://x");
+    const hit = { call: "c-7", pos: 512, match: "Traceback" };
+    const at = new URL(textHitHref("run a", "3-1", table, hit), "http://x");
     expect(at.pathname).toBe("/runs/run%20a/rollouts/3-1");
     expect(Object.fromEntries(at.searchParams)).toEqual({
       sort: "reward",
@@ -53,8 +54,12 @@ describe("rollout navigation URLs", () => {
       chain: "main",
       call: "c-7",
       pos: "512",
+      find: "Traceback",
     });
-    const body = new URL(textHitHref("r", "0-0", table, { call: "c-9", pos: null }), "http://x");
+    const body = new URL(
+      textHitHref("r", "0-0", table, { call: "c-9", pos: null, match: "x" }),
+      "http://x",
+    );
     expect(Object.fromEntries(body.searchParams)).toEqual({
       sort: "reward",
       text: '"Traceback" kind:error',

@@ -95,7 +95,7 @@ export function textHitHref(
   runId: string,
   rolloutId: string,
   tableParams: ParamSource,
-  hit: Pick<TextHit, "call" | "pos">,
+  hit: Pick<TextHit, "call" | "pos" | "match">,
 ): string {
   const q = tableQueryOf(tableParams);
   if (hit.pos === null) {
@@ -106,6 +106,8 @@ export function textHitHref(
     q.set("chain", "main");
     q.set("call", hit.call);
     q.set("pos", String(hit.pos));
+    // The inspector's find opens with the match and moves from the call's text to it.
+    if (hit.match !== "") q.set("find", hit.match);
   }
   return withQuery(rolloutPath(runId, rolloutId), q);
 }
