@@ -6,16 +6,14 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCtx, serveRunsRoot } from "@/lib/testing/fixture-runs";
 import { SEARCH_RUN, SEARCH_TRUTH } from "@/fixtures/generator/search-phrases";
 import { encodeText } from "@/fixtures/generator/conversation";
 import { seedEntry } from "@/fixtures/generator/records";
 import { Random } from "@/fixtures/generator/random";
 import { GET as getTable } from "./runs/[run]/rollouts/route";
 
-const ENV = ["ROLLOUT_LENS_RUNS", "ROLLOUT_LENS_CACHE", "ROLLOUT_LENS_IO_WORKERS"] as const;
-const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
-const ctx = (params: Record<string, string>) => ({ params: Promise.resolve(params) }) as never;
 const NO_TOKENIZER = "search-no-tokenizer";
 const ALL = SEARCH_TRUTH.systemMarker.rollouts;
 let root: string;
@@ -31,7 +29,7 @@ interface Page {
 async function page(run: string, qs: string): Promise<Page> {
   const url = `http://localhost/api/runs/${run}/rollouts?limit=100&${qs}`;
   for (let tries = 0; ; tries++) {
-    const res = await getTable(new Request(url), ctx({ run }));
+    const res = await getTable(new Request(url), runCtx(run));
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as Page;
     if (!body.progress.running) return body;
@@ -56,15 +54,8 @@ beforeAll(() => {
   const withTokenizer = JSON.parse(readFileSync(manifest, "utf8"));
   delete withTokenizer.tokenizer;
   writeFileSync(manifest, JSON.stringify(withTokenizer));
-  process.env.ROLLOUT_LENS_RUNS = root;
-  process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
-  delete process.env.ROLLOUT_LENS_IO_WORKERS;
 }, 60_000);
-afterAll(() => {
-  for (const k of ENV)
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-});
+serveRunsRoot(() => root);
 
 describe("text= lists exactly the rollouts holding the text", () => {
   it.each(Object.entries(SEARCH_TRUTH))(

@@ -6,10 +6,13 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 
-export function serveFixtureRuns(): void {
+export const serveFixtureRuns = (): void => serveRunsRoot(() => RUNS_DIR);
+
+/** The same over a root the file makes (`rootOf` is called in a beforeAll after the file's own). */
+export function serveRunsRoot(rootOf: () => string): void {
   const saved = { runs: process.env.ROLLOUT_LENS_RUNS, cache: process.env.ROLLOUT_LENS_CACHE };
   beforeAll(() => {
-    process.env.ROLLOUT_LENS_RUNS = RUNS_DIR;
+    process.env.ROLLOUT_LENS_RUNS = rootOf();
     process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-"));
   });
   afterAll(() => {
