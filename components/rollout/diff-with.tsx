@@ -1,9 +1,10 @@
 // "diff with…" in the inspector's head: the same rollout's main chain under the other builder
-// profile, and each other attempt `R-aN` of it, as links to the diff page. A server component
+// profile, each other attempt `R-aN` of it, and the same rollout id in the root's other runs, as
+// links to the diff page. A server component
 // streamed after the page (its own Suspense boundary): listing the store never delays a paint.
 import Link from "next/link";
 import { otherProfile, type Profile } from "@/lib/builder";
-import { otherAttempts } from "@/lib/diff";
+import { otherAttempts, sameRolloutElsewhere } from "@/lib/diff";
 import type { RunLayout } from "@/lib/runs";
 import { diffHref } from "@/lib/view";
 
@@ -16,7 +17,10 @@ export async function DiffWith({
   rollout: string;
   profile: Profile;
 }) {
-  const attempts = await otherAttempts(run, rollout).catch(() => []);
+  const [attempts, elsewhere] = await Promise.all([
+    otherAttempts(run, rollout).catch(() => []),
+    sameRolloutElsewhere(run, rollout).catch(() => ({ runs: [], total: 0 })),
+  ]);
   const self = { run: run.id, rollout, profile };
   const other = otherProfile(profile);
   return (
@@ -37,6 +41,24 @@ export async function DiffWith({
           </Link>
         </span>
       ))}
+      {elsewhere.runs.map((id) => (
+        <span key={`run:${id}`}>
+          {" · "}
+          <Link
+            href={diffHref(self, { run: id, rollout })}
+            data-testid="diff-with-run"
+            title={`rollout ${rollout} (the same task and index) in run ${id}`}
+          >
+            {id}
+          </Link>
+        </span>
+      ))}
+      {elsewhere.total > elsewhere.runs.length && (
+        <span className="muted">
+          {" "}
+          · {elsewhere.total - elsewhere.runs.length} more runs hold it
+        </span>
+      )}
     </span>
   );
 }

@@ -1,9 +1,14 @@
 // What the inspector offers to diff a rollout with: the other attempts `R-aN` of the same rollout
-// in its token store (docs/gym-v1-store.md §6), listed without reading them. Not responsible for
-// the other builder profile's chain (the page links the same rollout under that profile).
+// in its token store (docs/gym-v1-store.md §6), and the same rollout id (task and index) in the
+// root's other runs, listed without reading them. Not responsible for the other builder profile's
+// chain (the page links the same rollout under that profile).
 import "server-only";
-import type { RunLayout } from "@/lib/runs";
-import { attemptOf, listStore } from "@/lib/store";
+import path from "node:path";
+import { listRuns, type RunLayout } from "@/lib/runs";
+import { attemptOf, fileVersion, listStore } from "@/lib/store";
+
+/** Runs named at most: a root of many A/B runs would otherwise fill the inspector's head. */
+export const OTHER_RUNS_SHOWN = 6;
 
 /** The rollout's attempt group but itself (base first, then by N); empty without attempts. */
 export async function otherAttempts(run: RunLayout, rolloutId: string): Promise<string[]> {
@@ -13,4 +18,23 @@ export async function otherAttempts(run: RunLayout, rolloutId: string): Promise<
   return (listing.attempts.get(base) ?? []).filter(
     (id) => id !== rolloutId && listing.rollouts.has(id),
   );
+}
+
+/**
+ * The root's other runs whose token store holds this rollout id (the same task and index, as a
+ * compare pairs them), by run id; at most OTHER_RUNS_SHOWN, and how many there are in all.
+ */
+export async function sameRolloutElsewhere(
+  run: RunLayout,
+  rolloutId: string,
+): Promise<{ runs: string[]; total: number }> {
+  const others = (await listRuns(run.root)).filter((r) => r.id !== run.id && r.tokensDir);
+  const held = await Promise.all(
+    others.map(async (r) => {
+      const file = path.join(r.tokensDir as string, `${rolloutId}.tokens.jsonl`);
+      return (await fileVersion(file).catch(() => "-")) !== "-";
+    }),
+  );
+  const runs = others.filter((_, i) => held[i]).map((r) => r.id);
+  return { runs: runs.slice(0, OTHER_RUNS_SHOWN), total: runs.length };
 }

@@ -16,4 +16,4 @@ export {
   type TokenOp,
 } from "./align";
 export { type DiffRequest, diffRollouts, parseRolloutRef } from "./rollouts";
-export { otherAttempts } from "./candidates";
+export { otherAttempts, sameRolloutElsewhere } from "./candidates";
