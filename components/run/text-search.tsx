@@ -14,6 +14,16 @@ import { parseTextQuery } from "@/lib/index/pure";
 /** What the syntax is, in a line under the box's label. */
 const SYNTAX = 'words all match · "a phrase" as written · kind:generated, input or error';
 
+/**
+ * Whether typing pauses send the query: not while every word is under three characters (no trigram
+ * narrows it, so every rollout's text is read: seconds on a large run); Enter sends it anyway. A
+ * word in another script (`操作`) is a whole word in two characters, and is sent.
+ */
+function searchesAtOnce(value: string): boolean {
+  const q = parseTextQuery(value);
+  return q === null || q.fts !== null || q.needles.length === 0 || /[^\u0000-\u007f]/.test(value);
+}
+
 export function TextSearchBox({
   params,
   set,
@@ -27,7 +37,7 @@ export function TextSearchBox({
   /** The rollouts in the run while the index still runs; null once it is complete. */
   indexTotal: number | null;
 }) {
-  const [value, setValue] = useUrlText("text", params, set);
+  const [value, setValue, { held, commit }] = useUrlText("text", params, set, 300, searchesAtOnce);
   const unavailable = search?.unavailable ?? null;
   const partial = search && !unavailable ? textIndexedWords(search.indexed, indexTotal) : null;
   // A lone quote or blanks hold nothing to look for: the table is not narrowed, and says why.
@@ -45,12 +55,17 @@ export function TextSearchBox({
         disabled={unavailable !== null}
         aria-describedby="search-text-note"
         onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => e.key === "Enter" && commit()}
         data-testid="search-text"
       />
       <span id="search-text-note" className="muted small" data-testid="search-note">
         {unavailable ? (
           <span className="warn-text" data-testid="search-unavailable">
             {unavailable}
+          </span>
+        ) : held ? (
+          <span data-testid="search-held">
+            Short words match almost every rollout and read all their text: press Enter to search
           </span>
         ) : nothing ? (
           <span className="warn-text" data-testid="search-nothing">

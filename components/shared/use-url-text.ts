@@ -2,8 +2,9 @@
 // A text box whose value is a URL parameter: what is typed shows at once and reaches the URL after
 // a pause (one update per pause, not per key, since each update refetches). The box follows the
 // URL when something else changes it (back, a link, "clear the filters"); a key pressed while our
-// own update is on its way is kept (the typed text was based on the value being sent).
-import { useEffect, useState } from "react";
+// own update is on its way is kept (the typed text was based on the value being sent). A value
+// `ready` refuses waits for the returned `commit` (Enter) instead of the pause.
+import { useCallback, useEffect, useState } from "react";
 import type { UrlPatch } from "./url-state";
 
 interface Typed {
@@ -19,7 +20,8 @@ export function useUrlText(
   params: URLSearchParams,
   set: (patch: UrlPatch) => void,
   delayMs = 300,
-): [string, (value: string) => void] {
+  ready: (value: string) => boolean = () => true,
+): [string, (value: string) => void, { held: boolean; commit: () => void }] {
   const fromUrl = params.get(key) ?? "";
   const [typed, setTyped] = useState<Typed | null>(null);
   // Once the URL holds what was sent, the text is based on it: a later change back to the value it
@@ -29,13 +31,23 @@ export function useUrlText(
   const current = typed !== null && (typed.at === fromUrl || typed.sent === fromUrl);
   const shown = current ? typed.value : fromUrl;
   const pending = current && typed.value !== fromUrl ? typed.value : null;
+  const held = pending !== null && !ready(pending);
+  const send = useCallback(
+    (value: string) => {
+      setTyped((p) => (p ? { ...p, sent: value } : p));
+      set({ [key]: value || null });
+    },
+    [key, set],
+  );
   useEffect(() => {
-    if (pending === null) return;
-    const t = setTimeout(() => {
-      setTyped((p) => (p ? { ...p, sent: pending } : p));
-      set({ [key]: pending || null });
-    }, delayMs);
+    if (pending === null || held) return;
+    const t = setTimeout(() => send(pending), delayMs);
     return () => clearTimeout(t);
-  }, [pending, key, set, delayMs]);
-  return [shown, (value) => setTyped((p) => ({ at: fromUrl, sent: p?.sent ?? null, value }))];
+  }, [pending, held, send, delayMs]);
+  const commit = () => void (pending !== null && send(pending));
+  return [
+    shown,
+    (value) => setTyped((p) => ({ at: fromUrl, sent: p?.sent ?? null, value })),
+    { held, commit },
+  ];
 }
