@@ -43,14 +43,17 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
     return { ms: performance.now() - t0, files };
   }
   const { getRun } = await import("@/lib/runs");
-  const { SummaryIndex } = await import("@/lib/index");
+  const { pendingTextCount, SummaryIndex } = await import("@/lib/index");
   const run = await getRun(t.run, t.runsRoot);
   const t0 = performance.now();
   const index = new SummaryIndex(run, t.db);
   const snap = await index.snapshot({ waitMs: 3_600_000, minIntervalMs: 0 });
+  const summariesMs = performance.now() - t0;
+  // Search's trigrams are indexed after the summaries: the index is complete when none waits.
+  while (pendingTextCount(index.rows.handle) > 0) await new Promise((r) => setTimeout(r, 20));
   const ms = performance.now() - t0;
   index.close();
-  return { ms, workers: snap.progress.workers, summaries: snap.count };
+  return { ms, summariesMs, workers: snap.progress.workers, summaries: snap.count };
 }
 
 run(JSON.parse(process.argv[2] ?? "{}") as FreshTask).then(

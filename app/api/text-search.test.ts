@@ -3,7 +3,15 @@
 // tokens, Chinese and German text, a tool's output, a failed call's error body, kind: limits, a
 // near miss, and characters that are FTS5 syntax elsewhere. Each hit names its call and token.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +112,30 @@ describe("text= lists exactly the rollouts holding the text", () => {
     const p = await page(SEARCH_RUN, `text=traceback&q=${encodeURIComponent("2-")}`);
     expect(p.rollouts.map((r) => r.rollout_id)).toEqual(["2-0"]);
   });
+});
+
+describe("the trigram index", () => {
+  it("catches up after the summaries, a slice at a time, and finds the same rollouts", async () => {
+    await found("warm");
+    const cache = process.env.ROLLOUT_LENS_CACHE as string;
+    const pending = () => {
+      const files = readdirSync(cache).filter((f) => f.endsWith(".sqlite"));
+      return files.reduce((n, f) => {
+        const db = new Database(path.join(cache, f), { readonly: true });
+        try {
+          return (
+            n +
+            (db.prepare("SELECT COUNT(*) FROM search_text WHERE fts = 0").pluck().get() as number)
+          );
+        } finally {
+          db.close();
+        }
+      }, 0);
+    };
+    await expect.poll(pending, { timeout: 30_000, interval: 100 }).toBe(0);
+    for (const t of Object.values(SEARCH_TRUTH))
+      expect(await found(`"${t.phrase}"`)).toEqual([...t.rollouts].sort());
+  }, 60_000);
 });
 
 describe("each listed rollout's best hit", () => {

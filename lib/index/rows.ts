@@ -146,6 +146,7 @@ export class SummaryRows {
         }
       })();
       this.generation++;
+      if (rows.some((r) => r.summary.search_text)) search.indexTextSoon(this);
     });
   }
 

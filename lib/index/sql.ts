@@ -91,7 +91,7 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   if (text) {
     // The trigram index narrows the candidates; each is then checked exactly (./search/match).
     const narrow = text.fts
-      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)}) AND `
+      ? `(t.fts = 0 OR t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)})) AND `
       : "";
     const check = bind(JSON.stringify({ needles: text.needles, kinds: text.kinds }));
     and.push(

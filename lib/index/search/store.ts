@@ -2,10 +2,12 @@
 // segments: kind, call, token range and where each starts in the text) and a contentless FTS5
 // trigram index over the same text that stores rowids only (detail=none), so the two together
 // stay near the text's own size. A query's trigrams narrow the candidates; each candidate's text is
-// then checked (./match), so what matches is exact. Written with the summaries (lib/index/rows);
-// not responsible for what text a rollout has (lib/rollout/search-text).
+// then checked (./match), so what matches is exact. The text is written with the summaries
+// (lib/index/rows); its trigrams are indexed after, a slice per turn of the event loop (a row not
+// yet indexed is checked as a candidate), so a first index's summaries never wait on them. Not
+// responsible for what text a rollout has (lib/rollout/search-text).
 import "server-only";
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import type { IndexedText } from "@/lib/rollout";
 import { registerTextMatch } from "./match";
@@ -20,7 +22,8 @@ export const SEARCH_TABLES = [
 ];
 
 export const CREATE_SEARCH = [
-  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, chars INTEGER NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, chars INTEGER NOT NULL, fts INTEGER NOT NULL DEFAULT 0)",
+  "CREATE INDEX IF NOT EXISTS search_text_pending ON search_text (rid) WHERE fts = 0",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(body, tokenize = 'trigram remove_diacritics 0', content = '', contentless_delete = 1, detail = none)",
 ];
 
@@ -31,6 +34,8 @@ export function openSearch(db: Database.Database): void {
 }
 
 interface Statements {
+  pending: Database.Statement;
+  indexed: Database.Statement;
   find: Database.Statement;
   drop: Database.Statement;
   unindex: Database.Statement;
@@ -43,12 +48,12 @@ function statementsOf(db: Database.Database): Statements {
   let st = statements.get(db);
   if (!st) {
     st = {
-      find: db.prepare("SELECT rid FROM search_text WHERE id = ?").pluck(),
+      pending: db.prepare("SELECT rid, body FROM search_text WHERE fts = 0 LIMIT 16"),
+      indexed: db.prepare("UPDATE search_text SET fts = 1 WHERE rid = ?"),
+      find: db.prepare("SELECT rid, fts FROM search_text WHERE id = ?"),
       drop: db.prepare("DELETE FROM search_text WHERE rid = ?"),
       unindex: db.prepare("DELETE FROM search_fts WHERE rowid = ?"),
-      insert: db.prepare(
-        "INSERT INTO search_text (id, body, segs, chars) VALUES (?, ?, ?, ?) RETURNING rid",
-      ),
+      insert: db.prepare("INSERT INTO search_text (id, body, segs, chars) VALUES (?, ?, ?, ?)"),
       index: db.prepare("INSERT INTO search_fts (rowid, body) VALUES (?, ?)"),
     };
     statements.set(db, st);
@@ -63,18 +68,59 @@ export function writeSearchText(
   text: IndexedText | null | undefined,
 ): void {
   const st = statementsOf(db);
-  const old = st.find.get(id) as number | undefined;
+  const old = st.find.get(id) as { rid: number; fts: number } | undefined;
   if (old !== undefined) {
-    st.unindex.run(old);
-    st.drop.run(old);
+    if (old.fts) st.unindex.run(old.rid);
+    st.drop.run(old.rid);
   }
   if (!text) return;
   const body = text.packed ?? deflateRawSync(text.body, { level: 1 });
-  const row = st.insert.get(id, body, JSON.stringify(text.segments), text.body.length) as {
-    rid: number;
-  };
-  st.index.run(row.rid, text.body);
+  st.insert.run(id, body, JSON.stringify(text.segments), text.body.length);
 }
+
+/** Indexes the trigrams of text written without them for about `budgetMs`; true when more wait. */
+export function indexPendingText(db: Database.Database, budgetMs: number): boolean {
+  const st = statementsOf(db);
+  const t0 = performance.now();
+  let more = true;
+  db.transaction(() => {
+    while (more && performance.now() - t0 < budgetMs) {
+      const rows = st.pending.all() as Array<{ rid: number; body: Buffer }>;
+      more = rows.length > 0;
+      for (const r of rows) {
+        st.index.run(r.rid, inflateRawSync(r.body).toString("utf8"));
+        st.indexed.run(r.rid);
+        if (performance.now() - t0 >= budgetMs) break;
+      }
+    }
+  })();
+  return more && st.pending.all().length > 0;
+}
+
+/** What the trigram indexing is handed: the rows' guarded access to their database. */
+interface Guarded {
+  guarded(op: (db: Database.Database) => void): void;
+}
+const indexing = new WeakSet<Guarded>();
+/** A slice of trigram indexing per turn of the event loop: a short stretch. */
+const SLICE_MS = 8;
+
+/** Indexes pending text's trigrams soon, a slice per turn of the event loop, until none waits. */
+export function indexTextSoon(rows: Guarded): void {
+  if (indexing.has(rows)) return;
+  indexing.add(rows);
+  const step = () => {
+    let more = false;
+    rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
+    if (more) setImmediate(step);
+    else indexing.delete(rows);
+  };
+  setImmediate(step);
+}
+
+/** Rollouts whose text waits for its trigrams (0 once search is fully indexed). */
+export const pendingTextCount = (db: Database.Database): number =>
+  db.prepare("SELECT COUNT(*) FROM search_text WHERE fts = 0").pluck().get() as number;
 
 /** Deletes the search text of rollouts that are gone. */
 export function deleteSearchText(db: Database.Database, ids: readonly string[]): void {
@@ -84,7 +130,7 @@ export function deleteSearchText(db: Database.Database, ids: readonly string[]):
 /** Drops the text of rollouts without a summary row. */
 export function dropOrphanText(db: Database.Database): void {
   const orphans = "SELECT rid FROM search_text WHERE id NOT IN (SELECT id FROM summaries)";
-  db.prepare(`DELETE FROM search_fts WHERE rowid IN (${orphans})`).run();
+  db.prepare(`DELETE FROM search_fts WHERE rowid IN (${orphans} AND fts = 1)`).run();
   db.prepare(`DELETE FROM search_text WHERE rid IN (${orphans})`).run();
 }
 
