@@ -146,7 +146,6 @@ export class SummaryRows {
         }
       })();
       this.generation++;
-      if (rows.some((r) => r.summary.search_text)) search.indexTextSoon(this);
     });
   }
 

@@ -34,16 +34,12 @@ import {
   type RunRollouts,
 } from "./keys";
 import type { SummaryRow, SummaryRows } from "./rows";
+import { indexTextSoon } from "./search";
 
 /** Longest stretch of work on this thread before the event loop is let through. */
 const SLICE_MS = 10;
 /** Rollouts looked up, keyed or written per statement. */
 const BATCH = 1000;
-/**
- * Search text characters per write: its FTS5 trigrams are indexed on this thread, about 0.1 s per
- * million characters of English (docs/search.md), so a write stays a short stretch.
- */
-const BATCH_TEXT_CHARS = 64 << 10;
 /** Longest a summary waits to be written. */
 const FLUSH_MS = 200;
 /** Store rollouts queued on the worker pool at once. */
@@ -68,6 +64,8 @@ export async function updateRows(
   const sink = new RowSink(rows, progress);
   await summarisePlain(rows, r, prefix, sink);
   await summariseSpecial(rows, r, special, sink, progress);
+  // Search's trigrams once the summaries are written, never competing with them (docs/search.md).
+  indexTextSoon(rows);
 }
 
 /** A pass over `total` rollouts begins: nothing done, running when there is anything to do. */
@@ -115,7 +113,6 @@ export class RowSink {
   /** Store rollouts whose row stands in from their record (progress.from_records counts them). */
   readonly standIns = new Set<string>();
   private lastFlush = performance.now();
-  private textChars = 0;
   constructor(
     private readonly rows: SummaryRows,
     private readonly progress: IndexProgress,
@@ -123,18 +120,16 @@ export class RowSink {
 
   add(summary: IndexedSummary, key: string, replaces: boolean): void {
     this.pending.push({ summary, key, replaces });
-    this.textChars += summary.search_text?.body.length ?? 0;
     // The first summary is written at once (the table never reads "0 of 0" for long), and slow
     // ones (the store's) at least every FLUSH_MS, so the progress moves with them.
     const due = this.progress.done === 0 || performance.now() - this.lastFlush > FLUSH_MS;
-    if (this.pending.length >= BATCH || this.textChars >= BATCH_TEXT_CHARS || due) this.flush();
+    if (this.pending.length >= BATCH || due) this.flush();
   }
 
   /** Writes what waits; only then is it done, so rows counted + pending is the run's rollouts. */
   flush(): void {
     const rows = this.pending.splice(0);
     this.lastFlush = performance.now();
-    this.textChars = 0;
     this.rows.write(rows);
     this.progress.done += rows.length;
     for (const r of rows)

@@ -3,8 +3,8 @@
 // trigram index over the same text that stores rowids only (detail=none), so the two together
 // stay near the text's own size. A query's trigrams narrow the candidates; each candidate's text is
 // then checked (./match), so what matches is exact. The text is written with the summaries
-// (lib/index/rows); its trigrams are indexed after, a slice per turn of the event loop (a row not
-// yet indexed is checked as a candidate), so a first index's summaries never wait on them. Not
+// (lib/index/rows); its trigrams are indexed once a refresh has written them, in slices with pauses
+// between (a row not yet indexed is checked as a candidate), so summaries never wait on them. Not
 // responsible for what text a rollout has (lib/rollout/search-text).
 import "server-only";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -102,20 +102,20 @@ interface Guarded {
   guarded(op: (db: Database.Database) => void): void;
 }
 const indexing = new WeakSet<Guarded>();
-/** A slice of trigram indexing per turn of the event loop: a short stretch. */
+/** A slice of trigram indexing, then as long a pause: at most half of this thread, in short stretches. */
 const SLICE_MS = 8;
 
-/** Indexes pending text's trigrams soon, a slice per turn of the event loop, until none waits. */
+/** Indexes pending text's trigrams soon, a slice at a time with pauses between, until none waits. */
 export function indexTextSoon(rows: Guarded): void {
   if (indexing.has(rows)) return;
   indexing.add(rows);
   const step = () => {
     let more = false;
     rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
-    if (more) setImmediate(step);
+    if (more) setTimeout(step, SLICE_MS);
     else indexing.delete(rows);
   };
-  setImmediate(step);
+  setTimeout(step, SLICE_MS);
 }
 
 /** Rollouts whose text waits for its trigrams (0 once search is fully indexed). */
