@@ -3,8 +3,8 @@
 // trigram index over the same text that stores rowids only (detail=none), so the two together
 // stay near the text's own size. A query's trigrams narrow the candidates; each candidate's text is
 // then checked (./match), so what matches is exact. The text is written with the summaries
-// (lib/index/rows); its trigrams are indexed once a refresh has written them, in slices with pauses
-// between (a row not yet indexed is checked as a candidate), so summaries never wait on them. Not
+// (lib/index/rows); its trigrams are indexed once a refresh has written them, in short slices with
+// long pauses between (a row not yet indexed is checked as a candidate), so summaries never wait on them. Not
 // responsible for what text a rollout has (lib/rollout/search-text).
 import "server-only";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -102,8 +102,9 @@ interface Guarded {
   guarded(op: (db: Database.Database) => void): void;
 }
 const indexing = new WeakSet<Guarded>();
-/** A slice of trigram indexing, then as long a pause: at most half of this thread, in short stretches. */
+/** A slice of trigram indexing, then a pause four times as long: at most a fifth of this thread. */
 const SLICE_MS = 8;
+const PAUSE_MS = 32;
 
 /** Indexes pending text's trigrams soon, a slice at a time with pauses between, until none waits. */
 export function indexTextSoon(rows: Guarded): void {
@@ -112,10 +113,10 @@ export function indexTextSoon(rows: Guarded): void {
   const step = () => {
     let more = false;
     rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
-    if (more) setTimeout(step, SLICE_MS);
+    if (more) setTimeout(step, PAUSE_MS);
     else indexing.delete(rows);
   };
-  setTimeout(step, SLICE_MS);
+  setTimeout(step, PAUSE_MS);
 }
 
 /** Rollouts whose text waits for its trigrams (0 once search is fully indexed). */
