@@ -4,8 +4,8 @@
 // chain (the page links the same rollout under that profile).
 import "server-only";
 import path from "node:path";
-import { listRuns, type RunLayout } from "@/lib/runs";
-import { attemptOf, fileVersion, listStore } from "@/lib/store";
+import type { RunLayout } from "@/lib/runs";
+import { attemptOf, fileVersion, listStore, listSubdirectories } from "@/lib/store";
 
 /** Runs named at most: a root of many A/B runs would otherwise fill the inspector's head. */
 export const OTHER_RUNS_SHOWN = 6;
@@ -21,20 +21,22 @@ export async function otherAttempts(run: RunLayout, rolloutId: string): Promise<
 }
 
 /**
- * The root's other runs whose token store holds this rollout id (the same task and index, as a
- * compare pairs them), by run id; at most OTHER_RUNS_SHOWN, and how many there are in all.
+ * The root's other run directories whose `tokens/` holds this rollout id (the same task and index,
+ * as a compare pairs them), by name; at most OTHER_RUNS_SHOWN, and how many there are in all. One
+ * listing of the root and a stat per run: no run.json, trainer log or database is read, so the
+ * inspector's page never waits on them (a run keeping its store elsewhere is not offered).
  */
 export async function sameRolloutElsewhere(
   run: RunLayout,
   rolloutId: string,
 ): Promise<{ runs: string[]; total: number }> {
-  const others = (await listRuns(run.root)).filter((r) => r.id !== run.id && r.tokensDir);
+  const others = (await listSubdirectories(run.root)).filter((n) => n !== run.id).sort();
   const held = await Promise.all(
-    others.map(async (r) => {
-      const file = path.join(r.tokensDir as string, `${rolloutId}.tokens.jsonl`);
+    others.map(async (name) => {
+      const file = path.join(run.root, name, "tokens", `${rolloutId}.tokens.jsonl`);
       return (await fileVersion(file).catch(() => "-")) !== "-";
     }),
   );
-  const runs = others.filter((_, i) => held[i]).map((r) => r.id);
+  const runs = others.filter((_, i) => held[i]);
   return { runs: runs.slice(0, OTHER_RUNS_SHOWN), total: runs.length };
 }
