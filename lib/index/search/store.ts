@@ -105,6 +105,7 @@ const indexing = new WeakSet<Guarded>();
 /** A slice of trigram indexing, then a pause four times as long: at most a fifth of this thread. */
 const SLICE_MS = 8;
 const PAUSE_MS = 32;
+const START_AFTER_MS = 2000;
 
 /** Indexes pending text's trigrams soon, a slice at a time with pauses between, until none waits. */
 export function indexTextSoon(rows: Guarded): void {
@@ -116,7 +117,8 @@ export function indexTextSoon(rows: Guarded): void {
     if (more) setTimeout(step, PAUSE_MS);
     else indexing.delete(rows);
   };
-  setTimeout(step, PAUSE_MS);
+  // Not at once: the page that asked for the refresh, and the click after it, are served first.
+  setTimeout(step, START_AFTER_MS);
 }
 
 /** Rollouts whose text waits for its trigrams (0 once search is fully indexed). */
