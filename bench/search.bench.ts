@@ -21,7 +21,7 @@ import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { LARGE_DEFAULTS, writeLargeRun } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
-import { SEARCH_TABLES } from "@/lib/index";
+import { pendingTextCount, SEARCH_TABLES } from "@/lib/index";
 import { dropPageCache } from "./cache";
 import { runFresh } from "./fresh";
 import {
@@ -92,7 +92,7 @@ async function coldIndex(root: string, run: string, files: string[]) {
 function pendingTrigrams(db: string): number {
   const d = new Database(db, { readonly: true });
   try {
-    return d.prepare("SELECT COUNT(*) FROM search_text WHERE fts = 0").pluck().get() as number;
+    return pendingTextCount(d);
   } finally {
     d.close();
   }

@@ -20,7 +20,7 @@ export {
   storePool,
   storeWorkerScript,
 } from "./pool";
-export { SEARCH_TOKENIZER_MAX_BYTES, type SearchTokenizer } from "./search-decoder";
+export { type SearchTokenizer } from "./search-decoder";
 export { type IndexedText, SEGMENT_SEPARATOR } from "./search-text";
 export {
   type IndexedSummary,

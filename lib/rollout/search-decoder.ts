@@ -14,7 +14,7 @@ export interface SearchTokenizer {
   root: string;
 }
 
-export const SEARCH_TOKENIZER_MAX_BYTES = 64 << 20;
+const SEARCH_TOKENIZER_MAX_BYTES = 64 << 20;
 
 /** The decoder search text is decoded with; null when the tokenizer cannot be used for it. */
 export async function searchDecoder(t: SearchTokenizer): Promise<TokenDecoder | null> {

@@ -1,11 +1,9 @@
 // Text search over a run's rollouts: the query parser, the text's tables and the exact check.
-export { KIND_NAMES, parseTextQuery, type TextQuery, textQueryKey } from "./parse";
-export { bestHit, textHitsOf, textMatches } from "./match";
+export { parseTextQuery, type TextQuery } from "./parse";
+export { textHitsOf } from "./match";
 export {
-  CREATE_SEARCH,
   deleteSearchText,
   dropOrphanText,
-  indexPendingText,
   indexTextSoon,
   pendingTextCount,
   openSearch,

@@ -22,7 +22,6 @@ const KIND_WORDS: Record<string, TextKind> = {
   user: "i",
   error: "e",
 };
-export const KIND_NAMES = Object.keys(KIND_WORDS);
 
 /** Trigrams in one query: more narrow little further, and each costs a lookup. */
 const MAX_TRIGRAMS = 48;
@@ -71,7 +70,3 @@ function ftsOf(needles: readonly string[]): string | null {
   if (grams.size === 0) return null;
   return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
 }
-
-/** Where a query's needles occur in a text, as ./match finds them: a stable key for caches. */
-export const textQueryKey = (q: TextQuery | null): string =>
-  q ? JSON.stringify([q.needles, q.kinds]) : "";

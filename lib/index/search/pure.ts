@@ -1,3 +1,3 @@
 // The parts of text search a browser component may import (through lib/index/pure): the query
 // parser, which touches no file, database or Node API. Everything else is ./index.
-export { KIND_NAMES, parseTextQuery, type TextQuery } from "./parse";
+export { parseTextQuery, type TextQuery } from "./parse";

@@ -35,6 +35,7 @@ export function openSearch(db: Database.Database): void {
 
 interface Statements {
   pending: Database.Statement;
+  anyPending: Database.Statement;
   indexed: Database.Statement;
   find: Database.Statement;
   drop: Database.Statement;
@@ -49,6 +50,7 @@ function statementsOf(db: Database.Database): Statements {
   if (!st) {
     st = {
       pending: db.prepare("SELECT rid, body FROM search_text WHERE fts = 0 LIMIT 16"),
+      anyPending: db.prepare("SELECT 1 FROM search_text WHERE fts = 0 LIMIT 1").pluck(),
       indexed: db.prepare("UPDATE search_text SET fts = 1 WHERE rid = ?"),
       find: db.prepare("SELECT rid, fts FROM search_text WHERE id = ?"),
       drop: db.prepare("DELETE FROM search_text WHERE rid = ?"),
@@ -94,7 +96,7 @@ export function indexPendingText(db: Database.Database, budgetMs: number): boole
       }
     }
   })();
-  return more && st.pending.all().length > 0;
+  return more && st.anyPending.get() !== undefined;
 }
 
 /** What the trigram indexing is handed: the rows' guarded access to their database. */
