@@ -46,6 +46,7 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
   const { pendingTextCount, SummaryIndex } = await import("@/lib/index");
   const run = await getRun(t.run, t.runsRoot);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const index = new SummaryIndex(run, t.db);
   const snap = await index.snapshot({ waitMs: 3_600_000, minIntervalMs: 0 });
   const summariesMs = performance.now() - t0;
@@ -53,7 +54,10 @@ async function run(t: FreshTask): Promise<Record<string, unknown>> {
   while (pendingTextCount(index.rows.handle) > 0) await new Promise((r) => setTimeout(r, 20));
   const ms = performance.now() - t0;
   index.close();
-  return { ms, summariesMs, workers: snap.progress.workers, summaries: snap.count };
+  // CPU of every thread of the process (the index's workers included), from the clock's start.
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  return { ms, summariesMs, cpuMs, workers: snap.progress.workers, summaries: snap.count };
 }
 
 run(JSON.parse(process.argv[2] ?? "{}") as FreshTask).then(

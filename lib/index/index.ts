@@ -5,7 +5,7 @@ export { exportStream } from "./export-stream";
 export { rolloutGroupSql, runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
-export { pendingTextCount, SEARCH_TABLES } from "./search";
+export { isSearchJob, pendingTextCount, runSearchJob, SEARCH_TABLES } from "./search";
 export {
   idsOfSteps,
   recordColumnsSql,

@@ -1,12 +1,12 @@
-// The summary index's database (better-sqlite3): one typed row per rollout (./columns) with
-// its key, its tags, the run's rollout records (./record-rows) and a few facts (meta), so the table,
-// its filters and the health are queries, and a restarted process re-opens an index without
-// re-summarising. When the file cannot be opened the same tables live in an in-memory database:
-// one engine either way. The cache is only an optimisation, so it is never trusted: a database
-// that is not SQLite, fails `PRAGMA quick_check` (lib/rollout/cache-check, run off this thread by the caller),
-// has another schema, or errors while read or written is moved aside and rebuilt (`damage` says
-// why), and damaged rows are dropped (re-summarised). Never fsyncs (`synchronous = OFF`): a cache
-// lost to a crash is rebuilt. Does not decide which rows are stale (lib/index/keys).
+// The summary index's database (better-sqlite3): one typed row per rollout (./columns) with its
+// key, its tags, the run's rollout records (./record-rows) and a few facts (meta), so the table,
+// its filters and the health are queries, and a restarted process re-opens an index without re-
+// summarising. When the file cannot be opened the same tables live in an in-memory database: one
+// engine either way. The cache is only an optimisation, so it is never trusted: a database that is
+// not SQLite, fails `PRAGMA quick_check` (lib/rollout/cache-check, run off this thread by the
+// caller), has another schema, or errors while read or written is moved aside and rebuilt (`damage`
+// says why), and damaged rows are dropped (re-summarised). Never fsyncs (`synchronous = OFF`): a
+// cache lost to a crash is rebuilt. Does not decide which rows are stale (lib/index/keys).
 import "server-only";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -39,7 +39,7 @@ export interface SummaryRow {
 }
 
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 const TABLES = ["meta", "records", "summaries", "summary_tags", ...search.SEARCH_TABLES];
 /** The health's tag counts sum the tags' weights: (tag, n) makes them index-only. */
 const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];
@@ -63,7 +63,7 @@ export class SummaryRows {
   generation = 0;
 
   /** `file` null keeps the tables in memory only. */
-  constructor(private readonly file: string | null) {
+  constructor(readonly file: string | null) {
     if (file === null) this.openMemory();
   }
 

@@ -64,7 +64,7 @@ export async function updateRows(
   const sink = new RowSink(rows, progress);
   await summarisePlain(rows, r, prefix, sink);
   await summariseSpecial(rows, r, special, sink, progress);
-  // Search's trigrams once the summaries are written, never competing with them (docs/search.md).
+  // Search's trigrams of what is left, never holding the summaries up (docs/search.md).
   indexTextSoon(rows);
 }
 
@@ -131,6 +131,8 @@ export class RowSink {
     const rows = this.pending.splice(0);
     this.lastFlush = performance.now();
     this.rows.write(rows);
+    // Their trigrams follow, off this thread (./search/indexer).
+    if (rows.some((r) => r.summary.search_text)) indexTextSoon(this.rows);
     this.progress.done += rows.length;
     for (const r of rows)
       if (this.standIns.delete(r.summary.rollout_id)) this.progress.from_records--;

@@ -7,6 +7,7 @@ import "server-only";
 import { serveStoreJobs } from "@/lib/store";
 import { classifyStoreError, isStoreJob, runStoreJob } from "@/lib/rollout";
 import { isTrainerJob, runTrainerJob } from "@/lib/trainer";
+import { isSearchJob, runSearchJob } from "@/lib/index";
 import { isModelJob, runModelJob } from "./model-jobs";
 
 serveStoreJobs(async (request, ctx) => {
@@ -14,5 +15,6 @@ serveStoreJobs(async (request, ctx) => {
   if (isModelJob(job)) return runModelJob(job, ctx);
   if (isStoreJob(job)) return runStoreJob(job, ctx);
   if (isTrainerJob(job)) return runTrainerJob(job, ctx);
+  if (isSearchJob(job)) return runSearchJob(job);
   throw new Error(`a store worker got a job of unknown kind ${JSON.stringify(job.kind)}`);
 }, classifyStoreError);

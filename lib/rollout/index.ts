@@ -21,7 +21,12 @@ export {
   storeWorkerScript,
 } from "./pool";
 export { type SearchTokenizer } from "./search-decoder";
-export { type IndexedText, SEGMENT_SEPARATOR } from "./search-text";
+export {
+  type IndexedText,
+  SEGMENT_SEPARATOR,
+  searchTextJson,
+  searchTextOfJson,
+} from "./search-text";
 export {
   type IndexedSummary,
   recordSummary,

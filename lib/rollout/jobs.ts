@@ -10,7 +10,6 @@ import { confine, OutsideStoreError, listStore, openRegular, type JobContext } f
 import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build";
 import { cacheDamage } from "./cache-check";
 import { summarizeSafely, type SummarizeInput } from "./summarize";
-import { packSearchText } from "./search-text";
 import { slimTokenizerText } from "@/lib/tokens";
 
 export type StoreJob =
@@ -42,11 +41,7 @@ export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unkno
   if (job.kind === "summarize") {
     // A batch, in turn: one message each way for many small rollouts (lib/index/pool's batches).
     const summaries = [];
-    for (const input of job.inputs) {
-      const summary = await summarizeSafely(input);
-      if (summary.search_text) summary.search_text = packSearchText(summary.search_text);
-      summaries.push(summary);
-    }
+    for (const input of job.inputs) summaries.push(await summarizeSafely(input));
     return summaries;
   }
   if (job.kind === "check-cache") return cacheDamage(job.file);

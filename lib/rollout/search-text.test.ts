@@ -2,6 +2,7 @@
 // later call's inherited prefix is not indexed again), and failed calls' bodies. Expected text
 // comes from the fixture's token files decoded by gpt-tokenizer, not from lib/tokens.
 import { readFileSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
 import path from "node:path";
 import { decode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,9 @@ async function textOfRollout(id: string) {
     await o200kDecoder(),
   );
   if (!text) throw new Error(`${id}: no search text`);
-  return text;
+  const bytes = inflateRawSync(text.packed);
+  expect(bytes.length).toBe(text.bytes);
+  return { ...text, bytes, body: bytes.toString("utf8") };
 }
 
 /** The token file's last call: its prompt and generation are the whole main chain. */
@@ -59,6 +62,7 @@ describe("a rollout's search text", () => {
     expect(errors).toHaveLength(1);
     const [, , start, tokens, at] = errors[0] as (typeof errors)[number];
     expect([start, tokens]).toEqual([-1, 0]);
-    expect(text.body.slice(at)).toContain(SEARCH_TRUTH.errorBody.phrase);
+    // Offsets are bytes of the UTF-8 text.
+    expect(text.bytes.subarray(at).toString("utf8")).toContain(SEARCH_TRUTH.errorBody.phrase);
   });
 });

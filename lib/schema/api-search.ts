@@ -7,13 +7,15 @@ const int = z.number().int();
 export const textKindSchema = z.enum(["generated", "input", "error"]);
 
 /**
- * A rollout's searchable text as the summary index keeps it (lib/rollout/search-text): one body,
- * and its segments `[kind, call id, first token on the main chain (-1: an error body), tokens,
- * char offset]`, kind g (generated), i (re-fed input: prompt, tool output, user turn) or e (error).
- * Index shards carry it beside the summary, so it is parsed where a shard is read.
+ * A rollout's searchable text as index shards carry it beside the summary (lib/rollout/search-text
+ * makes it; the summary index keeps the same in SQLite): its UTF-8 bytes, raw-deflated and in
+ * base64, how many bytes they inflate to, and its segments `[kind, call id, first token on the main
+ * chain (-1: an error body), tokens, byte offset]`, kind g (generated), i (re-fed input: prompt,
+ * tool output, user turn) or e (error). Parsed where a shard is read.
  */
 export const searchTextSchema = z.strictObject({
-  body: z.string(),
+  packed: z.base64(),
+  bytes: int.nonnegative(),
   segments: z.array(z.tuple([z.enum(["g", "i", "e"]), z.string(), int, int, int])),
 });
 

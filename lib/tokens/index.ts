@@ -11,3 +11,4 @@ export {
   type TokenizerReader,
 } from "./decoder";
 export { type DecodedText, textOf, tokenAt } from "./text-of";
+export { Utf8Text } from "./utf8-of";

@@ -14,7 +14,7 @@ export interface DecodedText {
 const lenient = new TextDecoder("utf-8");
 
 /** The bytes an escaped piece stands for (lib/tokens/decoder escapeBytes, read back). */
-function bytesOfEscaped(text: string, out: number[]): void {
+export function bytesOfEscaped(text: string, out: number[]): void {
   for (let i = 0; i < text.length; i++) {
     if (text[i] === "\\" && text[i + 1] === "x" && /^[0-9A-F]{2}$/.test(text.slice(i + 2, i + 4))) {
       out.push(parseInt(text.slice(i + 2, i + 4), 16));

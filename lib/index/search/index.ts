@@ -1,10 +1,10 @@
 // Text search over a run's rollouts: the query parser, the text's tables and the exact check.
 export { parseTextQuery, type TextQuery } from "./parse";
 export { textHitsOf } from "./match";
+export { indexTextSoon, isSearchJob, runSearchJob, type SearchJob } from "./indexer";
 export {
   deleteSearchText,
   dropOrphanText,
-  indexTextSoon,
   pendingTextCount,
   openSearch,
   SEARCH_TABLES,

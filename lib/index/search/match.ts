@@ -10,6 +10,8 @@ import type { TextHit, TextKind, TextSegment } from "@/lib/schema";
 import type { TextQuery } from "./parse";
 
 const KIND_NAME = { g: "generated", i: "input", e: "error" } as const;
+/** The separator between segments is one byte of UTF-8. */
+const SEPARATOR_BYTES = Buffer.byteLength(SEGMENT_SEPARATOR);
 /** Characters of text kept before and after a match in its snippet. */
 const BEFORE = 60;
 const AFTER = 120;
@@ -22,6 +24,7 @@ interface Segment {
   to: number;
 }
 
+/** Each segment's byte range in the text (the separator between two belongs to neither). */
 function segmentsOf(segs: string, length: number): Segment[] {
   const raw = JSON.parse(segs) as TextSegment[];
   return raw.map(([kind, call, pos, , from], k) => ({
@@ -29,21 +32,21 @@ function segmentsOf(segs: string, length: number): Segment[] {
     call,
     pos,
     from,
-    to: k + 1 < raw.length ? (raw[k + 1] as TextSegment)[4] - SEGMENT_SEPARATOR.length : length,
+    to: k + 1 < raw.length ? (raw[k + 1] as TextSegment)[4] - SEPARATOR_BYTES : length,
   }));
 }
 
 /** Whether every needle occurs in the text (within the kinds asked for). */
 export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
-  const text = inflateRawSync(body).toString("utf8");
+  const text = inflateRawSync(body);
   if (!q.kinds) {
-    const lower = text.toLowerCase();
+    const lower = text.toString("utf8").toLowerCase();
     return q.needles.every((n) => lower.includes(n));
   }
   const kinds = q.kinds;
   const parts = segmentsOf(segs, text.length)
     .filter((s) => kinds.includes(s.kind))
-    .map((s) => text.slice(s.from, s.to).toLowerCase());
+    .map((s) => text.toString("utf8", s.from, s.to).toLowerCase());
   // `kind:error` alone: the rollout has text of that kind.
   if (parts.length === 0) return false;
   const within = parts.join(SEGMENT_SEPARATOR);
@@ -65,10 +68,10 @@ export function registerTextMatch(db: Database.Database): void {
 
 /** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
 export function bestHit(body: Buffer, segs: string, q: TextQuery): TextHit | null {
-  const text = inflateRawSync(body).toString("utf8");
+  const text = inflateRawSync(body);
   for (const s of segmentsOf(segs, text.length)) {
     if (q.kinds && !q.kinds.includes(s.kind)) continue;
-    const piece = text.slice(s.from, s.to);
+    const piece = text.toString("utf8", s.from, s.to);
     const lower = piece.toLowerCase();
     // Offsets of the lower-cased text are the text's own unless lower-casing changed its length.
     const same = lower.length === piece.length;

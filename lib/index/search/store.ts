@@ -3,11 +3,11 @@
 // trigram index over the same text that stores rowids only (detail=none), so the two together
 // stay near the text's own size. A query's trigrams narrow the candidates; each candidate's text is
 // then checked (./match), so what matches is exact. The text is written with the summaries
-// (lib/index/rows); its trigrams are indexed once a refresh has written them, in short slices with
-// long pauses between (a row not yet indexed is checked as a candidate), so summaries never wait on them. Not
-// responsible for what text a rollout has (lib/rollout/search-text).
+// (lib/index/rows); its trigrams are written after them (./indexer: a row not yet indexed is
+// checked as a candidate), so summaries never wait on them. Not responsible for what text a
+// rollout has (lib/rollout/search-text).
 import "server-only";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import type { IndexedText } from "@/lib/rollout";
 import { registerTextMatch } from "./match";
@@ -22,7 +22,7 @@ export const SEARCH_TABLES = [
 ];
 
 export const CREATE_SEARCH = [
-  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, chars INTEGER NOT NULL, fts INTEGER NOT NULL DEFAULT 0)",
+  "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, bytes INTEGER NOT NULL, fts INTEGER NOT NULL DEFAULT 0)",
   "CREATE INDEX IF NOT EXISTS search_text_pending ON search_text (rid) WHERE fts = 0",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(body, tokenize = 'trigram remove_diacritics 0', content = '', contentless_delete = 1, detail = none)",
 ];
@@ -55,7 +55,7 @@ function statementsOf(db: Database.Database): Statements {
       find: db.prepare("SELECT rid, fts FROM search_text WHERE id = ?"),
       drop: db.prepare("DELETE FROM search_text WHERE rid = ?"),
       unindex: db.prepare("DELETE FROM search_fts WHERE rowid = ?"),
-      insert: db.prepare("INSERT INTO search_text (id, body, segs, chars) VALUES (?, ?, ?, ?)"),
+      insert: db.prepare("INSERT INTO search_text (id, body, segs, bytes) VALUES (?, ?, ?, ?)"),
       index: db.prepare("INSERT INTO search_fts (rowid, body) VALUES (?, ?)"),
     };
     statements.set(db, st);
@@ -76,8 +76,7 @@ export function writeSearchText(
     st.drop.run(old.rid);
   }
   if (!text) return;
-  const body = text.packed ?? deflateRawSync(text.body, { level: 1 });
-  st.insert.run(id, body, JSON.stringify(text.segments), text.body.length);
+  st.insert.run(id, text.packed, JSON.stringify(text.segments), text.bytes);
 }
 
 /** Indexes the trigrams of text written without them for about `budgetMs`; true when more wait. */
@@ -90,37 +89,14 @@ export function indexPendingText(db: Database.Database, budgetMs: number): boole
       const rows = st.pending.all() as Array<{ rid: number; body: Buffer }>;
       more = rows.length > 0;
       for (const r of rows) {
-        st.index.run(r.rid, inflateRawSync(r.body).toString("utf8"));
+        // The UTF-8 bytes as they are: FTS5 reads a blob's bytes as the text (no string made).
+        st.index.run(r.rid, inflateRawSync(r.body));
         st.indexed.run(r.rid);
         if (performance.now() - t0 >= budgetMs) break;
       }
     }
   })();
   return more && st.anyPending.get() !== undefined;
-}
-
-/** What the trigram indexing is handed: the rows' guarded access to their database. */
-interface Guarded {
-  guarded(op: (db: Database.Database) => void): void;
-}
-const indexing = new WeakSet<Guarded>();
-/** A slice of trigram indexing, then a pause four times as long: at most a fifth of this thread. */
-const SLICE_MS = 8;
-const PAUSE_MS = 32;
-const START_AFTER_MS = 2000;
-
-/** Indexes pending text's trigrams soon, a slice at a time with pauses between, until none waits. */
-export function indexTextSoon(rows: Guarded): void {
-  if (indexing.has(rows)) return;
-  indexing.add(rows);
-  const step = () => {
-    let more = false;
-    rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
-    if (more) setTimeout(step, PAUSE_MS);
-    else indexing.delete(rows);
-  };
-  // Not at once: the page that asked for the refresh, and the click after it, are served first.
-  setTimeout(step, START_AFTER_MS);
 }
 
 /** Rollouts whose text waits for its trigrams (0 once search is fully indexed). */
@@ -139,10 +115,10 @@ export function dropOrphanText(db: Database.Database): void {
   db.prepare(`DELETE FROM search_text WHERE rid IN (${orphans})`).run();
 }
 
-/** Rollouts with search text, and the characters of text they hold. */
-export function searchTextTotals(db: Database.Database): { rollouts: number; chars: number } {
+/** Rollouts with search text, and the UTF-8 bytes of text they hold. */
+export function searchTextTotals(db: Database.Database): { rollouts: number; bytes: number } {
   const row = db
-    .prepare("SELECT COUNT(*) AS rollouts, ifnull(SUM(chars), 0) AS chars FROM search_text")
-    .get() as { rollouts: number; chars: number };
+    .prepare("SELECT COUNT(*) AS rollouts, ifnull(SUM(bytes), 0) AS bytes FROM search_text")
+    .get() as { rollouts: number; bytes: number };
   return row;
 }

@@ -8,7 +8,7 @@ import "server-only";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { rolloutSummarySchema, searchTextSchema } from "@/lib/schema";
-import type { IndexedSummary } from "@/lib/rollout";
+import { type IndexedSummary, searchTextOfJson } from "@/lib/rollout";
 import type { RunLayout } from "@/lib/runs";
 import { listRunInputs } from "./write";
 import { nextTurn, type StoreListing } from "@/lib/store";
@@ -207,7 +207,8 @@ function parseSummary(text: string): IndexedSummary | null {
     if (!summary.success) return null;
     if (search_text === undefined) return summary.data;
     const searchText = searchTextSchema.nullable().safeParse(search_text);
-    return searchText.success ? { ...summary.data, search_text: searchText.data } : null;
+    if (!searchText.success) return null;
+    return { ...summary.data, search_text: searchText.data && searchTextOfJson(searchText.data) };
   } catch {
     return null;
   }

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listStore } from "@/lib/store";
 import { readRolloutRecords, type RunLayout } from "@/lib/runs";
-import { summarizeSafely } from "@/lib/rollout";
+import { searchTextJson, summarizeSafely } from "@/lib/rollout";
 import {
   CURRENT_KEY_PREFIX,
   keyedInputsOf,
@@ -112,11 +112,16 @@ export async function indexShard(
     let done = 0;
     options.onProgress?.(0, mine.length);
     await forEachConcurrently(mine, options.concurrency ?? 4, async ({ input, key }) => {
-      const summary = await summarizeSafely(input);
+      const { search_text, ...summary } = await summarizeSafely(input);
+      // The text's deflated bytes in base64 (lib/schema searchTextSchema); absent: none decoded.
+      const text =
+        search_text === undefined
+          ? {}
+          : { search_text: search_text && searchTextJson(search_text) };
       pending.push({
         id: input.rolloutId,
         key: rekey(key, prefix),
-        summary: JSON.stringify(summary),
+        summary: JSON.stringify({ ...summary, ...text }),
       });
       if (pending.length >= 200) writer.add(pending.splice(0));
       options.onProgress?.(++done, mine.length);
