@@ -204,4 +204,44 @@ describe("a live run", () => {
     appendFileSync(file, JSON.stringify(entry) + "\n");
     await expect.poll(() => found(phrase), { timeout: 30_000, interval: 200 }).toEqual(["5-0"]);
   }, 60_000);
+
+  it("leaves text whose trigrams barely repeat out of the trigram index, and still finds it", async () => {
+    // 3,000 random o200k ids decode to text whose trigrams are nearly all different (docs/search.md).
+    const phrase = "needle-in-noise-8086";
+    const file = path.join(root, SEARCH_RUN, "tokens", "4-0.tokens.jsonl");
+    const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string);
+    const rng = new Random(8086);
+    const noise = Array.from({ length: 3000 }, () => rng.int(1000, 190_000));
+    const entry = seedEntry(
+      "4-0",
+      {
+        id: "d00dfeedd00dfeedd00dfeedd00dfeed",
+        prompt: [...last.prompt_token_ids, ...last.generation_token_ids],
+        gen: [...noise, ...encodeText(` ${phrase}`)],
+        turn: { text: ` ${phrase}` },
+        createdAt: last.created_at + 60,
+        requestedModel: last.requested_model,
+        servedModel: last.model,
+        hasTools: true,
+        parentCallId: last.model_call_id,
+      },
+      new Random(2),
+      true,
+    );
+    appendFileSync(file, JSON.stringify(entry) + "\n");
+    await expect.poll(() => found(phrase), { timeout: 30_000, interval: 200 }).toEqual(["4-0"]);
+    const cache = process.env.ROLLOUT_LENS_CACHE as string;
+    const states = readdirSync(cache)
+      .filter((f) => f.endsWith(".sqlite"))
+      .flatMap((f) => {
+        const db = new Database(path.join(cache, f), { readonly: true });
+        try {
+          return db.prepare("SELECT fts FROM search_text WHERE id = '4-0'").pluck().all();
+        } finally {
+          db.close();
+        }
+      });
+    expect(states).toContain(2);
+    expect(await found("Speicherzugriffsfehler")).toContain("4-0");
+  }, 60_000);
 });

@@ -90,10 +90,10 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   const text = q.text ? parseTextQuery(q.text) : null;
   if (text) {
     // The trigram index narrows the candidates; each is then checked exactly (./search/match).
-    // Rows whose trigrams wait are candidates too, read from their partial index: an `OR` on
-    // `t.fts` would scan every row of search_text, its text included.
+    // Rows without trigrams (waiting, or never indexed) are candidates too, read from their
+    // partial index: an `OR` on `t.fts` would scan every row of search_text, its text included.
     const narrow = text.fts
-      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_text WHERE fts = 0) AND `
+      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_text WHERE fts != 1) AND `
       : "";
     const check = bind(JSON.stringify({ needles: text.needles, kinds: text.kinds }));
     and.push(

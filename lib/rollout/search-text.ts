@@ -17,6 +17,42 @@ export interface IndexedText {
   packed: Uint8Array;
   bytes: number;
   segments: SearchText["segments"];
+  /** False for text whose trigrams barely repeat: a query checks it directly (docs/search.md). */
+  trigrams: boolean;
+}
+
+/**
+ * Text of at least this many bytes is looked at for how much its trigrams repeat, over this many
+ * bytes at its middle (a fixed window: the share of distinct trigrams falls as text grows).
+ */
+const WINDOW_BYTES = 4096;
+/**
+ * Past this share of distinct byte trigrams in the window, text is not trigram-indexed. Measured
+ * on 4 kB: prose, code and logs 0.34-0.39 (agent text 0.1-0.2), random token ids 0.7, base64 0.95.
+ * Such text costs the index a posting per trigram and narrows a query almost nothing.
+ */
+const DENSE_SHARE = 0.5;
+/** Sixteen slots per sampled trigram, so few distinct ones are lost to collisions. */
+const SLOTS = 1 << 16;
+const stamps = new Uint32Array(SLOTS);
+let stamp = 0;
+
+/** Whether text's trigrams repeat enough to index: distinct hashed byte trigrams of its middle. */
+function worthTrigrams(bytes: Uint8Array): boolean {
+  if (bytes.length < WINDOW_BYTES) return true;
+  const from = (bytes.length - WINDOW_BYTES) >> 1;
+  if (++stamp === 0xffffffff) stamps.fill((stamp = 0));
+  let distinct = 0;
+  for (let i = from; i + 2 < from + WINDOW_BYTES; i++) {
+    const v =
+      (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16);
+    const h = Math.imul(v, 0x9e3779b1) >>> 16;
+    if (stamps[h] !== stamp) {
+      stamps[h] = stamp;
+      distinct++;
+    }
+  }
+  return distinct / (WINDOW_BYTES - 2) <= DENSE_SHARE;
 }
 
 /** Between segments: a control character the query parser drops, so no match spans two. */
@@ -62,7 +98,12 @@ export function searchTextOf(
     }
   if (segments.length === 0) return null;
   const bytes = text.bytes();
-  return { packed: deflateRawSync(bytes, { level: 1 }), bytes: bytes.length, segments };
+  return {
+    packed: deflateRawSync(bytes, { level: 1 }),
+    bytes: bytes.length,
+    segments,
+    trigrams: worthTrigrams(bytes),
+  };
 }
 
 /** The text as index shards write it (JSON: the deflated bytes in base64). */
@@ -70,6 +111,7 @@ export const searchTextJson = (t: IndexedText): SearchText => ({
   packed: Buffer.from(t.packed).toString("base64"),
   bytes: t.bytes,
   segments: t.segments,
+  trigrams: t.trigrams,
 });
 
 /** The text a shard wrote, as the index keeps it. */
@@ -77,4 +119,5 @@ export const searchTextOfJson = (j: SearchText): IndexedText => ({
   packed: Buffer.from(j.packed, "base64"),
   bytes: j.bytes,
   segments: j.segments,
+  trigrams: j.trigrams,
 });

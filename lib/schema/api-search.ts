@@ -17,6 +17,8 @@ export const searchTextSchema = z.strictObject({
   packed: z.base64(),
   bytes: int.nonnegative(),
   segments: z.array(z.tuple([z.enum(["g", "i", "e"]), z.string(), int, int, int])),
+  /** False: its trigrams barely repeat, so it is not trigram-indexed and a query checks it. */
+  trigrams: z.boolean(),
 });
 
 /** Where a rollout's text first matches the query, with the text around it. */

@@ -13,7 +13,12 @@ import { openSearch, pendingTextCount, writeSearchText } from "./store";
 
 const textOf = (s: string): IndexedText => {
   const bytes = Buffer.from(s, "utf8");
-  return { packed: deflateRawSync(bytes), bytes: bytes.length, segments: [["g", "c0", 0, 1, 0]] };
+  return {
+    packed: deflateRawSync(bytes),
+    bytes: bytes.length,
+    segments: [["g", "c0", 0, 1, 0]],
+    trigrams: true,
+  };
 };
 
 describe("the trigram worker's job", () => {

@@ -1,5 +1,5 @@
 // Search's trigrams, written after the summaries that hold the text and off the server's thread:
-// a worker of its own (lib/store's pool: one thread, at low priority) opens the run's index
+// a worker of its own (lib/store's pool: one thread, at the lowest priority) opens the run's index
 // database, writes the FTS5 rows of text written without them, one short transaction at a time,
 // and closes it. The server's summary writes wait at most one such transaction for the write
 // lock; its reads never wait (WAL). Until a row's trigrams are written, queries check it directly
@@ -51,6 +51,8 @@ function searchPool(): StoreWorkerPool | null {
     size: 1,
     revive: reviveStoreError,
     idleMs: 60_000,
+    // Below the summaries' workers too: the trigrams take what CPU the summaries leave.
+    lowPriority: 19,
   }));
 }
 

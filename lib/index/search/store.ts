@@ -24,6 +24,7 @@ export const SEARCH_TABLES = [
 export const CREATE_SEARCH = [
   "CREATE TABLE IF NOT EXISTS search_text (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, segs TEXT NOT NULL, bytes INTEGER NOT NULL, fts INTEGER NOT NULL DEFAULT 0)",
   "CREATE INDEX IF NOT EXISTS search_text_pending ON search_text (rid) WHERE fts = 0",
+  "CREATE INDEX IF NOT EXISTS search_text_unindexed ON search_text (rid) WHERE fts != 1",
   "CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(body, tokenize = 'trigram remove_diacritics 0', content = '', contentless_delete = 1, detail = none)",
 ];
 
@@ -55,7 +56,9 @@ function statementsOf(db: Database.Database): Statements {
       find: db.prepare("SELECT rid, fts FROM search_text WHERE id = ?"),
       drop: db.prepare("DELETE FROM search_text WHERE rid = ?"),
       unindex: db.prepare("DELETE FROM search_fts WHERE rowid = ?"),
-      insert: db.prepare("INSERT INTO search_text (id, body, segs, bytes) VALUES (?, ?, ?, ?)"),
+      insert: db.prepare(
+        "INSERT INTO search_text (id, body, segs, bytes, fts) VALUES (?, ?, ?, ?, ?)",
+      ),
       index: db.prepare("INSERT INTO search_fts (rowid, body) VALUES (?, ?)"),
     };
     statements.set(db, st);
@@ -72,11 +75,12 @@ export function writeSearchText(
   const st = statementsOf(db);
   const old = st.find.get(id) as { rid: number; fts: number } | undefined;
   if (old !== undefined) {
-    if (old.fts) st.unindex.run(old.rid);
+    if (old.fts === 1) st.unindex.run(old.rid);
     st.drop.run(old.rid);
   }
   if (!text) return;
-  st.insert.run(id, text.packed, JSON.stringify(text.segments), text.bytes);
+  // fts: 0 waits for its trigrams (./indexer), 2 is never indexed (checked by every query).
+  st.insert.run(id, text.packed, JSON.stringify(text.segments), text.bytes, text.trigrams ? 0 : 2);
 }
 
 /** Indexes the trigrams of text written without them for about `budgetMs`; true when more wait. */

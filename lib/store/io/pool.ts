@@ -46,11 +46,11 @@ export interface PoolOptions {
   /** A worker without a job this long is ended (a long-lived pool holds no idle threads). */
   idleMs?: number;
   /**
-   * Workers lower their scheduling priority (the default: background work such as the summary
-   * index never starves the main thread). A pool whose jobs a user is waiting on keeps the normal
-   * priority: below it, a busy machine (the browser itself) would slow the very build on screen.
+   * Workers lower their scheduling priority (the default, nice 10, or this nice value: background
+   * work such as the summary index never starves the main thread). A pool whose jobs a user waits
+   * on keeps the normal priority: a busy machine would slow the very build on screen.
    */
-  lowPriority?: boolean;
+  lowPriority?: boolean | number;
 }
 
 export interface JobOptions {

@@ -15,10 +15,10 @@ import { getHeapStatistics } from "node:v8";
  * read from /proc/thread-self), so on a busy machine the server's main thread, which answers every
  * request, is never starved by a long parse. Elsewhere, or when refused, the thread runs as it is.
  */
-function yieldToMainThread(): void {
+function yieldToMainThread(nice: number): void {
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, nice);
   } catch {
     // No /proc, or not allowed: no harm, only no precedence for the main thread.
   }
@@ -63,11 +63,12 @@ export function serveStoreJobs(
   classify: (err: unknown) => string = () => "error",
 ): void {
   const port = parentPort;
-  const data = workerData as { watch?: unknown; lowPriority?: boolean } | null;
+  const data = workerData as { watch?: unknown; lowPriority?: boolean | number } | null;
   const shared: unknown = data?.watch;
   if (!port || !(shared instanceof SharedArrayBuffer))
     throw new Error("a store worker runs only as a worker thread of a StoreWorkerPool");
-  if (data?.lowPriority !== false) yieldToMainThread();
+  const low = data?.lowPriority;
+  if (low !== false) yieldToMainThread(typeof low === "number" ? low : 10);
   const watch = watchViews(shared);
   let last = "";
   watchBlockingCalls({
