@@ -1,6 +1,7 @@
 // The trainer's own logs: TensorBoard event files, MLflow's file store, metrics.jsonl scalars, and
 // NeMo-RL's train_data_step files joined to the capture token by token.
 export { mismatchDistribution } from "./mismatch-distribution";
+export { trainerHotspots } from "./hotspots";
 export { rolloutMismatch } from "./rollout-mismatch";
 export {
   chooseScalar,

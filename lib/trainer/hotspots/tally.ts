@@ -1,0 +1,152 @@
+// Where train and inference disagree, summed over a run's trained samples: per token id, per
+// position bucket and per turn, the count, sum and tail of each masked token's error (./mismatch's
+// exp(|gen − prev|), docs/trainer-logs.md "Mismatch hotspots"), and the worst occurrence. Pure: one
+// sample at a time, tallies merge in any order. Not responsible for reading, ranking or decoding.
+import { tokenErrors, type MismatchInput } from "../mismatch";
+
+/** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
+export const TAIL_ERROR = 1.05;
+
+export interface Occurrence {
+  step: number;
+  /** The step file's base name and the 1-based line of the sample. */
+  file: string;
+  line: number;
+  /** The token's position in the sample (the chain's, for a sample the truth check joins). */
+  pos: number;
+}
+
+export interface Acc {
+  count: number;
+  sum: number;
+  /** Occurrences whose error exceeds TAIL_ERROR. */
+  tail: number;
+  max: number;
+  at: Occurrence;
+}
+
+export type Dimension = "tokens" | "positions" | "turns";
+
+export interface Tally {
+  samples: number;
+  maskedTokens: number;
+  /** Masked tokens whose error is NaN or infinite: left out of every mean, counted here. */
+  nonFinite: number;
+  tokens: Map<number, Acc>;
+  positions: Map<number, Acc>;
+  turns: Map<number, Acc>;
+}
+
+export interface TallySample extends MismatchInput {
+  step: number;
+  file: string;
+  line: number;
+  tokenIds: readonly number[] | null;
+}
+
+export function emptyTally(): Tally {
+  const [tokens, positions, turns] = [new Map(), new Map(), new Map()];
+  return { samples: 0, maskedTokens: 0, nonFinite: 0, tokens, positions, turns };
+}
+
+/** The bucket of position `pos` ≥ 1: b holds [2^b, 2^(b+1)). */
+export function positionBucket(pos: number): number {
+  return 31 - Math.clz32(pos);
+}
+
+export function bucketRange(b: number): [from: number, to: number] {
+  return [2 ** b, 2 ** (b + 1) - 1];
+}
+
+function add(into: Map<number, Acc>, key: number, e: number, at: () => Occurrence): void {
+  const a = into.get(key);
+  if (!a) {
+    into.set(key, { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at: at() });
+    return;
+  }
+  a.count++;
+  a.sum += e;
+  if (e > TAIL_ERROR) a.tail++;
+  if (e > a.max) [a.max, a.at] = [e, at()];
+}
+
+/**
+ * Adds one sample's masked tokens. A turn is a maximal run of masked (trained) positions, counted
+ * from 0: the k-th generation of the chain whose tokens the trainer kept in the loss.
+ */
+export function addSample(t: Tally, s: TallySample): void {
+  const ids = s.tokenIds;
+  const mask = s.tokenLossMask;
+  if (!ids || !mask || !s.generationLogprobs || !s.prevLogprobs) return;
+  const errors = tokenErrors(s);
+  const sampleMask = s.sampleLossMask ?? 1;
+  t.samples++;
+  let turn = -1;
+  let inRun = false;
+  for (let p = 0; p < errors.length; p++) {
+    const m = (mask[p] as number) * sampleMask;
+    if (m === 0) {
+      inRun = false;
+      continue;
+    }
+    if (!inRun) [turn, inRun] = [turn + 1, true];
+    if (p === 0) continue; // NeMo-RL drops position 0 (docs/trainer-logs.md)
+    const e = errors[p] as number;
+    t.maskedTokens++;
+    if (!Number.isFinite(e)) {
+      t.nonFinite++;
+      continue;
+    }
+    const at = () => ({ step: s.step, file: s.file, line: s.line, pos: p });
+    add(t.tokens, ids[p] as number, e, at);
+    add(t.positions, positionBucket(p), e, at);
+    add(t.turns, turn, e, at);
+  }
+}
+
+function mergeMaps(into: Map<number, Acc>, from: ReadonlyMap<number, Acc>): void {
+  for (const [k, b] of from) {
+    const a = into.get(k);
+    if (!a) {
+      into.set(k, { ...b });
+      continue;
+    }
+    a.count += b.count;
+    a.sum += b.sum;
+    a.tail += b.tail;
+    if (b.max > a.max) [a.max, a.at] = [b.max, b.at];
+  }
+}
+
+/** Tallies of several files as one; the worst occurrence of equals is the first merged. */
+export function mergeTallies(parts: readonly Tally[]): Tally {
+  const out = emptyTally();
+  for (const p of parts) {
+    out.samples += p.samples;
+    out.maskedTokens += p.maskedTokens;
+    out.nonFinite += p.nonFinite;
+    mergeMaps(out.tokens, p.tokens);
+    mergeMaps(out.positions, p.positions);
+    mergeMaps(out.turns, p.turns);
+  }
+  return out;
+}
+
+export type RankBy = "mean" | "tail";
+
+export interface Ranked {
+  key: number;
+  acc: Acc;
+}
+
+/**
+ * The `limit` keys with the highest mean error (or tail share), among those seen at least
+ * `minCount` times; ties by count, then key. Sorting is over the keys seen, not the tokens.
+ */
+export function rank(m: ReadonlyMap<number, Acc>, by: RankBy, minCount: number, limit: number) {
+  const value = (a: Acc) => (by === "mean" ? a.sum / a.count : a.tail / a.count);
+  const rows: Ranked[] = [];
+  for (const [key, acc] of m) if (acc.count >= minCount) rows.push({ key, acc });
+  rows.sort((x, y) => value(y.acc) - value(x.acc) || y.acc.count - x.acc.count || x.key - y.key);
+  return rows.slice(0, limit);
+}
