@@ -6,7 +6,7 @@ import "server-only";
 import { processCache } from "@/lib/cache";
 import { reviveStoreError, storePool } from "@/lib/rollout";
 import { fileState, fileVersion, memoryBudget } from "@/lib/store";
-import { listStepFiles, readStepFile, type StepFile } from "../step-data";
+import { eachStepSample, listStepFiles, type StepFile } from "../step-data";
 import { addSample, emptyTally, mergeTallies, type Tally } from "./tally";
 
 export interface FileTally {
@@ -20,12 +20,11 @@ export interface HotspotsStepJob {
   file: StepFile;
 }
 
-/** Reads and tallies one step file (on whichever thread calls it). */
+/** Reads and tallies one step file, keeping no sample (on whichever thread calls it). */
 export async function tallyStepFile(f: StepFile): Promise<FileTally> {
-  const read = await readStepFile(f);
   const tally = emptyTally();
-  for (const s of read.samples) addSample(tally, s);
-  return { tally, issues: read.issues.map((i) => i.message) };
+  const issues = await eachStepSample(f, (s) => addSample(tally, s));
+  return { tally, issues: issues.map((i) => i.message) };
 }
 
 export const runHotspotsStep = (job: HotspotsStepJob) => tallyStepFile(job.file);
@@ -57,8 +56,11 @@ export interface RunTally extends FileTally {
 /** The tally of every train step file in `logDir` (none: an empty tally over 0 files). */
 export async function runTally(logDir: string | null): Promise<RunTally> {
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
-  // Files run concurrently: the pool spreads them over its workers, the budget bounds the memory.
-  const parts = await Promise.all(files.map(fileTally));
+  // With a pool, files go to its workers at once (the budget bounds the memory); inline, one at a
+  // time, so no more than one file's lines are in flight on this thread.
+  const parts: FileTally[] = [];
+  if (storePool("interactive")) parts.push(...(await Promise.all(files.map(fileTally))));
+  else for (const f of files) parts.push(await fileTally(f));
   return {
     tally: mergeTallies(parts.map((p) => p.tally)),
     issues: parts.flatMap((p) => p.issues),

@@ -58,16 +58,21 @@ export function bucketRange(b: number): [from: number, to: number] {
   return [2 ** b, 2 ** (b + 1) - 1];
 }
 
-function add(into: Map<number, Acc>, key: number, e: number, at: () => Occurrence): void {
+// The occurrence is built only when a key is new or its worst changes: this runs per trained token.
+function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos: number): void {
   const a = into.get(key);
-  if (!a) {
-    into.set(key, { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at: at() });
+  if (a === undefined) {
+    const at = { step: s.step, file: s.file, line: s.line, pos };
+    into.set(key, { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at });
     return;
   }
   a.count++;
   a.sum += e;
   if (e > TAIL_ERROR) a.tail++;
-  if (e > a.max) [a.max, a.at] = [e, at()];
+  if (e > a.max) {
+    a.max = e;
+    a.at = { step: s.step, file: s.file, line: s.line, pos };
+  }
 }
 
 /**
@@ -84,12 +89,14 @@ export function addSample(t: Tally, s: TallySample): void {
   let turn = -1;
   let inRun = false;
   for (let p = 0; p < errors.length; p++) {
-    const m = (mask[p] as number) * sampleMask;
-    if (m === 0) {
+    if ((mask[p] as number) * sampleMask === 0) {
       inRun = false;
       continue;
     }
-    if (!inRun) [turn, inRun] = [turn + 1, true];
+    if (!inRun) {
+      turn++;
+      inRun = true;
+    }
     if (p === 0) continue; // NeMo-RL drops position 0 (docs/trainer-logs.md)
     const e = errors[p] as number;
     t.maskedTokens++;
@@ -97,18 +104,17 @@ export function addSample(t: Tally, s: TallySample): void {
       t.nonFinite++;
       continue;
     }
-    const at = () => ({ step: s.step, file: s.file, line: s.line, pos: p });
-    add(t.tokens, ids[p] as number, e, at);
-    add(t.positions, positionBucket(p), e, at);
-    add(t.turns, turn, e, at);
+    add(t.tokens, ids[p] as number, e, s, p);
+    add(t.positions, positionBucket(p), e, s, p);
+    add(t.turns, turn, e, s, p);
   }
 }
 
 function mergeMaps(into: Map<number, Acc>, from: ReadonlyMap<number, Acc>): void {
   for (const [k, b] of from) {
     const a = into.get(k);
-    if (!a) {
-      into.set(k, { ...b });
+    if (a === undefined) {
+      into.set(k, { count: b.count, sum: b.sum, tail: b.tail, max: b.max, at: b.at });
       continue;
     }
     a.count += b.count;

@@ -1,0 +1,66 @@
+// Mismatch hotspots on the 10,000-rollout run with step files (fixtures/generator/large-steps): the
+// one pass over every train_data_step{N}.jsonl (read, parse, tally: lib/trainer runTally) against
+// one read + JSON.parse of each line of the same files, in this process, both with the files'
+// pages resident (read once first; fincore says how much). Target: the pass ≤ 2× JSON.parse
+// (docs/trainer-logs.md "Mismatch hotspots"). The pass is timed cold (nothing of it cached in
+// this process: its first call), then warm (its per-file cache answers).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { LARGE_DEFAULTS } from "@/fixtures/generator/large";
+import { HOT_IDS, writeLargeStepFiles } from "@/fixtures/generator/large-steps";
+import { LARGE_DIR } from "@/fixtures/generate";
+import { runTally } from "@/lib/trainer";
+import { residency } from "./cache";
+import { figure, fmt, mb, runAlone } from "./util";
+
+const TARGET = 2;
+
+function parseAll(files: string[]): { ms: number; bytes: number } {
+  let bytes = 0;
+  const t0 = performance.now();
+  for (const f of files) {
+    const text = readFileSync(f, "utf8");
+    bytes += Buffer.byteLength(text);
+    for (const l of text.split("\n")) if (l.length > 0) JSON.parse(l);
+  }
+  return { ms: performance.now() - t0, bytes };
+}
+
+export async function benchHotspots(): Promise<void> {
+  const logDir = writeLargeStepFiles(LARGE_DIR, LARGE_DEFAULTS.rollouts);
+  const files = readdirSync(logDir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => path.join(logDir, n));
+  parseAll(files); // the pages in, for both sides alike
+  const parse = parseAll(files);
+  console.log(
+    `${files.length} step files, ${mb(parse.bytes)}, ${LARGE_DEFAULTS.rollouts} samples; ${residency(files)}`,
+  );
+  console.log(`read + JSON.parse of every line: ${fmt(parse.ms)}`);
+  const t0 = performance.now();
+  const cold = await runTally(logDir);
+  const coldMs = performance.now() - t0;
+  const t1 = performance.now();
+  await runTally(logDir);
+  const warmMs = performance.now() - t1;
+  console.log(
+    `hotspot pass, cold (first in this process, inline: no store worker in a bench): ${fmt(coldMs)}; ` +
+      `warm (per-file cache): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
+      `${cold.tally.maskedTokens} masked tokens, ${cold.issues.length} issues`,
+  );
+  const top = [...cold.tally.tokens]
+    .filter(([, a]) => a.count >= 5)
+    .sort(([, a], [, b]) => b.sum / b.count - a.sum / a.count)
+    .slice(0, 3)
+    .map(([k]) => k);
+  if ([...top].sort().join() !== [...HOT_IDS].sort().join())
+    throw new Error(`the planted ids ${HOT_IDS.join(", ")} do not rank first: ${top.join(", ")}`);
+  figure(
+    "hotspot pass / JSON.parse of the step files",
+    coldMs / parse.ms,
+    TARGET,
+    (v) => `${v.toFixed(2)}×`,
+  );
+}
+
+runAlone("hotspots.bench.ts", "hotspots", benchHotspots);
