@@ -27,6 +27,18 @@ function parseAll(files: string[]): { ms: number; bytes: number } {
 }
 
 export async function benchHotspots(): Promise<void> {
+  // One thread against one thread: the pass inline (no store workers), as JSON.parse runs here.
+  const workers = process.env.ROLLOUT_LENS_IO_WORKERS;
+  process.env.ROLLOUT_LENS_IO_WORKERS = "0";
+  try {
+    await measure();
+  } finally {
+    if (workers === undefined) delete process.env.ROLLOUT_LENS_IO_WORKERS;
+    else process.env.ROLLOUT_LENS_IO_WORKERS = workers;
+  }
+}
+
+async function measure(): Promise<void> {
   const logDir = writeLargeStepFiles(LARGE_DIR, LARGE_DEFAULTS.rollouts);
   const files = readdirSync(logDir)
     .filter((n) => n.endsWith(".jsonl"))
@@ -44,8 +56,8 @@ export async function benchHotspots(): Promise<void> {
   await runTally(logDir);
   const warmMs = performance.now() - t1;
   console.log(
-    `hotspot pass, cold (first in this process, inline: no store worker in a bench): ${fmt(coldMs)}; ` +
-      `warm (per-file cache): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
+    `hotspot pass, cold (first in this process, inline, ROLLOUT_LENS_IO_WORKERS=0): ${fmt(coldMs)}; ` +
+      `warm (cached by the files' versions): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
       `${cold.tally.maskedTokens} masked tokens, ${cold.issues.length} issues`,
   );
   const top = [...cold.tally.tokens]
