@@ -59,13 +59,7 @@ export function bucketRange(b: number): [from: number, to: number] {
 }
 
 // The occurrence is built only when a key is new or its worst changes: this runs per trained token.
-function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos: number): void {
-  const a = into.get(key);
-  if (a === undefined) {
-    const at = { step: s.step, file: s.file, line: s.line, pos };
-    into.set(key, { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at });
-    return;
-  }
+function bump(a: Acc, e: number, s: TallySample, pos: number): void {
   a.count++;
   a.sum += e;
   if (e > TAIL_ERROR) a.tail++;
@@ -73,6 +67,18 @@ function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos
     a.max = e;
     a.at = { step: s.step, file: s.file, line: s.line, pos };
   }
+}
+
+function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos: number): Acc {
+  const a = into.get(key);
+  if (a !== undefined) {
+    bump(a, e, s, pos);
+    return a;
+  }
+  const at = { step: s.step, file: s.file, line: s.line, pos };
+  const fresh = { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at };
+  into.set(key, fresh);
+  return fresh;
 }
 
 /**
@@ -88,6 +94,10 @@ export function addSample(t: Tally, s: TallySample): void {
   t.samples++;
   let turn = -1;
   let inRun = false;
+  // A sample's bucket and turn change rarely along it: their rows are looked up on a change only.
+  let bucket = -1;
+  let bucketAcc: Acc | null = null;
+  let turnAcc: Acc | null = null;
   for (let p = 0; p < errors.length; p++) {
     if ((mask[p] as number) * sampleMask === 0) {
       inRun = false;
@@ -96,6 +106,7 @@ export function addSample(t: Tally, s: TallySample): void {
     if (!inRun) {
       turn++;
       inRun = true;
+      turnAcc = null;
     }
     if (p === 0) continue; // NeMo-RL drops position 0 (docs/trainer-logs.md)
     const e = errors[p] as number;
@@ -105,8 +116,11 @@ export function addSample(t: Tally, s: TallySample): void {
       continue;
     }
     add(t.tokens, ids[p] as number, e, s, p);
-    add(t.positions, positionBucket(p), e, s, p);
-    add(t.turns, turn, e, s, p);
+    const b = positionBucket(p);
+    if (b === bucket && bucketAcc) bump(bucketAcc, e, s, p);
+    else [bucket, bucketAcc] = [b, add(t.positions, b, e, s, p)];
+    if (turnAcc) bump(turnAcc, e, s, p);
+    else turnAcc = add(t.turns, turn, e, s, p);
   }
 }
 
