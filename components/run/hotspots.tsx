@@ -102,7 +102,7 @@ function Table({ runId, h, kind }: { runId: string; h: TrainerHotspots; kind: Ki
   return (
     <table className="grid" data-testid={`hotspots-${kind}`}>
       <caption>
-        {TITLES[kind]}s ({n(rows.length)} of {n(h.distinct[kind])}
+        {TITLES[kind]}s ({n(rows.length)} of {n(h.distinct[kind])} distinct
         {h.min_count[kind] > 1 ? `, seen ${h.min_count[kind]}+ times` : ""})
       </caption>
       <thead>
