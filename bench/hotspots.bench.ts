@@ -9,7 +9,7 @@ import path from "node:path";
 import { LARGE_DEFAULTS } from "@/fixtures/generator/large";
 import { HOT_IDS, writeLargeStepFiles } from "@/fixtures/generator/large-steps";
 import { LARGE_DIR } from "@/fixtures/generate";
-import { runTally } from "@/lib/trainer";
+import { runTally, tokenEntries } from "@/lib/trainer";
 import { residency } from "./cache";
 import { figure, fmt, mb, runAlone } from "./util";
 
@@ -60,7 +60,7 @@ async function measure(): Promise<void> {
       `warm (cached by the files' versions): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
       `${cold.tally.maskedTokens} masked tokens, ${cold.issues.length} issues`,
   );
-  const top = [...cold.tally.tokens]
+  const top = [...tokenEntries(cold.tally)]
     .filter(([, a]) => a.count >= 5)
     .sort(([, a], [, b]) => b.sum / b.count - a.sum / a.count)
     .slice(0, 3)

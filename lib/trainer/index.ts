@@ -2,7 +2,7 @@
 // NeMo-RL's train_data_step files joined to the capture token by token.
 export { mismatchDistribution } from "./mismatch-distribution";
 // runTally: the hotspots' one pass over the step files alone, which bench/hotspots times.
-export { runTally, trainerHotspots } from "./hotspots";
+export { runTally, tokenEntries, trainerHotspots } from "./hotspots";
 export { rolloutMismatch } from "./rollout-mismatch";
 export {
   chooseScalar,

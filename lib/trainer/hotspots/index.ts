@@ -10,9 +10,19 @@ import type { HotspotRow, HotspotsQuery, TrainerHotspots, TruthSample } from "@/
 import { decoderFor, type TokenDecoder } from "@/lib/tokens";
 import { trainerLogDir, trainerTruthAll } from "../truth-check";
 import { runTally } from "./read";
-import { bucketRange, rank, TAIL_ERROR, type Acc, type Dimension, type Occurrence } from "./tally";
+import {
+  bucketRange,
+  distinctTokens,
+  rank,
+  TAIL_ERROR,
+  tokenEntries,
+  type Acc,
+  type Dimension,
+  type Occurrence,
+} from "./tally";
 
 export { runHotspotsStep, runTally, type HotspotsStepJob } from "./read";
+export { tokenEntries } from "./tally";
 
 /** Occurrences a row needs before it is ranked, per table: one token's error is noise. */
 export const MIN_COUNT: Record<Dimension, number> = { tokens: 5, positions: 1, turns: 1 };
@@ -59,12 +69,12 @@ export async function trainerHotspots(run: RunLayout, q: HotspotsQuery): Promise
   const { tally, issues, stepFiles } = await runTally(logDir);
   const joined: Joined = stepFiles > 0 ? await joinedSamples(run) : new Map();
   const decoder =
-    tally.tokens.size > 0
+    tally.maskedTokens > 0
       ? await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null)
       : null;
   const table = (dim: Dimension) =>
-    rank(tally[dim], q.by, MIN_COUNT[dim], q.limit).map((r) =>
-      toRow(dim, r.key, r.acc, joined, decoder),
+    rank(dim === "tokens" ? tokenEntries(tally) : tally[dim], q.by, MIN_COUNT[dim], q.limit).map(
+      (r) => toRow(dim, r.key, r.acc, joined, decoder),
     );
   return {
     run_id: run.id,
@@ -80,7 +90,7 @@ export async function trainerHotspots(run: RunLayout, q: HotspotsQuery): Promise
     positions: table("positions"),
     turns: table("turns"),
     distinct: {
-      tokens: tally.tokens.size,
+      tokens: distinctTokens(tally),
       positions: tally.positions.size,
       turns: tally.turns.size,
     },

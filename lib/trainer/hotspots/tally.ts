@@ -3,6 +3,7 @@
 // exp(|gen − prev|), docs/trainer-logs.md "Mismatch hotspots"), and the worst occurrence. Pure: one
 // sample at a time, tallies merge in any order. Not responsible for reading, ranking or decoding.
 import { tokenErrors, type MismatchInput } from "../mismatch";
+import { addDense, DENSE_LIMIT, denseSize, emptyDense, mergeDense, type DenseAccs } from "./dense";
 
 /** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
 export const TAIL_ERROR = 1.05;
@@ -32,9 +33,13 @@ export interface Tally {
   maskedTokens: number;
   /** Masked tokens whose error is NaN or infinite: left out of every mean, counted here. */
   nonFinite: number;
-  tokens: Map<number, Acc>;
+  /** Token ids below DENSE_LIMIT, by id (./dense); `bigTokens` holds the rest. */
+  tokens: DenseAccs;
+  bigTokens: Map<number, Acc>;
   positions: Map<number, Acc>;
   turns: Map<number, Acc>;
+  /** The samples tallied, in order: what the token table's worst occurrences point at. */
+  refs: Array<Omit<Occurrence, "pos">>;
 }
 
 export interface TallySample extends MismatchInput {
@@ -45,8 +50,18 @@ export interface TallySample extends MismatchInput {
 }
 
 export function emptyTally(): Tally {
-  const [tokens, positions, turns] = [new Map(), new Map(), new Map()];
-  return { samples: 0, maskedTokens: 0, nonFinite: 0, tokens, positions, turns };
+  const [bigTokens, positions, turns] = [new Map(), new Map(), new Map()];
+  const tokens = emptyDense();
+  return {
+    samples: 0,
+    maskedTokens: 0,
+    nonFinite: 0,
+    tokens,
+    bigTokens,
+    positions,
+    turns,
+    refs: [],
+  };
 }
 
 /** The bucket of position `pos` ≥ 1: b holds [2^b, 2^(b+1)). */
@@ -92,6 +107,7 @@ export function addSample(t: Tally, s: TallySample): void {
   const errors = tokenErrors(s);
   const sampleMask = s.sampleLossMask ?? 1;
   t.samples++;
+  const ref = t.refs.push({ step: s.step, file: s.file, line: s.line }) - 1;
   let turn = -1;
   let inRun = false;
   // A sample's bucket and turn change rarely along it: their rows are looked up on a change only.
@@ -115,7 +131,9 @@ export function addSample(t: Tally, s: TallySample): void {
       t.nonFinite++;
       continue;
     }
-    add(t.tokens, ids[p] as number, e, s, p);
+    const id = ids[p] as number;
+    if (id >= 0 && id < DENSE_LIMIT) addDense(t.tokens, id, e, TAIL_ERROR, ref, p);
+    else add(t.bigTokens, id, e, s, p);
     const b = positionBucket(p);
     if (b === bucket && bucketAcc) bump(bucketAcc, e, s, p);
     else [bucket, bucketAcc] = [b, add(t.positions, b, e, s, p)];
@@ -145,12 +163,34 @@ export function mergeTallies(parts: readonly Tally[]): Tally {
     out.samples += p.samples;
     out.maskedTokens += p.maskedTokens;
     out.nonFinite += p.nonFinite;
-    mergeMaps(out.tokens, p.tokens);
+    mergeDense(out.tokens, p.tokens, out.refs.length);
+    for (const r of p.refs) out.refs.push(r);
+    mergeMaps(out.bigTokens, p.bigTokens);
     mergeMaps(out.positions, p.positions);
     mergeMaps(out.turns, p.turns);
   }
   return out;
 }
+
+/** Every token id seen, with its accumulator (built here: the table keeps none). */
+export function* tokenEntries(t: Tally): Iterable<[number, Acc]> {
+  const d = t.tokens;
+  for (let id = 0; id < d.count.length; id++) {
+    const count = d.count[id] as number;
+    if (count === 0) continue;
+    const at = {
+      ...(t.refs[d.atRef[id] as number] as Tally["refs"][number]),
+      pos: d.atPos[id] as number,
+    };
+    yield [
+      id,
+      { count, sum: d.sum[id] as number, tail: d.tail[id] as number, max: d.max[id] as number, at },
+    ];
+  }
+  yield* t.bigTokens;
+}
+
+export const distinctTokens = (t: Tally) => denseSize(t.tokens) + t.bigTokens.size;
 
 export type RankBy = "mean" | "tail";
 
@@ -163,7 +203,7 @@ export interface Ranked {
  * The `limit` keys with the highest mean error (or tail share), among those seen at least
  * `minCount` times; ties by count, then key. Sorting is over the keys seen, not the tokens.
  */
-export function rank(m: ReadonlyMap<number, Acc>, by: RankBy, minCount: number, limit: number) {
+export function rank(m: Iterable<[number, Acc]>, by: RankBy, minCount: number, limit: number) {
   const value = (a: Acc) => (by === "mean" ? a.sum / a.count : a.tail / a.count);
   const rows: Ranked[] = [];
   for (const [key, acc] of m) if (acc.count >= minCount) rows.push({ key, acc });
