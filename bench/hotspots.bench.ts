@@ -3,8 +3,10 @@
 // one read + JSON.parse of each line of the same files, in this process, both with the files'
 // pages resident (read once first; fincore says how much). Target: the pass ≤ 2× JSON.parse
 // (docs/trainer-logs.md "Mismatch hotspots"). The pass is timed cold (nothing of it cached in
-// this process: its first call), then warm (its per-file cache answers).
+// this process: its first call), then warm (its cache answers). The figure is wall time; the
+// CPU times of both sides are printed beside it, as the machine's load moves wall time.
 import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { LARGE_DEFAULTS } from "@/fixtures/generator/large";
 import { HOT_IDS, writeLargeStepFiles } from "@/fixtures/generator/large-steps";
@@ -15,15 +17,22 @@ import { figure, fmt, mb, runAlone } from "./util";
 
 const TARGET = 2;
 
-function parseAll(files: string[]): { ms: number; bytes: number } {
+/** CPU time of this process (all its threads) in ms since `from`. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1000;
+}
+
+function parseAll(files: string[]): { ms: number; cpu: number; bytes: number } {
   let bytes = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const f of files) {
     const text = readFileSync(f, "utf8");
     bytes += Buffer.byteLength(text);
     for (const l of text.split("\n")) if (l.length > 0) JSON.parse(l);
   }
-  return { ms: performance.now() - t0, bytes };
+  return { ms: performance.now() - t0, cpu: cpuMs(c0), bytes };
 }
 
 export async function benchHotspots(): Promise<void> {
@@ -48,15 +57,19 @@ async function measure(): Promise<void> {
   console.log(
     `${files.length} step files, ${mb(parse.bytes)}, ${LARGE_DEFAULTS.rollouts} samples; ${residency(files)}`,
   );
-  console.log(`read + JSON.parse of every line: ${fmt(parse.ms)}`);
+  console.log(`read + JSON.parse of every line: ${fmt(parse.ms)} (CPU ${fmt(parse.cpu)})`);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const cold = await runTally(logDir);
   const coldMs = performance.now() - t0;
+  const coldCpu = cpuMs(c0);
   const t1 = performance.now();
   await runTally(logDir);
   const warmMs = performance.now() - t1;
   console.log(
-    `hotspot pass, cold (first in this process, inline, ROLLOUT_LENS_IO_WORKERS=0): ${fmt(coldMs)}; ` +
+    `hotspot pass, cold (first in this process, inline, ROLLOUT_LENS_IO_WORKERS=0): ${fmt(coldMs)} ` +
+      `(CPU ${fmt(coldCpu)}, ${(coldCpu / parse.cpu).toFixed(2)}× JSON.parse's; load average ` +
+      `${os.loadavg()[0]?.toFixed(1)} on ${os.availableParallelism()} cores); ` +
       `warm (cached by the files' versions): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
       `${cold.tally.maskedTokens} masked tokens, ${cold.issues.length} issues`,
   );
