@@ -2,7 +2,7 @@
 // the generator's own account of what it wrote (regenerated into a temp root; the fixtures test
 // keeps the committed files byte-equal to it), ranked here by the documented rule: mean (or tail
 // share) descending, then count descending, then key; rows seen fewer than min_count times left out.
-import { appendFileSync, cpSync, mkdtempSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +31,13 @@ beforeAll(async () => {
     cpSync(path.join(RUNS_DIR, run), path.join(root, run), { recursive: true });
   cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "damaged"), { recursive: true });
   appendFileSync(path.join(root, "damaged", "logs", "train_data_step2.jsonl"), "{not json\n");
+  // A step file that links out of its directory, to a file holding a secret line.
+  cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "linked"), { recursive: true });
+  const outside = path.join(gen, "outside.jsonl");
+  writeFileSync(outside, "SECRET-OUTSIDE\n");
+  const linked = path.join(root, "linked", "logs", "train_data_step3.jsonl");
+  rmSync(linked);
+  symlinkSync(outside, linked);
 }, 60_000);
 serveRunsRoot(() => root);
 
@@ -106,6 +113,15 @@ describe("GET /api/runs/{run}/trainer/hotspots", () => {
     expect(h.issues).toHaveLength(1);
     expect(h.issues[0]).toMatch(/^train_data_step2\.jsonl line 9: /);
     expect(h.masked_tokens).toBe(truth.maskedTokens);
+  });
+
+  it("refuses a step file that links out of its directory, by name, unread", async () => {
+    const h = await hotspots("linked", "?limit=200");
+    expect(h.step_files).toBe(3);
+    expect(h.issues).toHaveLength(1);
+    expect(h.issues[0]).toContain("train_data_step3.jsonl");
+    expect(JSON.stringify(h)).not.toContain("SECRET-OUTSIDE");
+    expect(h.samples).toBe(16);
   });
 
   it("refuses a misspelt or out-of-range parameter", async () => {
