@@ -181,7 +181,13 @@ function raggedness(v: StepLine): string | null {
 
 function toSample(v: StepLine, f: StepFile, line: number): StepSample {
   const len = v.input_lengths?.[0] ?? null;
-  const cut = (xs: number[] | undefined) => (xs && len !== null ? xs.slice(0, len) : null);
+  // Cut in place: the lists are this line's own, fresh from JSON.parse (a copy costs a step file's
+  // every value once more).
+  const cut = (xs: number[] | undefined) => {
+    if (!xs || len === null) return null;
+    if (xs.length > len) xs.length = len;
+    return xs;
+  };
   const extra: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(v)) if (!KNOWN.has(k)) extra[k] = val;
   return {
