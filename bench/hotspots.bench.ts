@@ -4,8 +4,8 @@
 // pages resident (read once first; fincore says how much). Target: the pass ≤ 2× JSON.parse
 // (docs/trainer-logs.md "Mismatch hotspots"). The pass is timed cold (nothing of these files cached
 // in this process; its modules loaded and compiled by a pass over the small sample run first), then
-// warm (its cache answers). The figure is wall time; the
-// CPU times of both sides are printed beside it, as the machine's load moves wall time.
+// warm (its cache answers). The figure is the ratio of CPU times (this process, all its threads):
+// on cores shared with other work, either side's wall time doubles when it is descheduled.
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -84,9 +84,10 @@ async function measure(): Promise<void> {
     .map(([k]) => k);
   if ([...top].sort().join() !== [...HOT_IDS].sort().join())
     throw new Error(`the planted ids ${HOT_IDS.join(", ")} do not rank first: ${top.join(", ")}`);
+  console.log(`wall-time ratio ${(coldMs / parse.ms).toFixed(2)}× (moves with the machine's load)`);
   figure(
-    "hotspot pass / JSON.parse of the step files",
-    coldMs / parse.ms,
+    "hotspot pass / JSON.parse of the step files, CPU time",
+    coldCpu / parse.cpu,
     TARGET,
     (v) => `${v.toFixed(2)}×`,
   );
