@@ -27,7 +27,28 @@ export { tokenEntries } from "./tally";
 /** Occurrences a row needs before it is ranked, per table: one token's error is noise. */
 export const MIN_COUNT: Record<Dimension, number> = { tokens: 5, positions: 1, turns: 1 };
 
+/** Issues listed; the rest are counted in one more line. */
+export const MAX_ISSUES = 50;
+
 type Joined = ReadonlyMap<string, TruthSample>;
+
+/** The token's text, or null without a tokenizer or for an id it has no piece for. */
+function textOf(decoder: TokenDecoder | null, id: number): string | null {
+  try {
+    return decoder ? decoder.decode([id]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function listed(issues: string[]): string[] {
+  if (issues.length <= MAX_ISSUES) return issues;
+  const more = issues.length - MAX_ISSUES;
+  return [
+    ...issues.slice(0, MAX_ISSUES),
+    `… and ${more.toLocaleString("en-US")} more lines not read`,
+  ];
+}
 
 /** The rollout whose main chain holds the occurrence, or null (no join, or past the first drift). */
 function rolloutOf(joined: Joined, at: Occurrence): string | null {
@@ -52,7 +73,7 @@ function toRow(
   const [from, to] = dim === "positions" ? bucketRange(key) : [null, null];
   return {
     key,
-    text: dim === "tokens" && decoder ? decoder.decode([key]) : null,
+    text: dim === "tokens" ? textOf(decoder, key) : null,
     from,
     to,
     count: a.count,
@@ -95,6 +116,6 @@ export async function trainerHotspots(run: RunLayout, q: HotspotsQuery): Promise
       turns: tally.turns.size,
     },
     moe_layers: null,
-    issues,
+    issues: listed(issues),
   };
 }

@@ -31,6 +31,21 @@ beforeAll(async () => {
     cpSync(path.join(RUNS_DIR, run), path.join(root, run), { recursive: true });
   cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "damaged"), { recursive: true });
   appendFileSync(path.join(root, "damaged", "logs", "train_data_step2.jsonl"), "{not json\n");
+  // Many bad lines, and a sample whose trained ids no tokenizer has (past 2^40, negative).
+  cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "hostile"), { recursive: true });
+  const odd = {
+    input_lengths: [3],
+    token_ids: [[1, 2 ** 40, -4]],
+    token_loss_mask: [[0, 1, 1]],
+    sample_loss_mask: [1],
+    generation_logprobs: [[0, -1, -1]],
+    prev_logprobs: [[0, -2, -2]],
+    idx: 99,
+  };
+  appendFileSync(
+    path.join(root, "hostile", "logs", "train_data_step1.jsonl"),
+    "[1,\n".repeat(60) + JSON.stringify(odd) + "\n",
+  );
   // A step file that links out of its directory, to a file holding a secret line.
   cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "linked"), { recursive: true });
   const outside = path.join(gen, "outside.jsonl");
@@ -113,6 +128,15 @@ describe("GET /api/runs/{run}/trainer/hotspots", () => {
     expect(h.issues).toHaveLength(1);
     expect(h.issues[0]).toMatch(/^train_data_step2\.jsonl line 9: /);
     expect(h.masked_tokens).toBe(truth.maskedTokens);
+  });
+
+  it("lists 50 bad lines and counts the rest; keeps ids no tokenizer has", async () => {
+    const h = await hotspots("hostile", "?limit=200");
+    expect(h.issues).toHaveLength(51);
+    expect(h.issues[0]).toMatch(/^train_data_step1\.jsonl line 9: /);
+    expect(h.issues[50]).toBe("… and 10 more lines not read");
+    expect(h.distinct.tokens).toBe(truth.tokens.size + 2);
+    expect(h.masked_tokens).toBe(truth.maskedTokens + 2);
   });
 
   it("refuses a step file that links out of its directory, by name, unread", async () => {
