@@ -13,6 +13,7 @@ import { benchCompare } from "./compare.bench";
 import { benchCompareSeeds } from "./compare-seeds.bench";
 import { benchScale } from "./scale.bench";
 import { benchSearch } from "./search.bench";
+import { benchHotspots } from "./hotspots.bench";
 import { crashed, summarise } from "./util";
 
 const BENCHES: Array<[string, () => Promise<void>]> = [
@@ -27,6 +28,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["compare seed groups", benchCompareSeeds],
   ["scale", benchScale],
   ["text search", benchSearch],
+  ["mismatch hotspots", benchHotspots],
 ];
 
 for (const [name, bench] of BENCHES) {

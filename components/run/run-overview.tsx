@@ -28,6 +28,7 @@ import { RolloutsTable } from "./rollouts-table";
 import { queryFrom } from "./table-filters";
 import { TrainingCurve } from "./training-curve";
 import { TrainingSectionView } from "./training-section";
+import { Hotspots } from "./hotspots";
 import { TruthCheck } from "./truth-check";
 import { useRowPages } from "./use-row-pages";
 import { useRunHealth } from "./use-run-health";
@@ -75,6 +76,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />
         <TruthCheck runId={runId} />
+        <Hotspots runId={runId} />
         <TrainingSectionView runId={runId} recordSteps={recordSteps} />
         {(facts.hasRecords || health.rollouts > 0) && (
           <>
@@ -111,6 +113,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
+      <Hotspots runId={runId} />
       <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );

@@ -20,6 +20,7 @@ import {
   trainerTruthSchema,
 } from "./api-trainer";
 import { trainingSectionSchema } from "./api-training";
+import { trainerHotspotsSchema } from "./api-hotspots";
 
 export type RunParams = { run: string };
 export type RolloutParams = { run: string; rollout: string };
@@ -59,6 +60,7 @@ export const API = {
     (p: RunParams) => `${runPath(p)}/trainer/mismatch-distribution`,
     mismatchDistributionSchema,
   ),
+  hotspots: route((p: RunParams) => `${runPath(p)}/trainer/hotspots`, trainerHotspotsSchema),
   rollout: route(rolloutPath, rolloutViewSchema),
   rolloutStamp: route(rolloutPath, rolloutStampSchema, { stamp: "1" }),
   rolloutFacts: route(rolloutPath, rolloutFactsSchema, { facts: "1" }),

@@ -14,6 +14,13 @@ export * from "./api-search";
 export * from "./api-run-list";
 export * from "./api-compare";
 export * from "./api-training";
+export {
+  type HotspotRow,
+  type HotspotsQuery,
+  hotspotsQuerySchema,
+  type TrainerHotspots,
+  trainerHotspotsSchema,
+} from "./api-hotspots";
 export * from "./api-diff";
 export {
   type ChatTemplate,

@@ -91,9 +91,12 @@ export function withinDepth(value: unknown, max: number): boolean {
   for (let top = stack.pop(); top; top = stack.pop()) {
     const [v, depth] = top;
     if (depth > max) return false;
-    const items = Array.isArray(v) ? v : Object.values(v);
-    for (const item of items)
+    // An index loop: a trainer's step line holds millions of numbers, each looked at once here.
+    const items: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (item !== null && typeof item === "object") stack.push([item, depth + 1]);
+    }
   }
   return true;
 }

@@ -1,6 +1,8 @@
 // The trainer's own logs: TensorBoard event files, MLflow's file store, metrics.jsonl scalars, and
 // NeMo-RL's train_data_step files joined to the capture token by token.
 export { mismatchDistribution } from "./mismatch-distribution";
+// runTally: the hotspots' one pass over the step files alone, which bench/hotspots times.
+export { runTally, tokenEntries, trainerHotspots } from "./hotspots";
 export { rolloutMismatch } from "./rollout-mismatch";
 export {
   chooseScalar,

@@ -123,8 +123,21 @@ function replaceOutsideStrings(text: string, f: (chunk: string) => string): stri
 const one = <T extends z.ZodType>(inner: T) => z.tuple([inner]).optional();
 // NaN and ±Infinity pass (z.number() refuses them): non-finite log probs are evidence, not errors.
 const num = z.custom<number>((v) => typeof v === "number", "expected a number");
-const ints = z.array(z.int());
-const nums = z.array(num);
+// Per-token lists are checked in one loop each, not element by element through zod: a step file
+// holds millions of these values and is read in one pass (docs/trainer-logs.md "Mismatch hotspots").
+const everyOf = (v: unknown, ok: (x: unknown) => boolean) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!ok(v[i])) return false;
+  return true;
+};
+const ints = z.custom<number[]>(
+  (v) => everyOf(v, Number.isSafeInteger),
+  "expected a list of integers",
+);
+const nums = z.custom<number[]>(
+  (v) => everyOf(v, (x) => typeof x === "number"),
+  "expected a list of numbers",
+);
 
 const stepLineSchema = z.looseObject({
   idx: z.int().nonnegative().optional(),
@@ -168,7 +181,13 @@ function raggedness(v: StepLine): string | null {
 
 function toSample(v: StepLine, f: StepFile, line: number): StepSample {
   const len = v.input_lengths?.[0] ?? null;
-  const cut = (xs: number[] | undefined) => (xs && len !== null ? xs.slice(0, len) : null);
+  // Cut in place: the lists are this line's own, fresh from JSON.parse (a copy costs a step file's
+  // every value once more).
+  const cut = (xs: number[] | undefined) => {
+    if (!xs || len === null) return null;
+    if (xs.length > len) xs.length = len;
+    return xs;
+  };
   const extra: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(v)) if (!KNOWN.has(k)) extra[k] = val;
   return {
@@ -191,7 +210,7 @@ function toSample(v: StepLine, f: StepFile, line: number): StepSample {
   };
 }
 
-function readLine(l: JsonlLine, f: StepFile, out: StepRead): void {
+function readLine(l: JsonlLine, f: StepFile, out: StepSink): void {
   const file = path.basename(f.file);
   const refuse = (why: string) =>
     void out.issues.push({ file, line: l.line, message: `${file} line ${l.line}: ${why}` });
@@ -200,31 +219,62 @@ function readLine(l: JsonlLine, f: StepFile, out: StepRead): void {
   if (!parsed.success) return refuse(describeZodError(parsed.error));
   const ragged = raggedness(parsed.data);
   if (ragged) return refuse(ragged);
-  out.samples.push(toSample(parsed.data, f, l.line));
+  out.onSample(toSample(parsed.data, f, l.line));
+}
+
+interface StepSink {
+  onSample: (s: StepSample) => void;
+  issues: StepIssue[];
+}
+
+/** Why the step file is refused unread (it links out of its directory), or null. */
+async function refused(f: StepFile): Promise<StepIssue | null> {
+  // A step file may link only within its directory: one leading out is refused unread, by name.
+  try {
+    await confine(path.dirname(f.file), f.file, "the run's log directory");
+    return null;
+  } catch (err) {
+    if (!(err instanceof OutsideStoreError)) throw err;
+    return { file: path.basename(f.file), line: null, message: err.message };
+  }
+}
+
+async function readSamples(f: StepFile, onSample: (s: StepSample) => void): Promise<StepIssue[]> {
+  const file = path.basename(f.file);
+  const out: StepSink = { onSample, issues: [] };
+  const onLine = (l: JsonlLine) => readLine(l, f, out);
+  const read = await readJsonl(f.file, onLine, undefined, undefined, scanPythonNumbers);
+  if (read.tornTail)
+    out.issues.push({
+      file,
+      line: read.tornTail.line,
+      message: `${file} line ${read.tornTail.line}: a torn final line (a write in progress), not read`,
+    });
+  return out.issues;
+}
+
+/**
+ * Each sample of one step file in turn, kept by no one (a one-pass reader's way: ./hotspots);
+ * returns the lines that could not be read. Confined like readStepFile; not cached.
+ */
+export async function eachStepSample(
+  f: StepFile,
+  onSample: (s: StepSample) => void,
+): Promise<StepIssue[]> {
+  const refusal = await refused(f);
+  return refusal ? [refusal] : readSamples(f, onSample);
 }
 
 /** One step file's samples and the lines that could not be read, once per file version. */
 export async function readStepFile(f: StepFile): Promise<StepRead> {
-  const file = path.basename(f.file);
-  // A step file may link only within its directory: one leading out is refused unread, by name.
-  try {
-    await confine(path.dirname(f.file), f.file, "the run's log directory");
-  } catch (err) {
-    if (!(err instanceof OutsideStoreError)) throw err;
-    return { samples: [], issues: [{ file, line: null, message: err.message }] };
-  }
+  const refusal = await refused(f);
+  if (refusal) return { samples: [], issues: [refusal] };
   const res = await cachedOrError(`nemo-rl-step:${f.kind}:${f.step}`, f.file, async () => {
-    const out: StepRead = { samples: [], issues: [] };
-    const onLine = (l: JsonlLine) => readLine(l, f, out);
-    const read = await readJsonl(f.file, onLine, undefined, undefined, scanPythonNumbers);
-    if (read.tornTail)
-      out.issues.push({
-        file,
-        line: read.tornTail.line,
-        message: `${file} line ${read.tornTail.line}: a torn final line (a write in progress), not read`,
-      });
-    return out;
+    const samples: StepSample[] = [];
+    const issues = await readSamples(f, (s) => void samples.push(s));
+    return { samples, issues };
   });
   if (res.value) return res.value;
+  const file = path.basename(f.file);
   return { samples: [], issues: res.error ? [{ file, line: null, message: res.error }] : [] };
 }

@@ -72,6 +72,7 @@ export {
   inspectorHref,
   isBucketShown,
   maskReasonKeys,
+  mismatchTokenHref,
   neighborHref,
   neighborsUrl,
   type ReasonOption,

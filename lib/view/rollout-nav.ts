@@ -139,6 +139,10 @@ export function alertTableHref(runId: string, alert: Pick<Alert, "table_query">)
   return withQuery(`/runs/${encodeURIComponent(runId)}`, new URLSearchParams(alert.table_query));
 }
 
+/** A trained token in the inspector: main's token view at `pos`, coloured by mismatch. */
+export const mismatchTokenHref = (runId: string, rolloutId: string, pos: number): string =>
+  `${rolloutPath(runId, rolloutId)}?tab=tokens&chain=main&pos=${pos}&mismatch=1`;
+
 /** The inspector of one rollout an alert names (no table query: the alert is not a table). */
 export function alertRolloutHref(runId: string, rolloutId: string): string {
   return rolloutPath(runId, rolloutId);

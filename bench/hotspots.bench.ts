@@ -1,0 +1,96 @@
+// Mismatch hotspots on the 10,000-rollout run with step files (fixtures/generator/large-steps): the
+// one pass over every train_data_step{N}.jsonl (read, parse, tally: lib/trainer runTally) against
+// one read + JSON.parse of each line of the same files, in this process, both with the files'
+// pages resident (read once first; fincore says how much). Target: the pass ≤ 2× JSON.parse
+// (docs/trainer-logs.md "Mismatch hotspots"). The pass is timed cold (nothing of these files cached
+// in this process; its modules loaded and compiled by a pass over the small sample run first), then
+// warm (its cache answers). The figure is the ratio of CPU times (this process, all its threads):
+// on cores shared with other work, either side's wall time doubles when it is descheduled.
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { LARGE_DEFAULTS } from "@/fixtures/generator/large";
+import { HOT_IDS, writeLargeStepFiles } from "@/fixtures/generator/large-steps";
+import { LARGE_DIR, RUNS_DIR } from "@/fixtures/generate";
+import { runTally, tokenEntries } from "@/lib/trainer";
+import { residency } from "./cache";
+import { figure, fmt, mb, runAlone } from "./util";
+
+const TARGET = 2;
+
+/** CPU time of this process (all its threads) in ms since `from`. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1000;
+}
+
+function parseAll(files: string[]): { ms: number; cpu: number; bytes: number } {
+  let bytes = 0;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (const f of files) {
+    const text = readFileSync(f, "utf8");
+    bytes += Buffer.byteLength(text);
+    for (const l of text.split("\n")) if (l.length > 0) JSON.parse(l);
+  }
+  return { ms: performance.now() - t0, cpu: cpuMs(c0), bytes };
+}
+
+export async function benchHotspots(): Promise<void> {
+  // One thread against one thread: the pass inline (no store workers), as JSON.parse runs here.
+  const workers = process.env.ROLLOUT_LENS_IO_WORKERS;
+  process.env.ROLLOUT_LENS_IO_WORKERS = "0";
+  try {
+    await measure();
+  } finally {
+    if (workers === undefined) delete process.env.ROLLOUT_LENS_IO_WORKERS;
+    else process.env.ROLLOUT_LENS_IO_WORKERS = workers;
+  }
+}
+
+async function measure(): Promise<void> {
+  const logDir = writeLargeStepFiles(LARGE_DIR, LARGE_DEFAULTS.rollouts);
+  const files = readdirSync(logDir)
+    .filter((n) => n.endsWith(".jsonl"))
+    .map((n) => path.join(logDir, n));
+  parseAll(files); // the pages in, for both sides alike
+  const parse = parseAll(files);
+  console.log(
+    `${files.length} step files, ${mb(parse.bytes)}, ${LARGE_DEFAULTS.rollouts} samples; ${residency(files)}`,
+  );
+  console.log(`read + JSON.parse of every line: ${fmt(parse.ms)} (CPU ${fmt(parse.cpu)})`);
+  // Modules loaded and the code compiled on the 3-file sample run first: what is timed is the pass.
+  await runTally(path.join(RUNS_DIR, "grpo-hotspots", "logs"));
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const cold = await runTally(logDir);
+  const coldMs = performance.now() - t0;
+  const coldCpu = cpuMs(c0);
+  const t1 = performance.now();
+  await runTally(logDir);
+  const warmMs = performance.now() - t1;
+  console.log(
+    `hotspot pass, cold (these files' first in this process, after one over grpo-hotspots; inline, ` +
+      `ROLLOUT_LENS_IO_WORKERS=0): ${fmt(coldMs)} ` +
+      `(CPU ${fmt(coldCpu)}, ${(coldCpu / parse.cpu).toFixed(2)}× JSON.parse's; load average ` +
+      `${os.loadavg()[0]?.toFixed(1)} on ${os.availableParallelism()} cores); ` +
+      `warm (cached by the files' versions): ${fmt(warmMs)}; ${cold.tally.samples} samples, ` +
+      `${cold.tally.maskedTokens} masked tokens, ${cold.issues.length} issues`,
+  );
+  const top = [...tokenEntries(cold.tally)]
+    .filter(([, a]) => a.count >= 5)
+    .sort(([, a], [, b]) => b.sum / b.count - a.sum / a.count)
+    .slice(0, 3)
+    .map(([k]) => k);
+  if ([...top].sort().join() !== [...HOT_IDS].sort().join())
+    throw new Error(`the planted ids ${HOT_IDS.join(", ")} do not rank first: ${top.join(", ")}`);
+  console.log(`wall-time ratio ${(coldMs / parse.ms).toFixed(2)}× (moves with the machine's load)`);
+  figure(
+    "hotspot pass / JSON.parse of the step files, CPU time",
+    coldCpu / parse.cpu,
+    TARGET,
+    (v) => `${v.toFixed(2)}×`,
+  );
+}
+
+runAlone("hotspots.bench.ts", "hotspots", benchHotspots);

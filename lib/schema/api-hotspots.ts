@@ -1,0 +1,65 @@
+// The wire contract of `GET /api/runs/{run}/trainer/hotspots`: where a run's train/inference
+// mismatch concentrates, by token, position bucket and turn, over every trained sample of NeMo-RL's
+// train_data_step{N}.jsonl (docs/trainer-logs.md "Mismatch hotspots"). Strict, snake_case.
+import { z } from "zod";
+
+const count = z.int().nonnegative();
+
+/** `?by=mean|tail` ranks the rows by mean error or by tail share; `limit` rows per table. */
+export const hotspotsQuerySchema = z.strictObject({
+  by: z.enum(["mean", "tail"]).default("mean"),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+/** The worst occurrence of a row: its sample, its position, and the rollout the truth check joined. */
+export const hotspotOccurrenceSchema = z.strictObject({
+  step: count,
+  file: z.string(),
+  line: count,
+  pos: count,
+  /** The rollout whose main chain holds this position (null: no joined rollout, or past a drift). */
+  rollout_id: z.string().nullable(),
+});
+
+export const hotspotRowSchema = z.strictObject({
+  /** Token id, position bucket (positions 2^key … 2^(key+1) − 1) or turn (0-based). */
+  key: count,
+  /** The token's text as the run's tokenizer decodes it (null without one); the bucket's range. */
+  text: z.string().nullable(),
+  from: count.nullable(),
+  to: count.nullable(),
+  count,
+  /** Mean of exp(|gen − prev|) over the occurrences: NeMo-RL's token_mult_prob_error, per key. */
+  mean: z.number(),
+  /** Share of occurrences whose error exceeds `tail_error`. */
+  tail_share: z.number(),
+  max: z.number(),
+  worst: hotspotOccurrenceSchema,
+});
+
+export const trainerHotspotsSchema = z.strictObject({
+  run_id: z.string(),
+  /** The NeMo-RL log directory read, relative to the run directory; null when the run has none. */
+  log_dir: z.string().nullable(),
+  step_files: count,
+  samples: count,
+  masked_tokens: count,
+  /** Masked tokens whose error is NaN or infinite: in no mean, counted here. */
+  non_finite: count,
+  by: z.enum(["mean", "tail"]),
+  tail_error: z.number(),
+  /** Rows seen fewer times than this are not ranked (a single token's error is noise). */
+  min_count: z.strictObject({ tokens: count, positions: count, turns: count }),
+  tokens: z.array(hotspotRowSchema),
+  positions: z.array(hotspotRowSchema),
+  turns: z.array(hotspotRowSchema),
+  /** How many distinct keys each table ranked from. */
+  distinct: z.strictObject({ tokens: count, positions: count, turns: count }),
+  /** MoE layers need routed experts in the capture; null until this route reads them. */
+  moe_layers: z.null(),
+  issues: z.array(z.string()),
+});
+
+export type HotspotsQuery = z.infer<typeof hotspotsQuerySchema>;
+export type HotspotRow = z.infer<typeof hotspotRowSchema>;
+export type TrainerHotspots = z.infer<typeof trainerHotspotsSchema>;

@@ -1,0 +1,212 @@
+// Where train and inference disagree, summed over a run's trained samples: per token id, per
+// position bucket and per turn, the count, sum and tail of each masked token's error (./mismatch's
+// exp(|gen − prev|), docs/trainer-logs.md "Mismatch hotspots"), and the worst occurrence. Pure: one
+// sample at a time, tallies merge in any order. Not responsible for reading, ranking or decoding.
+import { tokenErrors, type MismatchInput } from "../mismatch";
+import { addDense, DENSE_LIMIT, denseSize, emptyDense, mergeDense, type DenseAccs } from "./dense";
+
+/** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
+export const TAIL_ERROR = 1.05;
+
+export interface Occurrence {
+  step: number;
+  /** The step file's base name and the 1-based line of the sample. */
+  file: string;
+  line: number;
+  /** The token's position in the sample (the chain's, for a sample the truth check joins). */
+  pos: number;
+}
+
+export interface Acc {
+  count: number;
+  sum: number;
+  /** Occurrences whose error exceeds TAIL_ERROR. */
+  tail: number;
+  max: number;
+  at: Occurrence;
+}
+
+export type Dimension = "tokens" | "positions" | "turns";
+
+export interface Tally {
+  samples: number;
+  maskedTokens: number;
+  /** Masked tokens whose error is NaN or infinite: left out of every mean, counted here. */
+  nonFinite: number;
+  /** Token ids below DENSE_LIMIT, by id (./dense); `bigTokens` holds the rest. */
+  tokens: DenseAccs;
+  bigTokens: Map<number, Acc>;
+  positions: Map<number, Acc>;
+  turns: Map<number, Acc>;
+  /** The samples tallied, in order: what the token table's worst occurrences point at. */
+  refs: Array<Omit<Occurrence, "pos">>;
+}
+
+export interface TallySample extends MismatchInput {
+  step: number;
+  file: string;
+  line: number;
+  tokenIds: readonly number[] | null;
+}
+
+export function emptyTally(): Tally {
+  const [bigTokens, positions, turns] = [new Map(), new Map(), new Map()];
+  const tokens = emptyDense();
+  return {
+    samples: 0,
+    maskedTokens: 0,
+    nonFinite: 0,
+    tokens,
+    bigTokens,
+    positions,
+    turns,
+    refs: [],
+  };
+}
+
+/** The bucket of position `pos` ≥ 1: b holds [2^b, 2^(b+1)). */
+export function positionBucket(pos: number): number {
+  return 31 - Math.clz32(pos);
+}
+
+export function bucketRange(b: number): [from: number, to: number] {
+  return [2 ** b, 2 ** (b + 1) - 1];
+}
+
+// The occurrence is built only when a key is new or its worst changes: this runs per trained token.
+function bump(a: Acc, e: number, s: TallySample, pos: number): void {
+  a.count++;
+  a.sum += e;
+  if (e > TAIL_ERROR) a.tail++;
+  if (e > a.max) {
+    a.max = e;
+    a.at = { step: s.step, file: s.file, line: s.line, pos };
+  }
+}
+
+function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos: number): Acc {
+  const a = into.get(key);
+  if (a !== undefined) {
+    bump(a, e, s, pos);
+    return a;
+  }
+  const at = { step: s.step, file: s.file, line: s.line, pos };
+  const fresh = { count: 1, sum: e, tail: e > TAIL_ERROR ? 1 : 0, max: e, at };
+  into.set(key, fresh);
+  return fresh;
+}
+
+/**
+ * Adds one sample's masked tokens. A turn is a maximal run of masked (trained) positions, counted
+ * from 0: the k-th generation of the chain whose tokens the trainer kept in the loss.
+ */
+export function addSample(t: Tally, s: TallySample): void {
+  const ids = s.tokenIds;
+  const mask = s.tokenLossMask;
+  if (!ids || !mask || !s.generationLogprobs || !s.prevLogprobs) return;
+  const errors = tokenErrors(s);
+  const sampleMask = s.sampleLossMask ?? 1;
+  t.samples++;
+  const ref = t.refs.push({ step: s.step, file: s.file, line: s.line }) - 1;
+  let turn = -1;
+  let inRun = false;
+  // A sample's bucket and turn change rarely along it: their rows are looked up on a change only.
+  let bucket = -1;
+  let bucketAcc: Acc | null = null;
+  let turnAcc: Acc | null = null;
+  for (let p = 0; p < errors.length; p++) {
+    if ((mask[p] as number) * sampleMask === 0) {
+      inRun = false;
+      continue;
+    }
+    if (!inRun) {
+      turn++;
+      inRun = true;
+      turnAcc = null;
+    }
+    if (p === 0) continue; // NeMo-RL drops position 0 (docs/trainer-logs.md)
+    const e = errors[p] as number;
+    t.maskedTokens++;
+    if (!Number.isFinite(e)) {
+      t.nonFinite++;
+      continue;
+    }
+    const id = ids[p] as number;
+    if (id >= 0 && id < DENSE_LIMIT) addDense(t.tokens, id, e, TAIL_ERROR, ref, p);
+    else add(t.bigTokens, id, e, s, p);
+    const b = positionBucket(p);
+    if (b === bucket && bucketAcc) bump(bucketAcc, e, s, p);
+    else [bucket, bucketAcc] = [b, add(t.positions, b, e, s, p)];
+    if (turnAcc) bump(turnAcc, e, s, p);
+    else turnAcc = add(t.turns, turn, e, s, p);
+  }
+}
+
+function mergeMaps(into: Map<number, Acc>, from: ReadonlyMap<number, Acc>): void {
+  for (const [k, b] of from) {
+    const a = into.get(k);
+    if (a === undefined) {
+      into.set(k, { count: b.count, sum: b.sum, tail: b.tail, max: b.max, at: b.at });
+      continue;
+    }
+    a.count += b.count;
+    a.sum += b.sum;
+    a.tail += b.tail;
+    if (b.max > a.max) [a.max, a.at] = [b.max, b.at];
+  }
+}
+
+/** Tallies of several files as one; the worst occurrence of equals is the first merged. */
+export function mergeTallies(parts: readonly Tally[]): Tally {
+  const out = emptyTally();
+  for (const p of parts) {
+    out.samples += p.samples;
+    out.maskedTokens += p.maskedTokens;
+    out.nonFinite += p.nonFinite;
+    mergeDense(out.tokens, p.tokens, out.refs.length);
+    for (const r of p.refs) out.refs.push(r);
+    mergeMaps(out.bigTokens, p.bigTokens);
+    mergeMaps(out.positions, p.positions);
+    mergeMaps(out.turns, p.turns);
+  }
+  return out;
+}
+
+/** Every token id seen, with its accumulator (built here: the table keeps none). */
+export function* tokenEntries(t: Tally): Iterable<[number, Acc]> {
+  const d = t.tokens;
+  for (let id = 0; id < d.count.length; id++) {
+    const count = d.count[id] as number;
+    if (count === 0) continue;
+    const at = {
+      ...(t.refs[d.atRef[id] as number] as Tally["refs"][number]),
+      pos: d.atPos[id] as number,
+    };
+    yield [
+      id,
+      { count, sum: d.sum[id] as number, tail: d.tail[id] as number, max: d.max[id] as number, at },
+    ];
+  }
+  yield* t.bigTokens;
+}
+
+export const distinctTokens = (t: Tally) => denseSize(t.tokens) + t.bigTokens.size;
+
+export type RankBy = "mean" | "tail";
+
+export interface Ranked {
+  key: number;
+  acc: Acc;
+}
+
+/**
+ * The `limit` keys with the highest mean error (or tail share), among those seen at least
+ * `minCount` times; ties by count, then key. Sorting is over the keys seen, not the tokens.
+ */
+export function rank(m: Iterable<[number, Acc]>, by: RankBy, minCount: number, limit: number) {
+  const value = (a: Acc) => (by === "mean" ? a.sum / a.count : a.tail / a.count);
+  const rows: Ranked[] = [];
+  for (const [key, acc] of m) if (acc.count >= minCount) rows.push({ key, acc });
+  rows.sort((x, y) => value(y.acc) - value(x.acc) || y.acc.count - x.acc.count || x.key - y.key);
+  return rows.slice(0, limit);
+}
