@@ -71,6 +71,26 @@ export const indexProgressSchema = z.strictObject({
 });
 
 /** One rollout's row in run views. Counts read from a record (capture off) may be any number. */
+/** A rollout's generated tokens, captured and where each was lost before delivery (docs/ledger.md). */
+export const rolloutLedgerSchema = z.strictObject({
+  captured: int,
+  side_calls: int,
+  retries_dropped: int,
+  quarantined: int,
+  branches: int,
+  masked: int,
+  delivered: int,
+});
+
+/** A rollout's calls, those whose prompt re-rendered an earlier turn, and the first (docs/ledger.md). */
+export const spliceFactsSchema = z.strictObject({
+  calls: int,
+  rerendered: int,
+  first: z
+    .strictObject({ call_id: z.string(), chain: z.string().nullable(), position: int })
+    .nullable(),
+});
+
 export const rolloutSummarySchema = z.strictObject({
   rollout_id: z.string(),
   /** Where the verdict comes from: the token store, or the record alone (capture off or consumed). */
@@ -127,6 +147,9 @@ export const rolloutSummarySchema = z.strictObject({
   reward: nullableNumber,
   step: int.nullable(),
   bytes: int,
+  /** Null when no token store was read (a record alone, a deleted rollout). */
+  ledger: rolloutLedgerSchema.nullable().default(null),
+  splice: spliceFactsSchema.nullable().default(null),
 });
 
 /** GET /api/runs/{run}/rollouts: one window of the filtered, sorted rows. */
