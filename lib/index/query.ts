@@ -6,6 +6,8 @@ import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
   exportRowSchema,
+  LEDGER_FILTERS,
+  type LedgerFilter,
   severityStateSchema,
   type ExportRow,
   type RolloutSummary,
@@ -64,6 +66,14 @@ export function hasReason(s: RolloutSummary, reason: string): boolean {
   );
 }
 
+const isLedgerFilter = (v: string): v is LedgerFilter => LEDGER_FILTERS.some((f) => f === v);
+
+/** The signal ledger's bucket (docs/ledger.md): tokens in that part, or a re-rendered prompt. */
+function ledgerHas(s: RolloutSummary, v: string): boolean {
+  if (v === "rerendered") return (s.splice?.rerendered ?? 0) > 0;
+  return isLedgerFilter(v) && v !== "rerendered" && (s.ledger?.[v] ?? 0) > 0;
+}
+
 type BucketTest = (s: RolloutSummary, value: string) => boolean;
 const has = (counts: Record<string, number>, key: string) => Object.hasOwn(counts, key);
 
@@ -81,6 +91,7 @@ export const BUCKET_FILTERS = {
   side_call: (s, v) => (v === "pattern" || v === "self_calibration") && s.side_call_reasons[v] > 0,
   fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
   error_category: (s, v) => has(s.error_categories, v),
+  ledger: (s, v) => ledgerHas(s, v),
 } satisfies Record<string, BucketTest>;
 export const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
 
@@ -120,6 +131,7 @@ export const rolloutQuerySchema = z.object({
   side_call: z.enum(["pattern", "self_calibration"]).optional(),
   fallback: word,
   error_category: word,
+  ledger: z.enum(LEDGER_FILTERS).optional(),
   q: z.string().max(200).optional(),
   /** Words and "phrases" the rollout's text holds (./search/parse). */
   text: z.string().max(500).optional(),

@@ -20,6 +20,7 @@ import {
   trainerTruthSchema,
 } from "./api-trainer";
 import { trainingSectionSchema } from "./api-training";
+import { runLedgerSchema } from "./api-ledger";
 
 export type RunParams = { run: string };
 export type RolloutParams = { run: string; rollout: string };
@@ -53,6 +54,7 @@ export const API = {
   rollouts: route((p: RunParams) => `${runPath(p)}/rollouts`, rolloutPageSchema),
   recordFields: route((p: RunParams) => `${runPath(p)}/record-fields`, recordFieldsSchema),
   groups: route((p: RunParams) => `${runPath(p)}/groups`, runGroupsSchema),
+  ledger: route((p: RunParams) => `${runPath(p)}/ledger`, runLedgerSchema),
   truth: route((p: RunParams) => `${runPath(p)}/trainer/truth`, trainerTruthSchema),
   training: route((p: RunParams) => `${runPath(p)}/trainer/training`, trainingSectionSchema),
   mismatchDistribution: route(

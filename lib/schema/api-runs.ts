@@ -2,6 +2,7 @@
 // and the JSON export's rows (the comparison's are in ./api-compare). One zod schema per body,
 // snake_case on the wire; the server builds values of the inferred types, and route tests and the
 // browser parse responses with these same schemas. Not the inspector's routes (./api-rollout).
+import { rolloutLedgerSchema, spliceFactsSchema } from "./api-ledger";
 import { healthNoteSchema } from "./api-health-notes";
 import { z } from "zod";
 import { textHitSchema, textSearchSchema } from "./api-search";
@@ -71,26 +72,6 @@ export const indexProgressSchema = z.strictObject({
 });
 
 /** One rollout's row in run views. Counts read from a record (capture off) may be any number. */
-/** A rollout's generated tokens, captured and where each was lost before delivery (docs/ledger.md). */
-export const rolloutLedgerSchema = z.strictObject({
-  captured: int,
-  side_calls: int,
-  retries_dropped: int,
-  quarantined: int,
-  branches: int,
-  masked: int,
-  delivered: int,
-});
-
-/** A rollout's calls, those whose prompt re-rendered an earlier turn, and the first (docs/ledger.md). */
-export const spliceFactsSchema = z.strictObject({
-  calls: int,
-  rerendered: int,
-  first: z
-    .strictObject({ call_id: z.string(), chain: z.string().nullable(), position: int })
-    .nullable(),
-});
-
 export const rolloutSummarySchema = z.strictObject({
   rollout_id: z.string(),
   /** Where the verdict comes from: the token store, or the record alone (capture off or consumed). */

@@ -15,6 +15,7 @@ export * from "./api-run-list";
 export * from "./api-compare";
 export * from "./api-training";
 export * from "./api-diff";
+export * from "./api-ledger";
 export {
   type ChatTemplate,
   type ConversationBlock,

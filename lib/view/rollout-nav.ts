@@ -37,6 +37,8 @@ export const TABLE_QUERY_KEYS = [
   "side_call",
   "fallback",
   "error_category",
+  // A signal ledger stage's rollouts (docs/ledger.md).
+  "ledger",
 ] as const;
 
 /**
