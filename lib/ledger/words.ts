@@ -70,7 +70,7 @@ export function ledgerSentence(steps: readonly LedgerStep[]): string {
   const unknown = steps.filter((s) => s.in_loss_mask === null && s.captured > 0).length;
   if (l.stage === "delivered")
     return `${head} The trainer's loss mask is unknown (no train_data_step files).`;
-  return unknown > 0
-    ? `${head} Over the steps with train_data_step files; ${unknown} without are unknown.`
-    : head;
+  if (unknown === 0) return head;
+  const rest = unknown === 1 ? "1 step without one is" : `${unknown} steps without one are`;
+  return `${head} Over the steps with a train_data_step file; ${rest} unknown.`;
 }
