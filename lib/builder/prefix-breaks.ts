@@ -60,7 +60,11 @@ export function spliceFactsOf(build: Build): SpliceFacts {
     calls: build.nodes.length,
     rerendered: drift.length,
     first: head
-      ? { call_id: head.root.entry.model_call_id, chain: chain?.chain_id ?? null, position: head.shared }
+      ? {
+          call_id: head.root.entry.model_call_id,
+          chain: chain?.chain_id ?? null,
+          position: head.shared,
+        }
       : null,
   };
 }

@@ -52,6 +52,7 @@ export function alertTableQuery(kind: string): string | null {
   if (kind === "other_model_main") return "reason=other_model_main";
   if (kind === "masked_fraction") return "severity=masked";
   if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
+  if (kind === "rerendered_prefixes") return "ledger=rerendered";
   return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;
 }
 

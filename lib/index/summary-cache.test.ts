@@ -22,6 +22,7 @@ import { line, tokenRecord } from "@/lib/testing/temp-store";
 import type { RolloutSummary } from "@/lib/schema";
 import { getRun, type RunLayout } from "@/lib/runs/root";
 import { SummaryIndex } from "./run-index";
+import { SCHEMA_VERSION } from "./rows";
 
 const N = 40;
 const IDS = Array.from({ length: N }, (_, i) => `${i}-0`).sort((a, b) =>
@@ -149,7 +150,7 @@ describe("a damaged summary cache", () => {
         /table summaries has other columns than this version's/,
       ],
       ["CREATE TABLE rollouts (id TEXT, key TEXT, summary TEXT)", /unexpected tables rollouts/],
-      ["PRAGMA user_version = 99", /schema version 99, expected 4/],
+      ["PRAGMA user_version = 99", new RegExp(`schema version 99, expected ${SCHEMA_VERSION}`)],
     ] as const) {
       const sql = new Database(db);
       sql.exec(setup);

@@ -55,6 +55,9 @@ export const rerenderedAtSchema = z.strictObject({
   position: int,
 });
 
+/** The splice check's alert (lib/health/alerts/splice): prompts re-rendering an earlier turn. */
+export const spliceAlertKindSchema = z.enum(["rerendered_prefixes"]);
+
 export const ledgerStepSchema = z.strictObject({
   /** The records' step; null for rollouts without one. */
   step: int.nullable(),

@@ -37,8 +37,7 @@ export const TABLE_QUERY_KEYS = [
   "side_call",
   "fallback",
   "error_category",
-  // A signal ledger stage's rollouts (docs/ledger.md).
-  "ledger",
+  "ledger", // a signal ledger stage's rollouts (docs/ledger.md)
 ] as const;
 
 /**
@@ -75,7 +74,7 @@ function withQuery(path: string, q: URLSearchParams): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-function rolloutPath(runId: string, rolloutId: string): string {
+export function rolloutPath(runId: string, rolloutId: string): string {
   return `/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(rolloutId)}`;
 }
 
