@@ -29,6 +29,7 @@ import { queryFrom } from "./table-filters";
 import { TrainingCurve } from "./training-curve";
 import { TrainingSectionView } from "./training-section";
 import { TruthCheck } from "./truth-check";
+import { SignalLedger } from "./signal-ledger";
 import { useRowPages } from "./use-row-pages";
 import { useRunHealth } from "./use-run-health";
 
@@ -111,6 +112,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
+      {isSettled(state) && <SignalLedger runId={runId} />}
       <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );

@@ -115,3 +115,15 @@ export {
 } from "./token-rows";
 export { verdictLabel } from "./verdict-label";
 export { tokenAtHref } from "./token-link";
+export {
+  LEDGER_SEGMENTS,
+  ledgerRows,
+  ledgerTotals,
+  type LedgerRow,
+  rerenderRows,
+  type RerenderRow,
+  type Segment,
+  type SegmentKey,
+  segmentQuery,
+  segmentsOf,
+} from "./ledger";
