@@ -8,7 +8,6 @@ import { useEffect, useState } from "react";
 import { API, type RunLedger } from "@/lib/schema";
 import { ledgerRows, ledgerTotals, rerenderRows, segmentQuery, tokenAtHref } from "@/lib/view";
 import { getApi } from "@/components/shared/api";
-import { ChartFilterNote } from "./charts/chart-filter-note";
 import { LedgerChart, SEGMENT_COLOURS } from "./charts/ledger-chart";
 import { StepChart } from "./charts/step-chart";
 import { useBucketLink, type BucketLink } from "./charts/use-bucket-link";
@@ -31,7 +30,6 @@ export function SignalLedger({ runId }: { runId: string }) {
     <section data-testid="signal-ledger">
       <h2>Signal ledger</h2>
       <p data-testid="ledger-sentence">{l.sentence}</p>
-      <ChartFilterNote link={link} />
       <Stages l={l} link={link} />
       <div className="charts">
         <LedgerChart rows={ledgerRows(l)} link={link} />
