@@ -159,7 +159,8 @@ function section(run: string, testId: string, ready: string): Shot["take"] {
     const box = await el.boundingBox();
     if (!box) throw new Error(`${testId} is not on the page`);
     const y = await page.evaluate(() => window.scrollY);
-    const clip = { x: 0, y: box.y + y - 8, width: VIEWPORT.width, height: box.height + 16 };
+    const x = Math.max(0, box.x - 8);
+    const clip = { x, y: box.y + y - 8, width: box.width + 16, height: box.height + 16 };
     return { fullPage: true, clip };
   };
 }

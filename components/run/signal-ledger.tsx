@@ -72,6 +72,7 @@ function Rerenders({ runId, l, link }: { runId: string; l: RunLedger; link: Buck
         format={(v) => `${(100 * v).toFixed(1)}%`}
         query={(step) => segmentQuery({ filter: "rerendered" }, step)}
         link={link}
+        fromZero
       />
       <p className="small" data-testid="rerender-note">
         {rerendered.toLocaleString("en-US")} of {calls.toLocaleString("en-US")} calls in{" "}

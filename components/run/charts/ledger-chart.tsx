@@ -23,7 +23,11 @@ export const SEGMENT_COLOURS: Record<SegmentKey, string> = {
 
 const tokens = (v: number) => v.toLocaleString("en-US");
 const compact = (v: number) =>
-  v >= 1e6 ? `${(v / 1e6).toFixed(1)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(0)}k` : String(v);
+  v >= 1e6
+    ? `${(v / 1e6).toFixed(1)}M`
+    : v >= 1e3
+      ? `${(v / 1e3).toFixed(v < 1e4 ? 1 : 0)}k`
+      : String(v);
 
 export function LedgerChart({ rows, link }: { rows: LedgerRow[]; link: BucketLink }) {
   const shown = LEDGER_SEGMENTS.filter((g) => rows.some((r) => r[g.key] > 0));
