@@ -67,10 +67,22 @@ export function ledgerSentence(steps: readonly LedgerStep[]): string {
       ? `the largest loss is ${LOSS_WORDS[largest[0]]}, ${pct(largest[1], l.of)}`
       : "nothing was lost";
   const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}; ${loss}.`;
+  return [head, trainerNote(steps, l.stage), countedNote(steps)].filter((x) => x).join(" ");
+}
+
+function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
+  if (stage === "delivered")
+    return "The trainer's loss mask is unknown (no train_data_step files).";
   const unknown = steps.filter((s) => s.in_loss_mask === null && s.captured > 0).length;
-  if (l.stage === "delivered")
-    return `${head} The trainer's loss mask is unknown (no train_data_step files).`;
-  if (unknown === 0) return head;
+  if (unknown === 0) return "";
   const rest = unknown === 1 ? "1 step without one is" : `${unknown} steps without one are`;
-  return `${head} Over the steps with a train_data_step file; ${rest} unknown.`;
+  return `Over the steps with a train_data_step file; ${rest} unknown.`;
+}
+
+/** Rollouts without a token store read (records alone, or not summarised yet) are not counted. */
+function countedNote(steps: readonly LedgerStep[]): string {
+  const all = steps.reduce((a, s) => a + s.rollouts, 0);
+  const counted = steps.reduce((a, s) => a + s.counted, 0);
+  if (counted === all) return "";
+  return `Counted over the ${counted.toLocaleString("en-US")} of ${all.toLocaleString("en-US")} rollouts whose token store was read.`;
 }
