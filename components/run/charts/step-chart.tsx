@@ -89,7 +89,7 @@ export function StepChart(props: StepChartProps) {
         <XAxis dataKey="step" tick={AXIS_TICK} />
         <YAxis
           tick={AXIS_TICK}
-          domain={props.fromZero ? [0, "auto"] : ["auto", "auto"]}
+          domain={props.fromZero ? [0, (max: number) => Math.max(max, 0.01)] : ["auto", "auto"]}
           tickFormatter={(v: number) => props.format(v)}
           width={48}
         />
