@@ -36,6 +36,7 @@ const LAYERS = [
   ["rollout"],
   ["index"],
   ["trainer"],
+  ["ledger"],
   ["inspect", "health"],
   ["compare", "diff"],
 ];

@@ -149,7 +149,33 @@ function runPage(theme: "light" | "dark"): Shot["take"] {
 const inspector = (run: string, rollout: string, query = "") =>
   `/runs/${run}/rollouts/${rollout}${query ? `?${query}` : ""}`;
 
+/** The run page scrolled to one section, clipped to it (page coordinates: fullPage). */
+function section(run: string, testId: string, ready: string): Shot["take"] {
+  return async (page, base) => {
+    await page.goto(`${base}/runs/${run}`);
+    const el = page.getByTestId(testId);
+    await el.locator(ready).first().waitFor({ timeout: 60_000 });
+    await el.scrollIntoViewIfNeeded();
+    const box = await el.boundingBox();
+    if (!box) throw new Error(`${testId} is not on the page`);
+    const y = await page.evaluate(() => window.scrollY);
+    const x = Math.max(0, box.x - 8);
+    const clip = { x, y: box.y + y - 8, width: box.width + 16, height: box.height + 16 };
+    return { fullPage: true, clip };
+  };
+}
+
 const SHOTS: Shot[] = [
+  {
+    file: "ledger.png",
+    what: "signal-ledger: the signal ledger per step, the run totals in words and each stage's link",
+    take: section("signal-ledger", "signal-ledger", ".recharts-bar-rectangle"),
+  },
+  {
+    file: "ledger-rerender.png",
+    what: "signal-ledger: the share of calls whose prompt re-rendered an earlier turn, per step",
+    take: section("signal-ledger", "rerender-section", ".recharts-line"),
+  },
   {
     file: "home.png",
     what: "the home page's first screen: runs worst first, each with its worst alert in words and its profile line",

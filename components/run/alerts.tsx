@@ -7,7 +7,7 @@
 import Link from "next/link";
 import type { Alert } from "@/lib/schema";
 import { alertSeverityClass } from "@/lib/severity";
-import { alertRolloutHref, alertTableHref } from "@/lib/view";
+import { alertRolloutHref, alertTableHref, tokenAtHref } from "@/lib/view";
 import { SeverityPill } from "./severity-pill";
 
 /** The severity model writes names, codes and locations in backticks: shown as code. */
@@ -61,6 +61,14 @@ export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
             </span>
           )}
           <TableLink runId={runId} alert={a} />
+          {a.at && (
+            <>
+              {" · "}
+              <Link href={tokenAtHref(runId, a.at)} data-testid="alert-at">
+                open the first at token {a.at.position.toLocaleString("en-US")}
+              </Link>
+            </>
+          )}
         </li>
       ))}
     </ul>

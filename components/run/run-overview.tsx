@@ -30,6 +30,7 @@ import { TrainingCurve } from "./training-curve";
 import { TrainingSectionView } from "./training-section";
 import { Hotspots } from "./hotspots";
 import { TruthCheck } from "./truth-check";
+import { SignalLedger } from "./signal-ledger";
 import { useRowPages } from "./use-row-pages";
 import { useRunHealth } from "./use-run-health";
 
@@ -114,6 +115,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
       <Hotspots runId={runId} />
+      {isSettled(state) && <SignalLedger runId={runId} />}
       <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );

@@ -13,3 +13,10 @@ export * from "./report";
 export * from "./code-points";
 export { noteSharedPrefix } from "./digest-ahead";
 export { ParentPrehash } from "./parent-prehash";
+export {
+  findPrefixBreaks,
+  spliceFactsOf,
+  type SpliceBreak,
+  type SpliceFacts,
+} from "./prefix-breaks";
+export { rolloutLedger, type RolloutLedger } from "./ledger";

@@ -19,7 +19,7 @@ import {
   waitFor,
   type RunFacts,
 } from "@/lib/index";
-import { fileAlerts, recordAlerts, truthAlerts } from "./alerts";
+import { fileAlerts, recordAlerts, spliceAlerts, truthAlerts } from "./alerts";
 import type { HealthExtra } from "./health";
 import { notesFrom, type NoteFacts } from "./notes";
 import { paced } from "./pass";
@@ -137,6 +137,7 @@ export async function snapshotWithHealth(
     ...health.alerts,
     ...fileAlerts(snap, metrics, run.manifestError),
     ...truth,
+    ...spliceAlerts(run),
   ]);
   const curve = curveView(read.series);
   return { snap, metrics, curve, notes, health: { ...health, alerts } };

@@ -47,6 +47,8 @@ const FIELDS: Array<[keyof RolloutSummary, "TEXT" | "REAL" | "INTEGER" | Json | 
   ["reward", "REAL"],
   ["step", "INTEGER"],
   ["bytes", "INTEGER"],
+  ["ledger", "json"],
+  ["splice", "json"],
 ];
 
 /** Columns derived for queries: natural order, its tie-break, search text, the side-call counts. */

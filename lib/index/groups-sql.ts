@@ -55,7 +55,7 @@ interface Tables {
  * The temp tables of `by` at the records table's current version: built on first use on this
  * connection (a re-opened database has none), replacing those of another field or version.
  */
-function groupTables(db: Database.Database, by: string): Tables {
+export function groupTables(db: Database.Database, by: string): Tables {
   const version = meta(db, "records_version") ?? "-";
   const h = createHash("sha1").update(`${version}\n${by}`).digest("hex").slice(0, 16);
   const t = { members: `grp_m_${h}`, groups: `grp_g_${h}` };

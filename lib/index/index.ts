@@ -37,3 +37,9 @@ export {
   type RunFacts,
   SERVED_SEVERITY_SQL,
 } from "./sql";
+export {
+  groupSignalOf,
+  ledgerStepSums,
+  rerenderedRollouts,
+  type LedgerStepSums,
+} from "./ledger-sql";

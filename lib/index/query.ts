@@ -6,6 +6,8 @@ import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import {
   exportRowSchema,
+  LEDGER_FILTERS,
+  type LedgerFilter,
   severityStateSchema,
   type ExportRow,
   type RolloutSummary,
@@ -50,6 +52,7 @@ export function alertTableQuery(kind: string): string | null {
   if (kind === "other_model_main") return "reason=other_model_main";
   if (kind === "masked_fraction") return "severity=masked";
   if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
+  if (kind === "rerendered_prefixes") return "ledger=rerendered";
   return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;
 }
 
@@ -62,6 +65,14 @@ export function hasReason(s: RolloutSummary, reason: string): boolean {
   return (
     s.mask_reasons.some((r) => r === reason) || s.severity_reasons.some((r) => r.code === reason)
   );
+}
+
+const isLedgerFilter = (v: string): v is LedgerFilter => LEDGER_FILTERS.some((f) => f === v);
+
+/** The signal ledger's bucket (docs/ledger.md): tokens in that part, or a re-rendered prompt. */
+function ledgerHas(s: RolloutSummary, v: string): boolean {
+  if (v === "rerendered") return (s.splice?.rerendered ?? 0) > 0;
+  return isLedgerFilter(v) && v !== "rerendered" && (s.ledger?.[v] ?? 0) > 0;
 }
 
 type BucketTest = (s: RolloutSummary, value: string) => boolean;
@@ -81,6 +92,7 @@ export const BUCKET_FILTERS = {
   side_call: (s, v) => (v === "pattern" || v === "self_calibration") && s.side_call_reasons[v] > 0,
   fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
   error_category: (s, v) => has(s.error_categories, v),
+  ledger: (s, v) => ledgerHas(s, v),
 } satisfies Record<string, BucketTest>;
 export const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
 
@@ -120,6 +132,7 @@ export const rolloutQuerySchema = z.object({
   side_call: z.enum(["pattern", "self_calibration"]).optional(),
   fallback: word,
   error_category: word,
+  ledger: z.enum(LEDGER_FILTERS).optional(),
   q: z.string().max(200).optional(),
   /** Words and "phrases" the rollout's text holds (./search/parse). */
   text: z.string().max(500).optional(),

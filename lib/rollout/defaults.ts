@@ -20,5 +20,7 @@ export function noStoreFacts() {
     cut_short_call: null,
     main_model: null,
     oov_tokens: null,
+    ledger: null,
+    splice: null,
   } satisfies Partial<RolloutSummary>;
 }

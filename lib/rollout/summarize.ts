@@ -5,7 +5,7 @@
 // from itself; a deleted rollout with nothing left is listed as deleted. The summary's shape is
 // the API contract's (lib/schema/api-runs).
 import "server-only";
-import type { ProfileChoice } from "@/lib/builder";
+import { rolloutLedger, spliceFactsOf, type ProfileChoice } from "@/lib/builder";
 import { errorSummary, joinExchanges, type FileKind } from "@/lib/store";
 import type { AttemptRef, RolloutRecord, RolloutSummary } from "@/lib/schema";
 import { isFailedExchange, maskReasonsFromCapture } from "@/lib/severity";
@@ -101,6 +101,27 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
   const decoder = input.tokenizer ? await searchDecoder(input.tokenizer) : null;
   const readError = readErrorOf(capture, v);
   const newerSchema = readError !== null && /schema_version/.test(readError);
+  const severity = severityOf({
+    ...storeFacts(capture, v),
+    mask_sample: v.mask_sample,
+    mask_reasons: v.mask_reasons,
+    error: v.error,
+    record_mask_sample: record?.mask_sample ?? null,
+    roots: v.build?.notes.roots ?? null,
+    chains: v.build?.chains.length ?? null,
+    unresolved_retries: v.build?.notes.unresolved_retries.length ?? null,
+    failed_calls: timeline.cut ? [timeline.cut.fact] : [],
+    calls_total: timeline.total,
+    delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
+    torn_tail: v.torn_tail,
+    oov_tokens: oov,
+  });
+  // The ledger's kept calls: what the build chained, or (no build) every entry but side calls.
+  const sideIds = new Set(v.side_calls.map((c) => c.model_call_id));
+  const kept = entries.reduce(
+    (a, e) => a + (sideIds.has(e.model_call_id) ? 0 : e.generation_token_ids.length),
+    0,
+  );
   return {
     ...(decoder && {
       search_text: searchTextOf(
@@ -147,21 +168,9 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
     lifecycle: input.deleted
       ? lifecycleWithoutStore(true, input.attempts)
       : lifecycleOf(capture, input.attempts),
-    ...severityOf({
-      ...storeFacts(capture, v),
-      mask_sample: v.mask_sample,
-      mask_reasons: v.mask_reasons,
-      error: v.error,
-      record_mask_sample: record?.mask_sample ?? null,
-      roots: v.build?.notes.roots ?? null,
-      chains: v.build?.chains.length ?? null,
-      unresolved_retries: v.build?.notes.unresolved_retries.length ?? null,
-      failed_calls: timeline.cut ? [timeline.cut.fact] : [],
-      calls_total: timeline.total,
-      delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
-      torn_tail: v.torn_tail,
-      oov_tokens: oov,
-    }),
+    ...severity,
+    ledger: rolloutLedger(v.build, v.side_calls, kept, severity.severity === "masked"),
+    splice: v.build ? spliceFactsOf(v.build) : null,
   };
 }
 

@@ -21,6 +21,7 @@ import {
 } from "./api-trainer";
 import { trainingSectionSchema } from "./api-training";
 import { trainerHotspotsSchema } from "./api-hotspots";
+import { runLedgerSchema } from "./api-ledger";
 
 export type RunParams = { run: string };
 export type RolloutParams = { run: string; rollout: string };
@@ -54,6 +55,7 @@ export const API = {
   rollouts: route((p: RunParams) => `${runPath(p)}/rollouts`, rolloutPageSchema),
   recordFields: route((p: RunParams) => `${runPath(p)}/record-fields`, recordFieldsSchema),
   groups: route((p: RunParams) => `${runPath(p)}/groups`, runGroupsSchema),
+  ledger: route((p: RunParams) => `${runPath(p)}/ledger`, runLedgerSchema),
   truth: route((p: RunParams) => `${runPath(p)}/trainer/truth`, trainerTruthSchema),
   training: route((p: RunParams) => `${runPath(p)}/trainer/training`, trainingSectionSchema),
   mismatchDistribution: route(

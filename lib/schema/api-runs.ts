@@ -2,6 +2,7 @@
 // and the JSON export's rows (the comparison's are in ./api-compare). One zod schema per body,
 // snake_case on the wire; the server builds values of the inferred types, and route tests and the
 // browser parse responses with these same schemas. Not the inspector's routes (./api-rollout).
+import * as ledger from "./api-ledger";
 import { healthNoteSchema } from "./api-health-notes";
 import { z } from "zod";
 import { textHitSchema, textSearchSchema } from "./api-search";
@@ -127,6 +128,9 @@ export const rolloutSummarySchema = z.strictObject({
   reward: nullableNumber,
   step: int.nullable(),
   bytes: int,
+  /** Null when no token store was read (a record alone, a deleted rollout). */
+  ledger: ledger.rolloutLedgerSchema.nullable().default(null),
+  splice: ledger.spliceFactsSchema.nullable().default(null),
 });
 
 /** GET /api/runs/{run}/rollouts: one window of the filtered, sorted rows. */
@@ -183,6 +187,7 @@ export const alertSchema = z.strictObject({
     ...lifecycleAlertKindSchema.options,
     ...recordAlertKindSchema.options,
     ...trainerAlertKindSchema.options,
+    ...ledger.spliceAlertKindSchema.options,
     "manifest", // lib/health/alerts/files: a run.json that could not be used
   ]),
   severity: z.enum(["error", "warning"]),
@@ -193,6 +198,7 @@ export const alertSchema = z.strictObject({
   rollout_ids: z.array(z.string()),
   /** The rollouts table's query that lists exactly these rollouts (`reason=out_of_vocabulary`). */
   table_query: z.string().optional(),
+  at: ledger.rerenderedAtSchema.optional(), // the first named rollout's token where it goes wrong
 });
 
 /** Aggregates over a run's summaries (lib/health). */

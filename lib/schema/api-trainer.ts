@@ -44,6 +44,8 @@ export const truthSampleSchema = z.strictObject({
   /** The sample's sequence multiplicative probability error, its masked tokens, its worst token. */
   mult_prob_error: ratio,
   masked_tokens: count,
+  /** Tokens the trainer's loss mask (and sample mask) keep; null without token_loss_mask. */
+  loss_tokens: count.nullable(),
   max_token_error: ratio,
   max_token_pos: count.nullable(),
 });

@@ -22,6 +22,7 @@ export {
   trainerHotspotsSchema,
 } from "./api-hotspots";
 export * from "./api-diff";
+export * from "./api-ledger";
 export {
   type ChatTemplate,
   type ConversationBlock,

@@ -15,5 +15,5 @@ export {
 } from "./run-scalars";
 export { chartPoints, CURVE_MAX_POINTS, type ScalarSeries } from "./scalar-series";
 export { runTraining, trainingCharts, TRAINING_METRICS } from "./training-section";
-export { trainerTruth } from "./truth-check";
+export { trainerTruth, trainerTruthAll } from "./truth-check";
 export { isTrainerJob, runTrainerJob } from "./jobs";

@@ -59,6 +59,20 @@ export interface StepRead {
   issues: StepIssue[];
 }
 
+/**
+ * Tokens the sample's loss counts (token_loss_mask non-zero, the sample's mask not 0): the signal
+ * ledger's loss-mask stage (docs/ledger.md). Null when the line has no token_loss_mask.
+ */
+export function lossTokensOf(
+  s: Pick<StepSample, "tokenLossMask" | "sampleLossMask">,
+): number | null {
+  if (!s.tokenLossMask) return null;
+  if (s.sampleLossMask === 0) return 0;
+  let n = 0;
+  for (const m of s.tokenLossMask) if (m !== 0) n++;
+  return n;
+}
+
 const STEP_FILE = /^(train|val)_data_step(\d+)\.jsonl$/;
 
 /** NeMo-RL's step logs in `dir`, by kind then step; empty when `dir` is missing or unreadable. */

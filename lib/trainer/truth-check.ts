@@ -17,7 +17,8 @@ import { decoderFor, type TokenDecoder } from "@/lib/tokens";
 import { compareLogged, LOGGED_RELATIVE_TOLERANCE, LOGGED_TAG } from "./logged-mismatch";
 import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
 import { readTrainerLogs } from "./read-logs";
-import { listStepFiles, readStepFile, type StepFile, type StepIssue } from "./step-data";
+import { listStepFiles, lossTokensOf, readStepFile } from "./step-data";
+import type { StepFile, StepIssue } from "./step-data";
 import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
 
 export const JOIN_RULE =
@@ -41,7 +42,6 @@ export async function trainerLogDir(run: RunLayout): Promise<string | null> {
 }
 
 type Main = NonNullable<TruthCandidate["main"]>;
-
 type StepRecord = NonNullable<ReturnType<ReturnType<typeof recordsOf>["get"]>>["record"];
 
 /** Only this step's records, by id from the index's records table (ids come from it too). */
@@ -152,6 +152,7 @@ async function checkStep(
       reward: finiteOrNull(s.reward),
       mult_prob_error: finiteOrNull(m?.mean ?? null),
       masked_tokens: m?.maskedTokens ?? 0,
+      loss_tokens: lossTokensOf(s),
       max_token_error: finiteOrNull(m?.max ?? null),
       max_token_pos: m?.maxPos ?? null,
     };
@@ -169,7 +170,6 @@ async function checkStep(
 }
 
 const finiteOrNull = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
-
 const ORDER = { tokens_differ: 0, mask_differs: 1, no_capture: 2, identical: 3 } as const;
 
 function assemble(run: RunLayout, logDir: string | null, results: StepResult[]): TrainerTruth {

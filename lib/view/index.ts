@@ -72,7 +72,6 @@ export {
   inspectorHref,
   isBucketShown,
   maskReasonKeys,
-  mismatchTokenHref,
   neighborHref,
   neighborsUrl,
   type ReasonOption,
@@ -115,3 +114,16 @@ export {
   visibleText,
 } from "./token-rows";
 export { verdictLabel } from "./verdict-label";
+export { mismatchTokenHref, tokenAtHref } from "./token-link";
+export {
+  LEDGER_SEGMENTS,
+  ledgerRows,
+  ledgerTotals,
+  type LedgerRow,
+  rerenderRows,
+  type RerenderRow,
+  type Segment,
+  type SegmentKey,
+  segmentQuery,
+  segmentsOf,
+} from "./ledger";

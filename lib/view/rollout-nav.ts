@@ -37,6 +37,7 @@ export const TABLE_QUERY_KEYS = [
   "side_call",
   "fallback",
   "error_category",
+  "ledger", // a signal ledger stage's rollouts (docs/ledger.md)
 ] as const;
 
 /**
@@ -73,7 +74,7 @@ function withQuery(path: string, q: URLSearchParams): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-function rolloutPath(runId: string, rolloutId: string): string {
+export function rolloutPath(runId: string, rolloutId: string): string {
   return `/runs/${encodeURIComponent(runId)}/rollouts/${encodeURIComponent(rolloutId)}`;
 }
 
@@ -138,10 +139,6 @@ export function alertTableHref(runId: string, alert: Pick<Alert, "table_query">)
   if (!alert.table_query) return null;
   return withQuery(`/runs/${encodeURIComponent(runId)}`, new URLSearchParams(alert.table_query));
 }
-
-/** A trained token in the inspector: main's token view at `pos`, coloured by mismatch. */
-export const mismatchTokenHref = (runId: string, rolloutId: string, pos: number): string =>
-  `${rolloutPath(runId, rolloutId)}?tab=tokens&chain=main&pos=${pos}&mismatch=1`;
 
 /** The inspector of one rollout an alert names (no table query: the alert is not a table). */
 export function alertRolloutHref(runId: string, rolloutId: string): string {

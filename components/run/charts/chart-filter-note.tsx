@@ -14,6 +14,7 @@ const BUCKET_WORDS: Record<string, string> = {
   side_call: "side calls found by",
   fallback: "parent-link fallback",
   error_category: "model-call error category",
+  ledger: "generated tokens lost to or reaching", // the signal ledger (docs/ledger.md)
 };
 
 export function ChartFilterNote({ link }: { link: BucketLink }) {

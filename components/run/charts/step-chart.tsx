@@ -39,6 +39,8 @@ export interface StepChartProps {
   /** A null value breaks the line (a NaN in metrics.jsonl) instead of being bridged. */
   gaps?: boolean;
   wide?: boolean;
+  /** The value axis starts at 0 (a share), not at the data's minimum. */
+  fromZero?: boolean;
 }
 
 export function StepChart(props: StepChartProps) {
@@ -87,7 +89,7 @@ export function StepChart(props: StepChartProps) {
         <XAxis dataKey="step" tick={AXIS_TICK} />
         <YAxis
           tick={AXIS_TICK}
-          domain={["auto", "auto"]}
+          domain={props.fromZero ? [0, (max: number) => Math.max(max, 0.01)] : ["auto", "auto"]}
           tickFormatter={(v: number) => props.format(v)}
           width={48}
         />

@@ -3,4 +3,5 @@
 export { fileAlerts, fileProblems } from "./files";
 export { outsideIdsAlertOf } from "./lifecycle";
 export { recordAlerts } from "./records";
+export { spliceAlerts } from "./splice";
 export { truthAlerts } from "./truth";

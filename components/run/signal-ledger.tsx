@@ -1,0 +1,95 @@
+"use client";
+// The run page's signal ledger (GET …/ledger, docs/ledger.md): the run's totals in words, each
+// stage's tokens with a link to the rollouts behind it, the stacked chart per step, and each
+// step's share of calls whose prompt re-rendered an earlier turn, with the first one's token.
+// Shows nothing for a run without captured tokens.
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { API, type RunLedger } from "@/lib/schema";
+import { ledgerRows, ledgerTotals, rerenderRows, segmentQuery, tokenAtHref } from "@/lib/view";
+import { getApi } from "@/components/shared/api";
+import { LedgerChart, SEGMENT_COLOURS } from "./charts/ledger-chart";
+import { StepChart } from "./charts/step-chart";
+import { useBucketLink, type BucketLink } from "./charts/use-bucket-link";
+import { WARNING } from "./charts/colours";
+
+export function SignalLedger({ runId }: { runId: string }) {
+  const [l, setL] = useState<RunLedger | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const ctl = new AbortController();
+    getApi(API.ledger, { run: runId }, undefined, ctl.signal).then(setL, (e: unknown) => {
+      if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+    });
+    return () => ctl.abort();
+  }, [runId]);
+  const link = useBucketLink(runId);
+  if (error) return <div className="error-box">Signal ledger: {error}</div>;
+  if (!l || l.totals.captured === 0) return null;
+  return (
+    <section data-testid="signal-ledger">
+      <h2>Signal ledger</h2>
+      <p data-testid="ledger-sentence">{l.sentence}</p>
+      <Stages l={l} link={link} />
+      <div className="charts">
+        <LedgerChart rows={ledgerRows(l)} link={link} />
+        <Rerenders runId={runId} l={l} link={link} />
+      </div>
+    </section>
+  );
+}
+
+function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
+  const pct = (v: number) => `${(100 * v).toFixed(v < 0.01 && v > 0 ? 1 : 0)}%`;
+  return (
+    <ul className="ledger-stages small" data-testid="ledger-stages">
+      {ledgerTotals(l).map((g) => (
+        <li key={g.key} data-key={g.key}>
+          <span style={{ color: SEGMENT_COLOURS[g.key] }}>●</span> {g.label}:{" "}
+          <strong>{g.tokens.toLocaleString("en-US")}</strong> tokens ({pct(g.share)}) ·{" "}
+          <Link href={link.href(segmentQuery(g, null))} data-testid="ledger-stage-link">
+            rollouts
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Rerenders({ runId, l, link }: { runId: string; l: RunLedger; link: BucketLink }) {
+  const rows = rerenderRows(l);
+  const first = l.rerendered_sample[0];
+  const { calls, rerendered, rerendered_rollouts: rollouts } = l.totals;
+  return (
+    <div className="chart-with-note" data-testid="rerender-section">
+      <StepChart
+        id="rerendered-prefixes"
+        title="Re-rendered prefixes: calls whose prompt re-rendered an earlier turn"
+        data={rows.map((r) => ({ step: r.step, share: r.share }))}
+        series={[{ key: "share", label: "re-rendered calls", color: WARNING }]}
+        valueAxis="% of the step's calls"
+        stepAxis="step (rollout records)"
+        format={(v) => `${(100 * v).toFixed(1)}%`}
+        query={(step) => segmentQuery({ filter: "rerendered" }, step)}
+        link={link}
+        fromZero
+      />
+      <p className="small" data-testid="rerender-note">
+        {rerendered.toLocaleString("en-US")} of {calls.toLocaleString("en-US")} calls in{" "}
+        {rollouts.toLocaleString("en-US")} rollouts re-rendered an earlier turn instead of splicing
+        its exact ids.{" "}
+        {rerendered > 0 && (
+          <Link href={link.href(segmentQuery({ filter: "rerendered" }, null))}>List them</Link>
+        )}
+        {first && (
+          <>
+            {" · "}
+            <Link href={tokenAtHref(runId, first)} data-testid="rerender-first">
+              the first ({first.rollout_id}) at token {first.position.toLocaleString("en-US")}
+            </Link>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+// The signal ledger on the run page (docs/ledger.md), on the signal-ledger sample run: the totals
+// in words, a stage's link lists its rollouts in the table, and the re-rendered prefixes' link
+// opens the inspector at the first differing token.
+import { expect, test } from "@playwright/test";
+
+test("the signal ledger says where the tokens went and links each stage", async ({ page }) => {
+  await page.goto("/runs/signal-ledger");
+  const ledger = page.getByTestId("signal-ledger");
+  await expect(ledger.getByTestId("ledger-sentence")).toContainText(
+    "of the generated tokens you paid for reached the gradient",
+    { timeout: 60_000 },
+  );
+  await expect(ledger.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await ledger.locator('[data-key="side_calls"]').getByTestId("ledger-stage-link").click();
+  await expect(page).toHaveURL(/ledger=side_calls/);
+  await expect(page.getByTestId("rollouts-count")).toContainText("of 24");
+  await expect(page.getByTestId("chart-filter")).toContainText("side calls");
+});
+
+test("the re-rendered prefixes link to the first differing token and raise an alert", async ({
+  page,
+}) => {
+  await page.goto("/runs/signal-ledger");
+  await expect(page.locator('[data-kind="rerendered_prefixes"]')).toContainText(
+    "re-rendered an earlier turn",
+    { timeout: 60_000 },
+  );
+  const first = page.getByTestId("rerender-first");
+  await expect(first).toHaveAttribute(
+    "href",
+    /\/rollouts\/1-1\?tab=tokens&chain=main&call=\w+&pos=45/,
+  );
+  await first.click();
+  await expect(page).toHaveURL(/pos=45/);
+});

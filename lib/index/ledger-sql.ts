@@ -1,0 +1,77 @@
+// The signal ledger's index half (docs/ledger.md): each step's sums of its rollouts' ledgers and
+// splice facts over the summaries table, and whether each rollout's GRPO group carries any
+// advantage (the groups route's groups and rule, ./groups-sql). Reads only; the trainer's stages
+// are joined by lib/ledger.
+import "server-only";
+import type Database from "better-sqlite3";
+import { DEFAULT_GROUP_FIELD } from "@/lib/runs";
+import { groupTables } from "./groups-sql";
+import { anyScalarAt, sampleFields } from "./records-sql";
+
+export interface LedgerStepSums {
+  step: number | null;
+  rollouts: number;
+  counted: number;
+  captured: number;
+  side_calls: number;
+  retries_dropped: number;
+  quarantined: number;
+  branches: number;
+  masked: number;
+  delivered: number;
+  calls: number;
+  rerendered: number;
+  rerendered_rollouts: number;
+}
+
+const PARTS = [
+  "captured",
+  "side_calls",
+  "retries_dropped",
+  "quarantined",
+  "branches",
+  "masked",
+  "delivered",
+] as const;
+
+const STEP_SUMS = `SELECT step, count(*) AS rollouts, count(json_extract(ledger, '$.captured')) AS counted,
+  ${PARTS.map((k) => `ifnull(sum(json_extract(ledger, '$.${k}')), 0) AS ${k}`).join(",\n  ")},
+  ifnull(sum(json_extract(splice, '$.calls')), 0) AS calls,
+  ifnull(sum(json_extract(splice, '$.rerendered')), 0) AS rerendered,
+  ifnull(sum(json_extract(splice, '$.rerendered') > 0), 0) AS rerendered_rollouts
+  FROM summaries GROUP BY step ORDER BY step IS NULL, step`;
+
+/** Each step's sums (null step last), one GROUP BY over the summaries table. */
+export function ledgerStepSums(db: Database.Database): LedgerStepSums[] {
+  return db.prepare(STEP_SUMS).all() as LedgerStepSums[];
+}
+
+/** The first `limit` rollouts (natural id order) whose prompt re-rendered an earlier turn. */
+export function rerenderedRollouts(
+  db: Database.Database,
+  limit: number,
+): Array<{ id: string; splice: string }> {
+  return db
+    .prepare(
+      `SELECT id, splice FROM summaries WHERE ifnull(json_extract(splice, '$.rerendered'), 0) > 0
+       ORDER BY nat, tie LIMIT ?`,
+    )
+    .all(limit) as Array<{ id: string; splice: string }>;
+}
+
+/**
+ * Rollout id → whether its group (by task and step, the groups route's default) carries an
+ * advantage: at least two unmasked rewards, not all equal. Null when the run has no task field.
+ */
+export function groupSignalOf(db: Database.Database): Map<string, boolean> | null {
+  const fields = sampleFields(db).map((f) => f.path);
+  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
+  const t = groupTables(db, DEFAULT_GROUP_FIELD);
+  const rows = db
+    .prepare(
+      `SELECT m.id AS id, g.no_signal AS none FROM ${t.members} m
+       JOIN ${t.groups} g ON g.kind = m.kind AND g.v = m.v AND g.step IS m.step`,
+    )
+    .all() as Array<{ id: string; none: number }>;
+  return new Map(rows.map((r) => [r.id, r.none === 0]));
+}

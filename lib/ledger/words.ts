@@ -1,0 +1,88 @@
+// The signal ledger's totals in words (docs/ledger.md): the share of the generated tokens that
+// reached the gradient, over the steps where that is known, and the largest loss by name.
+import type { LedgerStep } from "@/lib/schema";
+
+/** Each loss's name as the page and the sentence say it. */
+export const LOSS_WORDS = {
+  side_calls: "side calls",
+  retries_dropped: "dropped retries",
+  quarantined: "quarantine",
+  branches: "branches",
+  masked: "masked rollouts",
+  outside_loss_mask: "outside the loss mask",
+  equal_reward: "equal-reward groups",
+} as const;
+export type LossName = keyof typeof LOSS_WORDS;
+
+export interface LedgerLosses {
+  /** Captured tokens of the steps counted (the denominator). */
+  of: number;
+  /** What reached the last known stage. */
+  reached: number;
+  stage: "delivered" | "in_loss_mask" | "with_advantage";
+  losses: Array<[LossName, number]>;
+}
+
+/**
+ * Every loss in tokens: over the steps whose trainer stages are known when any are (the rest
+ * cannot say what reached the gradient), else over every step up to delivery.
+ */
+export function lossesOf(steps: readonly LedgerStep[]): LedgerLosses {
+  const known = steps.filter((s) => s.in_loss_mask !== null);
+  const use = known.length > 0 ? known : steps;
+  const sum = (f: (s: LedgerStep) => number) => use.reduce((a, s) => a + f(s), 0);
+  const losses: Array<[LossName, number]> = [
+    ["side_calls", sum((s) => s.losses.side_calls)],
+    ["retries_dropped", sum((s) => s.losses.retries_dropped)],
+    ["quarantined", sum((s) => s.losses.quarantined)],
+    ["branches", sum((s) => s.losses.branches)],
+    ["masked", sum((s) => s.losses.masked)],
+  ];
+  const of = sum((s) => s.captured);
+  if (known.length === 0)
+    return { of, reached: sum((s) => s.delivered), stage: "delivered", losses };
+  const inLoss = sum((s) => s.in_loss_mask ?? 0);
+  losses.push(["outside_loss_mask", Math.max(0, sum((s) => s.delivered) - inLoss)]);
+  if (use.some((s) => s.with_advantage === null))
+    return { of, reached: inLoss, stage: "in_loss_mask", losses };
+  const adv = sum((s) => s.with_advantage ?? 0);
+  losses.push(["equal_reward", Math.max(0, inLoss - adv)]);
+  return { of, reached: adv, stage: "with_advantage", losses };
+}
+
+const pct = (n: number, of: number) => `${of > 0 ? Math.round((100 * n) / of) : 0}%`;
+
+const REACHED = {
+  delivered: "were delivered on main chains",
+  in_loss_mask: "reached the trainer's loss mask",
+  with_advantage: "reached the gradient",
+} as const;
+
+export function ledgerSentence(steps: readonly LedgerStep[]): string {
+  const l = lossesOf(steps);
+  if (l.of === 0) return "No generated tokens were captured (or none is summarised yet).";
+  const largest = l.losses.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const loss =
+    largest[1] > 0
+      ? `the largest loss is ${LOSS_WORDS[largest[0]]}, ${pct(largest[1], l.of)}`
+      : "nothing was lost";
+  const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}; ${loss}.`;
+  return [head, trainerNote(steps, l.stage), countedNote(steps)].filter((x) => x).join(" ");
+}
+
+function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
+  if (stage === "delivered")
+    return "The trainer's loss mask is unknown (no train_data_step files).";
+  const unknown = steps.filter((s) => s.in_loss_mask === null && s.captured > 0).length;
+  if (unknown === 0) return "";
+  const rest = unknown === 1 ? "1 step without one is" : `${unknown} steps without one are`;
+  return `Over the steps with a train_data_step file; ${rest} unknown.`;
+}
+
+/** Rollouts without a token store read (records alone, or not summarised yet) are not counted. */
+function countedNote(steps: readonly LedgerStep[]): string {
+  const all = steps.reduce((a, s) => a + s.rollouts, 0);
+  const counted = steps.reduce((a, s) => a + s.counted, 0);
+  if (counted === all) return "";
+  return `Counted over the ${counted.toLocaleString("en-US")} of ${all.toLocaleString("en-US")} rollouts whose token store was read.`;
+}
