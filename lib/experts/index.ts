@@ -2,6 +2,7 @@
 export { decodeEnvelope, decodeNested, decodeRoutes, isRoutes } from "./codec";
 export type { Decoded, Routes, RoutesDtype } from "./codec";
 export {
+  callRoutes,
   countCallRoutes,
   fallbackFraction,
   isFallbackRow,

@@ -2,13 +2,23 @@
 // accepted too (S = P + G − 1 or P + G); rows missing at the end and rows of all −1 (replay fell
 // back to the trainer's router) are fallback. Rows are read one at a time from the typed array.
 // Not responsible for decoding (./codec) nor for which calls count (the main chain, lib/rollout).
-import type { Routes } from "./codec";
+import { decodeRoutes, type Routes } from "./codec";
 
 /** A problem with the routes' row count for a call of `prompt` + `generated` tokens, or null. */
 export function rowCountProblem(routes: Routes, prompt: number, generated: number): string | null {
   const total = prompt + generated;
   if (routes.rows <= total) return null;
   return `${routes.rows} route rows for ${prompt} prompt + ${generated} generated tokens (at most ${total}: ${total - 1} or ${total}, fewer when rows are missing at the end)`;
+}
+
+/**
+ * A call's `routed_experts` as routes it can use: decoded (lib/store decodes once while reading;
+ * another reader's raw field is decoded here), null when absent, malformed or too long.
+ */
+export function callRoutes(raw: unknown, prompt: number, generated: number): Routes | null {
+  const d = decodeRoutes(raw);
+  if (d === null || !d.ok) return null;
+  return rowCountProblem(d.routes, prompt, generated) === null ? d.routes : null;
 }
 
 /** Whether row `r` is a fallback: missing, or all −1. */

@@ -8,6 +8,7 @@ export * from "./run-manifest";
 export * from "./api";
 export * from "./api-rollout";
 export * from "./api-tokens";
+export * from "./api-experts";
 export * from "./api-call-detail";
 export * from "./api-runs";
 export * from "./api-search";
