@@ -23,6 +23,7 @@ export const SORT_KEYS = [
   "side_calls",
   "quarantined",
   "failed_calls",
+  "expert_fallback_fraction",
   "bytes",
   "severity",
 ] as const;
@@ -81,6 +82,9 @@ export const BUCKET_FILTERS = {
   side_call: (s, v) => (v === "pattern" || v === "self_calibration") && s.side_call_reasons[v] > 0,
   fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
   error_category: (s, v) => has(s.error_categories, v),
+  /** Routed experts that fell back on the main chain: at least this fraction (docs/experts.md). */
+  expert_fallback: (s, v) =>
+    s.expert_fallback_fraction !== null && s.expert_fallback_fraction >= Number(v),
 } satisfies Record<string, BucketTest>;
 export const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
 
@@ -120,6 +124,13 @@ export const rolloutQuerySchema = z.object({
   side_call: z.enum(["pattern", "self_calibration"]).optional(),
   fallback: word,
   error_category: word,
+  expert_fallback: z
+    .string()
+    .regex(
+      /^0(\.\d{1,6})?$|^1(\.0{1,6})?$/,
+      "expert_fallback takes the least fraction shown, 0 … 1",
+    )
+    .optional(),
   q: z.string().max(200).optional(),
   /** Words and "phrases" the rollout's text holds (./search/parse). */
   text: z.string().max(500).optional(),

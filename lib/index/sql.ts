@@ -86,6 +86,8 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   if (q.side_call === "self_calibration") and.push("s.side_self > 0");
   if (q.fallback !== undefined) and.push(tagged(TAG.fallback + q.fallback, " AND n > 0"));
   if (q.error_category !== undefined) and.push(tagged(TAG.errorCategory + q.error_category));
+  if (q.expert_fallback !== undefined)
+    and.push(`s.expert_fallback_fraction >= ${bind(Number(q.expert_fallback))}`);
   if (q.q) and.push(`instr(s.search, ${bind(q.q.toLowerCase())}) > 0`);
   const text = q.text ? parseTextQuery(q.text) : null;
   if (text) {

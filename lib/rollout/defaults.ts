@@ -20,5 +20,7 @@ export function noStoreFacts() {
     cut_short_call: null,
     main_model: null,
     oov_tokens: null,
+    expert_fallback_fraction: null,
+    expert_routes: null,
   } satisfies Partial<RolloutSummary>;
 }

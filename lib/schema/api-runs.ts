@@ -113,6 +113,12 @@ export const rolloutSummarySchema = z.strictObject({
    * prefix is counted once. Null when the ids were not read (a record alone).
    */
   oov_tokens: int.nullable(),
+  /**
+   * Routed experts over the main chain's calls (docs/experts.md): fallback and missing routes over
+   * expected routes (P + G − 1 per call), and those counts; null when no call of it carries routes.
+   */
+  expert_fallback_fraction: nullableNumber.default(null),
+  expert_routes: z.strictObject({ expected: int, fallback: int }).nullable().default(null),
   /** The store's lifecycle: frozen or open, a retired tombstone, deleted, and attempts. */
   lifecycle: rolloutLifecycleSchema.default(noLifecycle),
   /** Any token-capture evidence: store files or the record's `_ng_token_capture`. */
