@@ -51,6 +51,8 @@ export function alertTableQuery(kind: string): string | null {
   if (kind === "other_model_main") return "reason=other_model_main";
   if (kind === "masked_fraction") return "severity=masked";
   if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
+  // lib/health's EXPERT_FALLBACK_ALERT_THRESHOLD (a layer above): the rollouts at or past it.
+  if (kind === "expert_fallback") return "expert_fallback=0.01";
   return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;
 }
 

@@ -162,6 +162,11 @@ export const stepPointSchema = z.strictObject({
   side_calls: z.number(),
   quarantined: z.number(),
   failed_calls: int,
+  /**
+   * Routed experts that fell back or are missing over the step's expected routes, main chains only
+   * (NeMo-RL's `r3/routed_experts_fallback_token_route_fraction`); null when none carries routes.
+   */
+  expert_fallback_fraction: nullableNumber.default(null),
 });
 
 export const alertKindSchema = z.enum([
@@ -173,6 +178,7 @@ export const alertKindSchema = z.enum([
   "newer_schema",
   "profile_disagreement",
   "unreadable_records",
+  "expert_fallback",
 ]);
 
 /** Alerts about the store's lifecycle (lib/health/alerts/lifecycle), beside lib/health's own. */
