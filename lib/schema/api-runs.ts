@@ -113,10 +113,7 @@ export const rolloutSummarySchema = z.strictObject({
    * prefix is counted once. Null when the ids were not read (a record alone).
    */
   oov_tokens: int.nullable(),
-  /**
-   * Routed experts over the main chain's calls (docs/experts.md): fallback and missing routes over
-   * expected routes (P + G − 1 per call), and those counts; null when no call of it carries routes.
-   */
+  /** Main chain's fallback and missing routes over expected, and the counts (docs/experts.md). */
   expert_fallback_fraction: nullableNumber.default(null),
   expert_routes: z.strictObject({ expected: int, fallback: int }).nullable().default(null),
   /** The store's lifecycle: frozen or open, a retired tombstone, deleted, and attempts. */
@@ -162,10 +159,7 @@ export const stepPointSchema = z.strictObject({
   side_calls: z.number(),
   quarantined: z.number(),
   failed_calls: int,
-  /**
-   * Routed experts that fell back or are missing over the step's expected routes, main chains only
-   * (NeMo-RL's `r3/routed_experts_fallback_token_route_fraction`); null when none carries routes.
-   */
+  /** NeMo-RL's `r3/routed_experts_fallback_token_route_fraction` of the step (docs/experts.md). */
   expert_fallback_fraction: nullableNumber.default(null),
 });
 
