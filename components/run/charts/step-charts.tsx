@@ -1,9 +1,8 @@
 "use client";
 // The run's per-step series, one quantity per value axis: rewards, masked share, delivered share,
 // calls per rollout (a mean), routed experts' fallback and side / quarantined / failed calls
-// (totals) each get a chart of
-// their own, so a total of hundreds never flattens a mean of a few. A click on a step lists the
-// step's rollouts in the table.
+// (totals) each get a chart of their own, so a total of hundreds never flattens a mean of a few.
+// A click on a step lists the step's rollouts in the table.
 import type { RunHealth, StepPoint } from "@/lib/schema";
 import { chartBucketQuery } from "@/lib/view";
 import { MASKED, NEUTRAL, NEUTRAL_2, WARNING } from "./colours";
