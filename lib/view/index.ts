@@ -114,3 +114,4 @@ export {
   visibleText,
 } from "./token-rows";
 export { verdictLabel } from "./verdict-label";
+export { type ExpertLoad, expertLoad, routeWords } from "./expert-load";
