@@ -3,9 +3,11 @@
 // token's experts per layer and the visible tokens' layer × expert heatmap (the docs' screenshot,
 // docs/experts.png). The 500-call large rollout, which has no routes, says so and stays usable.
 import { expect, test } from "@playwright/test";
-import { MOE_RUN } from "../fixtures/generator/moe-routes";
 import { GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
 import { TOKEN_VIEW } from "./support/token-view";
+
+/** fixtures/generator/moe-routes' run (its module reaches server-only code, never loaded here). */
+const MOE_RUN = "moe-routes";
 
 test("the run page lists each rollout's expert fallback and alerts on the run's", async ({
   page,
@@ -23,7 +25,7 @@ test("a selected token's experts and the visible tokens' expert load, on demand"
   page,
 }) => {
   await page.setViewportSize({ width: 1400, height: 1000 });
-  await page.goto(`/runs/${MOE_RUN}/rollouts/0-0?pos=150`);
+  await page.goto(`/runs/${MOE_RUN}/rollouts/0-0?pos=140`);
   await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("expert-heatmap")).toHaveCount(0);
   await page.getByTestId("experts-toggle").click();

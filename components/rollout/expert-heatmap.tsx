@@ -11,8 +11,8 @@ const MAX_HEIGHT = 240;
 export function ExpertHeatmap({ load }: { load: ExpertLoad }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [hover, setHover] = useState<string | null>(null);
-  const cw = Math.max(2, Math.min(14, Math.floor(MAX_WIDTH / Math.max(1, load.experts))));
-  const ch = Math.max(2, Math.min(12, Math.floor(MAX_HEIGHT / Math.max(1, load.layers))));
+  const cw = Math.max(2, Math.min(32, Math.floor(MAX_WIDTH / Math.max(1, load.experts))));
+  const ch = Math.max(2, Math.min(20, Math.floor(MAX_HEIGHT / Math.max(1, load.layers))));
   useEffect(() => {
     const ctx = canvas.current?.getContext("2d");
     if (!ctx) return;

@@ -66,7 +66,8 @@ export function ExpertsPanel(props: {
   const failed = win?.failed ?? one?.failed;
   const visible = w ? w.experts.slice(range[0] - w.offset, range[1] - w.offset) : [];
   const load = w ? expertLoad(visible, w.layers) : null;
-  const route = one?.w?.experts[0];
+  // Past the sequence's end the answer has no position: said as "no route".
+  const route = one?.w ? (one.w.experts[0] ?? null) : undefined;
   return (
     <div data-testid="experts-panel">
       <div className="toolbar">
