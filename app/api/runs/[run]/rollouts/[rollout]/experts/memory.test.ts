@@ -2,12 +2,20 @@
 // over its two calls): the experts route answers a window at its end while the heap stays small.
 // Numbers for those routes would be 8 bytes each (920 MB), nested lists far more, and the envelope
 // kept as a JS string 153 MB: the bound below holds only when routes stay bytes (docs/experts.md).
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expertsWindowSchema } from "@/lib/schema/api-experts";
 import { req, serveRunsRoot } from "@/lib/testing/fixture-runs";
 import { GET } from "./route";
@@ -66,6 +74,7 @@ beforeAll(() => {
   closeSync(fd);
 }, 120_000);
 serveRunsRoot(() => root);
+afterAll(() => rmSync(root, { recursive: true, force: true })); // 155 MB of token file
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
