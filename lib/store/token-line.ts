@@ -36,9 +36,8 @@ export interface ScannedLine {
   lists: ScannedLists;
 }
 
-/** A routes envelope can be ~100 MB of base64: cut out of the line, never a JS string (docs/experts.md). */
+/** A routes envelope can be ~100 MB of base64: cut out of the line as bytes (docs/experts.md). */
 const ROUTES_KEY = Buffer.from('"routed_experts"');
-
 const KEYS: ReadonlyArray<[ListKey, Buffer, "id" | "float"]> = [
   ["prompt_token_ids", Buffer.from('"prompt_token_ids"'), "id"],
   ["generation_token_ids", Buffer.from('"generation_token_ids"'), "id"],
@@ -241,6 +240,7 @@ export function scanTokenLine(b: Buffer): ScannedLine | null {
   if (b[i] === CLOSE_BRACE) return null;
   for (;;) {
     if (b[i] !== QUOTE) return null;
+    const keyStart = i;
     const keyEnd = skipString(b, i);
     if (keyEnd < 0 || hasEscape(b, i, keyEnd)) return null;
     const key = keyAt(b, i, keyEnd);
@@ -255,7 +255,7 @@ export function scanTokenLine(b: Buffer): ScannedLine | null {
         end = key[2] === "id" ? scanIds(b, v, key[0], lists) : scanFloats(b, v, key[0], lists);
         if (end >= 0) cuts.push(v, end, 0);
       }
-    } else if (b[v] === QUOTE && isRoutesKey(b, i, keyEnd)) {
+    } else if (b[v] === QUOTE && isRoutesKey(b, keyStart, keyEnd)) {
       end = skipString(b, v);
       if (end < 0 || lists.routed_experts || hasEscape(b, v, end)) return null;
       lists.routed_experts = b.subarray(v + 1, end - 1);

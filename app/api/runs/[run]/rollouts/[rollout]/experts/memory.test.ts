@@ -107,7 +107,8 @@ describe("experts of a 200k-token rollout", () => {
     const retained = heap() - before;
     // Measured: a few MB retained (the model's view; its routes are 115 MB of int8 off the heap).
     expect(retained).toBeLessThan(64 * MB);
-    expect(peak - before).toBeLessThan(400 * MB);
+    // Measured: 10 MB at the sampled peak; the envelope parsed as a JS string peaked at 103 MB.
+    expect(peak - before).toBeLessThan(64 * MB);
     console.log(
       `experts memory: retained ${(retained / MB).toFixed(1)} MB, peak sampled ${((peak - before) / MB).toFixed(1)} MB, arrayBuffers ${(process.memoryUsage().arrayBuffers / MB).toFixed(0)} MB`,
     );
