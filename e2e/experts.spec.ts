@@ -9,7 +9,7 @@ import { TOKEN_VIEW } from "./support/token-view";
 /** fixtures/generator/moe-routes' run (its module reaches server-only code, never loaded here). */
 const MOE_RUN = "moe-routes";
 
-test("the run page lists each rollout's expert fallback and alerts on the run's", async ({
+test("the run page lists each rollout's expert fallback, charts it per step and alerts", async ({
   page,
 }) => {
   await page.goto(`/runs/${MOE_RUN}`);
@@ -19,6 +19,9 @@ test("the run page lists each rollout's expert fallback and alerts on the run's"
   await expect(page.getByText(/of the routed experts on main chains fell back/)).toBeVisible({
     timeout: 60_000,
   });
+  await expect(page.getByTestId("chart-per-step-expert-fallback")).toBeVisible();
+  await page.getByTestId("chart-per-step-expert-fallback").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/experts-run-page.png" });
 });
 
 test("a selected token's experts and the visible tokens' expert load, on demand", async ({

@@ -56,7 +56,7 @@ const SPECS: Spec[] = [
     // Hidden in runs without routes (no value at any step).
     id: "per-step-expert-fallback",
     title: "Routed experts that fell back, per step",
-    valueAxis: "fallback and missing routes, % of expected (main chains)",
+    valueAxis: "fallback, % of expected routes",
     format: percent,
     series: [{ key: "expert_fallback_fraction", label: "expert fallback", color: WARNING }],
     row: (p) => ({ expert_fallback_fraction: p.expert_fallback_fraction }),
