@@ -26,7 +26,7 @@ const noHttp = {
   message: "lib/http only maps lib's errors to statuses; throw errors from @/lib/errors instead.",
 };
 const LAYERS = [
-  ["schema", "text", "cache"],
+  ["schema", "text", "cache", "experts"],
   ["builder"],
   ["store"],
   ["tokens"],

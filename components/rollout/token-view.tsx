@@ -26,6 +26,7 @@ import { revealToken, useScrollTarget, type ScrollTarget } from "./use-scroll-ta
 import { LowProbList } from "./low-prob-list";
 import { ThresholdInput } from "./threshold-input";
 import { TokenInfo } from "./token-info";
+import { ExpertsPanel } from "./experts-panel";
 import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
 import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
@@ -105,6 +106,7 @@ export function TokenView(props: TokenViewProps) {
   // Placeholders that scroll into view (or into the overscan) load their window.
   const firstIndex = visible[0]?.index ?? 0;
   const lastIndex = visible.at(-1)?.index ?? -1;
+  const range: [number, number] = [items[firstIndex]?.start ?? 0, items[lastIndex]?.end ?? 0];
   useEffect(() => {
     for (let i = firstIndex; i <= lastIndex; i++) {
       const it = items[i];
@@ -245,6 +247,7 @@ export function TokenView(props: TokenViewProps) {
         />
       )}
       <TokenInfo selected={pos} hovered={hover} tokenAt={tokenAt} trainingOf={trainingAt} />
+      <ExpertsPanel ask={ask} sequence={sequence} pos={pos} range={range} onPatch={onPatch} />
       <div
         className={styles.scroll}
         style={{ backgroundColor: CANVAS }}

@@ -191,6 +191,25 @@ export const COLUMNS: Col[] = [
     meta: { width: 90, render: (s) => num(s.failed_calls) },
   },
   {
+    // Routed experts replayed from inference that fell back (docs/experts.md); "—" without routes.
+    id: "expert_fallback_fraction",
+    accessorFn: (s) => s.expert_fallback_fraction,
+    header: "Expert fallback",
+    meta: {
+      width: 96,
+      render: (s) =>
+        s.expert_fallback_fraction === null ? (
+          "—"
+        ) : (
+          <span
+            title={`${s.expert_routes?.fallback ?? 0} of ${s.expert_routes?.expected ?? 0} routes on the main chain fell back to the trainer's router or are missing`}
+          >
+            {(s.expert_fallback_fraction * 100).toFixed(2)}%
+          </span>
+        ),
+    },
+  },
+  {
     id: "bytes",
     accessorFn: (s) => s.bytes,
     header: "Size",

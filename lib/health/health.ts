@@ -8,6 +8,8 @@ import { deliveredBucket } from "@/lib/view";
 import { counted, plural } from "@/lib/text";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
+/** Routes replay should not fall back: past 1% of a run's routes is worth a look (docs/experts.md). */
+export const EXPERT_FALLBACK_ALERT_THRESHOLD = 0.01;
 export const SAMPLE = 20;
 
 export function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {
@@ -52,6 +54,8 @@ export interface AlertFacts {
   };
   /** The first rollout on another model's main chain. */
   otherModel: string | null;
+  /** Routed experts over the run's main chains: expected routes and those that fell back. */
+  experts: { expected: number; fallback: number };
 }
 
 /** The cut-short alert in the severity model's words (lib/severity describeFailedCall). */
@@ -118,6 +122,13 @@ export function alertsOf(f: AlertFacts, extra: HealthExtra): Alert[] {
       "newer_schema",
       "error",
       `${counted(count("newer_schema"), "rollout", "holds", "hold")} records of a schema this version does not support.`,
+    );
+  const experts = f.experts.expected ? f.experts.fallback / f.experts.expected : 0;
+  if (experts > EXPERT_FALLBACK_ALERT_THRESHOLD)
+    add(
+      "expert_fallback",
+      "warning",
+      `${(experts * 100).toFixed(1)}% of the routed experts on main chains fell back to the trainer's router or are missing (${f.experts.fallback} of ${f.experts.expected} routes; threshold ${EXPERT_FALLBACK_ALERT_THRESHOLD * 100}%): those tokens train with other experts than inference used.`,
     );
   return out;
 }

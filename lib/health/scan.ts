@@ -6,7 +6,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { TAG, NO_CAPTURE_SQL, OTHER_MODEL_SQL, SERVED_SEVERITY_SQL } from "@/lib/index";
-import { SAMPLE } from "./health";
+import { EXPERT_FALLBACK_ALERT_THRESHOLD, SAMPLE } from "./health";
 
 /** Rows per range: each of a range's statements takes some 5–15 ms (other requests wait no longer). */
 export const CHUNK_ROWS = 10_000;
@@ -22,6 +22,7 @@ export const FLAGS = {
   unreadable: "s.unreadable = 1",
   newer_schema: "s.newer_schema = 1",
   oov: "ifnull(s.oov_tokens, 0) > 0",
+  expert_fallback: `ifnull(s.expert_fallback_fraction, 0) >= ${EXPERT_FALLBACK_ALERT_THRESHOLD}`,
 } as const;
 export type Flag = keyof typeof FLAGS;
 
@@ -48,6 +49,8 @@ const BASE_SUMS = {
   nocap: `SUM(${NO_CAPTURE_SQL})`,
   differ: "SUM(s.other_profile_disagrees)",
   oov_tokens: `SUM(CASE WHEN ${FLAGS.oov} THEN s.oov_tokens END)`,
+  expert_expected: "SUM(s.expert_routes ->> '$.expected')",
+  expert_fallback: "SUM(s.expert_routes ->> '$.fallback')",
 };
 export type SumKey = keyof typeof BASE_SUMS | `f_${Flag}`;
 const SUMS: Record<string, string> = {

@@ -82,6 +82,7 @@ function perStep(groups: Group[]): StepPoint[] {
         side_calls: t.side_calls,
         quarantined: t.quarantined,
         failed_calls: t.failed_calls,
+        expert_fallback_fraction: t.expert_expected ? t.expert_fallback / t.expert_expected : null,
       };
     });
 }
@@ -107,8 +108,10 @@ function alertFacts(db: Database.Database, scan: ScanResult, rollouts: number): 
       unreadable: flag("unreadable"),
       newer_schema: flag("newer_schema"),
       unreadable_records: { count: 0, ids: [] },
+      expert_fallback: flag("expert_fallback"),
     },
     rollouts,
+    experts: { expected: t.expert_expected, fallback: t.expert_fallback },
     cutShort: {
       first: first && call ? { rollout_id: first, cut_short_call: JSON.parse(call) } : null,
       trained: total(scan.groups, WARNED).f_cut_short,

@@ -40,6 +40,8 @@ const FIELDS: Array<[keyof RolloutSummary, "TEXT" | "REAL" | "INTEGER" | Json | 
   ["cut_short_call", "json"],
   ["main_model", "TEXT"],
   ["oov_tokens", "INTEGER"],
+  ["expert_fallback_fraction", "REAL"],
+  ["expert_routes", "json"],
   ["lifecycle", "json"],
   ["has_capture", "bool"],
   ["severity", "TEXT"],

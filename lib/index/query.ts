@@ -25,6 +25,7 @@ export const SORT_KEYS = [
   "side_calls",
   "quarantined",
   "failed_calls",
+  "expert_fallback_fraction",
   "bytes",
   "severity",
 ] as const;
@@ -53,6 +54,8 @@ export function alertTableQuery(kind: string): string | null {
   if (kind === "masked_fraction") return "severity=masked";
   if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
   if (kind === "rerendered_prefixes") return "ledger=rerendered";
+  // lib/health's EXPERT_FALLBACK_ALERT_THRESHOLD (a layer above): the rollouts at or past it.
+  if (kind === "expert_fallback") return "expert_fallback=0.01";
   return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;
 }
 
@@ -93,6 +96,9 @@ export const BUCKET_FILTERS = {
   fallback: (s, v) => has(s.fallbacks, v) && (s.fallbacks[v] ?? 0) > 0,
   error_category: (s, v) => has(s.error_categories, v),
   ledger: (s, v) => ledgerHas(s, v),
+  /** Routed experts that fell back on the main chain: at least this fraction (docs/experts.md). */
+  expert_fallback: (s, v) =>
+    s.expert_fallback_fraction !== null && s.expert_fallback_fraction >= Number(v),
 } satisfies Record<string, BucketTest>;
 export const BUCKET_KEYS = Object.keys(BUCKET_FILTERS) as Array<keyof typeof BUCKET_FILTERS>;
 
@@ -133,6 +139,13 @@ export const rolloutQuerySchema = z.object({
   fallback: word,
   error_category: word,
   ledger: z.enum(LEDGER_FILTERS).optional(),
+  expert_fallback: z
+    .string()
+    .regex(
+      /^0(\.\d{1,6})?$|^1(\.0{1,6})?$/,
+      "expert_fallback takes the least fraction shown, 0 … 1",
+    )
+    .optional(),
   q: z.string().max(200).optional(),
   /** Words and "phrases" the rollout's text holds (./search/parse). */
   text: z.string().max(500).optional(),

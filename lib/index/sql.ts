@@ -89,6 +89,8 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   if (q.ledger === "rerendered") and.push("ifnull(json_extract(s.splice, '$.rerendered'), 0) > 0");
   else if (q.ledger !== undefined)
     and.push(`ifnull(json_extract(s.ledger, '$.${q.ledger}'), 0) > 0`);
+  if (q.expert_fallback !== undefined)
+    and.push(`s.expert_fallback_fraction >= ${bind(Number(q.expert_fallback))}`);
   if (q.q) and.push(`instr(s.search, ${bind(q.q.toLowerCase())}) > 0`);
   const text = q.text ? parseTextQuery(q.text) : null;
   if (text) {

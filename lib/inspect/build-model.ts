@@ -261,7 +261,9 @@ export async function buildModel({
     },
   };
   let weight = 0;
-  for (const t of tokens) weight += t.own.length + t.gen.length;
+  // Routes weigh as their bytes in int32 ids.
+  for (const t of tokens)
+    weight += t.own.length + t.gen.length + (t.routes?.data.byteLength ?? 0) / 4;
   const chainCalls = new Map(
     chains.map((c) => [c.chain_id, c.call_ids.map((id) => callIndex.get(id) ?? -1)]),
   );

@@ -198,6 +198,7 @@ describe("a 200k-token, 500-call chain decoded with o200k_base", () => {
       own,
       gen,
       logProbs: new Float64Array(gen.length).fill(-0.2),
+      routes: null,
       exact: { own: [], gen: [] },
     }));
     const view = {

@@ -19,6 +19,7 @@ import { pushTo, excludedReason, timelinePositions } from "@/lib/view";
 import { errorSummary } from "@/lib/store/pure";
 import { failedCallFromExchange } from "@/lib/severity";
 import { packIds, type CallTokens } from "./model";
+import { callRoutes } from "@/lib/experts";
 
 /** The last of a call's exchanges in brief, with how many there were. */
 export function summarizeExchanges(
@@ -144,6 +145,7 @@ function packCall(
     gen: gen.ids,
     exact: { own: own.exact, gen: gen.exact },
     logProbs: lps.length === gen.ids.length ? Float64Array.from(lps) : null,
+    routes: callRoutes(e.routed_experts, e.prompt_token_ids.length, gen.ids.length),
   };
 }
 

@@ -35,13 +35,14 @@ export function isModelJob(job: { kind: string }): job is ModelJob {
 /** Every buffer behind the model's token arrays, once each (a transfer list takes no duplicates). */
 export function tokenBuffers(model: Pick<RolloutModel, "tokens">): Set<ArrayBuffer> {
   const buffers = new Set<ArrayBuffer>();
-  const add = (a: Int32Array | Float64Array | null) => {
+  const add = (a: Int8Array | Int16Array | Int32Array | Float64Array | null) => {
     if (a && a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
   };
   for (const t of model.tokens) {
     add(t.own);
     add(t.gen);
     add(t.logProbs);
+    add(t.routes?.data ?? null);
   }
   return buffers;
 }

@@ -5,6 +5,7 @@
 import type { ExchangeRecord } from "@/lib/store";
 import { type RolloutView, OUTSIDE_TOKEN_ID, type TokenIds } from "@/lib/schema";
 import type { TokenDecoder } from "@/lib/tokens";
+import type { Routes } from "@/lib/experts";
 
 /**
  * What `own`/`gen` hold for an id outside 0 … 2^31−1 (Gym trains on any integer, docs/gym-v1-store.md
@@ -29,6 +30,8 @@ export interface CallTokens {
   exact: { own: ExactIds; gen: ExactIds };
   /** Null when the entry's log probs do not match its generation one for one. */
   logProbs: Float64Array | null;
+  /** The call's routed experts over its prompt and generation (lib/experts), null without. */
+  routes: Routes | null;
 }
 
 export interface RolloutModel {

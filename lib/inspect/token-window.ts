@@ -78,7 +78,12 @@ export function sequenceParts(model: RolloutModel, sequence: string): Part[] {
   return parts;
 }
 
-function parseCount(value: string | null, name: string, fallback: number, max: number): number {
+export function parseCount(
+  value: string | null,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
   if (value === null || value === "") return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)

@@ -22,5 +22,7 @@ export function noStoreFacts() {
     oov_tokens: null,
     ledger: null,
     splice: null,
+    expert_fallback_fraction: null,
+    expert_routes: null,
   } satisfies Partial<RolloutSummary>;
 }

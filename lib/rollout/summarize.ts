@@ -23,6 +23,7 @@ import {
 import { severityOf, timelineFacts } from "./severity";
 import { deletedSummary, lifecycleOf, lifecycleWithoutStore } from "./lifecycle";
 import { noStoreFacts } from "./defaults";
+import { expertFactsOf } from "./experts";
 import { searchDecoder, type SearchTokenizer } from "./search-decoder";
 import { type IndexedText, searchTextOf } from "./search-text";
 
@@ -161,6 +162,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
     cut_short_call: timeline.cut?.fact ?? null,
     main_model: mainModelOf(v),
     oov_tokens: oov,
+    ...expertFactsOf(v),
     has_capture: hasCapture(capture, record),
     reward: record?.reward ?? null,
     step: record?.step ?? null,

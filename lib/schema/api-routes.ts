@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { comparisonSchema } from "./api-compare";
 import { rolloutDiffSchema } from "./api-diff";
 import { callDetailSchema } from "./api-call-detail";
+import { expertsWindowSchema } from "./api-experts";
 import { conversationPageSchema } from "./api-conversation";
 import { recordFieldsSchema, runGroupsSchema } from "./api-groups";
 import { buildProgressSchema, rolloutNeighborsSchema } from "./api-progress";
@@ -72,6 +73,7 @@ export const API = {
   tokensOpening: route((p: RolloutParams) => `${rolloutPath(p)}/tokens`, segmentedWindowSchema, {
     segments: "1",
   }),
+  experts: route((p: RolloutParams) => `${rolloutPath(p)}/experts`, expertsWindowSchema),
   lowProb: route((p: RolloutParams) => `${rolloutPath(p)}/tokens`, lowProbMatchesSchema),
   find: route((p: RolloutParams) => `${rolloutPath(p)}/find`, findResultSchema),
   conversation: route(

@@ -114,6 +114,9 @@ export const rolloutSummarySchema = z.strictObject({
    * prefix is counted once. Null when the ids were not read (a record alone).
    */
   oov_tokens: int.nullable(),
+  /** Main chain's fallback and missing routes over expected, and the counts (docs/experts.md). */
+  expert_fallback_fraction: nullableNumber.default(null),
+  expert_routes: z.strictObject({ expected: int, fallback: int }).nullable().default(null),
   /** The store's lifecycle: frozen or open, a retired tombstone, deleted, and attempts. */
   lifecycle: rolloutLifecycleSchema.default(noLifecycle),
   /** Any token-capture evidence: store files or the record's `_ng_token_capture`. */
@@ -160,6 +163,8 @@ export const stepPointSchema = z.strictObject({
   side_calls: z.number(),
   quarantined: z.number(),
   failed_calls: int,
+  /** NeMo-RL's `r3/routed_experts_fallback_token_route_fraction` of the step (docs/experts.md). */
+  expert_fallback_fraction: nullableNumber.default(null),
 });
 
 export const alertKindSchema = z.enum([
@@ -171,6 +176,7 @@ export const alertKindSchema = z.enum([
   "newer_schema",
   "profile_disagreement",
   "unreadable_records",
+  "expert_fallback",
 ]);
 
 /** Alerts about the store's lifecycle (lib/health/alerts/lifecycle), beside lib/health's own. */
@@ -255,35 +261,6 @@ export const runHealthSchema = healthReportSchema.extend({
   notes: z.array(healthNoteSchema),
 });
 
-/** One row of GET /api/runs/{run}/export?format=json; the CSV has the same columns in this order. */
-export const exportRowSchema = z.strictObject({
-  rollout_id: z.string(),
-  step: int.nullable(),
-  reward: nullableNumber,
-  mask_sample: z.boolean(),
-  severity: severityStateSchema,
-  /** Reason codes (mask reasons and warnings), space-separated. */
-  severity_reasons: z.string(),
-  /** Space-separated. */
-  mask_reasons: z.string(),
-  error: z.string().nullable(),
-  n_calls: z.number(),
-  chains: nullableNumber,
-  roots: nullableNumber,
-  delivered_fraction: nullableNumber,
-  side_calls: z.number(),
-  quarantined: z.number(),
-  failed_calls: int,
-  lost_calls: int,
-  /** `code:count` pairs, space-separated. */
-  status_codes: z.string(),
-  cut_short: z.string().nullable(),
-  bytes: int,
-  source: z.enum(["store", "record"]),
-});
-
-export const exportRowsSchema = z.array(exportRowSchema);
-
 export type SeverityCounts = z.infer<typeof severityCountsSchema>;
 export type FailedCallFactWire = z.infer<typeof failedCallFactSchema>;
 export type IndexProgress = z.infer<typeof indexProgressSchema>;
@@ -296,4 +273,3 @@ export type LifecycleAlertKind = z.infer<typeof lifecycleAlertKindSchema>;
 export type Alert = z.infer<typeof alertSchema>;
 export type HealthReport = z.infer<typeof healthReportSchema>;
 export type RunHealth = z.infer<typeof runHealthSchema>;
-export type ExportRow = z.infer<typeof exportRowSchema>;

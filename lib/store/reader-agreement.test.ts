@@ -21,6 +21,8 @@ function difference(a: unknown, b: unknown, at = "$"): string | null {
   // A scanned prompt is an Int32Array view (token-line's arena): compared as the list it holds.
   if (a instanceof Int32Array) a = Array.from(a);
   if (b instanceof Int32Array) b = Array.from(b);
+  // A scanned routes envelope is the line's bytes (docs/experts.md): compared as the text it holds.
+  if (a instanceof Uint8Array) a = Buffer.from(a).toString("utf8");
   if (typeof a !== "object" || a === null || typeof b !== "object" || b === null)
     return Object.is(a, b) ? null : `${at}: ${String(a)} vs ${String(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${at}: array vs object`;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { line, tempStore, tokenRecord } from "@/lib/testing/temp-store";
 import { Random } from "@/fixtures/generator/random";
+import { encodeEnvelope } from "@/fixtures/generator/routes-envelope";
 import { scanTokenLine } from "./token-line";
 import { readRolloutCapture } from "./token-store";
 
@@ -182,10 +183,32 @@ describe("readRolloutCapture: scan and parse agree", () => {
     "other rollout": line(tokenRecord("9-9", "a", [1], [2])),
     "huge line": rec("a", ids(new Random(5), 300_000), ids(new Random(6), 2000)),
     blank: "\n \n" + rec("a", [1], [2]) + "\r\n",
+    "routes envelope": rec("a", [1, 2], [3], {
+      routed_experts: encodeEnvelope("int16", [2, 1, 2], [1, 2, -1, -1]),
+    }),
+    "routes nested": rec("a", [1, 2], [3], { routed_experts: [[[1, 2]], [[3, 4]]] }),
+    "routes malformed": rec("a", [1], [2], { routed_experts: "nrlre1:int8:1x1x2:A!==" }),
+    "routes too many rows": rec("a", [1], [2], {
+      routed_experts: encodeEnvelope("int8", [3, 1, 1], [1, 2, 3]),
+    }),
+    "routes with an escape": rec("a", [1], [2], { routed_experts: "nrlre1:int8:1x1x1:\u0041A==" }),
   };
   for (const [name, content] of Object.entries(damaged))
     it(`on a store with ${name}`, async () => {
       const dir = tempStore({ "0-0.tokens.jsonl": content });
       await expectSameCapture(dir, "0-0");
     });
+});
+
+describe("a routes envelope in the scanned line", () => {
+  it("is cut out as the line's bytes, never a JS string", () => {
+    const envelope = encodeEnvelope("int8", [2, 1, 2], [0, 1, -1, -1]);
+    const text = JSON.stringify({
+      ...tokenRecord("0-0", "a", [1, 2], [3]),
+      routed_experts: envelope,
+    });
+    const scanned = scanTokenLine(Buffer.from(text));
+    expect(scanned?.value.routed_experts).toBeNull();
+    expect(Buffer.from(scanned?.lists.routed_experts ?? []).toString()).toBe(envelope);
+  });
 });

@@ -25,6 +25,8 @@ export type ScannedLists = {
   prompt_token_ids?: Int32Array;
   generation_token_ids?: number[];
   generation_log_probs?: number[];
+  /** An envelope string's bytes (no quotes), a view of the line: decode before the line is reused. */
+  routed_experts?: Uint8Array;
 };
 
 export interface ScannedLine {
@@ -34,6 +36,8 @@ export interface ScannedLine {
   lists: ScannedLists;
 }
 
+/** A routes envelope can be ~100 MB of base64: cut out of the line as bytes (docs/experts.md). */
+const ROUTES_KEY = Buffer.from('"routed_experts"');
 const KEYS: ReadonlyArray<[ListKey, Buffer, "id" | "float"]> = [
   ["prompt_token_ids", Buffer.from('"prompt_token_ids"'), "id"],
   ["generation_token_ids", Buffer.from('"generation_token_ids"'), "id"],
@@ -211,6 +215,10 @@ function hasEscape(b: Uint8Array, from: number, to: number): boolean {
   return false;
 }
 
+function isRoutesKey(b: Buffer, i: number, end: number): boolean {
+  return end - i === ROUTES_KEY.length && b.compare(ROUTES_KEY, 0, ROUTES_KEY.length, i, end) === 0;
+}
+
 function keyAt(b: Buffer, i: number, end: number): (typeof KEYS)[number] | null {
   for (const k of KEYS)
     if (end - i === k[1].length && b.compare(k[1], 0, k[1].length, i, end) === 0) return k;
@@ -227,11 +235,12 @@ export function scanTokenLine(b: Buffer): ScannedLine | null {
   if (b[i] !== OPEN_BRACE) return null;
   const lists: ScannedLists = {};
   const seen = new Set<ListKey>();
-  const cuts: number[] = []; // start, end pairs of the scanned lists
+  const cuts: number[] = []; // start, end, kind (0 a list, 1 a string) of each scanned value
   i = skipSpace(b, i + 1);
   if (b[i] === CLOSE_BRACE) return null;
   for (;;) {
     if (b[i] !== QUOTE) return null;
+    const keyStart = i;
     const keyEnd = skipString(b, i);
     if (keyEnd < 0 || hasEscape(b, i, keyEnd)) return null;
     const key = keyAt(b, i, keyEnd);
@@ -244,8 +253,13 @@ export function scanTokenLine(b: Buffer): ScannedLine | null {
       seen.add(key[0]);
       if (b[v] === OPEN_BRACKET) {
         end = key[2] === "id" ? scanIds(b, v, key[0], lists) : scanFloats(b, v, key[0], lists);
-        if (end >= 0) cuts.push(v, end);
+        if (end >= 0) cuts.push(v, end, 0);
       }
+    } else if (b[v] === QUOTE && isRoutesKey(b, keyStart, keyEnd)) {
+      end = skipString(b, v);
+      if (end < 0 || lists.routed_experts || hasEscape(b, v, end)) return null;
+      lists.routed_experts = b.subarray(v + 1, end - 1);
+      cuts.push(v, end, 1);
     }
     if (end < 0) end = skipValue(b, v);
     if (end < 0) return null;
@@ -257,12 +271,15 @@ export function scanTokenLine(b: Buffer): ScannedLine | null {
   return restOf(b, cuts, lists);
 }
 
-/** JSON.parse of the line with `[]` for each cut; null when it fails or is not what was scanned. */
+/**
+ * JSON.parse of the line with `[]` for each cut list and `null` for a cut string; null when it
+ * fails or is not what was scanned.
+ */
 function restOf(b: Buffer, cuts: readonly number[], lists: ScannedLists): ScannedLine | null {
   let text = "";
   let from = 0;
-  for (let k = 0; k < cuts.length; k += 2) {
-    text += b.toString("utf8", from, cuts[k]) + "[]";
+  for (let k = 0; k < cuts.length; k += 3) {
+    text += b.toString("utf8", from, cuts[k]) + (cuts[k + 2] === 1 ? "null" : "[]");
     from = cuts[k + 1] as number;
   }
   text += b.toString("utf8", from, b.length);
@@ -276,7 +293,8 @@ function restOf(b: Buffer, cuts: readonly number[], lists: ScannedLists): Scanne
   const record = value as Record<string, unknown>;
   for (const k of Object.keys(lists)) {
     const placed = record[k];
-    if (!Array.isArray(placed) || placed.length !== 0) return null;
+    if (k === "routed_experts" ? placed !== null : !Array.isArray(placed) || placed.length !== 0)
+      return null;
   }
   return { value: record, lists };
 }

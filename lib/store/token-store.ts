@@ -17,8 +17,10 @@ import { confine, OutsideStoreError } from "./confine";
 import { assertRolloutId } from "./rollout-id";
 import { describeZodError } from "./zod-message";
 import { LineIssues, mayBeEntry } from "./line-issues";
+import { decodeEntryRoutes } from "./entry-routes";
 import { parseIntents, readSide, readState } from "./token-side-files";
 import { readGymFreeze, type GymLifecycle } from "./gym-read";
+import { recordDuplicate } from "./duplicates";
 
 export interface StoreIssue {
   file: string;
@@ -116,7 +118,7 @@ export async function readRolloutCapture(
   };
 }
 
-interface TokenLines {
+export interface TokenLines {
   exists: boolean;
   entries: TokenEntry[];
   lines: number[];
@@ -196,8 +198,9 @@ async function readTokenLines(
       return problem(l.line, "ValidationError", () => describeZodError(parsed.error));
     const e = parsed.data;
     // The scanned lists replace the empty arrays that were validated in their place (same keys, so
-    // the record's key order is JSON.parse's).
+    // the record's key order is JSON.parse's); routes are decoded before the line is reused.
     if (l.lists) Object.assign(e, l.lists);
+    decodeEntryRoutes(e, l.line, listed);
     if (
       e.token_item_index !== null &&
       (e.token_item_index < 0 || e.token_item_index >= e.output_items.length)
@@ -274,26 +277,4 @@ async function readTokenLines(
     issues.push({ file, line: null, severity: "error", message: (err as Error).message });
   }
   return out;
-}
-
-/** The entry as JSON, a scanned prompt (an Int32Array view) written as the list it holds. */
-const payloadText = (e: TokenEntry) =>
-  JSON.stringify(e, (_k, v: unknown) => (v instanceof Int32Array ? Array.from(v) : v));
-
-function recordDuplicate(
-  out: TokenLines,
-  listed: LineIssues,
-  e: TokenEntry,
-  earlierIndex: number,
-  line: number,
-): void {
-  const first = out.entries[earlierIndex] as TokenEntry;
-  const same = payloadText(first) === payloadText(e);
-  const firstLine = out.lines[earlierIndex] as number;
-  if (!same && !out.conflicts.includes(e.model_call_id)) out.conflicts.push(e.model_call_id);
-  listed.note(line, same ? "warning" : "error", () =>
-    same
-      ? `call ${e.model_call_id} recorded again, identical to line ${firstLine}`
-      : `call ${e.model_call_id} recorded again with a different payload than line ${firstLine} (conflicting payloads)`,
-  );
 }

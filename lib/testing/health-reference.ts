@@ -6,6 +6,7 @@ import {
   alertsOf,
   counts,
   deliveredBucket,
+  EXPERT_FALLBACK_ALERT_THRESHOLD,
   SAMPLE,
   type AlertFacts,
   type FlaggedKind,
@@ -50,7 +51,9 @@ export function computeHealth(
     unreadable: [],
     newer_schema: [],
     unreadable_records: [],
+    expert_fallback: [],
   };
+  const experts = { expected: 0, fallback: 0 };
   let masked = 0,
     quarantined = 0,
     withQuarantine = 0,
@@ -82,6 +85,10 @@ export function computeHealth(
     if (s.step !== null) pushTo(steps, s.step, s);
     if (s.cut_short_call) flagged.cut_short.push(s.rollout_id);
     if (s.dangling_intents > 0) flagged.dangling_intents.push(s.rollout_id);
+    if ((s.expert_fallback_fraction ?? 0) >= EXPERT_FALLBACK_ALERT_THRESHOLD)
+      flagged.expert_fallback.push(s.rollout_id);
+    experts.expected += s.expert_routes?.expected ?? 0;
+    experts.fallback += s.expert_routes?.fallback ?? 0;
     if (s.unreadable) flagged.unreadable.push(s.rollout_id);
     if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
   }
@@ -102,6 +109,7 @@ export function computeHealth(
         side_calls: xs.reduce((a, x) => a + x.side_calls, 0),
         quarantined: xs.reduce((a, x) => a + x.quarantined, 0),
         failed_calls: xs.reduce((a, x) => a + x.failed_calls, 0),
+        expert_fallback_fraction: fallbackOf(xs),
       };
     });
   const byId = new Map(summaries.map((s) => [s.rollout_id, s]));
@@ -128,15 +136,22 @@ export function computeHealth(
     error_categories: counts(categories),
     reward_mean: meanOrNull(rewards),
     per_step,
-    alerts: alertsOf(factsOf(flagged, n, byId), extra),
+    alerts: alertsOf({ ...factsOf(flagged, n, byId), experts }, extra),
   };
+}
+
+/** Fallback over expected routes of the rollouts that carry routes; null when none does. */
+function fallbackOf(xs: readonly RolloutSummary[]): number | null {
+  const expected = xs.reduce((a, x) => a + (x.expert_routes?.expected ?? 0), 0);
+  const fallback = xs.reduce((a, x) => a + (x.expert_routes?.fallback ?? 0), 0);
+  return expected ? fallback / expected : null;
 }
 
 function factsOf(
   flagged: Record<FlaggedKind, string[]>,
   n: number,
   byId: Map<string, RolloutSummary>,
-): AlertFacts {
+): Omit<AlertFacts, "experts"> {
   const cut = flagged.cut_short;
   const first = byId.get(cut[0] as string) ?? null;
   return {

@@ -127,3 +127,4 @@ export {
   segmentQuery,
   segmentsOf,
 } from "./ledger";
+export { type ExpertLoad, expertLoad, routeWords } from "./expert-load";

@@ -38,14 +38,17 @@ export const TABLE_QUERY_KEYS = [
   "fallback",
   "error_category",
   "ledger", // a signal ledger stage's rollouts (docs/ledger.md)
+  // Routed experts that fell back, at least this fraction (docs/experts.md).
+  "expert_fallback",
 ] as const;
 
 /**
  * Inspector state that still means something on another rollout: the builder profile, the tab and
- * the view settings (conversation shading, the low-probability filter's threshold). The selection
- * (call, chain, token position, message) names things of this rollout only and is dropped.
+ * the view settings (conversation shading, the low-probability filter's threshold, routed experts
+ * shown). The selection (call, chain, token position, message) names things of this rollout only
+ * and is dropped.
  */
-export const KEPT_ON_NAVIGATION = ["profile", "tab", "shade", "low"] as const;
+export const KEPT_ON_NAVIGATION = ["profile", "tab", "shade", "low", "experts"] as const;
 
 /** What the helpers read parameters from: URLSearchParams, or Next's read-only search params. */
 export interface ParamSource {

@@ -1,8 +1,8 @@
 "use client";
 // The run's per-step series, one quantity per value axis: rewards, masked share, delivered share,
-// calls per rollout (a mean) and side / quarantined / failed calls (totals) each get a chart of
-// their own, so a total of hundreds never flattens a mean of a few. A click on a step lists the
-// step's rollouts in the table.
+// calls per rollout (a mean), routed experts' fallback and side / quarantined / failed calls
+// (totals) each get a chart of their own, so a total of hundreds never flattens a mean of a few.
+// A click on a step lists the step's rollouts in the table.
 import type { RunHealth, StepPoint } from "@/lib/schema";
 import { chartBucketQuery } from "@/lib/view";
 import { MASKED, NEUTRAL, NEUTRAL_2, WARNING } from "./colours";
@@ -51,6 +51,15 @@ const SPECS: Spec[] = [
     format: fixed(1),
     series: [{ key: "calls_mean", label: "mean calls per rollout", color: NEUTRAL }],
     row: (p) => ({ calls_mean: p.calls_mean }),
+  },
+  {
+    // Hidden in runs without routes (no value at any step).
+    id: "per-step-expert-fallback",
+    title: "Routed experts that fell back, per step",
+    valueAxis: "fallback, % of expected routes",
+    format: percent,
+    series: [{ key: "expert_fallback_fraction", label: "expert fallback", color: WARNING }],
+    row: (p) => ({ expert_fallback_fraction: p.expert_fallback_fraction }),
   },
   {
     id: "per-step-call-totals",
