@@ -99,7 +99,9 @@ export function searchTextOf(
   if (segments.length === 0) return null;
   const bytes = text.bytes();
   return {
-    packed: deflateRawSync(bytes, { level: 1 }),
+    // A copy of exact size: zlib's result is a view of a 16 kB buffer, which a message to the
+    // index's thread would copy whole.
+    packed: new Uint8Array(deflateRawSync(bytes, { level: 1 })),
     bytes: bytes.length,
     segments,
     trigrams: worthTrigrams(bytes),

@@ -86,17 +86,23 @@ export function indexTextSoon(rows: Indexable): void {
   const state = s;
   const pool = searchPool();
   const file = rows.memoryOnly ? null : rows.file;
-  if (pool && file) {
-    const turn = () => {
-      state.again = false;
-      pool.run<{ more: boolean }>({ kind: "index-text", file }, { group: file }).then(
-        (r) => (r.more || state.again ? setImmediate(turn) : (state.running = false)),
-        // A database that fails here is the rows' to find and rebuild; its text stays checked.
-        () => (state.running = false),
-      );
-    };
-    return turn();
-  }
+  if (!pool || !file) return onThisThread(rows, state, START_AFTER_MS);
+  const turn = () => {
+    state.again = false;
+    pool.run<{ more: boolean }>({ kind: "index-text", file }, { group: file }).then(
+      (r) => (r.more || state.again ? setImmediate(turn) : (state.running = false)),
+      (err: unknown) => {
+        // The text still waits: this thread writes it, and says why the worker could not.
+        console.error(`search index ${file}: the trigram worker failed (${String(err)})`);
+        onThisThread(rows, state, 0);
+      },
+    );
+  };
+  turn();
+}
+
+/** The server's thread writes pending trigrams: a slice, then a pause four times as long. */
+function onThisThread(rows: Indexable, state: State, afterMs: number): void {
   const step = () => {
     let more = false;
     rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
@@ -104,5 +110,5 @@ export function indexTextSoon(rows: Indexable): void {
     else state.running = false;
   };
   // Not at once: the page that asked for the refresh, and the click after it, are served first.
-  setTimeout(step, START_AFTER_MS);
+  setTimeout(step, afterMs);
 }

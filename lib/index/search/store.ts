@@ -88,6 +88,8 @@ export function indexPendingText(db: Database.Database, budgetMs: number): boole
   const st = statementsOf(db);
   const t0 = performance.now();
   let more = true;
+  // IMMEDIATE: the write lock is taken (or waited for) at once. A deferred transaction that read
+  // first could not upgrade after another connection's commit (SQLITE_BUSY_SNAPSHOT, no waiting).
   db.transaction(() => {
     while (more && performance.now() - t0 < budgetMs) {
       const rows = st.pending.all() as Array<{ rid: number; body: Buffer }>;
@@ -99,7 +101,7 @@ export function indexPendingText(db: Database.Database, budgetMs: number): boole
         if (performance.now() - t0 >= budgetMs) break;
       }
     }
-  })();
+  }).immediate();
   return more && st.anyPending.get() !== undefined;
 }
 
