@@ -19,6 +19,7 @@ import { resolveRunLayout, type RunLayout } from "@/lib/runs/root";
 import { importShards, keysIn, mapSink, seedFromShards } from "@/lib/index/shards/import";
 import { readShardDir, shardSetRows } from "@/lib/index/shards/set";
 import { shardOf, type ShardRow } from "@/lib/index/shards/file";
+import { shardSummaryJson } from "@/lib/index/shards/write";
 import { summarizeSafely } from "@/lib/rollout/summarize";
 import { keyedInputs } from "@/lib/index/keys";
 import { fingerprintDir } from "@/lib/testing/temp-store";
@@ -120,7 +121,7 @@ describe("rollout-lens index --shard", () => {
     expect(inputs.size).toBe(200);
     const expected: ShardRow[] = [];
     for (const [id, { input, key }] of inputs)
-      expected.push({ id, key, summary: JSON.stringify(await summarizeSafely(input)) });
+      expected.push({ id, key, summary: shardSummaryJson(await summarizeSafely(input)) });
     expected.sort((a, b) => (a.id < b.id ? -1 : 1));
 
     const rows = [...shardSetRows(readShardDir(merged))];

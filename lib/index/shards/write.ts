@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listStore } from "@/lib/store";
 import { readRolloutRecords, type RunLayout } from "@/lib/runs";
-import { searchTextJson, summarizeSafely } from "@/lib/rollout";
+import { type IndexedSummary, searchTextJson, summarizeSafely } from "@/lib/rollout";
 import {
   CURRENT_KEY_PREFIX,
   keyedInputsOf,
@@ -89,6 +89,13 @@ export interface ShardResult {
   listing: RunInputs;
 }
 
+/** A summary as a shard row keeps it: JSON, its search text's deflated bytes in base64 (absent: none decoded). */
+export function shardSummaryJson({ search_text, ...summary }: IndexedSummary): string {
+  const text =
+    search_text === undefined ? {} : { search_text: search_text && searchTextJson(search_text) };
+  return JSON.stringify({ ...summary, ...text });
+}
+
 /** Summarises the shard `spec` of `run` into a shard file at `outFile` (see the module comment). */
 export async function indexShard(
   run: RunLayout,
@@ -112,16 +119,10 @@ export async function indexShard(
     let done = 0;
     options.onProgress?.(0, mine.length);
     await forEachConcurrently(mine, options.concurrency ?? 4, async ({ input, key }) => {
-      const { search_text, ...summary } = await summarizeSafely(input);
-      // The text's deflated bytes in base64 (lib/schema searchTextSchema); absent: none decoded.
-      const text =
-        search_text === undefined
-          ? {}
-          : { search_text: search_text && searchTextJson(search_text) };
       pending.push({
         id: input.rolloutId,
         key: rekey(key, prefix),
-        summary: JSON.stringify({ ...summary, ...text }),
+        summary: shardSummaryJson(await summarizeSafely(input)),
       });
       if (pending.length >= 200) writer.add(pending.splice(0));
       options.onProgress?.(++done, mine.length);
