@@ -1,7 +1,7 @@
 // Routed experts in the UI (docs/experts.md) over the moe-routes sample run: the rollouts table's
 // "Expert fallback" column, the run page's alert, and in the token view on demand a selected
-// token's experts per layer and the visible tokens' layer × expert heatmap (the docs' screenshot,
-// docs/experts.png). The 500-call large rollout, which has no routes, says so and stays usable.
+// token's experts per layer and the visible tokens' layer × expert heatmap (DOCS_SCREENSHOTS=1
+// writes the docs' screenshot, docs/experts.png). The 500-call large rollout, which has no routes, says so and stays usable.
 import { expect, test } from "@playwright/test";
 import { GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
 import { TOKEN_VIEW } from "./support/token-view";
@@ -41,7 +41,10 @@ test("a selected token's experts and the visible tokens' expert load, on demand"
   await page.locator(TOKEN_VIEW.at(101)).click();
   await expect(page.getByTestId("experts-selected")).toContainText(/pos 101 experts: L0 \d+ \d+/);
   await expect(page.getByTestId("expert-heatmap-caption")).toContainText("layers 0–3");
-  await page.screenshot({ path: "docs/experts.png" });
+  // The docs' screenshot only when asked (as hotspots.spec does): a test run leaves docs/ alone.
+  const shot =
+    process.env.DOCS_SCREENSHOTS === "1" ? "docs/experts.png" : "test-results/experts.png";
+  await page.screenshot({ path: shot });
 });
 
 test("the 500-call rollout without routes says so", async ({ page }) => {
