@@ -220,7 +220,7 @@ test("CSV and JSON exports hold the filtered table", async ({ page, request }) =
   expect(res.headers()["content-type"]).toContain("text/csv");
   const lines = (await res.text()).trim().split("\n");
   expect(lines[0]).toBe(
-    "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,lost_calls,status_codes,cut_short,bytes,source",
+    "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,expert_fallback_fraction,side_calls,quarantined,failed_calls,lost_calls,status_codes,cut_short,bytes,source",
   );
   // Every text cell is quoted (no `,` or `;` in it can start a cell); numbers and booleans are bare.
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(maskedIds.map((id) => `"${id}"`));

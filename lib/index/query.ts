@@ -200,6 +200,7 @@ export function exportRow(s: RolloutSummary): ExportRow {
     chains: s.chains,
     roots: s.roots,
     delivered_fraction: s.delivered_fraction,
+    expert_fallback_fraction: s.expert_fallback_fraction,
     side_calls: s.side_calls,
     quarantined: s.quarantined,
     failed_calls: s.failed_calls,

@@ -235,10 +235,10 @@ describe("exports", () => {
     ]);
     const [head, row] = csv.trim().split("\n");
     expect(head).toBe(
-      "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,side_calls,quarantined,failed_calls,lost_calls,status_codes,cut_short,bytes,source",
+      "rollout_id,step,reward,mask_sample,severity,severity_reasons,mask_reasons,error,n_calls,chains,roots,delivered_fraction,expert_fallback_fraction,side_calls,quarantined,failed_calls,lost_calls,status_codes,cut_short,bytes,source",
     );
     expect(row).toBe(
-      `"0-0",,1,false,"trained","","","'=HYPERLINK(""x""), ""q""",2,1,1,1,0,0,0,0,"200:2",,10,"store"`,
+      `"0-0",,1,false,"trained","","","'=HYPERLINK(""x""), ""q""",2,1,1,1,,0,0,0,0,"200:2",,10,"store"`,
     );
   });
 

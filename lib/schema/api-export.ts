@@ -22,6 +22,8 @@ export const exportRowSchema = z.strictObject({
   chains: nullableNumber,
   roots: nullableNumber,
   delivered_fraction: nullableNumber,
+  /** Routed experts that fell back on the main chain (docs/experts.md); empty without routes. */
+  expert_fallback_fraction: nullableNumber,
   side_calls: z.number(),
   quarantined: z.number(),
   failed_calls: int,
