@@ -33,22 +33,14 @@ function useExperts(url: string | null) {
   return state?.url === url ? state : null;
 }
 
-export function ExpertsPanel(props: {
-  ask: RolloutAsk;
-  sequence: string;
-  pos: number | null;
-  range: [number, number];
+/** The toggle, in the token view's toolbar beside the other view options (URL `experts=1`). */
+export function ExpertsToggle({
+  onPatch,
+}: {
   onPatch: (patch: Record<string, string | null>) => void;
 }) {
-  const { ask, sequence, pos, range, onPatch } = props;
   const [on, setOn] = useUrlFlag(useSearchParams().get("experts") === "1");
-  const offset = Math.floor(range[0] / STEP) * STEP;
-  const at = (offset: number, limit: number) =>
-    rolloutUrl(API.experts, ask, { chain: sequence, offset, limit });
-  const win = useExperts(on ? at(offset, LIMIT) : null);
-  const one = useExperts(on && pos !== null ? at(pos, 1) : null);
-  const w = win?.w;
-  const toggle = (
+  return (
     <label>
       <input
         type="checkbox"
@@ -62,7 +54,24 @@ export function ExpertsPanel(props: {
       routed experts
     </label>
   );
-  if (!on) return <div className="toolbar">{toggle}</div>;
+}
+
+/** The selected token's experts and the visible tokens' load, while `experts=1` (else nothing). */
+export function ExpertsPanel(props: {
+  ask: RolloutAsk;
+  sequence: string;
+  pos: number | null;
+  range: [number, number];
+}) {
+  const { ask, sequence, pos, range } = props;
+  const on = useSearchParams().get("experts") === "1";
+  const offset = Math.floor(range[0] / STEP) * STEP;
+  const at = (offset: number, limit: number) =>
+    rolloutUrl(API.experts, ask, { chain: sequence, offset, limit });
+  const win = useExperts(on ? at(offset, LIMIT) : null);
+  const one = useExperts(on && pos !== null ? at(pos, 1) : null);
+  const w = win?.w;
+  if (!on) return null;
   const failed = win?.failed ?? one?.failed;
   const visible = w ? w.experts.slice(range[0] - w.offset, range[1] - w.offset) : [];
   const load = w ? expertLoad(visible, w.layers) : null;
@@ -71,7 +80,6 @@ export function ExpertsPanel(props: {
   return (
     <div data-testid="experts-panel">
       <div className="toolbar">
-        {toggle}
         <span className="muted" data-testid="experts-selected">
           {pos === null
             ? "select a token for its experts per layer"

@@ -3,9 +3,8 @@
 // and wrap; a newline token ends its line. Generated tokens (mask 1) are green by probability when
 // the sequence is trained on, amber when not (lib/view/sequence-training), re-fed ones (mask 0)
 // slate. Only visible lines are in the DOM; windows load as they scroll in.
-// It opens at the URL's position (selected), else at the selected call's first token; a selected
-// token selects its call. On demand (URL `mismatch=1`) trained tokens take the colour of their
-// train/inference mismatch instead (./trainer-mismatch), for a rollout the truth check joined.
+// It opens at the URL's position, else at the selected call's first token. On demand: trained
+// tokens coloured by train/inference mismatch (`mismatch=1`), routed experts (`experts=1`).
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import {
@@ -26,7 +25,7 @@ import { revealToken, useScrollTarget, type ScrollTarget } from "./use-scroll-ta
 import { LowProbList } from "./low-prob-list";
 import { ThresholdInput } from "./threshold-input";
 import { TokenInfo } from "./token-info";
-import { ExpertsPanel } from "./experts-panel";
+import { ExpertsPanel, ExpertsToggle } from "./experts-panel";
 import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
 import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
@@ -223,6 +222,7 @@ export function TokenView(props: TokenViewProps) {
           failed={mismatch.failed}
           onPatch={onPatch}
         />
+        <ExpertsToggle onPatch={onPatch} />
         <span className="muted" data-testid="token-counts">
           {first
             ? `${fmtInt(total)} tokens · ${fmtInt(generated)} generated (mask 1) · ${fmtInt(total - generated)} re-fed (mask 0)`
@@ -247,7 +247,7 @@ export function TokenView(props: TokenViewProps) {
         />
       )}
       <TokenInfo selected={pos} hovered={hover} tokenAt={tokenAt} trainingOf={trainingAt} />
-      <ExpertsPanel ask={ask} sequence={sequence} pos={pos} range={range} onPatch={onPatch} />
+      <ExpertsPanel ask={ask} sequence={sequence} pos={pos} range={range} />
       <div
         className={styles.scroll}
         style={{ backgroundColor: CANVAS }}
