@@ -51,6 +51,29 @@ const found = async (text: string) =>
     .map((r) => r.rollout_id)
     .sort();
 
+/** Appends a call to the rollout's token file: the last call's chain, then `gen`. */
+function appendCall(rollout: string, id: string, gen: number[], phrase: string): void {
+  const file = path.join(root, SEARCH_RUN, "tokens", `${rollout}.tokens.jsonl`);
+  const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string);
+  const entry = seedEntry(
+    rollout,
+    {
+      id,
+      prompt: [...last.prompt_token_ids, ...last.generation_token_ids],
+      gen,
+      turn: { text: ` ${phrase}` },
+      createdAt: last.created_at + 60,
+      requestedModel: last.requested_model,
+      servedModel: last.model,
+      hasTools: true,
+      parentCallId: last.model_call_id,
+    },
+    new Random(1),
+    true,
+  );
+  appendFileSync(file, JSON.stringify(entry) + "\n");
+}
+
 beforeAll(() => {
   execFileSync(process.execPath, ["scripts/build-node.mjs"]); // the store worker, from this source
   root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-search-"));
@@ -182,53 +205,17 @@ describe("a live run", () => {
   it("finds text a call appended after the first index", async () => {
     const phrase = "late-arriving-phrase-5150";
     expect(await found(phrase)).toEqual([]);
-    const file = path.join(root, SEARCH_RUN, "tokens", "5-0.tokens.jsonl");
-    const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string);
-    const prompt = [...last.prompt_token_ids, ...last.generation_token_ids];
-    const entry = seedEntry(
-      "5-0",
-      {
-        id: "c0ffee00c0ffee00c0ffee00c0ffee00",
-        prompt,
-        gen: encodeText(` ${phrase}`),
-        turn: { text: ` ${phrase}` },
-        createdAt: last.created_at + 60,
-        requestedModel: last.requested_model,
-        servedModel: last.model,
-        hasTools: true,
-        parentCallId: last.model_call_id,
-      },
-      new Random(1),
-      true,
-    );
-    appendFileSync(file, JSON.stringify(entry) + "\n");
+    appendCall("5-0", "c0ffee00c0ffee00c0ffee00c0ffee00", encodeText(` ${phrase}`), phrase);
     await expect.poll(() => found(phrase), { timeout: 30_000, interval: 200 }).toEqual(["5-0"]);
   }, 60_000);
 
   it("leaves text whose trigrams barely repeat out of the trigram index, and still finds it", async () => {
     // 3,000 random o200k ids decode to text whose trigrams are nearly all different (docs/search.md).
     const phrase = "needle-in-noise-8086";
-    const file = path.join(root, SEARCH_RUN, "tokens", "4-0.tokens.jsonl");
-    const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string);
     const rng = new Random(8086);
     const noise = Array.from({ length: 3000 }, () => rng.int(1000, 190_000));
-    const entry = seedEntry(
-      "4-0",
-      {
-        id: "d00dfeedd00dfeedd00dfeedd00dfeed",
-        prompt: [...last.prompt_token_ids, ...last.generation_token_ids],
-        gen: [...noise, ...encodeText(` ${phrase}`)],
-        turn: { text: ` ${phrase}` },
-        createdAt: last.created_at + 60,
-        requestedModel: last.requested_model,
-        servedModel: last.model,
-        hasTools: true,
-        parentCallId: last.model_call_id,
-      },
-      new Random(2),
-      true,
-    );
-    appendFileSync(file, JSON.stringify(entry) + "\n");
+    const gen = [...noise, ...encodeText(` ${phrase}`)];
+    appendCall("4-0", "d00dfeedd00dfeedd00dfeedd00dfeed", gen, phrase);
     await expect.poll(() => found(phrase), { timeout: 30_000, interval: 200 }).toEqual(["4-0"]);
     const cache = process.env.ROLLOUT_LENS_CACHE as string;
     const states = readdirSync(cache)
