@@ -225,7 +225,7 @@ test("CSV and JSON exports hold the filtered table", async ({ page, request }) =
   // Every text cell is quoted (no `,` or `;` in it can start a cell); numbers and booleans are bare.
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(maskedIds.map((id) => `"${id}"`));
   expect(lines.find((l) => l.startsWith('"3-0",'))).toMatch(
-    /^"3-0",,1,true,"masked","unresolved_retry( [a-z_]+)*","unresolved_retry",,7,1,1,0\.856\d*,2,1,0,0,"200:7",,\d+,"store"$/,
+    /^"3-0",,1,true,"masked","unresolved_retry( [a-z_]+)*","unresolved_retry",,7,1,1,0\.856\d*,,2,1,0,0,"200:7",,\d+,"store"$/,
   );
   const json = await (
     await request.get((await page.getByTestId("export-json").getAttribute("href"))!)
