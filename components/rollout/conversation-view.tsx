@@ -5,13 +5,20 @@
 // the items themselves are drawn by conversation-items.tsx.
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { type ConversationItem, type ConversationPage, API } from "@/lib/schema";
 import { binColours as binStyle, PROBABILITY_BINS, type SequenceTraining } from "@/lib/view";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
 import styles from "./conversation-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
+import { useScrollTarget, type ScrollMarks, type ScrollTarget } from "./use-scroll-target";
+
+/** A row drawn with its item (`data-item`), and a row whose page is still loading. */
+const MARKS: ScrollMarks = {
+  target: (index) => `[data-item="${index}"]`,
+  placeholder: '[data-testid="conversation-placeholder"]',
+};
 
 export interface ConversationViewProps {
   /** The rollout, and the profile and stamp every request carries. */
@@ -59,14 +66,14 @@ export function ConversationView({
     return p?.items[i - p.offset];
   };
 
-  // Deep links: bring the selected message into view once the list knows its length.
-  const scrolledFor = useRef<string | null>(null);
-  useEffect(() => {
-    const key = `${url}#${message}`;
-    if (message === null || total === 0 || scrolledFor.current === key) return;
-    scrolledFor.current = key;
-    virt.scrollToIndex(Math.min(message, total - 1), { align: "start" });
-  }, [message, total, url, virt]);
+  // The selected message (a deep link, a find match): followed into view while the rows around
+  // it are measured and their pages load, each of which moves it.
+  const target = useMemo((): ScrollTarget | null => {
+    if (message === null) return null;
+    const index = total === 0 ? -1 : Math.min(message, total - 1);
+    return { key: `${url}#${message}`, pos: index, index, align: "start" };
+  }, [message, total, url]);
+  const scroll = useScrollTarget(scroller, virt, target, first !== undefined || !!error, MARKS);
 
   const urls = sequenceUrls(ask, sequence);
   return (
@@ -104,7 +111,15 @@ export function ConversationView({
       {error && <div className={styles.error}>{error}</div>}
       {!first && !error && <div className={styles.muted}>Loading the conversation…</div>}
       {first && total === 0 && <div className={styles.muted}>This sequence has no messages.</div>}
-      <div className={styles.scroll} ref={scroller} data-testid="conversation-scroll">
+      <div
+        className={styles.scroll}
+        ref={scroller}
+        data-testid="conversation-scroll"
+        onWheel={scroll.release}
+        onPointerDown={scroll.release}
+        onTouchStart={scroll.release}
+        onKeyDown={scroll.release}
+      >
         <div style={{ height: virt.getTotalSize(), position: "relative" }}>
           {items.map((row) => {
             const item = itemAt(row.index);
@@ -112,6 +127,7 @@ export function ConversationView({
               <div
                 key={row.key}
                 data-index={row.index}
+                data-item={item ? row.index : undefined}
                 ref={virt.measureElement}
                 className={styles.row}
                 style={{ transform: `translateY(${row.start}px)` }}
@@ -126,7 +142,9 @@ export function ConversationView({
                     onPatch={onPatch}
                   />
                 ) : (
-                  <div className={styles.placeholder}>…</div>
+                  <div className={styles.placeholder} data-testid="conversation-placeholder">
+                    …
+                  </div>
                 )}
               </div>
             );

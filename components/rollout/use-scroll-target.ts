@@ -1,16 +1,17 @@
 "use client";
-// The token view's scroll to a target (a deep-linked position, or the selected call's first token),
-// kept on target while the windows around it load: lines that replace a placeholder above it move
-// it, and shift the index of every item after them. Each frame re-aims at the target's current
-// item until the target has stayed in view, with no placeholder showing, for a few frames. A wheel,
-// a press or a key in the panel hands the scroll back to the user at once.
+// A virtualised panel's scroll to a target (the token view's deep-linked position or selected
+// call's first token; the conversation's selected message), kept on target while the pages around
+// it load: rows that replace a placeholder above it move it, and shift the index of every item
+// after them. Each frame re-aims at the target's current item until the target has stayed in view,
+// with no placeholder showing, for a few frames. A wheel, a press or a key in the panel hands the
+// scroll back to the user at once.
 import type { Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from "react";
 
 export interface ScrollTarget {
   /** Names the request (the sequence and what asked): a new key starts a new scroll. */
   key: string;
-  /** The token to bring into view. */
+  /** What to bring into view: a token's position, or an item's index (as `marks` reads it). */
   pos: number;
   /** The item to align (the token's line, or its call's segment header); -1 while not known. */
   index: number;
@@ -23,13 +24,27 @@ const GIVE_UP_MS = 10_000;
 // However long the sequence takes to open, a target never keeps the frames running past this.
 const MAX_WAIT_MS = 60_000;
 
+/** How a panel marks its targets: the drawn element of a target, and a row still loading. */
+export interface ScrollMarks {
+  /** The selector of the element standing for `pos` once drawn with its content. */
+  target: (pos: number) => string;
+  placeholder: string;
+}
+
+/** The token view's marks: a token's `data-pos`, and its windows' placeholders. */
+export const TOKEN_MARKS: ScrollMarks = {
+  target: (pos) => `[data-pos="${pos}"]`,
+  placeholder: '[data-testid="token-placeholder"]',
+};
+
 /** Scrolls `scroller` so the token at `pos` is in view (centred, or `nearest` edge); false if not drawn. */
 export function revealToken(
   scroller: HTMLElement,
   pos: number,
   how: "center" | "nearest" | "start",
+  marks: ScrollMarks = TOKEN_MARKS,
 ): boolean {
-  const token = scroller.querySelector(`[data-pos="${pos}"]`);
+  const token = scroller.querySelector(marks.target(pos));
   if (!token) return false;
   const box = scroller.getBoundingClientRect();
   const at = token.getBoundingClientRect();
@@ -51,9 +66,9 @@ function inView(scroller: HTMLElement, el: Element): boolean {
   return shown >= Math.min(at.height, scroller.clientHeight) - 2;
 }
 
-function placeholderShowing(scroller: HTMLElement): boolean {
+function placeholderShowing(scroller: HTMLElement, selector: string): boolean {
   const box = scroller.getBoundingClientRect();
-  for (const el of scroller.querySelectorAll('[data-testid="token-placeholder"]')) {
+  for (const el of scroller.querySelectorAll(selector)) {
     const at = el.getBoundingClientRect();
     if (at.bottom > box.top && at.top < box.bottom) return true;
   }
@@ -71,10 +86,11 @@ export function useScrollTarget(
   target: ScrollTarget | null,
   /** The sequence's opening window is here (or failed): a target with no item then never gets one. */
   known: boolean,
+  marks: ScrollMarks = TOKEN_MARKS,
 ) {
-  const latest = useRef({ target, virt, known });
+  const latest = useRef({ target, virt, known, marks });
   useLayoutEffect(() => {
-    latest.current = { target, virt, known };
+    latest.current = { target, virt, known, marks };
   });
   const aim = useRef<{ key: string | null; active: boolean; since: number }>({
     key: null,
@@ -97,7 +113,7 @@ export function useScrollTarget(
     const born = performance.now();
     const step = () => {
       frame.current = null;
-      const { target: t, virt: v, known: k } = latest.current;
+      const { target: t, virt: v, known: k, marks: m } = latest.current;
       const el = scroller.current;
       if (!aim.current.active) return;
       if (performance.now() - born > MAX_WAIT_MS) return release();
@@ -108,14 +124,14 @@ export function useScrollTarget(
       else if (performance.now() - aim.current.since > GIVE_UP_MS) return release();
       if (el && t && t.key === aim.current.key) {
         if (t.index < 0 && k) return release();
-        const token = t.index < 0 ? null : el.querySelector(`[data-pos="${t.pos}"]`);
+        const token = t.index < 0 ? null : el.querySelector(m.target(t.pos));
         if (token && inView(el, token)) {
-          stable = placeholderShowing(el) ? 0 : stable + 1;
+          stable = placeholderShowing(el, m.placeholder) ? 0 : stable + 1;
           if (stable >= SETTLED_FRAMES) return release();
         } else if (token) {
           // Drawn but off screen (its line is taller than the panel, or rows above it grew).
           stable = 0;
-          revealToken(el, t.pos, t.align);
+          revealToken(el, t.pos, t.align, m);
         } else if (t.index >= 0 && (t.index !== aimedAt || ++sinceAim > REAIM_FRAMES)) {
           stable = 0;
           v.scrollToIndex(t.index, { align: t.align });
