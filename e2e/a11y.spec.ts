@@ -80,6 +80,9 @@ for (const { theme, system, chosen } of MODES) {
       test(`the inspector meets AA contrast: ${run} ${rollout}, tokens then conversation`, async ({
         page,
       }) => {
+        // The cookie's theme is the system's palette under another selector: each run's 0-0 (side
+        // calls, the warning banner, a failed row) and the run page check that selector.
+        test.skip(chosen && rollout !== "0-0", "the system's theme checks this rollout's palette");
         await page.goto(`/runs/${run}/rollouts/${rollout}`);
         await expectTheme(page, theme, chosen);
         await tokensShown(page);

@@ -223,7 +223,8 @@ const runUrl = (run: string) => `/runs/${encodeURIComponent(run)}`;
 
 function inspectorVisits(run: string, id: string, call: string | null): Visit[] {
   const url = `${runUrl(run)}/rollouts/${encodeURIComponent(id)}`;
-  const tabs = INSPECTOR_TABS.map((tab) => {
+  // The tokens tab is the one the profile visits below open.
+  const tabs = INSPECTOR_TABS.filter((tab) => tab !== "tokens").map((tab) => {
     const q = new URLSearchParams({ tab });
     if (tab === "call" && call !== null) q.set("call", call);
     return { url: `${url}?${q}`, status: 200, ready: (p: Page) => inspectorReady(p, tab) };
@@ -237,6 +238,9 @@ function inspectorVisits(run: string, id: string, call: string | null): Visit[] 
 }
 
 // --- the specs ----------------------------------------------------------------------------------------
+
+// Each spec opens its own pages: they share the two workers with the rest of the suite.
+test.describe.configure({ mode: "parallel" });
 
 test("home and every run's page load clean", async ({ page, context }) => {
   test.setTimeout(180_000);
@@ -252,21 +256,24 @@ test("home and every run's page load clean", async ({ page, context }) => {
   ]);
 });
 
-test("a rollout of every run loads clean in every inspector tab and both profiles", async ({
-  page,
-  context,
-}) => {
-  // A cold build of each run's rollout (the generated 500-call one takes the longest).
-  test.setTimeout(600_000);
-  const runs = (await listRuns(page)).filter(hasRollouts);
-  expect(runs.length).toBeGreaterThan(5);
-  const visits: Visit[] = [];
-  for (const r of runs) {
-    const { id, call } = await firstRollout(page, r.id);
-    visits.push(...inspectorVisits(r.id, id, call));
-  }
-  await expectClean(context, visits);
-});
+// The runs' rollouts in two halves, one per worker: each half is a few minutes of cold builds.
+for (const half of [0, 1]) {
+  test(`a rollout of every run (half ${half + 1} of 2) loads clean in every inspector tab and both profiles`, async ({
+    page,
+    context,
+  }) => {
+    // A cold build of each run's rollout (the generated 500-call one takes the longest).
+    test.setTimeout(600_000);
+    const runs = (await listRuns(page)).filter(hasRollouts);
+    expect(runs.length).toBeGreaterThan(5);
+    const visits: Visit[] = [];
+    for (const r of runs.filter((_, i) => i % 2 === half)) {
+      const { id, call } = await firstRollout(page, r.id);
+      visits.push(...inspectorVisits(r.id, id, call));
+    }
+    await expectClean(context, visits);
+  });
+}
 
 test("compare, the group view and record columns load clean", async ({ context }) => {
   test.setTimeout(120_000);
