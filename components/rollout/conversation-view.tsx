@@ -10,6 +10,7 @@ import { type ConversationItem, type ConversationPage, API } from "@/lib/schema"
 import { binColours as binStyle, PROBABILITY_BINS, type SequenceTraining } from "@/lib/view";
 import { usePages } from "@/components/shared/use-pages";
 import { CLIP, ConversationItemView, PAGE, parsePage, sequenceUrls } from "./conversation-items";
+import { SequenceSelect } from "./sequence-select";
 import styles from "./conversation-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { useScrollTarget, type ScrollMarks, type ScrollTarget } from "./use-scroll-target";
@@ -79,20 +80,13 @@ export function ConversationView({
   return (
     <div className={styles.view} data-testid="conversation-view">
       <div className={styles.toolbar}>
-        <label>
-          sequence{" "}
-          <select
-            value={sequence}
-            onChange={(e) => onPatch({ chain: e.target.value, message: null })}
-            data-testid="conversation-sequence"
-          >
-            {sequences.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SequenceSelect
+          value={sequence}
+          sequences={sequences}
+          clears="message"
+          onPatch={onPatch}
+          testId="conversation-sequence"
+        />
         <label>
           <input
             type="checkbox"

@@ -30,6 +30,7 @@ import { TokenLegend } from "./token-legend";
 import { TokenItemView } from "./token-lines";
 import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
 import { fmtInt, short } from "./labels";
+import { SequenceSelect } from "./sequence-select";
 import styles from "./token-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { withMore } from "@/components/shared/api";
@@ -172,20 +173,13 @@ export function TokenView(props: TokenViewProps) {
   return (
     <div className={`token-view ${styles.view}`} data-testid="token-view">
       <div className="toolbar">
-        <label>
-          sequence{" "}
-          <select
-            value={sequence}
-            onChange={(e) => onPatch({ chain: e.target.value, pos: null })}
-            data-testid="sequence-select"
-          >
-            {sequences.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SequenceSelect
+          value={sequence}
+          sequences={sequences}
+          clears="pos"
+          onPatch={onPatch}
+          testId="sequence-select"
+        />
         <label>
           jump to call{" "}
           <select
