@@ -19,4 +19,4 @@ export {
   type SpliceBreak,
   type SpliceFacts,
 } from "./prefix-breaks";
-export { rolloutLedger, type RolloutLedger } from "./ledger";
+export { rolloutLedger } from "./ledger";

@@ -1,20 +1,9 @@
 // One rollout's share of the signal ledger (docs/ledger.md): its generated tokens as captured,
 // split into where each was lost on the way to a delivered main chain, or delivered. The parts
 // always sum to `captured`. Not responsible for the trainer's stages (lib/ledger joins those).
+import type { RolloutLedger } from "@/lib/schema";
 import type { SideCall } from "./side-calls";
 import type { Build } from "./types";
-
-export interface RolloutLedger {
-  captured: number;
-  side_calls: number;
-  retries_dropped: number;
-  quarantined: number;
-  /** Kept calls off the main chain: other chains, and calls that end no chain. */
-  branches: number;
-  /** The main chain of a rollout that is not trained (masked, or no build). */
-  masked: number;
-  delivered: number;
-}
 
 /**
  * `kept`: generated tokens of the calls the build was asked to chain (all captured calls but side

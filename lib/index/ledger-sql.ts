@@ -5,37 +5,23 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import { DEFAULT_GROUP_FIELD } from "@/lib/runs";
+import { LEDGER_PARTS, type RolloutLedger } from "@/lib/schema";
 import { groupTables } from "./groups-sql";
 import { anyScalarAt, sampleFields } from "./records-sql";
 
-export interface LedgerStepSums {
+/** A step's rollouts, those whose store was read, their ledgers' sums and their calls' splice sums. */
+export type LedgerStepSums = {
   step: number | null;
   rollouts: number;
   counted: number;
-  captured: number;
-  side_calls: number;
-  retries_dropped: number;
-  quarantined: number;
-  branches: number;
-  masked: number;
-  delivered: number;
-  calls: number;
-  rerendered: number;
-  rerendered_rollouts: number;
-}
-
-const PARTS = [
-  "captured",
-  "side_calls",
-  "retries_dropped",
-  "quarantined",
-  "branches",
-  "masked",
-  "delivered",
-] as const;
+} & RolloutLedger & {
+    calls: number;
+    rerendered: number;
+    rerendered_rollouts: number;
+  };
 
 const STEP_SUMS = `SELECT step, count(*) AS rollouts, count(json_extract(ledger, '$.captured')) AS counted,
-  ${PARTS.map((k) => `ifnull(sum(json_extract(ledger, '$.${k}')), 0) AS ${k}`).join(",\n  ")},
+  ${LEDGER_PARTS.map((k) => `ifnull(sum(json_extract(ledger, '$.${k}')), 0) AS ${k}`).join(",\n  ")},
   ifnull(sum(json_extract(splice, '$.calls')), 0) AS calls,
   ifnull(sum(json_extract(splice, '$.rerendered')), 0) AS rerendered,
   ifnull(sum(json_extract(splice, '$.rerendered') > 0), 0) AS rerendered_rollouts

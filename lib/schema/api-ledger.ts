@@ -4,16 +4,27 @@ import { z } from "zod";
 
 const int = z.int();
 
-/** A rollout's generated tokens, captured and where each was lost before delivery (docs/ledger.md). */
-export const rolloutLedgerSchema = z.strictObject({
-  captured: int,
+/** Where a rollout's captured generated tokens were lost before delivery (docs/ledger.md). */
+const lossesSchema = z.strictObject({
   side_calls: int,
   retries_dropped: int,
   quarantined: int,
+  /** Kept calls off the main chain: other chains, and calls that end no chain. */
   branches: int,
+  /** The main chain of a rollout that is not trained (masked, or no build). */
   masked: int,
+});
+
+/** A rollout's generated tokens, captured, each loss, and delivered: the parts add up. */
+export const rolloutLedgerSchema = z.strictObject({
+  captured: int,
+  ...lossesSchema.shape,
   delivered: int,
 });
+export type RolloutLedger = z.infer<typeof rolloutLedgerSchema>;
+
+/** The ledger's parts in order (captured, the losses, delivered): the index sums each. */
+export const LEDGER_PARTS = rolloutLedgerSchema.keyof().options;
 
 /** A rollout's calls, those whose prompt re-rendered an earlier turn, and the first (docs/ledger.md). */
 export const spliceFactsSchema = z.strictObject({
@@ -25,26 +36,12 @@ export const spliceFactsSchema = z.strictObject({
 });
 
 /** The parts a rollout's captured tokens split into before the trainer (the summary's `ledger`). */
-export const LEDGER_LOSSES = [
-  "side_calls",
-  "retries_dropped",
-  "quarantined",
-  "branches",
-  "masked",
-] as const;
+export const LEDGER_LOSSES = lossesSchema.keyof().options;
 export type LedgerLoss = (typeof LEDGER_LOSSES)[number];
 
 /** The rollouts table's `ledger=` filter: rollouts with tokens in a part, or a re-rendered prompt. */
 export const LEDGER_FILTERS = [...LEDGER_LOSSES, "delivered", "rerendered"] as const;
 export type LedgerFilter = (typeof LEDGER_FILTERS)[number];
-
-const lossesSchema = z.strictObject({
-  side_calls: int,
-  retries_dropped: int,
-  quarantined: int,
-  branches: int,
-  masked: int,
-});
 
 /** Where a rollout's first re-rendered prompt parts from the earlier turn. */
 export const rerenderedAtSchema = z.strictObject({
