@@ -40,38 +40,50 @@ export function reviveStoreError({ kind, message }: WorkerFailure): Error {
 }
 
 /**
- * Where a build runs: "interactive" (a page or route waits for it) or "background" (the summary
- * index), each its own pool, so indexing a hostile run never queues a page behind it.
+ * The process's store worker pools, one per lane: "interactive" (a page or route waits for it),
+ * "background" (the summary index) and "trigrams" (the search index's writer), so indexing a
+ * hostile run never queues a page behind it, and the trigrams take what CPU the summaries leave.
  */
-export type BuildLane = "interactive" | "background";
+export type PoolLane = "interactive" | "background" | "trigrams";
+/** Where a build runs. */
+export type BuildLane = Exclude<PoolLane, "trigrams">;
 
-/** Workers of a lane's pool: ROLLOUT_LENS_IO_WORKERS (0: none, build inline), else 2–4 and 1–2. */
-function poolSize(lane: BuildLane): number {
+/**
+ * Workers of a lane's pool: ROLLOUT_LENS_IO_WORKERS (0: none, work inline), else 2–4, 1–2 and 1.
+ * A page's build is what its user waits for: normal priority. The other lanes yield, the trigrams
+ * below the summaries too; the trigram worker ends after a minute idle.
+ */
+function laneOptions(lane: PoolLane): {
+  size: number;
+  lowPriority: boolean | number;
+  idleMs?: number;
+} {
   const n = Number(process.env.ROLLOUT_LENS_IO_WORKERS ?? NaN);
-  if (Number.isInteger(n) && n >= 0) return lane === "interactive" ? n : Math.min(n, 2);
   const cores = os.availableParallelism();
-  return lane === "interactive" ? Math.min(4, Math.max(2, cores)) : Math.min(2, cores);
+  const set = Number.isInteger(n) && n >= 0;
+  if (lane === "interactive")
+    return { size: set ? n : Math.min(4, Math.max(2, cores)), lowPriority: false };
+  if (lane === "background") return { size: Math.min(set ? n : cores, 2), lowPriority: true };
+  return { size: Math.min(set ? n : 1, 1), lowPriority: 19, idleMs: 60_000 };
 }
 
 // One pool per lane and process, on globalThis so a dev-server module reload starts no other.
 const KEY = Symbol.for("rollout-lens.build-pools");
-const holder = globalThis as { [KEY]?: Partial<Record<BuildLane, StoreWorkerPool>> };
+const holder = globalThis as { [KEY]?: Partial<Record<PoolLane, StoreWorkerPool>> };
 
 /** The lane's pool of store workers, or null without one (no built worker, none wanted, or on one). */
-export function storePool(lane: BuildLane): StoreWorkerPool | null {
+export function storePool(lane: PoolLane): StoreWorkerPool | null {
   if (onStoreWorker()) return null;
   const pools = (holder[KEY] ??= {});
   const existing = pools[lane];
   if (existing) return existing;
   const script = storeWorkerScript();
-  const size = poolSize(lane);
+  const { size, ...options } = laneOptions(lane);
   if (size === 0 || !existsSync(script)) return null;
-  // A page's build is what its user waits for: normal priority. The background lane yields.
-  const lowPriority = lane === "background";
   return (pools[lane] = new StoreWorkerPool(script, {
     size,
     revive: reviveStoreError,
-    lowPriority,
+    ...options,
   }));
 }
 

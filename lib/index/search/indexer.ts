@@ -7,10 +7,8 @@
 // kept in memory, the server's thread does the same in short slices with pauses between.
 // docs/search.md.
 import "server-only";
-import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { StoreWorkerPool } from "@/lib/store";
-import { reviveStoreError, storeWorkerScript } from "@/lib/rollout";
+import { storePool } from "@/lib/rollout";
 import { indexPendingText } from "./store";
 
 /** The worker's job: index `file`'s pending text for a turn. */
@@ -38,22 +36,6 @@ export function runSearchJob(job: SearchJob): { more: boolean } {
   } finally {
     db.close();
   }
-}
-
-const KEY = Symbol.for("rollout-lens.search-index-pool");
-const holder = globalThis as { [KEY]?: StoreWorkerPool };
-
-/** The trigram worker: one per process, shared by every run, ended after a minute idle. */
-function searchPool(): StoreWorkerPool | null {
-  const script = storeWorkerScript();
-  if (!existsSync(script)) return null;
-  return (holder[KEY] ??= new StoreWorkerPool(script, {
-    size: 1,
-    revive: reviveStoreError,
-    idleMs: 60_000,
-    // Below the summaries' workers too: the trigrams take what CPU the summaries leave.
-    lowPriority: 19,
-  }));
 }
 
 /** What the trigram indexing is handed: the rows' database file and guarded access to it. */
@@ -84,7 +66,7 @@ export function indexTextSoon(rows: Indexable): void {
   s.running = true;
   s.again = false;
   const state = s;
-  const pool = searchPool();
+  const pool = storePool("trigrams");
   const file = rows.memoryOnly ? null : rows.file;
   if (!pool || !file) return onThisThread(rows, state, START_AFTER_MS);
   const turn = () => {
