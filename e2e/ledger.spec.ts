@@ -1,7 +1,9 @@
 // The signal ledger on the run page (docs/ledger.md), on the signal-ledger sample run: the totals
-// in words, a stage's link lists its rollouts in the table, and the re-rendered prefixes' link
-// opens the inspector at the first differing token.
+// in words, a stage's link lists its rollouts in the table (equal-reward groups: the group view
+// of the groups without signal), and the re-rendered prefixes' link opens the inspector at the
+// first differing token. Expected groups are the generator's plan.
 import { expect, test } from "@playwright/test";
+import { equalRewardTasks } from "../fixtures/generator/signal-ledger-plan";
 
 test("the signal ledger says where the tokens went and links each stage", async ({ page }) => {
   await page.goto("/runs/signal-ledger");
@@ -15,6 +17,21 @@ test("the signal ledger says where the tokens went and links each stage", async 
   await expect(page).toHaveURL(/ledger=side_calls/);
   await expect(page.getByTestId("rollouts-count")).toContainText("of 24");
   await expect(page.getByTestId("chart-filter")).toContainText("side calls");
+});
+
+test("the equal-reward stage opens the groups that carry no advantage", async ({ page }) => {
+  await page.goto("/runs/signal-ledger");
+  const stage = page.getByTestId("signal-ledger").locator('[data-key="equal_reward"]');
+  await stage.getByTestId("ledger-stage-link").click({ timeout: 60_000 });
+  await expect(page).toHaveURL(/group=_ng_task_index&group_signal=none/);
+  const rows = page.getByTestId("group-row");
+  const tasks = equalRewardTasks();
+  expect(tasks.length).toBeGreaterThan(0);
+  await expect(rows).toHaveCount(tasks.length, { timeout: 30_000 });
+  expect((await rows.evaluateAll((els) => els.map((e) => e.dataset.key))).sort()).toEqual(
+    tasks.map(String).sort(),
+  );
+  await expect(rows.and(page.locator('[data-no-signal="1"]'))).toHaveCount(tasks.length);
 });
 
 test("the re-rendered prefixes link to the first differing token and raise an alert", async ({

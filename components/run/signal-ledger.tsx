@@ -32,7 +32,7 @@ export function SignalLedger({ runId }: { runId: string }) {
       <p data-testid="ledger-sentence">{l.sentence}</p>
       <Stages l={l} link={link} />
       <div className="charts">
-        <LedgerChart rows={ledgerRows(l)} link={link} />
+        <LedgerChart rows={ledgerRows(l)} link={link} groupField={l.group_field} />
         <Rerenders runId={runId} l={l} link={link} />
       </div>
     </section>
@@ -47,7 +47,10 @@ function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
         <li key={g.key} data-key={g.key}>
           <span style={{ color: SEGMENT_COLOURS[g.key] }}>●</span> {g.label}:{" "}
           <strong>{g.tokens.toLocaleString("en-US")}</strong> tokens ({pct(g.share)}) ·{" "}
-          <Link href={link.href(segmentQuery(g, null))} data-testid="ledger-stage-link">
+          <Link
+            href={link.href(segmentQuery(g, null, l.group_field))}
+            data-testid="ledger-stage-link"
+          >
             rollouts
           </Link>
         </li>

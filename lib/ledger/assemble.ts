@@ -2,6 +2,7 @@
 // index, the trainer's samples joined to their rollouts (loss-mask tokens), and each rollout's
 // group signal. Pure: reading is ./run-ledger's. A stage the run's files cannot tell is null
 // (unknown), never 0.
+import { DEFAULT_GROUP_FIELD } from "@/lib/runs";
 import type { LedgerStepSums } from "@/lib/index";
 import type { LedgerStep, LedgerTotals, RerenderedAt, RunLedger } from "@/lib/schema";
 import { ledgerSentence } from "./words";
@@ -27,7 +28,7 @@ export interface LedgerInput {
 }
 
 export const ADVANTAGE_RULE =
-  "GRPO groups by _ng_task_index and step (the groups route's default): a group carries an " +
+  `GRPO groups by ${DEFAULT_GROUP_FIELD} and step (the groups route's default): a group carries an ` +
   "advantage when at least two unmasked rewards differ; its loss-mask tokens count.";
 
 export function assembleLedger(input: LedgerInput): RunLedger {
@@ -77,6 +78,7 @@ export function assembleLedger(input: LedgerInput): RunLedger {
     sentence: ledgerSentence(steps),
     rerendered_sample: input.rerendered,
     advantage_rule: ADVANTAGE_RULE,
+    group_field: DEFAULT_GROUP_FIELD,
     issues,
   };
 }

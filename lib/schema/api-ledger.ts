@@ -93,6 +93,8 @@ export const runLedgerSchema = z.strictObject({
   rerendered_sample: z.array(rerenderedAtSchema),
   /** How the advantage stage was decided (the groups route's grouping and rule). */
   advantage_rule: z.string(),
+  /** The record field the advantage stage groups by (the groups view's `group=`). */
+  group_field: z.string(),
   issues: z.array(z.string()),
 });
 

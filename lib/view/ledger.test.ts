@@ -42,6 +42,15 @@ describe("segmentsOf", () => {
   it("links a segment to its rollouts at a step, and the run's totals leave out empty ones", () => {
     const side = LEDGER_SEGMENTS.find((g) => g.key === "side_calls")!;
     expect(segmentQuery(side, 3)).toBe("ledger=side_calls&step=3");
+    // Equal-reward groups: the group view's groups without signal (components/run/groups-table).
+    const equal = LEDGER_SEGMENTS.find((g) => g.key === "equal_reward")!;
+    expect(segmentQuery(equal, 3, "_ng_task_index")).toBe(
+      "group=_ng_task_index&group_signal=none&group_step=3",
+    );
+    expect(segmentQuery(equal, null, "_ng_task_index")).toBe(
+      "group=_ng_task_index&group_signal=none",
+    );
+    expect(segmentQuery(equal, 3)).toBe("ledger=delivered&step=3");
     const l = { steps: [step({}), step({ step: null })], totals: { captured: 230 } } as RunLedger;
     expect(ledgerRows(l).map((r) => r.step)).toEqual([0]);
     expect(ledgerTotals(l).map((g) => g.key)).not.toContain("with_advantage");

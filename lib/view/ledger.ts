@@ -21,12 +21,19 @@ export interface Segment {
   label: string;
   /** The `ledger=` filter of the rollouts behind the segment. */
   filter: LedgerFilter;
+  /** Behind the segment are GRPO groups without signal: the group view lists them instead. */
+  noSignalGroups?: true;
 }
 
 /** Bottom to top: what was trained, then each loss, the earliest stage's last. */
 export const LEDGER_SEGMENTS: readonly Segment[] = [
   { key: "with_advantage", label: "reached the gradient", filter: "delivered" },
-  { key: "equal_reward", label: "equal-reward groups (no advantage)", filter: "delivered" },
+  {
+    key: "equal_reward",
+    label: "equal-reward groups (no advantage)",
+    filter: "delivered",
+    noSignalGroups: true,
+  },
   { key: "in_loss_mask", label: "in the loss mask (advantage unknown)", filter: "delivered" },
   { key: "outside_loss_mask", label: "outside the loss mask", filter: "delivered" },
   { key: "delivered", label: "delivered (no step file: trainer unknown)", filter: "delivered" },
@@ -60,8 +67,20 @@ export function ledgerRows(l: RunLedger): LedgerRow[] {
   );
 }
 
-/** The rollouts table's query behind a segment (at one step, or the whole run). */
-export function segmentQuery(seg: Pick<Segment, "filter">, step: number | null): string {
+/**
+ * The run page's query behind a segment (at one step, or the whole run): the rollouts table's
+ * filter, or for equal-reward groups the group view by `groupField` showing groups without signal.
+ */
+export function segmentQuery(
+  seg: Pick<Segment, "filter" | "noSignalGroups">,
+  step: number | null,
+  groupField: string | null = null,
+): string {
+  if (seg.noSignalGroups && groupField !== null) {
+    const q = new URLSearchParams({ group: groupField, group_signal: "none" });
+    if (step !== null) q.set("group_step", String(step));
+    return q.toString();
+  }
   const q = new URLSearchParams({ ledger: seg.filter });
   if (step !== null) q.set("step", String(step));
   return q.toString();

@@ -29,7 +29,16 @@ const compact = (v: number) =>
       ? `${(v / 1e3).toFixed(v < 1e4 ? 1 : 0)}k`
       : String(v);
 
-export function LedgerChart({ rows, link }: { rows: LedgerRow[]; link: BucketLink }) {
+export function LedgerChart({
+  rows,
+  link,
+  groupField,
+}: {
+  rows: LedgerRow[];
+  link: BucketLink;
+  /** The advantage stage's grouping: its equal-reward segment opens the group view by it. */
+  groupField: string;
+}) {
   const shown = LEDGER_SEGMENTS.filter((g) => rows.some((r) => r[g.key] > 0));
   const tooltip = (index: unknown) => {
     const row = rows[Number(index)];
@@ -83,7 +92,7 @@ export function LedgerChart({ rows, link }: { rows: LedgerRow[]; link: BucketLin
             isAnimationActive={false}
             cursor="pointer"
             onClick={(d: { payload?: LedgerRow }) => {
-              if (d.payload) link.open(segmentQuery(g, d.payload.step));
+              if (d.payload) link.open(segmentQuery(g, d.payload.step, groupField));
             }}
           />
         ))}
