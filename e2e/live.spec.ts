@@ -90,6 +90,12 @@ test("new calls and rollouts appear without a restart; a half-written line is ne
 
   await page.goto(`${url}/runs/live`);
   await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollout");
+  // The signal ledger: 0-0's two generations of two tokens each, delivered on its main chain.
+  const delivered = page
+    .getByTestId("signal-ledger")
+    .locator('[data-key="delivered"] strong')
+    .first();
+  await until(page, text(delivered, "4"), "the ledger counts 0-0's generated tokens");
   writeFileSync(path.join(tokens, "1-0.tokens.jsonl"), rec("1-0", "x", [9], [10], 3));
   await until(
     page,
@@ -97,4 +103,5 @@ test("new calls and rollouts appear without a restart; a half-written line is ne
     "the new rollout is counted",
   );
   await expect(page.locator('[data-rollout-id="1-0"]')).toBeVisible();
+  await until(page, text(delivered, "5"), "the ledger counts 1-0's generated token too");
 });

@@ -14,7 +14,8 @@ const n = (v: number) => v.toLocaleString("en-US");
 const pct = (v: number) => `${(v * 100).toFixed(v > 0 && v < 0.01 ? 2 : 1)}%`;
 const SHOWN = 10;
 
-export function Hotspots({ runId }: { runId: string }) {
+/** `version`: the run's index moved (a run still being written): the step files are asked again. */
+export function Hotspots({ runId, version }: { runId: string; version: number }) {
   const [params, patch] = useUrlState();
   const by = params.get("hotspots") === "tail" ? "tail" : "mean";
   const [h, setH] = useState<TrainerHotspots | null>(null);
@@ -28,7 +29,7 @@ export function Hotspots({ runId }: { runId: string }) {
       },
     );
     return () => ctl.abort();
-  }, [runId, by]);
+  }, [runId, by, version]);
   if (error) return <div className="error-box">Mismatch hotspots: {error}</div>;
   // No step files: the run says nothing about mismatch (the truth check is absent too).
   if (!h || h.log_dir === null) return null;

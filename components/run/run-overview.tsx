@@ -77,7 +77,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />
         <TruthCheck runId={runId} />
-        <Hotspots runId={runId} />
+        <Hotspots runId={runId} version={version} />
         <TrainingSectionView runId={runId} recordSteps={recordSteps} />
         {(facts.hasRecords || health.rollouts > 0) && (
           <>
@@ -114,8 +114,8 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
-      <Hotspots runId={runId} />
-      {isSettled(state) && <SignalLedger runId={runId} />}
+      <Hotspots runId={runId} version={version} />
+      {isSettled(state) && <SignalLedger runId={runId} version={version} />}
       <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );

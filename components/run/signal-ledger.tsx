@@ -2,7 +2,8 @@
 // The run page's signal ledger (GET …/ledger, docs/ledger.md): the run's totals in words, each
 // stage's tokens with a link to the rollouts behind it, the stacked chart per step, and each
 // step's share of calls whose prompt re-rendered an earlier turn, with the first one's token.
-// Shows nothing for a run without captured tokens.
+// Shows nothing for a run without captured tokens. Asked again whenever the run's index moved
+// (`version`: a run still being written), keeping the last answer shown meanwhile.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { API, type RunLedger } from "@/lib/schema";
@@ -13,7 +14,7 @@ import { StepChart } from "./charts/step-chart";
 import { useBucketLink, type BucketLink } from "./charts/use-bucket-link";
 import { WARNING } from "./charts/colours";
 
-export function SignalLedger({ runId }: { runId: string }) {
+export function SignalLedger({ runId, version }: { runId: string; version: number }) {
   const [l, setL] = useState<RunLedger | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -22,7 +23,7 @@ export function SignalLedger({ runId }: { runId: string }) {
       if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
     });
     return () => ctl.abort();
-  }, [runId]);
+  }, [runId, version]);
   const link = useBucketLink(runId);
   if (error) return <div className="error-box">Signal ledger: {error}</div>;
   if (!l || l.totals.captured === 0) return null;
