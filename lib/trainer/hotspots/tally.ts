@@ -3,7 +3,7 @@
 // exp(|gen − prev|), docs/hotspots.md), and the worst occurrence. Pure: one sample at a time,
 // tallies merge in any order. Turns and MoE layers need the capture: ./joined. Not responsible for
 // reading, ranking or decoding.
-import { tokenErrors, type MismatchInput } from "../mismatch";
+import { tokenError, type MismatchInput } from "../mismatch";
 import { addDense, DENSE_LIMIT, denseSize, emptyDense, mergeDense, type DenseAccs } from "./dense";
 
 /** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
@@ -106,8 +106,10 @@ export function addOccurrence(
 export function addSample(t: Tally, s: TallySample): void {
   const ids = s.tokenIds;
   const mask = s.tokenLossMask;
-  if (!ids || !mask || !s.generationLogprobs || !s.prevLogprobs) return;
-  const errors = tokenErrors(s);
+  const [gen, prev] = [s.generationLogprobs, s.prevLogprobs];
+  if (!ids || !mask || !gen || !prev) return;
+  // ../mismatch tokenErrors' positions, without its array: this runs per trained token of a run.
+  const n = Math.min(gen.length, prev.length, mask.length);
   const sampleMask = s.sampleLossMask ?? 1;
   t.samples++;
   const ref = t.refs.push({ step: s.step, file: s.file, line: s.line }) - 1;
@@ -115,9 +117,10 @@ export function addSample(t: Tally, s: TallySample): void {
   let bucket = -1;
   let bucketAcc: Acc | null = null;
   // NeMo-RL drops position 0 (docs/trainer-logs.md).
-  for (let p = 1; p < errors.length; p++) {
-    if ((mask[p] as number) * sampleMask === 0) continue;
-    const e = errors[p] as number;
+  for (let p = 1; p < n; p++) {
+    const m = (mask[p] as number) * sampleMask;
+    if (m === 0) continue;
+    const e = tokenError(gen[p] as number, prev[p] as number, m);
     t.maskedTokens++;
     if (!Number.isFinite(e)) {
       t.nonFinite++;
