@@ -27,6 +27,7 @@ import {
   type Acc,
   type Dimension,
   type Occurrence,
+  type Tally,
 } from "./tally";
 
 export { runHotspotsStep, runTally, type HotspotsStepJob } from "./read";
@@ -101,6 +102,12 @@ function toRow(
   };
 }
 
+/** Without the truth check's join, every trained token's turn is unknown: said, not left empty. */
+const failedJoin = (tally: Tally, issues: string[]) => (err: unknown) => {
+  issues.unshift(`turns and MoE layers unknown: the truth check failed (${String(err)})`);
+  return { ...emptyJoined(), turnUnknown: tally.maskedTokens - tally.nonFinite };
+};
+
 /** The MoE table, or null when no trained token's call carries routes. */
 function moeOf(t: JoinedTally, rows: HotspotRow[], joined: Joined): HotspotMoe | null {
   const [replayed, fallback] = [replayedOf(t), fallbackOf(t)];
@@ -120,10 +127,11 @@ function moeOf(t: JoinedTally, rows: HotspotRow[], joined: Joined): HotspotMoe |
 /** The run's hotspots, ranked by `q.by`; empty tables and a null log_dir without step files. */
 export async function trainerHotspots(run: RunLayout, q: HotspotsQuery): Promise<TrainerHotspots> {
   const logDir = await trainerLogDir(run);
-  const { tally, issues, stepFiles } = await runTally(logDir);
+  const { tally, issues: read, stepFiles } = await runTally(logDir);
+  const issues = [...read]; // the run's tally is cached: its list is not this answer's to grow
   const joined: Joined = stepFiles > 0 ? await joinedSamples(run) : new Map();
   const jt =
-    stepFiles > 0 ? await trainerJoinedTally(run).catch(() => emptyJoined()) : emptyJoined();
+    stepFiles > 0 ? await trainerJoinedTally(run).catch(failedJoin(tally, issues)) : emptyJoined();
   const decoder =
     tally.maskedTokens > 0
       ? await decoderFor(run.dir, run.manifest.tokenizer, run.root).catch(() => null)
