@@ -42,7 +42,7 @@ export function MoeLayers({ runId, h }: { runId: string; h: TrainerHotspots }) {
       <HotspotTable
         runId={runId}
         testId="hotspots-moe-rows"
-        title="Layer × expert, replayed routes"
+        title="Layer × expert (replayed)"
         head="layer · expert"
         rows={moe.rows}
         distinct={moe.distinct}
