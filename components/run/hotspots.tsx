@@ -1,17 +1,16 @@
 "use client";
-// The run page's mismatch hotspots (GET …/trainer/hotspots): the tokens, position buckets and turns
-// where the trainer's log probs disagree most with inference's, over every trained sample of the
-// step files, each row's worst occurrence linked to the inspector at that token with mismatch
-// colouring on. Ranked by mean or tail (URL `hotspots=tail`). Nothing for a run without step files.
-import Link from "next/link";
+// The run page's mismatch hotspots (GET …/trainer/hotspots, docs/hotspots.md): the tokens, position
+// buckets, turns (calls of the main chain) and MoE layer × expert where the trainer's log probs
+// disagree most with inference's, over every trained sample of the step files, each row's worst
+// occurrence linked to the inspector at that token with mismatch colouring on. Ranked by mean or
+// tail (URL `hotspots=tail`). Nothing for a run without step files.
 import { useEffect, useState } from "react";
 import { API, type HotspotRow, type TrainerHotspots } from "@/lib/schema";
-import { mismatchTokenHref } from "@/lib/view";
 import { getApi } from "@/components/shared/api";
 import { useUrlState } from "@/components/shared/url-state";
+import { MoeLayers } from "./hotspots-moe";
+import { HotspotTable, n } from "./hotspots-table";
 
-const n = (v: number) => v.toLocaleString("en-US");
-const pct = (v: number) => `${(v * 100).toFixed(v > 0 && v < 0.01 ? 2 : 1)}%`;
 const SHOWN = 10;
 
 /** `version`: the run's index moved (a run still being written): the step files are asked again. */
@@ -69,77 +68,57 @@ export function Hotspots({ runId, version }: { runId: string; version: number })
           Unknown: no sample in the step files has a trained token with both log probs.
         </p>
       ) : (
-        <div className="hotspot-tables">
-          <Table runId={runId} h={h} kind="tokens" />
-          <Table runId={runId} h={h} kind="positions" />
-          <Table runId={runId} h={h} kind="turns" />
-        </div>
+        <>
+          <div className="hotspot-tables">
+            <HotspotTable
+              {...common(runId, h, "tokens")}
+              title="Tokens"
+              head="token"
+              label={tokenLabel}
+            />
+            <HotspotTable
+              {...common(runId, h, "positions")}
+              title="Positions"
+              head="position"
+              label={(r) => (r.from === r.to ? `${r.from}` : `${r.from}–${r.to}`)}
+            />
+            <HotspotTable
+              {...common(runId, h, "turns")}
+              title="Turns by call of the main chain"
+              head="call"
+              label={(r) => `call ${r.key + 1}`}
+            />
+          </div>
+          {h.turn_unknown > 0 && (
+            <p className="muted small" data-testid="hotspots-turn-unknown">
+              Turn unknown for {n(h.turn_unknown)} trained tokens: no capture joined their sample,
+              they sit past where the sample and the capture differ, or the capture generated no
+              token there.
+            </p>
+          )}
+          <MoeLayers runId={runId} h={h} />
+        </>
       )}
-      <p className="muted small">
-        MoE layers: not shown; they need the routed experts of each token in the capture.
-      </p>
     </section>
   );
 }
 
 type Kind = "tokens" | "positions" | "turns";
 
-const TITLES: Record<Kind, string> = { tokens: "Token", positions: "Position", turns: "Turn" };
+const common = (runId: string, h: TrainerHotspots, kind: Kind) => ({
+  runId,
+  testId: `hotspots-${kind}`,
+  rows: h[kind],
+  distinct: h.distinct[kind],
+  minCount: h.min_count[kind],
+});
 
-function label(kind: Kind, r: HotspotRow) {
-  if (kind === "turns") return `turn ${r.key + 1}`;
-  if (kind === "positions") return r.from === r.to ? `${r.from}` : `${r.from}–${r.to}`;
-  // React escapes the text; a token of whitespace shows as its JSON string.
+// React escapes the text; a token of whitespace shows as its JSON string.
+function tokenLabel(r: HotspotRow) {
   return (
     <>
       <span className="mono">{r.text === null ? "–" : JSON.stringify(r.text)}</span>{" "}
       <span className="muted small">#{r.key}</span>
     </>
-  );
-}
-
-function Table({ runId, h, kind }: { runId: string; h: TrainerHotspots; kind: Kind }) {
-  const rows = h[kind];
-  return (
-    <table className="grid" data-testid={`hotspots-${kind}`}>
-      <caption>
-        {TITLES[kind]}s ({n(rows.length)} of {n(h.distinct[kind])} distinct
-        {h.min_count[kind] > 1 ? `, seen ${h.min_count[kind]}+ times` : ""})
-      </caption>
-      <thead>
-        <tr>
-          <th>{TITLES[kind].toLowerCase()}</th>
-          <th>count</th>
-          <th>mean</th>
-          <th>tail</th>
-          <th>worst</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.key} data-testid="hotspots-row" data-key={r.key}>
-            <td>{label(kind, r)}</td>
-            <td>{n(r.count)}</td>
-            <td>{r.mean.toFixed(4)}</td>
-            <td>{pct(r.tail_share)}</td>
-            <td>
-              {r.worst.rollout_id === null ? (
-                <span className="muted" title={`${r.worst.file} line ${r.worst.line}`}>
-                  {r.max.toFixed(3)} (no rollout)
-                </span>
-              ) : (
-                <Link
-                  href={mismatchTokenHref(runId, r.worst.rollout_id, r.worst.pos)}
-                  title={`${r.worst.file} line ${r.worst.line}, position ${r.worst.pos}`}
-                  data-testid="hotspots-link"
-                >
-                  {r.max.toFixed(3)}
-                </Link>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

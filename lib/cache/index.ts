@@ -1,3 +1,3 @@
 // The process-wide bounded registry every cache of parsed files and built models lives in.
-export { type BoundedCache, type CacheUnit, processCache } from "./registry";
+export { type BoundedCache, type CacheUnit, clearAllCaches, processCache } from "./registry";
 export { shared, SHARED_KEYS } from "./shared";

@@ -17,7 +17,9 @@ export * from "./api-run-list";
 export * from "./api-compare";
 export * from "./api-training";
 export {
+  type HotspotMoe,
   type HotspotRow,
+  type HotspotStat,
   type HotspotsQuery,
   hotspotsQuerySchema,
   type TrainerHotspots,

@@ -81,7 +81,7 @@ function parseLine(buf: Buffer, line: number, scan?: LineScanner): JsonlLine | n
   return parsed;
 }
 
-const tooDeep = () =>
+export const tooDeep = () =>
   `nested more than ${MAX_DEPTH} levels deep (no writer nests this deep); not read`;
 
 /** Whether `value` nests at most `max` arrays and objects deep; iterative, stops at the first too deep. */

@@ -22,6 +22,10 @@ export interface SampleMismatch {
   max: number | null;
 }
 
+/** One masked token's error: exp(|gen − prev| × mask), the mask being non-zero. */
+export const tokenError = (gen: number, prev: number, mask: number): number =>
+  Math.exp(Math.abs(gen - prev) * mask);
+
 /** exp(|gen − prev|) at each position (0 where the mask leaves it out, and at position 0). */
 export function tokenErrors(s: MismatchInput): Float64Array {
   const gen = s.generationLogprobs;
@@ -33,7 +37,7 @@ export function tokenErrors(s: MismatchInput): Float64Array {
   const sampleMask = s.sampleLossMask ?? 1;
   for (let t = 1; t < n; t++) {
     const m = (mask[t] as number) * sampleMask;
-    if (m !== 0) out[t] = Math.exp(Math.abs((gen[t] as number) - (prev[t] as number)) * m);
+    if (m !== 0) out[t] = tokenError(gen[t] as number, prev[t] as number, m);
   }
   return out;
 }

@@ -3,8 +3,15 @@
 // the step's batch. A bad line names its file and line and costs only that sample; unknown keys are
 // kept. Reads through lib/store's confined, deadline-guarded readers; not responsible for joining.
 import "server-only";
+import { isUtf8 } from "node:buffer";
 import path from "node:path";
-import { z } from "zod";
+import {
+  sampleOfLine,
+  scanPythonNumbers,
+  type StepFile,
+  type StepFileKind,
+  type StepSample,
+} from "./step-line";
 import {
   readJsonl,
   type JsonlLine,
@@ -13,40 +20,14 @@ import {
   OutsideStoreError,
   readdirWithin,
   isDirectory,
-  type ScannedLists,
-  describeZodError,
+  fileState,
+  readRegularFile,
+  MAX_DEPTH,
+  tooDeep,
+  withinDepth,
 } from "@/lib/store";
 
-export type StepFileKind = "train" | "val";
-
-export interface StepFile {
-  kind: StepFileKind;
-  /** The N of the name: NeMo-RL writes train files as `total_steps + 1` (1-based), val as `step`. */
-  step: number;
-  file: string;
-}
-
-export interface StepSample {
-  step: number;
-  kind: StepFileKind;
-  /** The file's base name and the 1-based line, for every message about this sample. */
-  file: string;
-  line: number;
-  idx: number | null;
-  /** `input_lengths`: the real length; token lists below are cut to it (the rest is padding). */
-  inputLength: number | null;
-  tokenIds: number[] | null;
-  tokenLossMask: number[] | null;
-  sampleLossMask: number | null;
-  advantages: number[] | null;
-  generationLogprobs: number[] | null;
-  prevLogprobs: number[] | null;
-  reward: number | null;
-  agentName: string | null;
-  content: unknown;
-  /** Keys this reader does not know, as written (each still a batch of one). */
-  extra: Record<string, unknown>;
-}
+export type { StepFile, StepFileKind, StepSample } from "./step-line";
 
 export interface StepIssue {
   file: string;
@@ -88,152 +69,11 @@ export async function listStepFiles(dir: string): Promise<StepFile[]> {
   return out.sort((a, b) => a.kind.localeCompare(b.kind) || a.step - b.step);
 }
 
-// Python's json.dumps writes NaN, Infinity and -Infinity bare; they are kept as numbers.
-const PY_NUMBER = /(?<![\w"])(-?Infinity|NaN)(?![\w"])/g;
-const pyNumbers = new Map([
-  ["NaN", NaN],
-  ["Infinity", Infinity],
-  ["-Infinity", -Infinity],
-]);
-
-/** Parses a line that JSON.parse refuses only for Python's non-finite numbers; null otherwise. */
-function scanPythonNumbers(buf: Buffer): { value: unknown; lists: ScannedLists } | null {
-  if (!buf.includes("NaN") && !buf.includes("Infinity")) return null;
-  const text = buf.toString("utf8");
-  const mark = "\u0001py:";
-  const marked = replaceOutsideStrings(text, (chunk) =>
-    chunk.replace(PY_NUMBER, (s) => JSON.stringify(mark + s)),
-  );
-  try {
-    const value: unknown = JSON.parse(marked, (_k, v: unknown) =>
-      typeof v === "string" && v.startsWith(mark) ? pyNumbers.get(v.slice(mark.length)) : v,
-    );
-    return { value, lists: {} };
-  } catch {
-    return null; // JSON.parse of the original then names the error
-  }
-}
-
-/** Applies `f` to the parts of a JSON text outside string literals. */
-function replaceOutsideStrings(text: string, f: (chunk: string) => string): string {
-  let out = "";
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] !== '"') {
-      i++;
-      continue;
-    }
-    out += f(text.slice(start, i));
-    let j = i + 1;
-    while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-    out += text.slice(i, j + 1);
-    start = i = j + 1;
-  }
-  return out + f(text.slice(start));
-}
-
-/** A batch of one: `[value]`. */
-const one = <T extends z.ZodType>(inner: T) => z.tuple([inner]).optional();
-// NaN and ±Infinity pass (z.number() refuses them): non-finite log probs are evidence, not errors.
-const num = z.custom<number>((v) => typeof v === "number", "expected a number");
-// Per-token lists are checked in one loop each, not element by element through zod: a step file
-// holds millions of these values and is read in one pass (docs/trainer-logs.md "Mismatch hotspots").
-const everyOf = (v: unknown, ok: (x: unknown) => boolean) => {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!ok(v[i])) return false;
-  return true;
-};
-const ints = z.custom<number[]>(
-  (v) => everyOf(v, Number.isSafeInteger),
-  "expected a list of integers",
-);
-const nums = z.custom<number[]>(
-  (v) => everyOf(v, (x) => typeof x === "number"),
-  "expected a list of numbers",
-);
-
-const stepLineSchema = z.looseObject({
-  idx: z.int().nonnegative().optional(),
-  input_lengths: one(z.int().nonnegative()),
-  token_ids: one(ints),
-  token_loss_mask: one(nums),
-  sample_loss_mask: one(num),
-  advantages: one(nums),
-  generation_logprobs: one(nums),
-  prev_logprobs: one(nums),
-  rewards: one(num),
-  content: one(z.unknown()),
-  agent_ref: one(z.looseObject({ name: z.string().optional() }).nullable()),
-});
-
-const KNOWN = new Set(Object.keys(stepLineSchema.shape));
-const PER_TOKEN = [
-  "token_loss_mask",
-  "advantages",
-  "generation_logprobs",
-  "prev_logprobs",
-] as const;
-
-type StepLine = z.infer<typeof stepLineSchema>;
-
-/** Why the per-token lists cannot be lined up with `token_ids`; null when they can. */
-function raggedness(v: StepLine): string | null {
-  const ids = v.token_ids?.[0];
-  const len = v.input_lengths?.[0];
-  if (ids && len !== undefined && len > ids.length)
-    return `input_lengths is ${len} but token_ids holds ${ids.length} ids`;
-  if (!ids) return v.input_lengths ? "input_lengths without token_ids" : null;
-  if (len === undefined) return "token_ids without input_lengths";
-  for (const key of PER_TOKEN) {
-    const list = v[key]?.[0];
-    if (list && list.length !== ids.length)
-      return `ragged lists: token_ids holds ${ids.length} entries but ${key} ${list.length}`;
-  }
-  return null;
-}
-
-function toSample(v: StepLine, f: StepFile, line: number): StepSample {
-  const len = v.input_lengths?.[0] ?? null;
-  // Cut in place: the lists are this line's own, fresh from JSON.parse (a copy costs a step file's
-  // every value once more).
-  const cut = (xs: number[] | undefined) => {
-    if (!xs || len === null) return null;
-    if (xs.length > len) xs.length = len;
-    return xs;
-  };
-  const extra: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(v)) if (!KNOWN.has(k)) extra[k] = val;
-  return {
-    step: f.step,
-    kind: f.kind,
-    file: path.basename(f.file),
-    line,
-    idx: v.idx ?? null,
-    inputLength: len,
-    tokenIds: cut(v.token_ids?.[0]),
-    tokenLossMask: cut(v.token_loss_mask?.[0]),
-    sampleLossMask: v.sample_loss_mask?.[0] ?? null,
-    advantages: cut(v.advantages?.[0]),
-    generationLogprobs: cut(v.generation_logprobs?.[0]),
-    prevLogprobs: cut(v.prev_logprobs?.[0]),
-    reward: v.rewards?.[0] ?? null,
-    agentName: v.agent_ref?.[0]?.name ?? null,
-    content: v.content?.[0],
-    extra,
-  };
-}
-
 function readLine(l: JsonlLine, f: StepFile, out: StepSink): void {
+  const read = sampleOfLine(l, f);
+  if (typeof read !== "string") return out.onSample(read);
   const file = path.basename(f.file);
-  const refuse = (why: string) =>
-    void out.issues.push({ file, line: l.line, message: `${file} line ${l.line}: ${why}` });
-  if (l.problem) return refuse(l.problem);
-  const parsed = stepLineSchema.safeParse(l.value);
-  if (!parsed.success) return refuse(describeZodError(parsed.error));
-  const ragged = raggedness(parsed.data);
-  if (ragged) return refuse(ragged);
-  out.onSample(toSample(parsed.data, f, l.line));
+  out.issues.push({ file, line: l.line, message: `${file} line ${l.line}: ${read}` });
 }
 
 interface StepSink {
@@ -258,25 +98,78 @@ async function readSamples(f: StepFile, onSample: (s: StepSample) => void): Prom
   const out: StepSink = { onSample, issues: [] };
   const onLine = (l: JsonlLine) => readLine(l, f, out);
   const read = await readJsonl(f.file, onLine, undefined, undefined, scanPythonNumbers);
-  if (read.tornTail)
-    out.issues.push({
-      file,
-      line: read.tornTail.line,
-      message: `${file} line ${read.tornTail.line}: a torn final line (a write in progress), not read`,
-    });
+  if (read.tornTail) out.issues.push(tornTail(file, read.tornTail.line));
   return out.issues;
 }
 
+const tornTail = (file: string, line: number): StepIssue => ({
+  file,
+  line,
+  message: `${file} line ${line}: a torn final line (a write in progress), not read`,
+});
+
+/** Files up to this size are read whole by eachStepSample; a larger one streams. */
+const WHOLE_FILE_MAX = 64 << 20;
+
+/** One line of a whole file's text as lib/store's reader would give it; null when blank. */
+function lineAt(text: string, from: number, end: number, line: number): JsonlLine | null {
+  const s = text.slice(from, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+  if (s.length === 0 || (s.charCodeAt(0) <= 32 && s.trim() === "")) return null;
+  try {
+    return { line, value: JSON.parse(s), bytes: end - from };
+  } catch (err) {
+    const py = scanPythonNumbers(Buffer.from(s));
+    if (py) return { line, value: py.value, bytes: end - from };
+    return {
+      line,
+      value: undefined,
+      bytes: end - from,
+      problem: `not valid JSON (${(err as Error).message})`,
+    };
+  }
+}
+
 /**
- * Each sample of one step file in turn, kept by no one (a one-pass reader's way: ./hotspots);
- * returns the lines that could not be read. Confined like readStepFile; not cached.
+ * Each sample of one step file in turn, kept by no one: a one-pass reader's way (the hotspots,
+ * docs/hotspots.md). Confined like readStepFile; not cached. The file is read whole: one read, one
+ * UTF-8 check and one decode, then JSON.parse per line, with the samples and issues of the
+ * streaming reader. A file with NUL bytes or invalid UTF-8, or past WHOLE_FILE_MAX, streams
+ * instead. Only the values it does not check number by number (content, unknown keys) are walked
+ * for depth: V8's JSON.parse nests iteratively; the walk guards code that recurses (a clone).
  */
 export async function eachStepSample(
   f: StepFile,
   onSample: (s: StepSample) => void,
 ): Promise<StepIssue[]> {
   const refusal = await refused(f);
-  return refusal ? [refusal] : readSamples(f, onSample);
+  if (refusal) return [refusal];
+  if ((await fileState(f.file)).size > WHOLE_FILE_MAX) return readSamples(f, onSample);
+  const buf = await readRegularFile(f.file, WHOLE_FILE_MAX);
+  if (buf.indexOf(0) >= 0 || !isUtf8(buf)) return readSamples(f, onSample);
+  const text = buf.toString("utf8");
+  const file = path.basename(f.file);
+  const issues: StepIssue[] = [];
+  let line = 0;
+  for (let from = 0; from < text.length;) {
+    const nl = text.indexOf("\n", from);
+    const end = nl < 0 ? text.length : nl;
+    const l = lineAt(text, from, end, ++line);
+    from = end + 1;
+    if (!l) continue;
+    if (nl < 0 && l.problem) issues.push(tornTail(file, line));
+    else {
+      const read = sampleOfLine(l, f);
+      const why =
+        typeof read === "string"
+          ? read
+          : withinDepth(read.content, MAX_DEPTH - 2) && withinDepth(read.extra, MAX_DEPTH)
+            ? null
+            : tooDeep();
+      if (why === null) onSample(read as StepSample);
+      else issues.push({ file, line, message: `${file} line ${line}: ${why}` });
+    }
+  }
+  return issues;
 }
 
 /** One step file's samples and the lines that could not be read, once per file version. */

@@ -5,21 +5,22 @@
 // version of the files it read. Not responsible for what the page draws or which alerts follow.
 import "server-only";
 import path from "node:path";
-import { toVerdictRow } from "@/lib/builder";
 import { processCache } from "@/lib/cache";
-import { buildRollout, rolloutSourceOf, reviveStoreError, storePool } from "@/lib/rollout";
-import { indexFor, recordsOf, idsOfSteps, withSyncedRecords } from "@/lib/index";
+import { reviveStoreError, storePool } from "@/lib/rollout";
+import { indexFor, idsOfSteps } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
 import { confinedRunPath, trainerLogsDir } from "./log-place";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema";
 import { fileState, fileVersion, isDirectory, memoryBudget } from "@/lib/store";
 import { decoderFor, type TokenDecoder } from "@/lib/tokens";
 import { compareLogged, LOGGED_RELATIVE_TOLERANCE, LOGGED_TAG } from "./logged-mismatch";
+import { mergeJoined, type JoinedTally } from "./hotspots/pure";
 import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
 import { readTrainerLogs } from "./read-logs";
 import { listStepFiles, lossTokensOf, readStepFile } from "./step-data";
 import type { StepFile, StepIssue } from "./step-data";
-import { joinStep, type TruthCandidate, type TruthJoin } from "./truth-join";
+import { candidatesOf, joinedOfStep, stepRecords, type StepRecord } from "./truth-candidates";
+import { joinStep, type TruthJoin } from "./truth-join";
 
 export const JOIN_RULE =
   "train_data_step{N}.jsonl holds step N−1 of the rollout records (NeMo-RL names it total_steps + 1). " +
@@ -41,38 +42,6 @@ export async function trainerLogDir(run: RunLayout): Promise<string | null> {
   return (await listStepFiles(run.dir)).length > 0 ? run.dir : null;
 }
 
-type Main = NonNullable<TruthCandidate["main"]>;
-type StepRecord = NonNullable<ReturnType<ReturnType<typeof recordsOf>["get"]>>["record"];
-
-/** Only this step's records, by id from the index's records table (ids come from it too). */
-async function stepRecords(run: RunLayout, ids: readonly string[]) {
-  const records: ReturnType<typeof recordsOf> =
-    ids.length > 0 ? await withSyncedRecords(run, (db) => recordsOf(db, ids)) : new Map();
-  return ids.map((id): [string, StepRecord | null] => [id, records.get(id)?.record ?? null]);
-}
-
-/** The step's rollouts in rollouts.jsonl order, each with its projected main chain. */
-async function candidatesOf(
-  run: RunLayout,
-  ids: readonly string[],
-  records: ReadonlyMap<string, StepRecord | null>,
-): Promise<TruthCandidate[]> {
-  const out: TruthCandidate[] = [];
-  for (const id of ids) {
-    const record = records.get(id) ?? null;
-    let main: Main | null = null;
-    if (run.tokensDir) {
-      const built = await buildRollout({ ...rolloutSourceOf(run), record }, id, {
-        profile: run.manifest.builder_profile ?? "auto",
-        sideCallPatterns: run.manifest.side_call_patterns,
-      });
-      main = built.capture.hasTokenFile ? toVerdictRow(built.verdict).main : null;
-    }
-    out.push({ rolloutId: id, agentName: record?.agent_ref?.name ?? null, main });
-  }
-  return out;
-}
-
 function context(
   trainer: readonly number[],
   capture: readonly number[],
@@ -92,6 +61,8 @@ export interface StepResult {
   step: TruthStep;
   samples: TruthSample[];
   issues: StepIssue[];
+  /** The step's turns and MoE layers for the hotspots (docs/hotspots.md). */
+  joined: JoinedTally;
 }
 
 /**
@@ -121,7 +92,7 @@ async function checkStep(
 ): Promise<StepResult> {
   const read = await readStepFile(f);
   const samples = read.samples.filter((s) => s.tokenIds !== null);
-  const candidates = await candidatesOf(run, ids, records);
+  const { candidates, calls } = await candidatesOf(run, ids, records);
   const mains = new Map(candidates.map((c) => [c.rolloutId, c.main]));
   const joins: TruthJoin[] = joinStep(
     samples.map((s) => ({ ...s, tokenIds: s.tokenIds ?? [] })),
@@ -166,7 +137,8 @@ async function checkStep(
     logged_token_mult_prob_error: null,
     logged_check: "not_logged",
   };
-  return { step, samples: rows, issues: read.issues };
+  const joined = await joinedOfStep(run, samples, joins, calls, records);
+  return { step, samples: rows, issues: read.issues, joined };
 }
 
 const finiteOrNull = (v: number | null) => (v !== null && Number.isFinite(v) ? v : null);
@@ -201,8 +173,14 @@ function assemble(run: RunLayout, logDir: string | null, results: StepResult[]):
   };
 }
 
+/** The check and, from the same pass, the hotspots' turns and MoE layers. */
+interface TruthRun {
+  truth: TrainerTruth;
+  joined: JoinedTally;
+}
+
 const cache = () =>
-  processCache<{ key: string; value: Promise<TrainerTruth> }>("trainer-truth", "entries", 32);
+  processCache<{ key: string; value: Promise<TruthRun> }>("trainer-truth", "entries", 32);
 
 /**
  * The version of what the check read: the step files, rollouts.jsonl, and the joined rollouts by
@@ -222,10 +200,16 @@ async function versionKey(run: RunLayout, files: StepFile[], refreshMs: number):
 export type TruthLook = { refreshMs?: number };
 
 /** The truth check with every sample listed and no logged comparison (both: see trainerTruth). */
-export async function trainerTruthAll(
-  run: RunLayout,
-  { refreshMs = 2000 }: TruthLook = {},
-): Promise<TrainerTruth> {
+export async function trainerTruthAll(run: RunLayout, look: TruthLook = {}): Promise<TrainerTruth> {
+  return (await truthRun(run, look)).truth;
+}
+
+/** The turns and MoE layers of the run's trained samples (docs/hotspots.md), cached as the check. */
+export async function trainerJoinedTally(run: RunLayout): Promise<JoinedTally> {
+  return (await truthRun(run, {})).joined;
+}
+
+async function truthRun(run: RunLayout, { refreshMs = 2000 }: TruthLook): Promise<TruthRun> {
   const logDir = await trainerLogDir(run);
   const files = logDir ? (await listStepFiles(logDir)).filter((f) => f.kind === "train") : [];
   // The run page's health asks on every poll: a run without step files reads no records here, and
@@ -254,7 +238,8 @@ export async function trainerTruthAll(
         ),
       );
     }
-    return assemble(run, logDir, results);
+    const joined = mergeJoined(results.map((r) => r.joined));
+    return { truth: assemble(run, logDir, results), joined };
   })();
   cache().set(run.dir, { key, value });
   value.catch(() => cache().delete(run.dir));

@@ -9,6 +9,14 @@ export function tokenAtHref(runId: string, at: RerenderedAt): string {
   return `${rolloutPath(runId, at.rollout_id)}?${q.toString()}`;
 }
 
-/** A trained token in the inspector: main's token view at `pos`, coloured by mismatch. */
-export const mismatchTokenHref = (runId: string, rolloutId: string, pos: number): string =>
-  `${rolloutPath(runId, rolloutId)}?tab=tokens&chain=main&pos=${pos}&mismatch=1`;
+/**
+ * A trained token in the inspector: main's token view at `pos`, coloured by mismatch; with
+ * `experts`, the routed experts panel open on it too (docs/experts.md).
+ */
+export const mismatchTokenHref = (
+  runId: string,
+  rolloutId: string,
+  pos: number,
+  { experts = false }: { experts?: boolean } = {},
+): string =>
+  `${rolloutPath(runId, rolloutId)}?tab=tokens&chain=main&pos=${pos}&mismatch=1${experts ? "&experts=1" : ""}`;

@@ -1,6 +1,6 @@
 // The hotspot tally on hand-written samples: each expected number is worked out here from the
-// definition in docs/trainer-logs.md "Mismatch hotspots" (error exp(|gen − prev|) at trained
-// positions, position 0 dropped; turns are runs of trained positions; buckets 2^b … 2^(b+1) − 1).
+// definition in docs/hotspots.md (error exp(|gen − prev|) at trained
+// positions, position 0 dropped; buckets 2^b … 2^(b+1) − 1). Turns need the capture: joined.test.
 import { describe, expect, it } from "vitest";
 import { DENSE_LIMIT } from "./dense";
 import { addSample, emptyTally, mergeTallies, rank, tokenEntries, type Tally } from "./tally";
@@ -27,7 +27,7 @@ const B = sample(2, [7, 7], [1, 1], [3, 0.25]); // position 0 is dropped althoug
 const table = (t: Tally) => new Map([...tokenEntries(t)].map(([k, a]) => [k, a]));
 
 describe("the hotspot tally", () => {
-  it("counts every trained token but position 0, by token, bucket and turn", () => {
+  it("counts every trained token but position 0, by token and bucket", () => {
     const t = emptyTally();
     addSample(t, A);
     addSample(t, B);
@@ -45,9 +45,6 @@ describe("the hotspot tally", () => {
     expect(t.positions.get(0)!.count).toBe(2);
     expect(t.positions.get(1)!.count).toBe(1);
     expect(t.positions.get(2)!.count).toBe(2);
-    // Turns of A: positions 1–2, then 4–5; B's only turn starts at position 0.
-    expect(t.turns.get(0)!.count).toBe(3);
-    expect(t.turns.get(1)!.count).toBe(2);
   });
 
   it("leaves a non-finite error out of every row and counts it", () => {
@@ -65,7 +62,6 @@ describe("the hotspot tally", () => {
     addSample(b, B);
     const merged = mergeTallies([a, b]);
     expect(table(merged)).toEqual(table(one));
-    expect(merged.turns).toEqual(one.turns);
     expect(merged.positions).toEqual(one.positions);
   });
 
@@ -75,6 +71,6 @@ describe("the hotspot tally", () => {
     addSample(t, B);
     expect(rank(tokenEntries(t), "mean", 1, 10).map((r) => r.key)).toEqual([BIG, 7, 9]);
     expect(rank(tokenEntries(t), "mean", 2, 10).map((r) => r.key)).toEqual([7]);
-    expect(rank(t.turns, "tail", 1, 1).map((r) => r.key)).toEqual([1]);
+    expect(rank(t.positions, "tail", 1, 1).map((r) => r.key)).toEqual([0]);
   });
 });

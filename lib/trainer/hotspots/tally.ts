@@ -1,8 +1,9 @@
-// Where train and inference disagree, summed over a run's trained samples: per token id, per
-// position bucket and per turn, the count, sum and tail of each masked token's error (./mismatch's
-// exp(|gen − prev|), docs/trainer-logs.md "Mismatch hotspots"), and the worst occurrence. Pure: one
-// sample at a time, tallies merge in any order. Not responsible for reading, ranking or decoding.
-import { tokenErrors, type MismatchInput } from "../mismatch";
+// Where train and inference disagree, summed over a run's trained samples: per token id and per
+// position bucket, the count, sum and tail of each masked token's error (./mismatch's
+// exp(|gen − prev|), docs/hotspots.md), and the worst occurrence. Pure: one sample at a time,
+// tallies merge in any order. Turns and MoE layers need the capture: ./joined. Not responsible for
+// reading, ranking or decoding.
+import { tokenError, type MismatchInput } from "../mismatch";
 import { addDense, DENSE_LIMIT, denseSize, emptyDense, mergeDense, type DenseAccs } from "./dense";
 
 /** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
@@ -26,7 +27,7 @@ export interface Acc {
   at: Occurrence;
 }
 
-export type Dimension = "tokens" | "positions" | "turns";
+export type Dimension = "tokens" | "positions" | "turns" | "moe";
 
 export interface Tally {
   samples: number;
@@ -37,7 +38,6 @@ export interface Tally {
   tokens: DenseAccs;
   bigTokens: Map<number, Acc>;
   positions: Map<number, Acc>;
-  turns: Map<number, Acc>;
   /** The samples tallied, in order: what the token table's worst occurrences point at. */
   refs: Array<Omit<Occurrence, "pos">>;
 }
@@ -50,7 +50,7 @@ export interface TallySample extends MismatchInput {
 }
 
 export function emptyTally(): Tally {
-  const [bigTokens, positions, turns] = [new Map(), new Map(), new Map()];
+  const [bigTokens, positions] = [new Map(), new Map()];
   const tokens = emptyDense();
   return {
     samples: 0,
@@ -59,7 +59,6 @@ export function emptyTally(): Tally {
     tokens,
     bigTokens,
     positions,
-    turns,
     refs: [],
   };
 }
@@ -74,7 +73,7 @@ export function bucketRange(b: number): [from: number, to: number] {
 }
 
 // The occurrence is built only when a key is new or its worst changes: this runs per trained token.
-function bump(a: Acc, e: number, s: TallySample, pos: number): void {
+function bump(a: Acc, e: number, s: Omit<Occurrence, "pos">, pos: number): void {
   a.count++;
   a.sum += e;
   if (e > TAIL_ERROR) a.tail++;
@@ -84,7 +83,14 @@ function bump(a: Acc, e: number, s: TallySample, pos: number): void {
   }
 }
 
-function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos: number): Acc {
+/** Adds one occurrence under `key`, making its row when it is new. */
+export function addOccurrence(
+  into: Map<number, Acc>,
+  key: number,
+  e: number,
+  s: Omit<Occurrence, "pos">,
+  pos: number,
+): Acc {
   const a = into.get(key);
   if (a !== undefined) {
     bump(a, e, s, pos);
@@ -96,36 +102,25 @@ function add(into: Map<number, Acc>, key: number, e: number, s: TallySample, pos
   return fresh;
 }
 
-/**
- * Adds one sample's masked tokens. A turn is a maximal run of masked (trained) positions, counted
- * from 0: the k-th generation of the chain whose tokens the trainer kept in the loss.
- */
+/** Adds one sample's masked tokens. */
 export function addSample(t: Tally, s: TallySample): void {
   const ids = s.tokenIds;
   const mask = s.tokenLossMask;
-  if (!ids || !mask || !s.generationLogprobs || !s.prevLogprobs) return;
-  const errors = tokenErrors(s);
+  const [gen, prev] = [s.generationLogprobs, s.prevLogprobs];
+  if (!ids || !mask || !gen || !prev) return;
+  // ../mismatch tokenErrors' positions, without its array: this runs per trained token of a run.
+  const n = Math.min(gen.length, prev.length, mask.length);
   const sampleMask = s.sampleLossMask ?? 1;
   t.samples++;
   const ref = t.refs.push({ step: s.step, file: s.file, line: s.line }) - 1;
-  let turn = -1;
-  let inRun = false;
-  // A sample's bucket and turn change rarely along it: their rows are looked up on a change only.
+  // A sample's bucket changes rarely along it: its row is looked up on a change only.
   let bucket = -1;
   let bucketAcc: Acc | null = null;
-  let turnAcc: Acc | null = null;
-  for (let p = 0; p < errors.length; p++) {
-    if ((mask[p] as number) * sampleMask === 0) {
-      inRun = false;
-      continue;
-    }
-    if (!inRun) {
-      turn++;
-      inRun = true;
-      turnAcc = null;
-    }
-    if (p === 0) continue; // NeMo-RL drops position 0 (docs/trainer-logs.md)
-    const e = errors[p] as number;
+  // NeMo-RL drops position 0 (docs/trainer-logs.md).
+  for (let p = 1; p < n; p++) {
+    const m = (mask[p] as number) * sampleMask;
+    if (m === 0) continue;
+    const e = tokenError(gen[p] as number, prev[p] as number, m);
     t.maskedTokens++;
     if (!Number.isFinite(e)) {
       t.nonFinite++;
@@ -133,16 +128,15 @@ export function addSample(t: Tally, s: TallySample): void {
     }
     const id = ids[p] as number;
     if (id >= 0 && id < DENSE_LIMIT) addDense(t.tokens, id, e, TAIL_ERROR, ref, p);
-    else add(t.bigTokens, id, e, s, p);
+    else addOccurrence(t.bigTokens, id, e, s, p);
     const b = positionBucket(p);
     if (b === bucket && bucketAcc) bump(bucketAcc, e, s, p);
-    else [bucket, bucketAcc] = [b, add(t.positions, b, e, s, p)];
-    if (turnAcc) bump(turnAcc, e, s, p);
-    else turnAcc = add(t.turns, turn, e, s, p);
+    else [bucket, bucketAcc] = [b, addOccurrence(t.positions, b, e, s, p)];
   }
 }
 
-function mergeMaps(into: Map<number, Acc>, from: ReadonlyMap<number, Acc>): void {
+/** Adds `from`'s rows into `into`'s; the worst of equals stays `into`'s. */
+export function mergeAccs(into: Map<number, Acc>, from: ReadonlyMap<number, Acc>): void {
   for (const [k, b] of from) {
     const a = into.get(k);
     if (a === undefined) {
@@ -165,9 +159,8 @@ export function mergeTallies(parts: readonly Tally[]): Tally {
     out.nonFinite += p.nonFinite;
     mergeDense(out.tokens, p.tokens, out.refs.length);
     for (const r of p.refs) out.refs.push(r);
-    mergeMaps(out.bigTokens, p.bigTokens);
-    mergeMaps(out.positions, p.positions);
-    mergeMaps(out.turns, p.turns);
+    mergeAccs(out.bigTokens, p.bigTokens);
+    mergeAccs(out.positions, p.positions);
   }
   return out;
 }

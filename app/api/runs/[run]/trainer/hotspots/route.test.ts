@@ -8,6 +8,9 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { writeGrpoRuns } from "@/fixtures/generator/grpo";
+import { MOE_RUN, MOE_TRUTH, writeMoeRoutes } from "@/fixtures/generator/moe-routes";
+import { HOT_ROUTE, moeKey } from "@/fixtures/generator/moe-planted";
+import type { MoeStat } from "@/fixtures/generator/moe-steps";
 import {
   HOT_TOKENS,
   HOTSPOTS_RUN,
@@ -26,8 +29,9 @@ beforeAll(async () => {
   const gen = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-hotspots-"));
   await writeGrpoRuns(gen);
   truth = await writeNemoRlHotspots(gen);
+  await writeMoeRoutes(gen);
   root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-hotspots-root-"));
-  for (const run of [HOTSPOTS_RUN, "gym-main-example"])
+  for (const run of [HOTSPOTS_RUN, "gym-main-example", MOE_RUN])
     cpSync(path.join(RUNS_DIR, run), path.join(root, run), { recursive: true });
   cpSync(path.join(RUNS_DIR, HOTSPOTS_RUN), path.join(root, "damaged"), { recursive: true });
   appendFileSync(path.join(root, "damaged", "logs", "train_data_step2.jsonl"), "{not json\n");
@@ -62,8 +66,8 @@ async function hotspots(run: string, query = "") {
   return trainerHotspotsSchema.parse(await res.json());
 }
 
-function expected(m: Map<number, TruthStat>, by: "mean" | "tail", minCount: number) {
-  const value = (s: TruthStat) => (by === "mean" ? s.mean : s.tailShare);
+function expected(m: Map<number, TruthStat | MoeStat>, by: "mean" | "tail", minCount: number) {
+  const value = (s: TruthStat | MoeStat) => (by === "mean" ? s.mean : s.tailShare);
   return [...m]
     .filter(([, s]) => s.count >= minCount)
     .sort(([ka, a], [kb, b]) => value(b) - value(a) || b.count - a.count || ka - kb);
@@ -71,12 +75,12 @@ function expected(m: Map<number, TruthStat>, by: "mean" | "tail", minCount: numb
 
 function expectTable(
   rows: HotspotRow[],
-  want: Array<[number, TruthStat]>,
+  want: Array<[number, TruthStat | MoeStat]>,
   keyOf = (r: HotspotRow) => r.key,
 ) {
   expect(rows.map(keyOf)).toEqual(want.map(([k]) => k));
   rows.forEach((r, i) => {
-    const s = (want[i] as [number, TruthStat])[1];
+    const s = (want[i] as [number, TruthStat | MoeStat])[1];
     expect(r.count).toBe(s.count);
     expect(r.mean).toBeCloseTo(s.mean, 9);
     expect(r.tail_share).toBeCloseTo(s.tailShare, 12);
@@ -95,6 +99,22 @@ describe("GET /api/runs/{run}/trainer/hotspots", () => {
     expectTable(h.positions, expected(truth.positions, "mean", 1), (r) => r.from ?? -1);
     expectTable(h.turns, expected(truth.turns, "mean", 1));
     expect(h.distinct.tokens).toBe(truth.tokens.size);
+    expect(h.turn_unknown).toBe(0);
+  });
+
+  it("puts each planted token in the turn of the call that generated it", async () => {
+    const h = await hotspots(HOTSPOTS_RUN, "?limit=200");
+    // The generator names the call of each planted occurrence; each call's row holds them.
+    const byCall = new Map<number, number>();
+    for (const p of truth.planted) byCall.set(p.call, (byCall.get(p.call) ?? 0) + 1);
+    expect(byCall.size).toBeGreaterThan(0);
+    // The planted errors dwarf the rest: their call leads the turns.
+    expect([h.turns[0]?.key]).toEqual([...byCall.keys()].slice(0, 1));
+    for (const [call, n] of byCall) {
+      const row = h.turns.find((r) => r.key === call);
+      expect(row?.count).toBe(truth.turns.get(call)?.count);
+      expect(row!.count).toBeGreaterThanOrEqual(n);
+    }
   });
 
   it("puts the planted tokens first, decoded, each linked to a joined rollout at that token", async () => {
@@ -106,6 +126,26 @@ describe("GET /api/runs/{run}/trainer/hotspots", () => {
       expect(r.worst.file).toMatch(/^train_data_step\d+\.jsonl$/);
     }
     expect(h.moe_layers).toBeNull();
+  });
+
+  it("ranks MoE layer × expert as moe-routes' step files planted them", async () => {
+    const h = await hotspots(MOE_RUN, "?limit=200");
+    const want = MOE_TRUTH.hotspots!;
+    const moe = h.moe_layers!;
+    expect([moe.layers, moe.topk]).toEqual([4, 2]);
+    expectTable(moe.rows, expected(want.rows, "mean", moe.min_count));
+    expect(moe.rows[0]).toMatchObject({ layer: HOT_ROUTE.layer, expert: HOT_ROUTE.expert });
+    expect(moe.rows[0]!.key).toBe(moeKey(HOT_ROUTE.layer, HOT_ROUTE.expert));
+    expect(moe.rows[0]!.worst.rollout_id).not.toBeNull();
+    for (const k of ["replayed", "fallback"] as const) {
+      expect(moe[k]!.count).toBe(want[k].count);
+      expect(moe[k]!.mean).toBeCloseTo(want[k].mean, 9);
+      expect(moe[k]!.tail_share).toBeCloseTo(want[k].tailShare, 12);
+    }
+    expect(moe.no_route).toBe(want.noRoute);
+    expect(h.turn_unknown).toBe(0);
+    const tail = await hotspots(MOE_RUN, "?by=tail&limit=200");
+    expectTable(tail.moe_layers!.rows, expected(want.rows, "tail", moe.min_count));
   });
 
   it("ranks by tail share on ?by=tail", async () => {

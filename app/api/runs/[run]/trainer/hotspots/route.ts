@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // ?by=mean|tail&limit: where the run's train/inference mismatch concentrates, by token, position
-// bucket and turn (lib/schema/api-hotspots; docs/trainer-logs.md "Mismatch hotspots").
+// bucket, turn and MoE layer × expert (lib/schema/api-hotspots; docs/hotspots.md).
 export const GET = answer(API.hotspots, async ({ params, query }) => {
   const q = hotspotsQuerySchema.safeParse(Object.fromEntries(query));
   if (!q.success) throw new InvalidInputError(describeZodError(q.error));
