@@ -125,7 +125,7 @@ async function sizeInside(file: string): Promise<number> {
  * Lists a directory; a missing directory is an empty store. A store can hold 10^5 and more
  * rollouts, so the listing allocates per file only what it keeps (the names, one entry per
  * rollout, a stat's size and time): what it lets go is garbage a worker's heap holds until it is
- * collected, beside every other worker's (docs/summary-index.md, memory).
+ * collected, beside every other worker's (docs/benchmarks.md, what grows with a token run).
  */
 export async function listStore(
   dir: string,
