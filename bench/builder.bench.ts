@@ -1,7 +1,9 @@
-// Builder benchmark on two 500-call rollouts with about 200k tokens in the last prompt: the best
+// Builder benchmark on three 500-call rollouts with about 200k tokens in the last prompt: the best
 // case (append-only, one chain, recorded parents) and the adversarial case (no recorded parents,
 // retries, sub-agent branches diverging in their last token, side calls by pattern and by
-// self-calibration, ambiguous parents). Figure: builder time / JSON.parse of the same lines.
+// self-calibration, ambiguous parents), and the interleaved case (sub-agent chains interleaved call by
+// call: no prompt shares its predecessor line's bytes, so neither the reader nor the builder links
+// cheaply by the previous prompt). Figure: builder time / JSON.parse of the same lines.
 // Warm: in this process, median of 3 after a warm-up, page cache warm. Cold: a fresh process after
 // the page cache is dropped (its first JSON.parse against its first build). Target ≤ 1.0.
 import { readFileSync, statSync } from "node:fs";
@@ -11,8 +13,10 @@ import { tokenEntrySchema } from "@/lib/schema";
 import { ADVERSARIAL_SIDE_PATTERNS } from "@/fixtures/generator/adversarial-rollout";
 import {
   BIG_ROLLOUT_ID,
+  INTERLEAVED_CHAINS,
   LARGE_DEFAULTS,
   writeAdversarialRollout,
+  writeInterleavedRollout,
   writeLargeRollout,
 } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
@@ -66,6 +70,19 @@ const WORKLOADS: Workload[] = [
       );
     },
   },
+  {
+    name: "interleaved (no prompt shares its predecessor's bytes)",
+    run: "interleaved-rollout",
+    patterns: [],
+    check: (v, p) => {
+      const b = v.build;
+      const roots = b?.nodes.filter((n) => n.link === "root").length ?? 0;
+      if (!b || b.chains.length !== INTERLEAVED_CHAINS || roots !== INTERLEAVED_CHAINS)
+        throw new Error(
+          `interleaved (${p}): expected ${INTERLEAVED_CHAINS} chains, each linked by prefix from its own root`,
+        );
+    },
+  },
 ];
 
 async function warm(w: Workload, file: string): Promise<number> {
@@ -114,13 +131,22 @@ async function cold(w: Workload, file: string): Promise<number> {
 export async function benchBuilder(): Promise<void> {
   await writeLargeRollout(LARGE_DIR, LARGE_DEFAULTS, true);
   await writeAdversarialRollout(LARGE_DIR, LARGE_DEFAULTS, true);
+  await writeInterleavedRollout(LARGE_DIR, LARGE_DEFAULTS, true);
+  const ratios: Array<[string, number]> = [];
   for (const w of WORKLOADS) {
     const file = path.join(LARGE_DIR, w.run, "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
     const warmRatio = await warm(w, file);
     const coldRatio = await cold(w, file);
     figure(`builder/JSON.parse, ${w.name}, worst profile, warm`, warmRatio, TARGET);
     figure(`builder/JSON.parse, ${w.name}, worst profile, cold (fresh process)`, coldRatio, TARGET);
+    ratios.push([w.name, warmRatio]);
   }
+  // The workloads side by side: how much each case costs over the best one.
+  const best = ratios[0]?.[1] ?? NaN;
+  for (const [name, r] of ratios)
+    console.log(
+      `  ${name}: builder/JSON.parse ${r.toFixed(3)} warm, ${(r / best).toFixed(2)}× the best case's`,
+    );
 }
 
 runAlone("builder.bench.ts", "builder bench", benchBuilder);

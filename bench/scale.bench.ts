@@ -6,64 +6,19 @@
 // Before them, the first health route on the freshly indexed run (no health cached, target ≤ 1 s)
 // and the longest another request (a static asset, every 20 ms) waited meanwhile: how long the
 // health held the server's event loop (target ≤ 100 ms).
-// Then the 100,000-rollout run with token stores on another fresh server: how soon its table shows
-// rows, how long its store index takes and its peak RSS (printed, no target).
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+// Then token runs of 40,000 and 120,000 rollouts (./scale-tokens): peak RSS that does not grow
+// with the run, and the index's CPU over `JSON.parse` of the same files.
+import { mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { scaleRuns, SCALE_DIR } from "./scale-fixtures";
+import { scaleRecordsRun, SCALE_DIR } from "./scale-fixtures";
+import { get, untilIndexed } from "./poll";
+import { peakRss } from "./proc";
+import { benchTokenRuns } from "./scale-tokens";
 import { startServer, type BenchServer } from "./server";
 import { figure, fmt, runAlone } from "./util";
 
 const RECORDS = 1_000_000;
-const STORE = 100_000;
-
-/** Peak resident memory (VmHWM) of `pid` and its descendants, in bytes (the largest of them). */
-function peakRss(pid: number): number {
-  let peak = 0;
-  const walk = (p: number) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, "utf8");
-      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-      peak = Math.max(peak, kb * 1024);
-      for (const t of readdirSync(`/proc/${p}/task`))
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, "utf8").split(/\s+/))
-          if (c) walk(Number(c));
-    } catch {
-      // the process ended meanwhile
-    }
-  };
-  walk(pid);
-  return peak;
-}
-
-interface Page {
-  total: number;
-  all: number;
-  progress: { running: boolean; done: number; total: number };
-}
-
-async function get<T>(server: BenchServer, url: string): Promise<{ ms: number; body: T }> {
-  const t0 = performance.now();
-  const res = await fetch(`${server.url}${url}`);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as T;
-  return { ms: performance.now() - t0, body };
-}
-
-/** Polls the run's first page until `all` rollouts are listed and nothing runs; its time. */
-async function untilIndexed(server: BenchServer, run: string, all: number, limitMs: number) {
-  const t0 = performance.now();
-  let firstRows: number | null = null;
-  let page: Page | null = null;
-  while (performance.now() - t0 < limitMs) {
-    page = (await get<Page>(server, `/api/runs/${run}/rollouts?limit=50`)).body;
-    if (firstRows === null && page.all > 0) firstRows = performance.now() - t0;
-    if (page.all === all && !page.progress.running) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { ms: performance.now() - t0, firstRows, page };
-}
 
 /** The first answer (no cached view) and the median of five warm ones. */
 async function firstAndWarm(server: BenchServer, url: string) {
@@ -154,29 +109,19 @@ async function recordsRun(): Promise<void> {
   }
 }
 
-/** The 100,000-rollout run with token stores on its own fresh server: printed, no target. */
-async function storeRun(): Promise<void> {
-  const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-scale-"));
-  const server = await startServer(SCALE_DIR, 3194, { ROLLOUT_LENS_CACHE: cache });
-  try {
-    const store = await untilIndexed(server, "scale-store", STORE, 900_000);
-    console.log(
-      `store run (${STORE} rollouts with token stores, cold): first rows after ${fmt(store.firstRows ?? NaN)}, ${store.page?.all} rows, ${store.page?.progress.done} summarised from the store, after ${fmt(store.ms)}; server peak RSS ${(peakRss(server.pid) / 1e6).toFixed(0)} MB`,
-    );
-  } finally {
-    await server.stop();
-  }
-}
-
+/** SCALE_PART=records or tokens runs that part alone (docs/benchmarks.md). */
 export async function benchScale(): Promise<void> {
-  const gen = await scaleRuns(RECORDS, STORE);
-  console.log(
-    gen.generatedMs === null
-      ? `scale runs: reused from ${SCALE_DIR} (stamp matches)`
-      : `scale runs: generated in ${fmt(gen.generatedMs)} under ${SCALE_DIR}`,
-  );
-  await recordsRun();
-  await storeRun();
+  const part = process.env.SCALE_PART;
+  if (part !== "tokens") {
+    const generated = await scaleRecordsRun(RECORDS);
+    console.log(
+      generated === null
+        ? `records run: reused from ${SCALE_DIR} (stamp matches)`
+        : `records run: generated in ${fmt(generated)} under ${SCALE_DIR}`,
+    );
+    await recordsRun();
+  }
+  if (part !== "records") await benchTokenRuns();
 }
 
 runAlone("scale.bench.ts", "scale bench", benchScale);

@@ -42,8 +42,10 @@ const SLICE_MS = 10;
 const BATCH = 1000;
 /** Longest a summary waits to be written. */
 const FLUSH_MS = 200;
-/** Store rollouts queued on the worker pool at once. */
-const STORE_CHUNK = 2000;
+// Store rollouts queued on the pool at once, and stand-in rows per write: what they hold lives long
+// enough to reach the old generation, which V8 lets fill with garbage as the run grows (docs/benchmarks.md).
+const STORE_CHUNK = 500;
+const STAND_IN_BATCH = 250;
 
 /** Brings the rows up to date with the listings and records; progress counts what is summarised. */
 export async function updateRows(
@@ -267,8 +269,8 @@ async function standInFromRecords(
   sink: RowSink,
 ) {
   const fresh = ids.filter((id) => !replacing.has(id));
-  for (let i = 0; i < fresh.length; i += BATCH) {
-    const batch = fresh.slice(i, i + BATCH);
+  for (let i = 0; i < fresh.length; i += STAND_IN_BATCH) {
+    const batch = fresh.slice(i, i + STAND_IN_BATCH);
     const records = recordsOf(rows.handle, batch);
     const summaries: RolloutSummary[] = [];
     for (const id of batch) {

@@ -67,8 +67,10 @@ export function attemptGroups(ids: Iterable<string>): Map<string, string[]> {
   return out;
 }
 
+const SUFFIX_ENTRIES = Object.entries(SUFFIXES) as Array<[FileKind, string]>;
+
 export function classifyFileName(name: string): { id: string; kind: FileKind } | null {
-  for (const [kind, suffix] of Object.entries(SUFFIXES) as Array<[FileKind, string]>) {
+  for (const [kind, suffix] of SUFFIX_ENTRIES) {
     if (name.endsWith(suffix) && name.length > suffix.length)
       return { id: name.slice(0, -suffix.length), kind };
   }
@@ -119,22 +121,27 @@ async function sizeInside(file: string): Promise<number> {
   }
 }
 
-/** Lists a directory; a missing directory is an empty store. */
+/**
+ * Lists a directory; a missing directory is an empty store. A store can hold 10^5 and more
+ * rollouts, so the listing allocates per file only what it keeps (the names, one entry per
+ * rollout, a stat's size and time): what it lets go is garbage a worker's heap holds until it is
+ * collected, beside every other worker's (docs/benchmarks.md, what grows with a token run).
+ */
 export async function listStore(
   dir: string,
   options: { stat?: boolean } = {},
 ): Promise<StoreListing> {
-  const rollouts = new Map<string, RolloutFiles>();
+  const found = new Map<string, RolloutFiles>();
   const skipped: string[] = [];
   const locks = new Set<string>();
-  let names: string[];
+  const names: string[] = [];
   try {
     // Everything but directories: a store file that is a FIFO or device is listed, so its read
     // refuses it by name (./io/file) rather than the rollout looking clean without it.
-    names = (await readdirWithin(dir)).filter((d) => !d.isDirectory()).map((d) => d.name);
+    for (const d of await readdirWithin(dir)) if (!d.isDirectory()) names.push(d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT")
-      return { dir, rollouts, skipped, deleted: [], attempts: new Map() };
+      return { dir, rollouts: found, skipped, deleted: [], attempts: new Map() };
     throw err;
   }
   names.sort();
@@ -151,33 +158,41 @@ export async function listStore(
       skipped.push(name);
       continue;
     }
-    const files = rollouts.get(c.id) ?? {};
+    const files = found.get(c.id) ?? {};
     files[c.kind] = null;
-    rollouts.set(c.id, files);
+    found.set(c.id, files);
   }
-  const sorted = new Map([...rollouts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  names.length = 0;
+  const sorted = new Map<string, RolloutFiles>();
+  for (const id of [...found.keys()].sort()) sorted.set(id, found.get(id) as RolloutFiles);
+  found.clear();
   if (options.stat) await statAll(dir, sorted);
   const deleted = [...locks].filter((id) => !sorted.has(id)).sort();
   const attempts = attemptGroups([...sorted.keys(), ...deleted]);
   return { dir, rollouts: sorted, skipped, deleted, attempts, locked: locks.size > 0 };
 }
 
+/** Stats every listed file, STAT_BATCH at a time (no list of every file's job is made first). */
 async function statAll(dir: string, rollouts: Map<string, RolloutFiles>): Promise<void> {
-  const jobs: Array<[RolloutFiles, FileKind, string]> = [];
+  let batch: Array<Promise<void>> = [];
   for (const [id, files] of rollouts)
-    for (const kind of Object.keys(files) as FileKind[])
-      jobs.push([files, kind, storePath(dir, id, kind)]);
-  const BATCH = 256;
-  for (let i = 0; i < jobs.length; i += BATCH) {
-    await Promise.all(
-      jobs.slice(i, i + BATCH).map(async ([files, kind, p]) => {
-        try {
-          const s = await statWithin(p);
-          files[kind] = { size: s.size, mtimeMs: s.mtimeMs };
-        } catch {
-          delete files[kind]; // removed between readdir and stat
-        }
-      }),
-    );
+    for (const kind of Object.keys(files) as FileKind[]) {
+      batch.push(statInto(files, kind, storePath(dir, id, kind)));
+      if (batch.length >= STAT_BATCH) {
+        await Promise.all(batch);
+        batch = [];
+      }
+    }
+  await Promise.all(batch);
+}
+
+const STAT_BATCH = 256;
+
+async function statInto(files: RolloutFiles, kind: FileKind, file: string): Promise<void> {
+  try {
+    const s = await statWithin(file);
+    files[kind] = { size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    delete files[kind]; // removed between readdir and stat
   }
 }
