@@ -159,10 +159,8 @@ async function openAsync(file: string): Promise<RegularFile> {
       close: () => fh.close(),
     };
   } catch (err) {
-    // A handle whose call stalled may never close: do not wait for it. Any other failure (stat
-    // refused, not a regular file) closes it before the caller hears of it.
-    const closing = fh.close().catch(() => {});
-    if (!(err instanceof StalledReadError)) await closing;
+    // A handle whose call stalled may never close; do not wait for it.
+    void fh.close().catch(() => {});
     throw err;
   }
 }
