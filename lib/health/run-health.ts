@@ -36,10 +36,11 @@ function pendingOf(snap: IndexSnapshot): number {
   return p.running ? Math.max(0, p.total - p.done - p.from_records) : 0;
 }
 
-/** The health of one pass and the notes' facts from the same rows. */
+/** The health of one pass, the notes' facts and the splice alert from the same rows. */
 interface Computed {
   health: HealthReport;
   notes: NoteFacts;
+  splice: Alert[];
 }
 
 /** Each index's last health, and the pass under way. */
@@ -62,7 +63,8 @@ function* computed(db: Database.Database, facts: RunFacts, extra: HealthExtra) {
   // A record disagrees only with a verdict built from a store: none without store rows.
   const records = parts.health.from_store > 0 ? recordAlerts(db) : [];
   const alerts = [...parts.health.alerts, ...parts.lifecycle, ...records];
-  return { health: { ...parts.health, alerts }, notes: parts.notes };
+  const splice = spliceAlerts(parts.rerenders);
+  return { health: { ...parts.health, alerts }, notes: parts.notes, splice };
 }
 
 /**
@@ -152,14 +154,14 @@ export async function snapshotWithHealth(
   const facts = runFactsOf(index, run);
   // Its first statement runs before anything is awaited: the rows counted are this moment's.
   const extra = { pending, policyModel: facts.policy_model };
-  const { health, notes } = await healthOf(index, facts, extra, snap.count + pending);
+  const { health, notes, splice } = await healthOf(index, facts, extra, snap.count + pending);
   // The trainer's own logs against the capture (cached by file versions; none without logs).
   const truth = await truthAlerts(run).catch(() => []);
   const alerts = withTableQueries([
     ...health.alerts,
     ...fileAlerts(snap, metrics, run.manifestError),
     ...truth,
-    ...spliceAlerts(run),
+    ...splice,
   ]);
   const curve = curveView(read.series);
   return { snap, metrics, curve, notes, health: { ...health, alerts } };
