@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { line } from "@/lib/testing/temp-store";
 import { getRun } from "@/lib/runs/root";
 import { indexFor } from "@/lib/index/run-index";
+import { SETTLE_FROM } from "@/lib/index/settled";
 import { runHealth } from "./run-health";
 
 /** Every health pass over an index's rows (./pass paced), counted. */
@@ -30,7 +31,7 @@ describe("the health after an index", () => {
     process.env.ROLLOUT_LENS_CACHE = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-settle-"));
     const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-settle-runs-"));
     mkdirSync(path.join(root, "run"));
-    const n = 3000;
+    const n = SETTLE_FROM; // the smallest index whose end computes its health
     const masked = (i: number) => i % 10 === 0;
     const records = Array.from({ length: n }, (_, i) =>
       line({ _ng_task_index: i, _ng_rollout_index: 0, reward: 1, mask_sample: masked(i) }),
