@@ -19,6 +19,8 @@ const MAX_UNREADABLE = 1000;
 /** Records per transaction: large enough that SQLite's per-statement cost is small, small enough
  * that a batch (and its summaries, ./records-follow) holds the event loop some 20 ms. */
 export const RECORDS_BATCH = 4000;
+/** The first batch is small: a page's first rows come after a few hundred records are read. */
+const FIRST_BATCH = 500;
 
 export interface RecordsState {
   /** The first unreadable lines, and how many there are. */
@@ -152,7 +154,7 @@ async function streamRecords(
         if (id === null) return;
         const text = JSON.stringify(r);
         batch.push({ id, hash: hashOfText(text), record: r, text });
-        if (batch.length >= RECORDS_BATCH) flush();
+        if (batch.length >= (records === 0 ? FIRST_BATCH : RECORDS_BATCH)) flush();
       },
       undefined,
       (n) => (bytes += n),
