@@ -19,6 +19,13 @@ import type { RunLayout } from "@/lib/runs";
 import { inputOf, plainKeyPrefix, runRollouts, type RunRollouts } from "./keys";
 import type { SummaryRows } from "./rows";
 
+/**
+ * Files of fewer lines are summarised after the read, in slices (./update): summarising as they are
+ * read doubles the work each 1 MB chunk holds the event loop for, which only a large file's first
+ * rows are worth.
+ */
+export const FOLLOW_FROM = 10_000;
+
 export class RecordsFollower {
   private r: RunRollouts | null = null;
   private sink: RowSink | null = null;
@@ -33,7 +40,7 @@ export class RecordsFollower {
 
   /** Told after each batch of records is in the table (syncRecords' onBatch). */
   readonly onBatch = (read: RecordsRead): void => {
-    if (this.failure || (read.line === 0 && read.batch.length === 0)) return;
+    if (this.failure || read.lines < FOLLOW_FROM) return;
     const p = this.progress;
     try {
       if (!this.sink) this.start(read.lines);
@@ -76,6 +83,11 @@ export class RecordsFollower {
       sink.add(recordSummary(inputOf(r, b.id, b.record)), key, replaces);
     }
     sink.flush();
+  }
+
+  /** Whether rows were written as the file was read (the update after it goes on from them). */
+  get started(): boolean {
+    return this.sink !== null;
   }
 
   /** After the read: the failure of a batch, if one failed. */

@@ -251,7 +251,7 @@ export class SummaryIndex {
       const said = await seedIndexFromShards(run, this.rows, tokens, calls);
       if (said) console.warn(`rollout-lens: ${said}`);
     }
-    await updateRows(run, this.rows, tokens, calls, this.progress, follow !== null);
+    await updateRows(run, this.rows, tokens, calls, this.progress, follow?.started === true);
     if (!this.rows.hasDamage()) setMeta(this.rows.handle, "indexed_inputs", inputs);
   }
 
