@@ -7,6 +7,9 @@ export async function register(): Promise<void> {
   // ICU's number formatting loads its locale data on first use (10 ms, about 50 ms from a cold
   // disk): paid here, not by the first page's render of its counts.
   (1234.5).toLocaleString("en-US", { maximumFractionDigits: 1 });
+  // The run's health is computed as its index ends (lib/health settleHealth, registered on load):
+  // loaded here, an index that a table route starts computes it too.
+  await import("@/lib/health").catch(() => undefined);
   try {
     const { warmInspector } = await import("@/lib/inspect/model-pool");
     await warmInspector();

@@ -97,25 +97,25 @@ describe("the words and claims", () => {
     expect(progressWords({ kind: "complete", indexed: 1 })).toBe("indexed 1 rollout");
   });
 
-  it("while rollouts.jsonl is read: of the rollouts read so far, and how much of the file", () => {
-    // A records-only run: 120,000 records read (37.96% of the file), 100,000 rows written.
-    const p = progress({ running: true, done: 100_000, total: 120_000, records_read: 0.3796 });
-    const reading = indexState(p, 100_000, true);
+  it("while rollouts.jsonl is read: the rows written of the file's lines, and how much is read", () => {
+    // A records-only run of 263,000 lines: 100,000 read (rows written for 99,990 of them).
+    const p = progress({ running: true, done: 100_000, total: 263_000, records_read: 0.3796 });
+    const reading = indexState(p, 99_990, true);
     expect(reading).toEqual({
       kind: "indexing",
-      indexed: 100_000,
-      total: 120_000,
+      indexed: 99_990,
+      total: 263_000,
       fromRecords: 0,
-      recordsRead: 0.3796,
+      recordsRead: 100_000 / 263_000,
     });
     expect(progressWords(reading)).toBe(
-      "indexing 100,000 of the 120,000 rollouts read so far: rollouts.jsonl 37% read",
+      "indexing 99,990 rollouts of rollouts.jsonl's 263,000 lines: 38% read",
     );
     expect(tableCountWords(50, reading)).toBe(
-      "50 of 100,000 indexed so far (rollouts.jsonl 37% read)",
+      "50 of 99,990 indexed so far (rollouts.jsonl 38% read)",
     );
-    // Never "100% read" before the read ends.
-    const nearly = indexState({ ...p, records_read: 0.999 }, 100_000, true);
+    // Never "100% read" before the index ends (its last line is done with the index).
+    const nearly = indexState({ ...p, done: 262_999 }, 262_999, true);
     expect(progressWords(nearly)).toMatch(/99% read$/);
     expect(noAlertsClaim(reading, false)).toBe("not_yet");
   });

@@ -10,9 +10,9 @@ export type IndexState =
   | { kind: "counting" }
   /**
    * `indexed` of `total` rollouts summarised; every count over them is partial. `fromRecords` more
-   * rows stand in from their records for store rollouts not read yet (records first). While
-   * rollouts.jsonl is still read, `recordsRead` is the fraction read and `total` the rollouts
-   * read so far; otherwise null.
+   * rows stand in from their records for store rollouts not read yet (records first). While a
+   * first index reads rollouts.jsonl, `total` is the file's lines (counted before the read) and
+   * `recordsRead` the fraction of them read, below 1 until the index ends; otherwise null.
    */
   | {
       kind: "indexing";
@@ -45,8 +45,18 @@ export function indexState(
     const pending = Math.max(0, progress.total - progress.done);
     const fromRecords = Math.min(indexed, Math.max(0, progress.from_records));
     const built = indexed - fromRecords;
-    const recordsRead = progress.records_read ?? null;
-    return { kind: "indexing", indexed: built, total: built + pending, fromRecords, recordsRead };
+    // A followed read counts lines (lib/index/records-follow): one count, only moving forward.
+    if (progress.records_read !== null && progress.total > 0) {
+      const recordsRead = Math.min(progress.done / progress.total, 1);
+      return { kind: "indexing", indexed, total: progress.total, fromRecords: 0, recordsRead };
+    }
+    return {
+      kind: "indexing",
+      indexed: built,
+      total: built + pending,
+      fromRecords,
+      recordsRead: null,
+    };
   }
   const neverListed = progress.last_ms === null && progress.total === 0 && indexed === 0;
   if (neverListed && hasSources && progress.error === null) return { kind: "counting" };
@@ -66,7 +76,7 @@ const percent = (f: number) => `${Math.floor(f * 100)}%`;
 export function progressWords(s: IndexState): string {
   if (s.kind === "counting") return "indexing: counting the run's rollouts…";
   if (s.kind === "indexing" && s.recordsRead !== null)
-    return `indexing ${n(s.indexed)} of the ${plural(s.total, "rollout", "rollouts", n(s.total))} read so far: rollouts.jsonl ${percent(s.recordsRead)} read`;
+    return `indexing ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))} of rollouts.jsonl's ${plural(s.total, "line", "lines", n(s.total))}: ${percent(s.recordsRead)} read`;
   if (s.kind === "indexing") {
     const of = `indexing ${n(s.indexed)} of ${plural(s.total, "rollout", "rollouts", n(s.total))}`;
     if (s.fromRecords === 0) return of;

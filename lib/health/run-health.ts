@@ -1,9 +1,10 @@
 // A run's health as its routes and pages show it: the aggregates over the summary index's rows
-// (queries, computed once per index generation, the run's severity applied) with the alerts about
-// the run's files, the index's progress, and the run's one training curve (./training-curve: the
-// trainer logs' reward, else metrics.jsonl's, downsampled once). The rows themselves, as the table
-// serves them, are lib/index/served'. Every alert naming rollouts carries the table query
-// that lists them (its link on the run page). Reads nothing itself; lib/runs does.
+// (queries, computed once per index generation, and as an index ends (settleHealth), the run's
+// severity applied) with the alerts about the run's files, the index's progress, and the run's one
+// training curve (./training-curve: the trainer logs' reward, else metrics.jsonl's, downsampled
+// once). The rows themselves, as the table serves them, are lib/index/served'. Every alert naming
+// rollouts carries the table query that lists them (its link on the run page). Reads nothing
+// itself; lib/runs does.
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RunHealth } from "@/lib/schema";
@@ -14,6 +15,7 @@ import {
   alertTableQuery,
   indexFor,
   type IndexSnapshot,
+  onIndexSettled,
   type SummaryIndex,
   runFactsOf,
   waitFor,
@@ -34,10 +36,11 @@ function pendingOf(snap: IndexSnapshot): number {
   return p.running ? Math.max(0, p.total - p.done - p.from_records) : 0;
 }
 
-/** The health of one pass and the notes' facts from the same rows. */
+/** The health of one pass, the notes' facts and the splice alert from the same rows. */
 interface Computed {
   health: HealthReport;
   notes: NoteFacts;
+  splice: Alert[];
 }
 
 /** Each index's last health, and the pass under way. */
@@ -47,7 +50,9 @@ interface Kept {
   value: Computed | null;
   running: Promise<Computed> | null;
 }
-const kept = new WeakMap<SummaryIndex, Kept>();
+/** On globalThis: the health an index's end computes (settleHealth) serves every route's bundle. */
+const KEPT = Symbol.for("rollout-lens.run-health");
+const kept = ((globalThis as { [KEPT]?: WeakMap<SummaryIndex, Kept> })[KEPT] ??= new WeakMap());
 /** While an index summarises, its health is recomputed at most this often. */
 export const HEALTH_REFRESH_MS = 1000;
 
@@ -58,7 +63,8 @@ function* computed(db: Database.Database, facts: RunFacts, extra: HealthExtra) {
   // A record disagrees only with a verdict built from a store: none without store rows.
   const records = parts.health.from_store > 0 ? recordAlerts(db) : [];
   const alerts = [...parts.health.alerts, ...parts.lifecycle, ...records];
-  return { health: { ...parts.health, alerts }, notes: parts.notes };
+  const splice = spliceAlerts(parts.rerenders);
+  return { health: { ...parts.health, alerts }, notes: parts.notes, splice };
 }
 
 /**
@@ -71,6 +77,8 @@ function healthOf(
   facts: RunFacts,
   extra: HealthExtra,
   rollouts: number,
+  /** The index's end asks (ending: nothing pending), never served an earlier moment's. */
+  ending = false,
 ): Promise<Computed> {
   const key = JSON.stringify([index.rows.generation, extra.pending, facts]);
   const k = kept.get(index);
@@ -78,7 +86,7 @@ function healthOf(
   // Only a health of the same run (its counted + pending the rollouts the progress has now) serves.
   const same = (h: HealthReport) =>
     h.rollouts + h.severity.pending === rollouts && h.severity.pending > 0;
-  if (k && index.progress.running && k.key.endsWith(JSON.stringify(facts) + "]")) {
+  if (k && !ending && index.progress.running && k.key.endsWith(JSON.stringify(facts) + "]")) {
     if (k.running && (extra.pending ?? 0) > 0) return k.running;
     if (k.value && same(k.value.health) && Date.now() - k.at < HEALTH_REFRESH_MS)
       return Promise.resolve(k.value);
@@ -98,6 +106,22 @@ function healthOf(
   kept.set(index, entry);
   return running;
 }
+
+/**
+ * The health the first look after an index will ask for (every rollout summarised, none pending),
+ * computed as the index ends (lib/index onIndexSettled), so that look is a warm one.
+ */
+async function settleHealth(index: SummaryIndex): Promise<void> {
+  const facts = runFactsOf(index, index.run);
+  await healthOf(
+    index,
+    facts,
+    { pending: 0, policyModel: facts.policy_model },
+    index.count(),
+    true,
+  );
+}
+onIndexSettled(settleHealth);
 
 /**
  * The run's index snapshot, metrics and health report (computed once per index generation for every
@@ -130,14 +154,14 @@ export async function snapshotWithHealth(
   const facts = runFactsOf(index, run);
   // Its first statement runs before anything is awaited: the rows counted are this moment's.
   const extra = { pending, policyModel: facts.policy_model };
-  const { health, notes } = await healthOf(index, facts, extra, snap.count + pending);
+  const { health, notes, splice } = await healthOf(index, facts, extra, snap.count + pending);
   // The trainer's own logs against the capture (cached by file versions; none without logs).
   const truth = await truthAlerts(run).catch(() => []);
   const alerts = withTableQueries([
     ...health.alerts,
     ...fileAlerts(snap, metrics, run.manifestError),
     ...truth,
-    ...spliceAlerts(run),
+    ...splice,
   ]);
   const curve = curveView(read.series);
   return { snap, metrics, curve, notes, health: { ...health, alerts } };

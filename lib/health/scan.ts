@@ -23,6 +23,8 @@ export const FLAGS = {
   newer_schema: "s.newer_schema = 1",
   oov: "ifnull(s.oov_tokens, 0) > 0",
   expert_fallback: `ifnull(s.expert_fallback_fraction, 0) >= ${EXPERT_FALLBACK_ALERT_THRESHOLD}`,
+  /** A prompt that re-rendered an earlier turn (the splice alert, docs/ledger.md). */
+  rerendered: "ifnull(s.splice ->> '$.rerendered', 0) > 0",
 } as const;
 export type Flag = keyof typeof FLAGS;
 
@@ -51,6 +53,8 @@ const BASE_SUMS = {
   oov_tokens: `SUM(CASE WHEN ${FLAGS.oov} THEN s.oov_tokens END)`,
   expert_expected: "SUM(s.expert_routes ->> '$.expected')",
   expert_fallback: "SUM(s.expert_routes ->> '$.fallback')",
+  splice_calls: "SUM(s.splice ->> '$.calls')",
+  splice_rerendered: "SUM(s.splice ->> '$.rerendered')",
 };
 export type SumKey = keyof typeof BASE_SUMS | `f_${Flag}`;
 const SUMS: Record<string, string> = {

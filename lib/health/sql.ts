@@ -7,6 +7,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import type { Alert, HealthReport, RolloutSummary, StepPoint } from "@/lib/schema";
 import { TAG, factParams, type RunFacts } from "@/lib/index";
+import { rerenderedAt, type RerenderFacts } from "@/lib/ledger";
 import { countBySeverity, WARNING_TITLES } from "@/lib/severity";
 import { alertsOf, counts, type AlertFacts, type HealthExtra } from "./health";
 import { notesFrom, type HealthNote, type NoteFacts } from "./notes";
@@ -23,11 +24,12 @@ import { outsideIdsAlertOf } from "./alerts";
 
 const num = (v: unknown) => Number(v ?? 0);
 
-/** The health, the lifecycle alert and the notes' facts of one pass. */
+/** The health, the lifecycle alert, the notes' and the splice alert's facts of one pass. */
 export interface HealthParts {
   health: HealthReport;
   lifecycle: Alert[];
   notes: NoteFacts;
+  rerenders: RerenderFacts;
 }
 
 /** `groups` summed into one row (sums of groups where `pick` holds). */
@@ -199,7 +201,24 @@ export function* healthParts(
   const scan = yield* healthScan(db, factParams(facts), chunk);
   const health = reportOf(db, scan, extra);
   yield;
-  return { health, lifecycle: lifecycleOf(scan), notes: noteFactsOf(scan) };
+  const rerenders = rerendersOf(db, scan);
+  return { health, lifecycle: lifecycleOf(scan), notes: noteFactsOf(scan), rerenders };
+}
+
+/** The splice alert's facts from the pass's sums, and its first rollouts' splice facts. */
+function rerendersOf(db: Database.Database, scan: ScanResult): RerenderFacts {
+  const t = total(scan.groups);
+  const rows = db
+    .prepare(
+      "SELECT s.id, s.splice FROM json_each(?) j JOIN summaries s ON s.id = j.value ORDER BY j.key",
+    )
+    .all(JSON.stringify(scan.ids.rerendered)) as Array<{ id: string; splice: string }>;
+  return {
+    calls: t.splice_calls,
+    rerendered: t.splice_rerendered,
+    rollouts: t.f_rerendered,
+    sample: rerenderedAt(rows),
+  };
 }
 
 /** The run's health over the index's rows (HealthReport, as computeHealth gives it). */

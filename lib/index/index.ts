@@ -14,6 +14,7 @@ export {
   withSyncedRecords,
 } from "./records-sql";
 export { indexFor, type IndexSnapshot, SummaryIndex } from "./run-index";
+export { onIndexSettled } from "./settled";
 export {
   rolloutPage,
   runFactsOf,

@@ -6,8 +6,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import { readJsonl, fileState, describeZodError } from "@/lib/store";
-import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
+import { countLines, readJsonl, fileState, describeZodError } from "@/lib/store";
+import { parseRolloutRecord, rolloutIdOf, type RolloutRecord } from "@/lib/schema";
 
 export const CREATE_RECORDS = [
   "CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY, hash TEXT NOT NULL, task INTEGER, step INTEGER, record TEXT NOT NULL)",
@@ -16,7 +16,11 @@ export const CREATE_RECORDS = [
 
 /** Unreadable lines listed by line number; past it they are only counted. */
 const MAX_UNREADABLE = 1000;
-const BATCH = 2000;
+/** Records per transaction: large enough that SQLite's per-statement cost is small, small enough
+ * that a batch (and its summaries, ./records-follow) holds the event loop some 20 ms. */
+export const RECORDS_BATCH = 4000;
+/** The first batch is small: a page's first rows come after a few hundred records are read. */
+const FIRST_BATCH = 500;
 
 export interface RecordsState {
   /** The first unreadable lines, and how many there are. */
@@ -30,7 +34,7 @@ export interface RecordsState {
   version: string;
 }
 
-const noState = (readError: string | null = null, version = "-"): RecordsState => ({
+export const noRecordsState = (readError: string | null = null, version = "-"): RecordsState => ({
   unreadable: [],
   unreadableCount: 0,
   tornTail: false,
@@ -55,11 +59,26 @@ export function setMeta(db: Database.Database, k: string, v: string): void {
   db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)").run(k, v);
 }
 
+/** One record as read: parsed once, handed on to whoever summarises it (./records-follow). */
+export interface ReadRecord {
+  id: string;
+  hash: string;
+  record: RolloutRecord;
+  /** The record's JSON as stored (and hashed): serialised once. */
+  text: string;
+}
+
 /** How far a sync of rollouts.jsonl has got: records in the table so far, and the file read. */
 export interface RecordsRead {
   records: number;
   /** Bytes read over the file's size (0 … 1). */
   fraction: number;
+  /** The file's lines, counted before the read (each is a record or an unreadable line). */
+  lines: number;
+  /** The last line read (records, unreadable and blank lines all count). */
+  line: number;
+  /** This batch's records, as they went into the table. */
+  batch: readonly ReadRecord[];
 }
 
 /**
@@ -79,14 +98,12 @@ export async function syncRecords(
   const stored = meta(db(), "records_version");
   const kept = JSON.parse(meta(db(), "records_state") ?? "{}") as Partial<RecordsState>;
   // A state kept before torn lines were told (no `tornLine`) is read again, once.
-  if (stored === version && "tornLine" in kept) return { ...noState(), ...kept, version };
+  if (stored === version && "tornLine" in kept) return { ...noRecordsState(), ...kept, version };
   db().exec("DELETE FROM records");
   const state =
     file && !error && version !== "-"
-      ? await streamRecords(db, file, (records, bytes) =>
-          onBatch?.({ records, fraction: Math.min(1, bytes / Math.max(1, size)) }),
-        )
-      : noState(error);
+      ? await streamRecords(db, file, onBatch, size)
+      : noRecordsState(error);
   state.version = version;
   const d = db();
   d.transaction(() => {
@@ -99,47 +116,56 @@ export async function syncRecords(
 async function streamRecords(
   db: () => Database.Database,
   file: string,
-  onBatch: (records: number, bytes: number) => void,
+  onBatch: ((read: RecordsRead) => void) | undefined,
+  size: number,
 ): Promise<RecordsState> {
-  const state = noState();
-  let batch: Array<[string, string, number | null, number | null, string]> = [];
+  const state = noRecordsState();
+  let batch: ReadRecord[] = [];
   let records = 0;
   let bytes = 0;
+  let line = 0;
+  // Told of its lines first, a caller states its progress against a count, not an estimate.
+  const lines = onBatch ? await countLines(file) : 0;
   const flush = () => {
     const d = db();
     const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
-    d.transaction(() => batch.forEach((r) => put.run(...r)))();
+    d.transaction(() => {
+      for (const r of batch) put.run(r.id, r.hash, r.record._ng_task_index, r.record.step, r.text);
+    })();
     records += batch.length;
+    const fraction = Math.min(1, bytes / Math.max(1, size));
+    onBatch?.({ records, fraction, lines: Math.max(lines, line), line, batch });
     batch = [];
-    onBatch(records, bytes);
   };
-  const bad = (line: number, reason: string) => {
-    if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line, reason });
+  const bad = (at: number, reason: string) => {
+    if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line: at, reason });
     state.unreadableCount++;
   };
   try {
     const res = await readJsonl(
       file,
       (l) => {
+        line = l.line;
         if (l.problem) return bad(l.line, l.problem);
-        const parsed = rolloutRecordSchema.safeParse(l.value);
+        const parsed = parseRolloutRecord(l.value);
         if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
         const r = parsed.data;
         const id = rolloutIdOf(r);
         if (id === null) return;
         const text = JSON.stringify(r);
-        batch.push([id, hashOfText(text), r._ng_task_index, r.step, text]);
-        if (batch.length >= BATCH) flush();
+        batch.push({ id, hash: hashOfText(text), record: r, text });
+        if (batch.length >= (records === 0 ? FIRST_BATCH : RECORDS_BATCH)) flush();
       },
       undefined,
       (n) => (bytes += n),
     );
+    line = Math.max(line, res.tornTail?.line ?? 0);
     flush();
     state.tornTail = res.tornTail !== null;
     state.tornLine = res.tornTail?.line ?? null;
   } catch (err) {
     db().exec("DELETE FROM records");
-    return noState(`rollouts.jsonl: ${(err as Error).message}`);
+    return noRecordsState(`rollouts.jsonl: ${(err as Error).message}`);
   }
   return state;
 }

@@ -1,29 +1,45 @@
 // Records first while rollouts.jsonl is read: a first index of a run without a store writes rows
-// from the records already in the table, says how much of the file is read, and ends with every
-// rollout's row written once (an attempt group found later in the file summarised again).
+// from the records as they are read, says how much of the file is read, and ends with every
+// rollout's row written once (an attempt group found later in the file summarised again). Its
+// progress is one count that only moves forward and reaches its total only when the index ends.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { IndexProgress } from "@/lib/schema";
 import { line } from "@/lib/testing/temp-store";
-import { FOLLOW_FROM } from "./records-follow";
 import { getRun } from "@/lib/runs/root";
+import { RECORDS_BATCH } from "./record-rows";
 import { SummaryIndex } from "./run-index";
 
 const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), p));
 
+/**
+ * A records-only run of `n` records (`pad` bytes of notes each), then an attempt of 3-0 (its group
+ * is found only there).
+ */
+async function recordsRun(n: number, pad = 0): Promise<SummaryIndex> {
+  const root = tmp("rollout-lens-follow-");
+  mkdirSync(path.join(root, "run"));
+  const note = pad > 0 ? { note: "x".repeat(pad) } : {};
+  const records = Array.from({ length: n }, (_, i) =>
+    line({
+      _ng_task_index: i,
+      _ng_rollout_index: 0,
+      reward: i % 7,
+      mask_sample: i % 9 === 0,
+      ...note,
+    }),
+  );
+  records.push(line({ _ng_rollout_id: "3-0-a1", _ng_task_index: 3, reward: 1 }));
+  writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
+  return new SummaryIndex(await getRun("run", root), path.join(tmp("rl-db-"), "i.sqlite"));
+}
+
 describe("rows while rollouts.jsonl is read", () => {
   it("come from the records read so far, and every rollout's row is written once", async () => {
-    const n = 5 * FOLLOW_FROM;
-    const root = tmp("rollout-lens-follow-");
-    mkdirSync(path.join(root, "run"));
-    const records = Array.from({ length: n }, (_, i) =>
-      line({ _ng_task_index: i, _ng_rollout_index: 0, reward: i % 7, mask_sample: i % 9 === 0 }),
-    );
-    // Near the end, an attempt of rollout 3-0 (its group is found only there) and 3-0 itself again.
-    records.push(line({ _ng_rollout_id: "3-0-a1", _ng_task_index: 3, reward: 1 }));
-    writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
-    const index = new SummaryIndex(await getRun("run", root), path.join(tmp("rl-db-"), "i.sqlite"));
+    const n = 5 * RECORDS_BATCH;
+    const index = await recordsRun(n);
     const writes: Array<{ ids: string[]; read: number | null; total: number }> = [];
     const write = index.rows.write.bind(index.rows);
     index.rows.write = (rows) => {
@@ -37,12 +53,11 @@ describe("rows while rollouts.jsonl is read", () => {
     };
     await index.snapshot({ minIntervalMs: 0, waitMs: 120_000 });
 
-    // The first rows were written while the file was still being read, from the records read.
+    // The first rows were written while the file was still being read, against all its lines.
     const first = writes[0]!;
     expect(first.read).not.toBeNull();
     expect(first.read!).toBeLessThan(1);
-    expect(first.total).toBeGreaterThanOrEqual(FOLLOW_FROM);
-    expect(first.total).toBeLessThan(n);
+    expect(first.total).toBe(n + 1);
     // Every rollout has its row; only 3-0 (now an attempt group's base) was written twice.
     const times = new Map<string, number>();
     for (const w of writes) for (const id of w.ids) times.set(id, (times.get(id) ?? 0) + 1);
@@ -51,6 +66,38 @@ describe("rows while rollouts.jsonl is read", () => {
     const attempts = index.all().find((s) => s.rollout_id === "3-0")?.lifecycle.attempts ?? [];
     expect(attempts.map((a) => a.rollout_id)).toEqual(["3-0", "3-0-a1"]);
     expect(index.progress).toMatchObject({ running: false, records_read: null });
+    index.close();
+  }, 120_000);
+
+  it("progress only moves forward, and reaches its total only when the index ends", async () => {
+    // Many of the reader's batches, each over a megabyte (the reader lets the event loop through
+    // between its 1 MB chunks, where a page's poll is answered): as many chances to slip back.
+    const n = 12 * RECORDS_BATCH;
+    const index = await recordsRun(n, 400);
+    const seen: IndexProgress[] = [];
+    let over = false;
+    const done = index.snapshot({ minIntervalMs: 0, waitMs: 120_000 }).finally(() => (over = true));
+    // Sampled as a page polls it, every turn of the event loop while the index runs.
+    while (!over) {
+      seen.push((await index.snapshot({ waitMs: 0 })).progress);
+      await new Promise((r) => setImmediate(r));
+    }
+    await done;
+    const last = (await index.snapshot({ waitMs: 0 })).progress;
+    const running = seen.filter((p) => p.running && p.total > 0);
+    // Several updates were seen (the test would pass vacuously on one).
+    expect(new Set(running.map((p) => p.done)).size).toBeGreaterThan(5);
+    for (let i = 1; i < running.length; i++) {
+      const [a, b] = [running[i - 1]!, running[i]!];
+      expect(b.done).toBeGreaterThanOrEqual(a.done);
+      expect(b.total).toBeGreaterThanOrEqual(a.total);
+      expect(b.done / b.total).toBeGreaterThanOrEqual(a.done / a.total);
+    }
+    for (const p of running) expect(p.done).toBeLessThan(p.total);
+    // Its total was the file's lines from the first look on; at the end every line is done.
+    expect(new Set(running.map((p) => p.total))).toEqual(new Set([n + 1]));
+    expect(last).toMatchObject({ running: false, done: n + 1, total: n + 1 });
+    expect(index.count()).toBe(n + 1);
     index.close();
   }, 120_000);
 });

@@ -1,27 +1,35 @@
-// Records first while rollouts.jsonl is still being read: a first index of a run with
-// no store writes its rollouts' rows from their records as the records table fills, instead of
-// after the whole file (a million records take some 12 s to read). The rows are keyed as the index
-// keys plain rollouts; the update after the read checks every row's key, so a rollout that turns
-// out to be special (an attempt group found later in the file) is summarised again there.
+// Records first while rollouts.jsonl is still being read: a first index of a run with no store
+// summarises each batch of records as it goes into the records table, from the records the read
+// just parsed (parsed once: nothing is read back from the table), so rows show within a second and
+// the index ends when the file does. The rows are keyed as the index keys plain rollouts; the update
+// after the read checks every special row's key, so a rollout that turns out to be special (an
+// attempt group found later in the file) is summarised again there.
+// Progress is one count that only moves forward (docs/summary-index.md, "Progress"): `total` is the
+// file's lines, counted before the read; `done` the lines read (records, unreadable and blank lines),
+// held below `total` until the index ends (./run-index finishes it).
 // Not responsible for the read (./record-rows syncRecords) or the update after it (./update).
 import "server-only";
 import type { IndexProgress } from "@/lib/schema";
-import { RowSink, startProgress, summarisePlain } from "./update";
-import { attemptRecordIds, markSpecial } from "./plain-records";
+import { recordSummary } from "@/lib/rollout";
+import { attemptOf } from "@/lib/store";
+import { RowSink, startProgress } from "./update";
+import { markSpecial, PLAIN_KEY_SUFFIX } from "./plain-records";
 import type { RecordsRead } from "./record-rows";
 import type { RunLayout } from "@/lib/runs";
-import { plainKeyPrefix, runRollouts, type RunRollouts } from "./keys";
+import { inputOf, plainKeyPrefix, runRollouts, type RunRollouts } from "./keys";
 import type { SummaryRows } from "./rows";
 
-/** Records in the table before rows are written from them (a small file is read before then). */
+/**
+ * Files of fewer lines are summarised after the read, in slices (./update): summarising as they are
+ * read doubles the work each 1 MB chunk holds the event loop for, which only a large file's first
+ * rows are worth.
+ */
 export const FOLLOW_FROM = 10_000;
 
 export class RecordsFollower {
   private r: RunRollouts | null = null;
   private sink: RowSink | null = null;
-  /** The records table's last rowid summarised. */
-  private after = 0;
-  private pass: Promise<void> | null = null;
+  private prefix = "";
   private failure: unknown = null;
 
   constructor(
@@ -32,40 +40,58 @@ export class RecordsFollower {
 
   /** Told after each batch of records is in the table (syncRecords' onBatch). */
   readonly onBatch = (read: RecordsRead): void => {
-    if (!this.sink && read.records < FOLLOW_FROM) return;
-    if (!this.sink) this.start();
-    // Of the rollouts read so far: the run's count is known only when the file is read.
-    this.progress.total = read.records;
-    this.progress.records_read = read.fraction;
-    // One pass at a time; a batch that lands meanwhile is the next pass's.
-    this.pass ??= this.catchUp().finally(() => (this.pass = null));
+    if (this.failure || read.lines < FOLLOW_FROM) return;
+    const p = this.progress;
+    try {
+      if (!this.sink) this.start(read.lines);
+      // A file that grew since it was counted: its lines so far, and one more to come.
+      if (read.line > p.total) p.total = read.line + 1;
+      p.records_read = read.fraction;
+      this.summarise(read);
+    } catch (err) {
+      this.failure = err; // the update after the read fails with it (a damaged database)
+    }
+    p.done = Math.max(p.done, Math.min(read.line, p.total - 1));
   };
 
-  private start(): void {
-    const db = this.rows.handle;
-    this.r = runRollouts(this.run, null, null, attemptRecordIds(db, new Set()));
-    markSpecial(db, this.r.ids);
-    startProgress(this.progress, FOLLOW_FROM); // the batch's own count follows at once
-    this.sink = new RowSink(this.rows, this.progress);
+  private start(lines: number): void {
+    // Nothing is special yet (no store, and the attempt groups are found after the read).
+    this.r = runRollouts(this.run, null, null, []);
+    markSpecial(this.rows.handle, []);
+    this.prefix = plainKeyPrefix(this.run);
+    startProgress(this.progress, Math.max(1, lines));
+    // The rows' own count would move `done` by rows, not lines: this sink counts nothing.
+    this.sink = new RowSink(this.rows, { ...this.progress });
   }
 
-  /** Summarises the records the table holds past the last pass. */
-  private async catchUp(): Promise<void> {
-    try {
-      const until = this.rows.handle.prepare("SELECT max(rowid) FROM records").pluck().get();
-      const prefix = plainKeyPrefix(this.run);
-      const r = this.r as RunRollouts;
-      const sink = this.sink as RowSink;
-      this.after = await summarisePlain(this.rows, r, prefix, sink, this.after, Number(until));
-    } catch (err) {
-      this.failure ??= err; // the update after the read fails with it (a damaged database)
+  /** The batch's rows, written unless a row of the same record is there already. */
+  private summarise(read: RecordsRead): void {
+    const r = this.r as RunRollouts;
+    const sink = this.sink as RowSink;
+    const stored = this.rows.keysOf(read.batch.map((b) => b.id));
+    const seen = new Set<string>();
+    for (const b of read.batch) {
+      // An attempt (`R-aN`) is an attempt group's for sure: summarised with its group after the read.
+      if (attemptOf(b.id) !== null) continue;
+      const key = this.prefix + b.hash + PLAIN_KEY_SUFFIX;
+      const had = stored.get(b.id);
+      if (had === key) continue;
+      // A rollout with a row already (an earlier index cut short, or its id twice in this batch)
+      // has its old tags replaced.
+      const replaces = had !== undefined || seen.has(b.id);
+      seen.add(b.id);
+      sink.add(recordSummary(inputOf(r, b.id, b.record)), key, replaces);
     }
+    sink.flush();
   }
 
-  /** After the read: waits for the pass under way; the update goes on from the table. */
-  async finish(): Promise<void> {
-    await this.pass;
-    this.progress.records_read = null;
+  /** Whether rows were written as the file was read (the update after it goes on from them). */
+  get started(): boolean {
+    return this.sink !== null;
+  }
+
+  /** After the read: the failure of a batch, if one failed. */
+  finish(): void {
     if (this.failure) throw this.failure;
   }
 }

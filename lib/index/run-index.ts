@@ -13,7 +13,8 @@ import { processCache } from "@/lib/cache";
 import { isInside } from "@/lib/store";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { waitWhileWorthIt } from "./wait";
-import { meta, setMeta, syncRecords, type RecordsRead, type RecordsState } from "./record-rows";
+import { meta, noRecordsState, setMeta, syncRecords } from "./record-rows";
+import type { RecordsRead, RecordsState } from "./record-rows";
 import { isDamage } from "@/lib/rollout";
 import { runsRoot, type RunLayout } from "@/lib/runs";
 import { checkCacheOffThread, listStoreOffThread, prestartIndexWorkers } from "./pool";
@@ -21,6 +22,7 @@ import { updateRows } from "./update";
 import { RecordsFollower } from "./records-follow";
 import { seedIndexFromShards, shardDirFor } from "./shards";
 import { inputsFingerprint } from "./keys";
+import { endRefresh } from "./settled";
 import { SummaryRows } from "./rows";
 import { allSummaries, countRows } from "./sql";
 
@@ -71,13 +73,7 @@ export class SummaryIndex {
   private again = false;
   private refreshing: Promise<void> | null = null;
   private lastRefresh = 0;
-  private records: RecordsState = {
-    unreadable: [],
-    unreadableCount: 0,
-    tornTail: false,
-    readError: null,
-    version: "-",
-  };
+  private records: RecordsState = noRecordsState();
   private skipped: string[] = [];
   private recordSync: Promise<RecordsState> | null = null;
   /** What was wrong with the cache, until when it is shown (Infinity while the rebuild runs). */
@@ -125,7 +121,7 @@ export class SummaryIndex {
           this.refreshing = null;
           this.lastRefresh = this.again ? 0 : Date.now();
           this.again = false;
-          this.progress.running = false;
+          Object.assign(this.progress, { running: false, records_read: null });
         });
     }
     const waitMs = options.waitMs ?? 1500;
@@ -203,6 +199,7 @@ export class SummaryIndex {
   private async refresh(): Promise<void> {
     const t0 = performance.now();
     await this.rows.open(checkCacheOffThread);
+    const generation = this.rows.generation;
     this.checkCache();
     try {
       await this.update();
@@ -214,6 +211,8 @@ export class SummaryIndex {
       await this.update();
     }
     this.checkCache(true);
+    // The run's health computed while the progress still says the index runs (./settled).
+    await endRefresh(this, generation);
     this.progress.last_ms = performance.now() - t0;
   }
 
@@ -235,7 +234,7 @@ export class SummaryIndex {
         : null,
       this.syncedRecords(follow?.onBatch),
     ]);
-    await follow?.finish();
+    follow?.finish();
     this.records = records;
     this.skipped = [...(tokens?.skipped ?? []), ...(calls?.skipped ?? [])];
     // Nothing changed since the last complete refresh (this process's or an earlier one's): no
@@ -252,7 +251,7 @@ export class SummaryIndex {
       const said = await seedIndexFromShards(run, this.rows, tokens, calls);
       if (said) console.warn(`rollout-lens: ${said}`);
     }
-    await updateRows(run, this.rows, tokens, calls, this.progress);
+    await updateRows(run, this.rows, tokens, calls, this.progress, follow?.started === true);
     if (!this.rows.hasDamage()) setMeta(this.rows.handle, "indexed_inputs", inputs);
   }
 

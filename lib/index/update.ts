@@ -54,6 +54,8 @@ export async function updateRows(
   tokens: StoreListing | null,
   calls: StoreListing | null,
   progress: IndexProgress,
+  /** Every record was summarised as it was read (./records-follow): only special ones are left. */
+  followed = false,
 ): Promise<void> {
   const db = () => rows.handle;
   const r = rolloutsInView(run, db(), tokens, calls);
@@ -61,11 +63,14 @@ export async function updateRows(
   rows.delete(goneIds(db()));
   const prefix = plainKeyPrefix(run);
   const special = await staleSpecial(rows, r);
-  const plain = await countPlainStale(db, prefix);
-  startProgress(progress, special.stale.length + plain);
-  const sink = new RowSink(rows, progress);
-  await summarisePlain(rows, r, prefix, sink);
-  await summariseSpecial(rows, r, special, sink, progress);
+  // After a followed read its progress goes on (one count, never started again): these rows were
+  // counted as lines already.
+  const counted = followed ? { ...progress } : progress;
+  if (!followed)
+    startProgress(progress, special.stale.length + (await countPlainStale(db, prefix)));
+  const sink = new RowSink(rows, counted);
+  if (!followed) await summarisePlain(rows, r, prefix, sink);
+  await summariseSpecial(rows, r, special, sink, counted);
   // Search's trigrams of what is left, never holding the summaries up (docs/search.md).
   indexTextSoon(rows);
 }
@@ -174,33 +179,24 @@ async function staleSpecial(rows: SummaryRows, r: RunRollouts) {
   return { stale, replacing };
 }
 
-/**
- * Records first: every stale plain rollout from its record, a page at a time in file order, those
- * after the records table's rowid `from` and up to `until`; returns the last rowid summarised.
- */
-export async function summarisePlain(
+/** Records first: every stale plain rollout from its record, a page at a time in file order. */
+async function summarisePlain(
   rows: SummaryRows,
   r: RunRollouts,
   prefix: string,
   sink: RowSink,
-  from = 0,
-  until = Infinity,
-): Promise<number> {
+): Promise<void> {
   let slice = performance.now();
-  for (let after = from; ;) {
+  for (let after = 0; ;) {
     const page = plainStalePage(rows.handle, prefix, after, BATCH);
     for (const p of page) {
-      if (p.rid > until) {
-        sink.flush();
-        return after;
-      }
       const record = JSON.parse(p.record) as RolloutRecord;
       const summary = await summarizeSafely(inputOf(r, p.id, record));
       sink.add(summary, prefix + p.hash + PLAIN_KEY_SUFFIX, p.had === 1);
       after = p.rid;
     }
     sink.flush();
-    if (page.length < BATCH) return after;
+    if (page.length < BATCH) return;
     if (performance.now() - slice > SLICE_MS) {
       await nextTurn();
       slice = performance.now();

@@ -4,7 +4,6 @@
 import "server-only";
 import {
   groupSignalOf,
-  indexFor,
   ledgerStepSums,
   rerenderedRollouts,
   servedSnapshot,
@@ -25,24 +24,13 @@ export interface RerenderFacts {
   sample: RerenderedAt[];
 }
 
-function rerenderedAt(rows: Array<{ id: string; splice: string }>): RerenderedAt[] {
+/** Each row's first re-rendered call (rows of `id` and `splice` JSON), as the alert links it. */
+export function rerenderedAt(rows: Array<{ id: string; splice: string }>): RerenderedAt[] {
   return rows.flatMap((r) => {
     const parsed = spliceFactsSchema.safeParse(JSON.parse(r.splice));
     const first = parsed.success ? parsed.data.first : null;
     return first ? [{ rollout_id: r.id, ...first }] : [];
   });
-}
-
-/** The run's calls and re-rendered prompts from the index as it stands (the run alert's facts). */
-export function runRerenders(run: RunLayout): RerenderFacts {
-  const db = indexFor(run).rows.handle;
-  const sums = ledgerStepSums(db);
-  return {
-    calls: sums.reduce((a, s) => a + s.calls, 0),
-    rerendered: sums.reduce((a, s) => a + s.rerendered, 0),
-    rollouts: sums.reduce((a, s) => a + s.rerendered_rollouts, 0),
-    sample: rerenderedAt(rerenderedRollouts(db, RERENDERED_SAMPLE)),
-  };
 }
 
 export async function runLedger(run: RunLayout): Promise<RunLedger> {

@@ -227,3 +227,18 @@ export async function readLinesIfExists(filePath: string): Promise<string[] | nu
     throw err;
   }
 }
+
+/**
+ * How many lines a read of `filePath` would number (readJsonl's last line number): newlines,
+ * plus an unterminated last line. A count of the file as it is now, not an estimate: an index
+ * states its progress against it. Reads at disk speed (no parse): 0.1 s for 350 MB from the cache.
+ */
+export async function countLines(filePath: string, signal?: AbortSignal): Promise<number> {
+  let lines = 0;
+  let last = 0x0a;
+  for await (const chunk of readChunks(filePath, signal)) {
+    for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) lines++;
+    last = chunk[chunk.length - 1] as number;
+  }
+  return last === 0x0a ? lines : lines + 1;
+}

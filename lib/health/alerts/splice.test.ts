@@ -8,7 +8,13 @@ import { writeSignalLedger } from "@/fixtures/generator/signal-ledger";
 import { indexFor } from "@/lib/index";
 import { getRun } from "@/lib/runs/root";
 import { alertTableQuery } from "@/lib/index/query";
-import { spliceAlerts } from "./splice";
+import type { RunLayout } from "@/lib/runs";
+import { runHealth } from "../run-health";
+import { SPLICE_ALERT_KIND } from "./splice";
+
+/** The run health's splice alerts (computed in the health's pass over the index). */
+const spliceAlerts = async (run: RunLayout) =>
+  (await runHealth(run)).alerts.filter((a) => a.kind === SPLICE_ALERT_KIND);
 
 describe("spliceAlerts", () => {
   it("names the re-rendered calls' share, their rollouts and the first differing token", async () => {
@@ -19,7 +25,7 @@ describe("spliceAlerts", () => {
     const steps = [...truth.steps.values()];
     const calls = steps.reduce((a, s) => a + s.calls, 0);
     const rerendered = steps.reduce((a, s) => a + s.rerendered, 0);
-    const [alert] = spliceAlerts(run);
+    const [alert] = await spliceAlerts(run);
     expect(alert).toMatchObject({
       kind: "rerendered_prefixes",
       count: steps.reduce((a, s) => a + s.rerenderedRollouts, 0),
@@ -36,6 +42,6 @@ describe("spliceAlerts", () => {
   it("a run whose prompts all splice exact ids has none", async () => {
     const run = await getRun("grpo-capture-on", path.resolve("fixtures/runs"));
     await indexFor(run).snapshot({ waitMs: 30_000 });
-    expect(spliceAlerts(run)).toEqual([]);
+    expect(await spliceAlerts(run)).toEqual([]);
   }, 60_000);
 });

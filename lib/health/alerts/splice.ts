@@ -3,15 +3,13 @@
 // The facts are each rollout's, computed at index time (lib/builder spliceFactsOf).
 import "server-only";
 import type { Alert } from "@/lib/schema";
-import type { RunLayout } from "@/lib/runs";
-import { runRerenders } from "@/lib/ledger";
+import type { RerenderFacts } from "@/lib/ledger";
 import { plural } from "@/lib/text";
 
 export const SPLICE_ALERT_KIND = "rerendered_prefixes";
 export type SpliceAlert = Omit<Alert, "kind"> & { kind: typeof SPLICE_ALERT_KIND };
 
-export function spliceAlerts(run: RunLayout): SpliceAlert[] {
-  const r = runRerenders(run);
+export function spliceAlerts(r: RerenderFacts): SpliceAlert[] {
   if (r.rerendered === 0) return [];
   const share = ((100 * r.rerendered) / Math.max(1, r.calls)).toFixed(1);
   const first = r.sample[0];
