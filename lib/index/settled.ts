@@ -1,7 +1,7 @@
 // What runs when a refresh of many rollouts that changed an index's rows ends, before its progress
 // says so: the run's health (lib/health registers it), so the first look after a large index is a
-// warm one. Held on
-// globalThis: Next bundles routes separately, and any bundle's index may end a refresh.
+// warm one. Held on globalThis: Next bundles routes separately, and any bundle's index may end a
+// refresh.
 import type { SummaryIndex } from "./run-index";
 
 export type IndexSettled = (index: SummaryIndex) => Promise<unknown>;
