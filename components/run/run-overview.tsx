@@ -56,6 +56,9 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
   // The line reads the table's newest page once there is one (so the two counts agree) and stays
   // until both the health and the table have seen the index finish.
   const indexing = !isSettled(state) || (tableState !== null && !isSettled(tableState));
+  // The panels asked again as a live run grows: once per settled index, not on each progress
+  // poll while it counts (every half second on a cold run, beside the page's own requests).
+  const settledVersion = indexing ? 0 : version;
   const progress = indexing ? <IndexProgress s={tableState ?? state} /> : null;
   const table = <RolloutsTable runId={runId} health={health} rows={rows} state={tableState} />;
   const error = health.progress.error && (
@@ -77,7 +80,7 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
         {health.curve && <TrainingCurve curve={health.curve} />}
         <AlertsSection health={health} state={state} captureOff />
         <TruthCheck runId={runId} />
-        <Hotspots runId={runId} version={version} />
+        <Hotspots runId={runId} version={settledVersion} />
         <TrainingSectionView runId={runId} recordSteps={recordSteps} />
         {(facts.hasRecords || health.rollouts > 0) && (
           <>
@@ -114,8 +117,8 @@ export function RunOverview({ initial, facts }: { initial: RunHealth; facts: Run
       ) : (
         <HealthSkeleton words={progressWords(tableState ?? state)} />
       )}
-      <Hotspots runId={runId} version={version} />
-      {isSettled(state) && <SignalLedger runId={runId} version={version} />}
+      <Hotspots runId={runId} version={settledVersion} />
+      {isSettled(state) && <SignalLedger runId={runId} version={settledVersion} />}
       <TrainingSectionView runId={runId} recordSteps={recordSteps} />
     </>
   );
