@@ -116,7 +116,13 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
     const still = await fetch(ready).then((r) => r.json() as Promise<{ state: string }>);
     expect(still.state, "nothing of the big rollout was built by the warm-up").toBe("queued");
   });
-  test.afterAll(() => void server?.kill());
+  // Gone before the next specs time their clicks: a killed server's workers may still be building.
+  test.afterAll(async () => {
+    if (!server || server.exitCode !== null) return;
+    const gone = new Promise((r) => server!.once("exit", r));
+    server.kill();
+    await gone;
+  });
 
   test("a click in the run table shows the frame within 500 ms, polling the cold build's progress", async ({
     page,
