@@ -113,10 +113,11 @@ function textSizes(db: string): { table: number; text: number; rollouts: number 
       if (names.has(r.name)) table += r.s;
     let text = 0;
     let rollouts = 0;
-    for (const r of d.prepare("SELECT body FROM search_text").iterate() as Iterable<{
+    for (const r of d.prepare("SELECT body, deflated FROM search_text").iterate() as Iterable<{
       body: Buffer;
+      deflated: number;
     }>) {
-      text += inflateRawSync(r.body).length;
+      text += r.deflated ? inflateRawSync(r.body).length : r.body.length;
       rollouts++;
     }
     return { table, text, rollouts };

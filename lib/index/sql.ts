@@ -96,13 +96,13 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   if (text) {
     // The trigram index narrows the candidates; each is then checked exactly (./search/match).
     // Rows without trigrams (waiting, or never indexed) are candidates too, read from their
-    // partial index: an `OR` on `t.fts` would scan every row of search_text, its text included.
+    // own table and a partial index: an `OR` on search_text would scan its every row, text included.
     const narrow = text.fts
-      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_text WHERE fts != 1) AND `
+      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_pending UNION ALL SELECT rid FROM search_text WHERE trigrams = 0) AND `
       : "";
     const check = bind(JSON.stringify({ needles: text.needles, kinds: text.kinds }));
     and.push(
-      `s.id IN (SELECT t.id FROM search_text t WHERE ${narrow}lens_text_match(t.body, t.segs, ${check}))`,
+      `s.id IN (SELECT t.id FROM search_text t WHERE ${narrow}lens_text_match(t.body, t.deflated, t.segs, ${check}))`,
     );
   }
   return { sql: and.length ? and.join(" AND ") : "1", params };

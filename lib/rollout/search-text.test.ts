@@ -24,7 +24,7 @@ async function textOfRollout(id: string) {
     await o200kDecoder(),
   );
   if (!text) throw new Error(`${id}: no search text`);
-  const bytes = inflateRawSync(text.packed);
+  const bytes = text.deflated ? inflateRawSync(text.body) : Buffer.from(text.body);
   expect(bytes.length).toBe(text.bytes);
   return { ...text, bytes, body: bytes.toString("utf8") };
 }

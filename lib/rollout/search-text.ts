@@ -1,8 +1,8 @@
 // What search indexes of one rollout: each main-chain call's own text (the prompt tail its parent
 // did not already hold, then its generation, each token once: the chain as the trainer sees it),
 // and the body of every failed model call, decoded with the run's tokenizer and joined into one
-// UTF-8 text with a separator no query can hold, deflated where it is made (a store worker) so the
-// index's thread only writes it. Each segment keeps its call, kind, token range and the byte where
+// UTF-8 text with a separator no query can hold, deflated where it is made (a store worker) when it
+// is short, so the index's thread only writes it. Each segment keeps its call, kind, token range and the byte where
 // it starts, so a match is placed. Other chains, side calls and quarantined calls are not indexed
 // (docs/search.md). Not responsible for storing or querying it (lib/index/search).
 import { deflateRawSync } from "node:zlib";
@@ -12,9 +12,11 @@ import { isFailedExchange } from "@/lib/severity";
 import { Utf8Text, type TokenDecoder } from "@/lib/tokens";
 import { inheritedLengths } from "./facts";
 
-/** Search text as the index keeps it: its UTF-8 bytes deflated, their count, and its segments. */
+/** Search text as the index keeps it: its UTF-8 bytes (deflated or not), their count, its segments. */
 export interface IndexedText {
-  packed: Uint8Array;
+  body: Uint8Array;
+  /** The body is the bytes raw-deflated (short text) rather than the bytes themselves. */
+  deflated: boolean;
   bytes: number;
   segments: SearchText["segments"];
   /** False for text whose trigrams barely repeat: a query checks it directly (docs/search.md). */
@@ -55,8 +57,17 @@ function worthTrigrams(bytes: Uint8Array): boolean {
   return distinct / (WINDOW_BYTES - 2) <= DENSE_SHARE;
 }
 
+/**
+ * Text shorter than this is deflated. Short text's trigram index is about its own size (few
+ * trigrams repeat), so the text must shrink to keep the two within 1.5× of it; longer text's index
+ * is a fraction of it (0.12× on 5 kB of agent text), and deflating it would cost the index about a
+ * tenth of its time (docs/search.md).
+ */
+const DEFLATE_BELOW = 4096;
+
 /** Between segments: a control character the query parser drops, so no match spans two. */
 export const SEGMENT_SEPARATOR = "\u0001";
+const SEPARATOR_BYTE = 1;
 
 /** The rollout's searchable text; null when nothing is there to index. */
 export function searchTextOf(
@@ -68,7 +79,7 @@ export function searchTextOf(
   const text = new Utf8Text();
   const add = (kind: TextKind, call: string, start: number, tokens: number, write: () => void) => {
     const mark = text.length;
-    if (segments.length > 0) text.appendText(SEGMENT_SEPARATOR);
+    if (segments.length > 0) text.appendByte(SEPARATOR_BYTE);
     const from = text.length;
     write();
     // Nothing written: the separator is taken back.
@@ -83,9 +94,9 @@ export function searchTextOf(
     for (const n of main.nodes) {
       const e = (b.nodes[n] as (typeof b.nodes)[number]).entry;
       const ids = e.prompt_token_ids;
-      const own = ids.slice(inherited.get(e.model_call_id) ?? 0);
-      add("i", e.model_call_id, pos, own.length, () => text.appendIds(decoder, own));
-      pos += own.length;
+      const from = Math.min(inherited.get(e.model_call_id) ?? 0, ids.length);
+      add("i", e.model_call_id, pos, ids.length - from, () => text.appendIds(decoder, ids, from));
+      pos += ids.length - from;
       const gen = e.generation_token_ids;
       add("g", e.model_call_id, pos, gen.length, () => text.appendIds(decoder, gen));
       pos += gen.length;
@@ -98,19 +109,22 @@ export function searchTextOf(
     }
   if (segments.length === 0) return null;
   const bytes = text.bytes();
+  const deflated = bytes.length < DEFLATE_BELOW;
   return {
-    // A copy of exact size: zlib's result is a view of a 16 kB buffer, which a message to the
-    // index's thread would copy whole.
-    packed: new Uint8Array(deflateRawSync(bytes, { level: 1 })),
+    // A copy of exact size: zlib's result is a view of a 16 kB buffer and the text's a view of a
+    // shared one; a message to the index's thread would copy either whole.
+    body: deflated ? new Uint8Array(deflateRawSync(bytes, { level: 1 })) : bytes.slice(),
+    deflated,
     bytes: bytes.length,
     segments,
     trigrams: worthTrigrams(bytes),
   };
 }
 
-/** The text as index shards write it (JSON: the deflated bytes in base64). */
+/** The text as index shards write it (JSON: the body in base64). */
 export const searchTextJson = (t: IndexedText): SearchText => ({
-  packed: Buffer.from(t.packed).toString("base64"),
+  body: Buffer.from(t.body).toString("base64"),
+  deflated: t.deflated,
   bytes: t.bytes,
   segments: t.segments,
   trigrams: t.trigrams,
@@ -118,7 +132,8 @@ export const searchTextJson = (t: IndexedText): SearchText => ({
 
 /** The text a shard wrote, as the index keeps it. */
 export const searchTextOfJson = (j: SearchText): IndexedText => ({
-  packed: Buffer.from(j.packed, "base64"),
+  body: Buffer.from(j.body, "base64"),
+  deflated: j.deflated,
   bytes: j.bytes,
   segments: j.segments,
   trigrams: j.trigrams,

@@ -8,13 +8,14 @@ export const textKindSchema = z.enum(["generated", "input", "error"]);
 
 /**
  * A rollout's searchable text as index shards carry it beside the summary (lib/rollout/search-text
- * makes it; the summary index keeps the same in SQLite): its UTF-8 bytes, raw-deflated and in
- * base64, how many bytes they inflate to, and its segments `[kind, call id, first token on the main
+ * makes it; the summary index keeps the same in SQLite): its UTF-8 bytes in base64 (raw-deflated
+ * when `deflated`), how many they are, and its segments `[kind, call id, first token on the main
  * chain (-1: an error body), tokens, byte offset]`, kind g (generated), i (re-fed input: prompt,
  * tool output, user turn) or e (error). Parsed where a shard is read.
  */
 export const searchTextSchema = z.strictObject({
-  packed: z.base64(),
+  body: z.base64(),
+  deflated: z.boolean(),
   bytes: int.nonnegative(),
   segments: z.array(z.tuple([z.enum(["g", "i", "e"]), z.string(), int, int, int])),
   /** False: its trigrams barely repeat, so it is not trigram-indexed and a query checks it. */

@@ -4,7 +4,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { IndexedText } from "@/lib/rollout";
@@ -14,7 +14,8 @@ import { openSearch, pendingTextCount, writeSearchText } from "./store";
 const textOf = (s: string): IndexedText => {
   const bytes = Buffer.from(s, "utf8");
   return {
-    packed: deflateRawSync(bytes),
+    body: deflateRawSync(bytes),
+    deflated: true,
     bytes: bytes.length,
     segments: [["g", "c0", 0, 1, 0]],
     trigrams: true,
@@ -55,6 +56,54 @@ describe("the trigram worker's job", () => {
       [...planted].sort(),
     );
     expect(match('"测试 "')).toHaveLength(300);
+    db.close();
+  });
+
+  it("replaces a rollout's text whether its trigrams were written or still wait, raw or deflated", () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "lens-indexer-")), "i.sqlite");
+    const db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    openSearch(db);
+    // Long text is kept raw; the first two rows' trigrams are written before they are replaced.
+    const long = (word: string) => ({ ...textOf(`${word} `.repeat(1000)), deflated: false });
+    const raw = (t: IndexedText): IndexedText => ({ ...t, body: inflateRawSync(t.body) });
+    writeSearchText(db, "a", raw(long("alpha")));
+    writeSearchText(db, "b", textOf("bravo bravo"));
+    while (runSearchJob({ kind: "index-text", file }).more);
+    writeSearchText(db, "c", textOf("charlie charlie"));
+    db.transaction(() => {
+      writeSearchText(db, "a", textOf("delta delta"));
+      writeSearchText(db, "b", raw(long("echo")));
+      writeSearchText(db, "c", textOf("foxtrot foxtrot"));
+    })();
+    expect(pendingTextCount(db)).toBe(3);
+    while (runSearchJob({ kind: "index-text", file }).more);
+    const ids = (q: string) =>
+      db
+        .prepare(
+          "SELECT t.id FROM search_fts f JOIN search_text t ON t.rid = f.rowid WHERE search_fts MATCH ?",
+        )
+        .pluck()
+        .all(q);
+    for (const [q, id] of [
+      ["alp", []],
+      ["bra", []],
+      ["cha", []],
+      ["del", ["a"]],
+      ["ech", ["b"]],
+      ["fox", ["c"]],
+    ] as const)
+      expect(ids(q), q).toEqual(id);
+    // The trigram index holds exactly the three rows' rowids: nothing left of the replaced ones.
+    expect(
+      db
+        .prepare(
+          "SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH 'lta OR cho OR rot OR pha OR avo OR rli'",
+        )
+        .pluck()
+        .get(),
+    ).toBe(3);
+    expect(db.prepare("SELECT COUNT(*) FROM search_text").pluck().get()).toBe(3);
     db.close();
   });
 });

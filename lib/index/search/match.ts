@@ -1,5 +1,5 @@
-// The exact check of a search candidate and its best match: the rollout's text is inflated and
-// looked through (case ignored), within the segments of the kinds asked for. Registered as the
+// The exact check of a search candidate and its best match: the rollout's text (inflated if it was
+// kept deflated) is looked through (case ignored), within the segments of the kinds asked for. Registered as the
 // SQL function `lens_text_match` so the check composes with every other filter of the table.
 // Not responsible for narrowing the candidates (./store's FTS5 table) or parsing (./parse).
 import "server-only";
@@ -36,9 +36,12 @@ function segmentsOf(segs: string, length: number): Segment[] {
   }));
 }
 
+/** A search_text row's UTF-8 bytes. */
+export const utf8Of = (body: Buffer, deflated: number): Buffer =>
+  deflated ? inflateRawSync(body) : body;
+
 /** Whether every needle occurs in the text (within the kinds asked for). */
-export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
-  const text = inflateRawSync(body);
+export function textMatches(text: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
   if (!q.kinds) {
     const lower = text.toString("utf8").toLowerCase();
     return q.needles.every((n) => lower.includes(n));
@@ -53,22 +56,21 @@ export function textMatches(body: Buffer, segs: string, q: Pick<TextQuery, "need
   return q.needles.every((n) => within.includes(n));
 }
 
-/** The SQL function `lens_text_match(body, segs, query)`, `query` a TextQuery's JSON. */
+/** The SQL function `lens_text_match(body, deflated, segs, query)`, `query` a TextQuery's JSON. */
 export function registerTextMatch(db: Database.Database): void {
   let lastJson = "";
   let last: Pick<TextQuery, "needles" | "kinds"> = { needles: [], kinds: null };
-  db.function("lens_text_match", { deterministic: true }, (body, segs, json) => {
+  db.function("lens_text_match", { deterministic: true }, (body, deflated, segs, json) => {
     if (json !== lastJson) {
       last = JSON.parse(String(json)) as typeof last;
       lastJson = String(json);
     }
-    return textMatches(body as Buffer, String(segs), last) ? 1 : 0;
+    return textMatches(utf8Of(body as Buffer, Number(deflated)), String(segs), last) ? 1 : 0;
   });
 }
 
 /** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
-export function bestHit(body: Buffer, segs: string, q: TextQuery): TextHit | null {
-  const text = inflateRawSync(body);
+export function bestHit(text: Buffer, segs: string, q: TextQuery): TextHit | null {
   for (const s of segmentsOf(segs, text.length)) {
     if (q.kinds && !q.kinds.includes(s.kind)) continue;
     const piece = text.toString("utf8", s.from, s.to);
@@ -107,10 +109,17 @@ export function textHitsOf(
   const out: Record<string, TextHit> = {};
   if (ids.length === 0) return out;
   const rows = db
-    .prepare("SELECT t.id, t.body, t.segs FROM json_each(?) j JOIN search_text t ON t.id = j.value")
-    .all(JSON.stringify(ids)) as Array<{ id: string; body: Buffer; segs: string }>;
+    .prepare(
+      "SELECT t.id, t.body, t.deflated, t.segs FROM json_each(?) j JOIN search_text t ON t.id = j.value",
+    )
+    .all(JSON.stringify(ids)) as Array<{
+    id: string;
+    body: Buffer;
+    deflated: number;
+    segs: string;
+  }>;
   for (const r of rows) {
-    const hit = bestHit(r.body, r.segs, q);
+    const hit = bestHit(utf8Of(r.body, r.deflated), r.segs, q);
     if (hit) out[r.id] = hit;
   }
   return out;
