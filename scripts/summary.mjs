@@ -6,8 +6,9 @@
 // - a test that passed only on retry is counted as passed but named "flaky" on its own line;
 // - every skip is named with its reason; a skip that gives none is a failure. A unit test gives it
 //   in its title, "(skipped when …)"; a Playwright test in its skip annotation's description.
-// The browser tests run in two passes (the timed specs alone, then the rest on two workers), so
-// the e2e argument may name several reports, comma-separated; each missing one is a failure.
+// Unit and browser tests each run in two passes (what is timed alone, then the rest on two
+// workers), so the unit and e2e arguments may each name several reports, comma-separated; each
+// missing one is a failure.
 import { existsSync, readFileSync } from "node:fs";
 
 const [unitPath, e2ePaths, packPath] = process.argv.slice(2);
@@ -87,8 +88,14 @@ function* e2eTests(suites) {
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
-  const u = read(unitPath);
-  const unit = unitCounts(u);
+  const unit = { p: 0, f: 0, s: 0, notes: [] };
+  for (const path of (unitPath ?? "").split(",")) {
+    const u = read(path);
+    if (!u) console.log(`unit: no report at ${path}`);
+    const c = unitCounts(u);
+    [unit.p, unit.f, unit.s] = [unit.p + c.p, unit.f + c.f, unit.s + c.s];
+    unit.notes.push(...c.notes);
+  }
   const e2e = { p: 0, f: 0, s: 0, notes: [] };
   for (const e2ePath of (e2ePaths ?? "").split(",")) {
     const r = read(e2ePath);
@@ -100,7 +107,6 @@ if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
   const k = packPath ? read(packPath) : { passed: 0, failed: 0 };
   const pack = k ? { p: k.passed, f: k.failed, s: 0 } : { p: 0, f: 1, s: 0 };
   if (!k) console.log(`package: no report at ${packPath}`);
-  if (!u) console.log(`unit: no report at ${unitPath}`);
   for (const note of [...unit.notes, ...e2e.notes]) console.log(note);
   console.log(`unit: ${unit.p} passed, ${unit.f} failed, ${unit.s} skipped`);
   console.log(`e2e: ${e2e.p} passed, ${e2e.f} failed, ${e2e.s} skipped`);
