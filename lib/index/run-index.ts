@@ -99,10 +99,11 @@ export class SummaryIndex {
 
   /**
    * Brings the index up to date (at most once per `minIntervalMs`) and waits up to `waitMs` for it;
-   * `brief`, a page's wait, ends sooner when the index cannot end soon (./wait).
+   * `brief`, a page's wait, ends sooner when the index cannot end soon (./wait); "counted" ends it
+   * only once the count says so (not while a store is still being listed).
    */
   async snapshot(
-    options: { waitMs?: number; minIntervalMs?: number; brief?: boolean } = {},
+    options: { waitMs?: number; minIntervalMs?: number; brief?: boolean | "counted" } = {},
   ): Promise<IndexSnapshot> {
     const due = Date.now() - this.lastRefresh >= (options.minIntervalMs ?? 2000);
     if (!this.refreshing && due) {
@@ -126,7 +127,12 @@ export class SummaryIndex {
     }
     const waitMs = options.waitMs ?? 1500;
     if (this.refreshing && options.brief)
-      await waitWhileWorthIt(this.refreshing, this.progress, waitMs);
+      await waitWhileWorthIt(
+        this.refreshing,
+        this.progress,
+        waitMs,
+        options.brief === "counted" ? waitMs : undefined,
+      );
     else if (this.refreshing)
       await Promise.race([this.refreshing, new Promise((r) => setTimeout(r, waitMs))]);
     if (this.notice && this.notice.until < Date.now()) this.notice = null;

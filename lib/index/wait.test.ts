@@ -53,4 +53,13 @@ describe("waitWhileWorthIt", () => {
     progress.total = 5_000; // the listing found more
     expect(await settledAfter(growing, 30)).toBe(true);
   });
+
+  it("a table's wait (the counting wait as long as the wait): waits through the listing, not past the count", async () => {
+    vi.useFakeTimers();
+    const progress = { total: 0, done: 0 };
+    const wait = waitWhileWorthIt(deferred().promise, progress, 1500, 1500);
+    expect(await settledAfter(wait, 1000)).toBe(false);
+    progress.total = 1_000_000; // counted: a large run
+    expect(await settledAfter(wait, 30)).toBe(true);
+  });
 });

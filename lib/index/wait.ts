@@ -17,6 +17,7 @@ export async function waitWhileWorthIt(
   refreshing: Promise<void>,
   progress: Readonly<Pick<IndexProgress, "total" | "done">>,
   ms: number,
+  countingMs = COUNTING_WAIT_MS,
 ): Promise<void> {
   const t0 = Date.now();
   let ended = false;
@@ -24,7 +25,7 @@ export async function waitWhileWorthIt(
   while (!ended && Date.now() - t0 < ms) {
     const left = progress.total - progress.done;
     if (left > WAIT_ONLY_BELOW) return;
-    if (progress.total === 0 && Date.now() - t0 >= COUNTING_WAIT_MS) return;
+    if (progress.total === 0 && Date.now() - t0 >= countingMs) return;
     const step = Math.max(1, Math.min(POLL_MS, ms - (Date.now() - t0)));
     await Promise.race([refreshing, new Promise((r) => setTimeout(r, step))]);
   }
