@@ -16,7 +16,8 @@ export async function get<T>(server: BenchServer, url: string): Promise<{ ms: nu
 }
 
 /**
- * Polls the run's first page until `all` rollouts are listed and nothing runs; its time, and how
+ * Polls the run's first page until `all` rollouts are listed and nothing runs; its time, the
+ * slowest poll answered while the index ran (what the run page's table waits), and how
  * often the progress went back (done, total or done/total lower than the poll before, or done at
  * its total while running).
  */
@@ -25,9 +26,12 @@ export async function untilIndexed(server: BenchServer, run: string, all: number
   let firstRows: number | null = null;
   let page: Page | null = null;
   let back = 0;
+  let slowest = 0;
   let was: Page["progress"] | null = null;
   while (performance.now() - t0 < limitMs) {
-    page = (await get<Page>(server, `/api/runs/${run}/rollouts?limit=50`)).body;
+    const poll = await get<Page>(server, `/api/runs/${run}/rollouts?limit=50`);
+    page = poll.body;
+    if (page.progress.running) slowest = Math.max(slowest, poll.ms);
     if (firstRows === null && page.all > 0) firstRows = performance.now() - t0;
     const p = page.progress;
     if (p.running && p.total > 0) {
@@ -42,5 +46,5 @@ export async function untilIndexed(server: BenchServer, run: string, all: number
     if (page.all === all && !page.progress.running) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { ms: performance.now() - t0, firstRows, page, back };
+  return { ms: performance.now() - t0, firstRows, page, back, slowest };
 }

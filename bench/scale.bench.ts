@@ -83,6 +83,7 @@ async function recordsRun(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(" ")})`,
     );
+    console.log(`(no target) the slowest table poll while it indexed: ${fmt(idx.slowest)}`);
     const cold = await coldHealth(server, "/api/runs/scale-records/health");
     console.log(
       `first health route (cold): ${fmt(cold.ms)}; longest wait of ${cold.probes} probes (${cold.probe}) meanwhile ${fmt(cold.stall)}`,

@@ -16,9 +16,17 @@ export const CREATE_RECORDS = [
 
 /** Unreadable lines listed by line number; past it they are only counted. */
 const MAX_UNREADABLE = 1000;
-/** Records per transaction: large enough that SQLite's per-statement cost is small, small enough
- * that a batch (and its summaries, ./records-follow) holds the event loop some 20 ms. */
-export const RECORDS_BATCH = 4000;
+/**
+ * Records per transaction: large enough that SQLite's per-transaction cost is small, small enough
+ * that a batch (and its summaries, ./records-follow) holds the event loop some 50 ms.
+ */
+export const RECORDS_BATCH = 2000;
+/**
+ * Bytes read between two turns of the event loop: 256 kB is some 700 records, about 20 ms of
+ * parsing. Read a megabyte at a time, 1,000,000 records held the loop about 100 ms at every turn,
+ * and a request (a dozen turns) waited 0.8-2 s while a large run indexed.
+ */
+const RECORDS_CHUNK = 256 << 10;
 /** The first batch is small: a page's first rows come after a few hundred records are read. */
 const FIRST_BATCH = 500;
 
@@ -158,6 +166,8 @@ async function streamRecords(
       },
       undefined,
       (n) => (bytes += n),
+      undefined,
+      RECORDS_CHUNK,
     );
     line = Math.max(line, res.tornTail?.line ?? 0);
     flush();

@@ -63,3 +63,29 @@ describe.skipIf(!existsSync(PROC_FD))(
     });
   },
 );
+
+describe("readJsonl in small chunks", () => {
+  it("gives the same lines, numbers and torn tail whatever the chunk size", async () => {
+    const body =
+      Array.from({ length: 300 }, (_, i) => line({ i, text: "é".repeat(i % 17) })).join("") +
+      '{"torn": tr';
+    const file = path.join(tempStore({ "a.jsonl": body }), "a.jsonl");
+    const read = async (chunk?: number) => {
+      const lines: Array<[number, unknown]> = [];
+      const res = await readJsonl(
+        file,
+        (l) => void lines.push([l.line, l.value]),
+        undefined,
+        undefined,
+        undefined,
+        chunk,
+      );
+      return { lines, torn: res.tornTail?.line ?? null };
+    };
+    const whole = await read();
+    expect(whole.lines).toHaveLength(300);
+    expect(whole.lines[299]).toEqual([300, { i: 299, text: "é".repeat(299 % 17) }]);
+    expect(whole.torn).toBe(301);
+    for (const chunk of [1, 7, 64, 4096]) expect(await read(chunk)).toEqual(whole);
+  });
+});

@@ -105,7 +105,8 @@ export function withinDepth(value: unknown, max: number): boolean {
  * Calls `onLine` for every non-blank line in order. A final unterminated line that does not parse
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
  * `onProgress`, when given, is told the bytes read as they are (see ReadProgress); `scan`, when
- * given, reads each line first (see LineScanner).
+ * given, reads each line first (see LineScanner). `chunk` bounds the bytes read (and so the lines
+ * handled) between two turns of the event loop (1 MB by default).
  */
 export async function readJsonl(
   filePath: string,
@@ -113,8 +114,9 @@ export async function readJsonl(
   signal?: AbortSignal,
   onProgress?: ReadProgress,
   scan?: LineScanner,
+  chunk?: number,
 ): Promise<JsonlReadResult> {
-  const stream = readChunks(filePath, signal);
+  const stream = readChunks(filePath, signal, chunk);
   const progress = onProgress ? progressCounter(onProgress) : null;
   try {
     return await readLines(stream, onLine, progress, scan);

@@ -20,6 +20,21 @@ describe("readChunks with its read-ahead", () => {
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
   });
 
+  it("reads in the chunk size it is given, every byte once", async () => {
+    const bytes = randomBytes(300_001);
+    const chunks: Buffer[] = [];
+    for await (const c of readChunks(tempFile(bytes), undefined, 65_536))
+      chunks.push(Buffer.from(c));
+    expect(chunks.map((c) => c.length)).toEqual([
+      65_536,
+      65_536,
+      65_536,
+      65_536,
+      300_001 - 4 * 65_536,
+    ]);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+  });
+
   it("reads an empty file as no chunks, and a small one in one", async () => {
     const none: Buffer[] = [];
     for await (const c of readChunks(tempFile(Buffer.alloc(0)))) none.push(c);
