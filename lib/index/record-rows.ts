@@ -132,8 +132,7 @@ async function streamRecords(
   let records = 0;
   let bytes = 0;
   let line = 0;
-  // Told of its lines first, a caller states its progress against a count, not an estimate.
-  const lines = onBatch ? await countLines(file) : 0;
+  let lines = 0;
   const flush = () => {
     const d = db();
     const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
@@ -150,6 +149,9 @@ async function streamRecords(
     state.unreadableCount++;
   };
   try {
+    // Told of its lines first, a caller states its progress against a count, not an estimate. A
+    // file that stalls or goes away while it is counted is this read's error, as in the read.
+    if (onBatch) lines = await countLines(file);
     const res = await readJsonl(
       file,
       (l) => {
