@@ -12,7 +12,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { processCache } from "@/lib/cache";
 import { isInside } from "@/lib/store";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
-import { waitWhileWorthIt } from "./wait";
+import { waitOnIndex } from "./wait";
 import { meta, noRecordsState, setMeta, syncRecords } from "./record-rows";
 import type { RecordsRead, RecordsState } from "./record-rows";
 import { isDamage } from "@/lib/rollout";
@@ -125,16 +125,8 @@ export class SummaryIndex {
           Object.assign(this.progress, { running: false, records_read: null });
         });
     }
-    const waitMs = options.waitMs ?? 1500;
-    if (this.refreshing && options.brief)
-      await waitWhileWorthIt(
-        this.refreshing,
-        this.progress,
-        waitMs,
-        options.brief === "counted" ? waitMs : undefined,
-      );
-    else if (this.refreshing)
-      await Promise.race([this.refreshing, new Promise((r) => setTimeout(r, waitMs))]);
+    if (this.refreshing)
+      await waitOnIndex(this.refreshing, this.progress, options.waitMs ?? 1500, options.brief);
     if (this.notice && this.notice.until < Date.now()) this.notice = null;
     // A first look in flight is running before it counts anything (its cache check, listing).
     const running = this.progress.running || (this.refreshing !== null && this.lastRefresh === 0);

@@ -12,6 +12,21 @@ export const COUNTING_WAIT_MS = 150;
 /** How often a wait looks at the progress. */
 const POLL_MS = 20;
 
+/**
+ * A request's wait for a refresh: until it ends or `ms` pass; `brief`, also until the progress
+ * says the end is not near (./waitWhileWorthIt), "counted" only once the count says so.
+ */
+export async function waitOnIndex(
+  refreshing: Promise<void>,
+  progress: Readonly<Pick<IndexProgress, "total" | "done">>,
+  ms: number,
+  brief?: boolean | "counted",
+): Promise<void> {
+  if (brief)
+    return waitWhileWorthIt(refreshing, progress, ms, brief === "counted" ? ms : undefined);
+  await Promise.race([refreshing, new Promise((r) => setTimeout(r, ms))]);
+}
+
 /** Resolves when `refreshing` ends, `ms` pass, or the progress says the end is not near. */
 export async function waitWhileWorthIt(
   refreshing: Promise<void>,
