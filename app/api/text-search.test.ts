@@ -15,6 +15,7 @@ import Database from "better-sqlite3";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { pendingTextIn } from "@/lib/index";
 import { runCtx, serveRunsRoot } from "@/lib/testing/fixture-runs";
 import { SEARCH_RUN, SEARCH_TRUTH } from "@/fixtures/generator/search-phrases";
 import { encodeText } from "@/fixtures/generator/conversation";
@@ -143,14 +144,7 @@ describe("the trigram index", () => {
     const cache = process.env.ROLLOUT_LENS_CACHE as string;
     const pending = () => {
       const files = readdirSync(cache).filter((f) => f.endsWith(".sqlite"));
-      return files.reduce((n, f) => {
-        const db = new Database(path.join(cache, f), { readonly: true });
-        try {
-          return n + (db.prepare("SELECT COUNT(*) FROM search_pending").pluck().get() as number);
-        } finally {
-          db.close();
-        }
-      }, 0);
+      return files.reduce((n, f) => n + pendingTextIn(path.join(cache, f)), 0);
     };
     await expect.poll(pending, { timeout: 30_000, interval: 100 }).toBe(0);
     for (const t of Object.values(SEARCH_TRUTH))

@@ -5,7 +5,16 @@ export { exportStream } from "./export-stream";
 export { rolloutGroupSql, runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
-export { isSearchJob, pendingTextCount, runSearchJob, SEARCH_TABLES } from "./search";
+export {
+  isSearchJob,
+  pendingTextCount,
+  pendingTextIn,
+  runSearchJob,
+  SEARCH_TABLES,
+  TRIGRAM_FTS,
+  TRIGRAM_TABLES,
+  trigramFileOf,
+} from "./search";
 export {
   idsOfSteps,
   recordColumnsSql,

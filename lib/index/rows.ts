@@ -39,7 +39,7 @@ export interface SummaryRow {
 }
 
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 const TABLES = ["meta", "records", "summaries", "summary_tags", ...search.SEARCH_TABLES];
 /** The health's tag counts sum the tags' weights: (tag, n) makes them index-only. */
 const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];
@@ -251,7 +251,7 @@ export class SummaryRows {
         ...CREATE_RECORDS,
       ])
         db.exec(sql);
-      search.openSearch(db);
+      search.openSearch(db, this.memoryOnly || !this.file ? null : search.trigramFileOf(this.file));
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       return db;
     } catch (err) {

@@ -10,7 +10,7 @@ import { SEVERITY_ORDER } from "@/lib/severity";
 import type { RolloutQuery } from "./query";
 import { SUMMARY_SELECT, summaryOfRow, TAG } from "./columns";
 import type { SummaryRows } from "./rows";
-import { parseTextQuery } from "./search";
+import { parseTextQuery, trigramsDone } from "./search";
 
 /** The run's facts its severity is served with (./run-severity's RunSeverityFacts). */
 export interface RunFacts {
@@ -42,8 +42,11 @@ const SEVERITY_RANK = `(CASE ${SERVED_SEVERITY_SQL} ${SEVERITY_ORDER.map((s, i) 
 /** A number filter's value as the column holds it, or null when no number prints as `v`. */
 const exactNumber = (v: string): number | null => (String(Number(v)) === v ? Number(v) : null);
 
-/** The WHERE clause of `q`'s filters (always true without any), over `summaries s`. */
-export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
+/**
+ * The WHERE clause of `q`'s filters (always true without any), over `summaries s`. `trigrams`: how
+ * far search's trigrams have got (./search trigramsDone), null when there are none to narrow with.
+ */
+export function whereOf(q: RolloutQuery, facts: RunFacts, trigrams: number | null = null): Sql {
   const params: Params = factParams(facts);
   const and: string[] = [];
   const bind = (v: unknown) => {
@@ -95,11 +98,12 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   const text = q.text ? parseTextQuery(q.text) : null;
   if (text) {
     // The trigram index narrows the candidates; each is then checked exactly (./search/match).
-    // Rows without trigrams (waiting, or never indexed) are candidates too, read from their
-    // own table and a partial index: an `OR` on search_text would scan its every row, text included.
-    const narrow = text.fts
-      ? `t.rid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_pending UNION ALL SELECT rid FROM search_text WHERE trigrams = 0) AND `
-      : "";
+    // Rows without trigrams (after the trigrams' last row, or never indexed) are candidates too,
+    // found by rowid range and a partial index: an `OR` on search_text would scan its every row.
+    const narrow =
+      text.fts && trigrams !== null
+        ? `t.rid IN (SELECT rowid FROM trig.search_fts WHERE search_fts MATCH ${bind(text.fts)} UNION ALL SELECT rid FROM search_text WHERE rid > ${bind(trigrams)} UNION ALL SELECT rid FROM search_text WHERE trigrams = 0) AND `
+        : "";
     const check = bind(JSON.stringify({ needles: text.needles, kinds: text.kinds }));
     and.push(
       `s.id IN (SELECT t.id FROM search_text t WHERE ${narrow}lens_text_match(t.body, t.deflated, t.segs, ${check}))`,
@@ -107,6 +111,10 @@ export function whereOf(q: RolloutQuery, facts: RunFacts): Sql {
   }
   return { sql: and.length ? and.join(" AND ") : "1", params };
 }
+
+/** `q`'s WHERE clause over `rows`, narrowed by search's trigrams as far as they have got. */
+const whereIn = (rows: SummaryRows, q: RolloutQuery, facts: RunFacts): Sql =>
+  whereOf(q, facts, q.text ? trigramsDone(rows.handle) : null);
 
 /** The "Calls made" column's value (lib/view/calls-made), as the table sorts by it. */
 const CALLS_MADE = "(s.n_calls + s.failed_calls + s.lost_calls)";
@@ -146,7 +154,7 @@ export function allSummaries(rows: SummaryRows): RolloutSummary[] {
 
 /** How many rollouts match `q`. */
 export function countMatching(rows: SummaryRows, q: RolloutQuery, facts: RunFacts): number {
-  const w = whereOf(q, facts);
+  const w = whereIn(rows, q, facts);
   const sql = `SELECT COUNT(*) FROM summaries s WHERE ${w.sql}`;
   return rows.handle.prepare(sql).pluck().get(w.params) as number;
 }
@@ -159,7 +167,7 @@ export function pageRows(
   offset: number,
   limit: number,
 ): RolloutSummary[] {
-  const w = whereOf(q, facts);
+  const w = whereIn(rows, q, facts);
   const sql = `SELECT ${SUMMARY_SELECT} FROM summaries s WHERE ${w.sql} ORDER BY ${orderBy(orderOf(q))} LIMIT @limit OFFSET @offset`;
   return summariesOf(rows.handle.prepare(sql).all({ ...w.params, limit, offset }));
 }
@@ -173,7 +181,7 @@ export function* matchingRows(
   q: RolloutQuery,
   facts: RunFacts,
 ): Generator<RolloutSummary> {
-  const w = whereOf(q, facts);
+  const w = whereIn(rows, q, facts);
   const o = orderOf(q);
   const keys = o.keys.map((k, i) => `${k} AS k${i}`).join(", ");
   const after = `(${o.keys.join(", ")}) ${o.desc ? "<" : ">"} (${o.keys.map((_, i) => `@k${i}`).join(", ")})`;
@@ -202,7 +210,7 @@ export function neighboursOf(
   facts: RunFacts,
 ): RolloutNeighbors {
   const db = rows.handle;
-  const w = whereOf(q, facts);
+  const w = whereIn(rows, q, facts);
   const o = orderOf(q);
   const total = countMatching(rows, q, facts);
   const keys = o.keys.map((k, i) => `${k} AS k${i}`).join(", ");

@@ -6,8 +6,13 @@ export {
   deleteSearchText,
   dropOrphanText,
   pendingTextCount,
+  pendingTextIn,
   openSearch,
   SEARCH_TABLES,
   searchTextTotals,
+  trigramFileOf,
+  trigramsDone,
+  TRIGRAM_FTS,
+  TRIGRAM_TABLES,
   writeSearchText,
 } from "./store";

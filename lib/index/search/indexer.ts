@@ -1,15 +1,17 @@
 // Search's trigrams, written after the summaries that hold the text and off the server's thread:
 // a worker of its own (lib/store's pool: one thread, at the lowest priority) opens the run's index
-// database, writes the FTS5 rows of text written without them, one short transaction at a time,
-// and closes it. The server's summary writes wait at most one such transaction for the write
-// lock; its reads never wait (WAL). Until a row's trigrams are written, queries check it directly
-// (./store), so answers are exact meanwhile. Without the built worker (unit tests) or for an index
-// kept in memory, the server's thread does the same in short slices with pauses between.
-// docs/search.md.
+// database to read the text and writes the FTS5 rows into the trigram file beside it (./store), a
+// turn at a time, and closes both. It never writes the index's database, so the server's writes
+// never wait for it, however starved it is; the server's reads never wait either (WAL). Until a
+// row's trigrams are written, queries check it directly (./store), so answers are exact meanwhile.
+// A trigram file that is not a database is moved aside and written again. Without the built worker
+// (unit tests) or for an index kept in memory, the server's thread does the same in short slices
+// with pauses between. docs/search.md.
 import "server-only";
+import { closeSync, openSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
-import { storePool } from "@/lib/rollout";
-import { indexPendingText } from "./store";
+import { isDamage, storePool } from "@/lib/rollout";
+import { indexPendingText, trigramFileOf } from "./store";
 
 /** The worker's job: index `file`'s pending text for a turn. */
 export interface SearchJob {
@@ -19,9 +21,10 @@ export interface SearchJob {
 
 export const isSearchJob = (job: { kind: string }): job is SearchJob => job.kind === "index-text";
 
-/** The worker's longest write transaction: the server's own writes may wait this long. */
-const WORKER_TXN_MS = 20;
-/** A job's turn, after which another run's job may go first. */
+/**
+ * A job's turn, after which another run's job may go first: one transaction of the trigram file
+ * (nothing waits on its lock; in the index's file it was 20 ms, to bound the server's wait).
+ */
 const TURN_MS = 1000;
 
 /** On the worker: writes pending trigrams for up to a turn; whether more wait. */
@@ -29,12 +32,37 @@ export function runSearchJob(job: SearchJob): { more: boolean } {
   const db = new Database(job.file, { fileMustExist: true, timeout: 10_000 });
   try {
     db.pragma("synchronous = OFF");
-    const t0 = performance.now();
-    let more = true;
-    while (more && performance.now() - t0 < TURN_MS) more = indexPendingText(db, WORKER_TXN_MS);
-    return { more };
+    attachTrigrams(db, trigramFileOf(job.file));
+    return { more: indexPendingText(db, TURN_MS) };
   } finally {
     db.close();
+  }
+}
+
+/** Attaches the trigram file as `trig` in WAL mode; one that is not a database is moved aside. */
+function attachTrigrams(db: Database.Database, file: string): void {
+  for (let attempt = 0; ; attempt++) {
+    let attached = false;
+    try {
+      // Made here if it is not there: a connection opened with fileMustExist creates no file,
+      // and the databases it attaches inherit that.
+      closeSync(openSync(file, "a"));
+      db.prepare("ATTACH DATABASE ? AS trig").run(file);
+      attached = true;
+      db.pragma("trig.journal_mode = WAL");
+      db.pragma("trig.synchronous = OFF");
+      return;
+    } catch (err) {
+      if (attached) db.exec("DETACH DATABASE trig");
+      if (attempt > 0 || !isDamage(err)) throw err;
+      console.error(`search index ${file}: ${(err as Error).message}; moved aside and rewritten`);
+      try {
+        renameSync(file, `${file}.damaged`);
+      } catch {
+        rmSync(file, { force: true });
+      }
+      for (const side of ["-wal", "-shm", "-journal"]) rmSync(file + side, { force: true });
+    }
   }
 }
 
@@ -74,9 +102,11 @@ export function indexTextSoon(rows: Indexable): void {
     pool.run<{ more: boolean }>({ kind: "index-text", file }, { group: file }).then(
       (r) => (r.more || state.again ? setImmediate(turn) : (state.running = false)),
       (err: unknown) => {
-        // The text still waits: this thread writes it, and says why the worker could not.
+        // The text still waits, and queries check it directly. Not written on this thread: the
+        // failure is the database's (damaged, gone), which the next refresh finds and reports;
+        // the next write of text asks the worker again.
         console.error(`search index ${file}: the trigram worker failed (${String(err)})`);
-        onThisThread(rows, state, 0);
+        state.running = false;
       },
     );
   };
