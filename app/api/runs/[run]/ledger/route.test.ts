@@ -1,12 +1,20 @@
 // GET /api/runs/{run}/ledger over the committed fixture runs, through the real handler: the body
 // parses with the strict contract and is never cached; a run without captured tokens answers an
 // empty ledger; an unknown run is a 404. The numbers themselves: lib/ledger/run-ledger.test.ts.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { servedSnapshot } from "@/lib/index";
+import { getRun } from "@/lib/runs";
 import { runLedgerSchema } from "@/lib/schema";
 import { serveFixtureRuns, req, runCtx } from "@/lib/testing/fixture-runs";
 import { GET } from "./route";
 
 serveFixtureRuns();
+
+// The run indexed first: on a loaded machine the route's own wait (1.5 s) can end before the
+// index does, and a partial ledger is another answer ("none is summarised yet").
+beforeAll(async () => {
+  await servedSnapshot(await getRun("signal-ledger"), 60_000);
+}, 90_000);
 
 describe("GET /api/runs/{run}/ledger", () => {
   it("answers signal-ledger's steps, a known and an unknown trainer stage", async () => {
