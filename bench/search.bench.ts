@@ -21,7 +21,13 @@ import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { LARGE_DEFAULTS, writeLargeRun } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
-import { pendingTextCount, SEARCH_TABLES } from "@/lib/index";
+import {
+  pendingTextIn,
+  SEARCH_TABLES,
+  TRIGRAM_FTS,
+  TRIGRAM_TABLES,
+  trigramFileOf,
+} from "@/lib/index";
 import { dropPageCache } from "./cache";
 import { runFresh } from "./fresh";
 import {
@@ -72,6 +78,12 @@ async function pairs(root: string, run: string, n: number, label: string): Promi
     console.log(
       `first index, ${label} (${withText.cache}): with text ${fmt(withText.ms)} (its summaries after ${fmt(withText.summariesMs)}), without ${fmt(without.ms)}: ${(withText.ms / without.ms).toFixed(2)}×; ${(s.text / 1e6).toFixed(1)} MB of text, search tables ${(s.table / 1e6).toFixed(1)} MB (${(s.table / s.text).toFixed(2)}×)`,
     );
+    // Where the text's CPU goes: every thread's (the busiest are the two store workers, then the
+    // trigram worker), against what FTS5's trigram tokenizer alone takes for the same text.
+    const cpu = (r: typeof without) => r.threads.map(([, sec]) => sec.toFixed(2)).join(" ");
+    console.log(
+      `  CPU with text ${fmt(withText.cpuMs)} (threads, s: ${cpu(withText)}), without ${fmt(without.cpuMs)} (${cpu(without)}); FTS5 alone on the same text, in memory, one transaction: ${fmt(ftsAlone(withText.db))}`,
+    );
   }
   return ratios.sort((a, b) => a - b);
 }
@@ -79,7 +91,13 @@ async function pairs(root: string, run: string, n: number, label: string): Promi
 async function coldIndex(root: string, run: string, files: string[]) {
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "i.sqlite");
   const cache = dropPageCache(files);
-  const r = await runFresh<{ ms: number; summariesMs: number; summaries: number }>({
+  const r = await runFresh<{
+    ms: number;
+    summariesMs: number;
+    cpuMs: number;
+    threads: Array<[string, number]>;
+    summaries: number;
+  }>({
     task: "index",
     runsRoot: root,
     run,
@@ -88,29 +106,46 @@ async function coldIndex(root: string, run: string, files: string[]) {
   return { ...r, db, cache };
 }
 
-/** Rollouts whose text waits for its trigrams, read beside the server (read-only). */
-function pendingTrigrams(db: string): number {
+/** CPU ms FTS5's trigram tokenizer takes for the index's text (as the index configures it). */
+function ftsAlone(db: string): number {
   const d = new Database(db, { readonly: true });
+  const mem = new Database(":memory:");
   try {
-    return pendingTextCount(d);
+    const texts = (
+      d.prepare("SELECT body, deflated FROM search_text WHERE trigrams = 1").all() as Array<{
+        body: Buffer;
+        deflated: number;
+      }>
+    ).map((r) => (r.deflated ? inflateRawSync(r.body) : r.body));
+    mem.exec(`CREATE VIRTUAL TABLE f USING ${TRIGRAM_FTS}`);
+    const put = mem.prepare("INSERT INTO f (rowid, body) VALUES (?, ?)");
+    const c0 = process.cpuUsage();
+    mem.transaction(() => texts.forEach((t, i) => put.run(i + 1, t)))();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
   } finally {
     d.close();
+    mem.close();
   }
 }
 
-/** The search tables' bytes on disk (dbstat) and the UTF-8 bytes of the text they hold. */
+/**
+ * The search tables' bytes on disk (dbstat: the text's in the index, the trigrams' in their file)
+ * and the UTF-8 bytes of the text they hold.
+ */
 function textSizes(db: string): { table: number; text: number; rollouts: number } {
   const d = new Database(db, { readonly: true });
   try {
-    const names = new Set([...SEARCH_TABLES, "sqlite_autoindex_search_text_1"]);
+    d.prepare("ATTACH DATABASE ? AS trig").run(trigramFileOf(db));
     let table = 0;
-    for (const r of d
-      .prepare("SELECT name, SUM(pgsize) AS s FROM dbstat GROUP BY name")
-      .all() as Array<{
-      name: string;
-      s: number;
-    }>)
-      if (names.has(r.name)) table += r.s;
+    for (const [schema, tables] of [
+      ["main", [...SEARCH_TABLES, "sqlite_autoindex_search_text_1", "search_text_dense"]],
+      ["trig", TRIGRAM_TABLES],
+    ] as const)
+      for (const r of d
+        .prepare("SELECT name, SUM(pgsize) AS s FROM dbstat(?) GROUP BY name")
+        .all(schema) as Array<{ name: string; s: number }>)
+        if ((tables as readonly string[]).includes(r.name)) table += r.s;
     let text = 0;
     let rollouts = 0;
     for (const r of d.prepare("SELECT body, deflated FROM search_text").iterate() as Iterable<{
@@ -172,7 +207,7 @@ export async function queries(): Promise<void> {
     // The trigrams follow the summaries, in slices (docs/search.md): a query before they are all
     // written checks more candidates. Timed until none waits, then the queries are warm.
     const t0 = performance.now();
-    while (db && pendingTrigrams(path.join(cache, db)) > 0)
+    while (db && pendingTextIn(path.join(cache, db)) > 0)
       await new Promise((r) => setTimeout(r, 500));
     console.log(`trigrams indexed ${fmt(performance.now() - t0)} after the summaries`);
     if (db) {
