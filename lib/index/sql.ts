@@ -10,7 +10,8 @@ import { SEVERITY_ORDER } from "@/lib/severity";
 import type { RolloutQuery } from "./query";
 import { SUMMARY_SELECT, summaryOfRow, TAG } from "./columns";
 import type { SummaryRows } from "./rows";
-import { parseTextQuery, trigramsDone } from "./search";
+import { isDamage } from "@/lib/rollout";
+import { indexTextSoon, parseTextQuery, retireTrigrams, trigramsDone } from "./search";
 
 /** The run's facts its severity is served with (./run-severity's RunSeverityFacts). */
 export interface RunFacts {
@@ -112,9 +113,23 @@ export function whereOf(q: RolloutQuery, facts: RunFacts, trigrams: number | nul
   return { sql: and.length ? and.join(" AND ") : "1", params };
 }
 
-/** `q`'s WHERE clause over `rows`, narrowed by search's trigrams as far as they have got. */
-const whereIn = (rows: SummaryRows, q: RolloutQuery, facts: RunFacts): Sql =>
-  whereOf(q, facts, q.text ? trigramsDone(rows.handle) : null);
+/**
+ * `run` with `q`'s WHERE clause narrowed by the trigrams; if that fails on a damaged database, once
+ * more without them: a damaged trigram file costs a query the narrowing, not its answer. Its
+ * trigrams are retired (a new epoch: no query narrows by them again) and written afresh by the
+ * trigram writer, which moves a file it cannot clear aside (./search/indexer).
+ */
+function withWhere<T>(rows: SummaryRows, q: RolloutQuery, facts: RunFacts, run: (w: Sql) => T): T {
+  const trigrams = q.text ? trigramsDone(rows.handle) : null;
+  try {
+    return run(whereOf(q, facts, trigrams));
+  } catch (err) {
+    if (trigrams === null || !isDamage(err)) throw err;
+    rows.guarded((db) => retireTrigrams(db));
+    indexTextSoon(rows);
+    return run(whereOf(q, facts, null));
+  }
+}
 
 /** The "Calls made" column's value (lib/view/calls-made), as the table sorts by it. */
 const CALLS_MADE = "(s.n_calls + s.failed_calls + s.lost_calls)";
@@ -154,9 +169,10 @@ export function allSummaries(rows: SummaryRows): RolloutSummary[] {
 
 /** How many rollouts match `q`. */
 export function countMatching(rows: SummaryRows, q: RolloutQuery, facts: RunFacts): number {
-  const w = whereIn(rows, q, facts);
-  const sql = `SELECT COUNT(*) FROM summaries s WHERE ${w.sql}`;
-  return rows.handle.prepare(sql).pluck().get(w.params) as number;
+  return withWhere(rows, q, facts, (w) => {
+    const sql = `SELECT COUNT(*) FROM summaries s WHERE ${w.sql}`;
+    return rows.handle.prepare(sql).pluck().get(w.params) as number;
+  });
 }
 
 /** One window of the rows matching `q` in its order (stored summaries: no run severity yet). */
@@ -167,9 +183,10 @@ export function pageRows(
   offset: number,
   limit: number,
 ): RolloutSummary[] {
-  const w = whereIn(rows, q, facts);
-  const sql = `SELECT ${SUMMARY_SELECT} FROM summaries s WHERE ${w.sql} ORDER BY ${orderBy(orderOf(q))} LIMIT @limit OFFSET @offset`;
-  return summariesOf(rows.handle.prepare(sql).all({ ...w.params, limit, offset }));
+  return withWhere(rows, q, facts, (w) => {
+    const sql = `SELECT ${SUMMARY_SELECT} FROM summaries s WHERE ${w.sql} ORDER BY ${orderBy(orderOf(q))} LIMIT @limit OFFSET @offset`;
+    return summariesOf(rows.handle.prepare(sql).all({ ...w.params, limit, offset }));
+  });
 }
 
 /**
@@ -181,16 +198,17 @@ export function* matchingRows(
   q: RolloutQuery,
   facts: RunFacts,
 ): Generator<RolloutSummary> {
-  const w = whereIn(rows, q, facts);
   const o = orderOf(q);
   const keys = o.keys.map((k, i) => `${k} AS k${i}`).join(", ");
   const after = `(${o.keys.join(", ")}) ${o.desc ? "<" : ">"} (${o.keys.map((_, i) => `@k${i}`).join(", ")})`;
   let last: Record<string, unknown> | null = null;
   for (;;) {
-    const sql = `SELECT ${SUMMARY_SELECT}, ${keys} FROM summaries s WHERE ${w.sql}${last ? ` AND ${after}` : ""} ORDER BY ${orderBy(o)} LIMIT 1000`;
-    const page = rows.handle.prepare(sql).all({ ...w.params, ...(last ?? {}) }) as Array<
-      Record<string, unknown>
-    >;
+    const page = withWhere(rows, q, facts, (w) => {
+      const sql = `SELECT ${SUMMARY_SELECT}, ${keys} FROM summaries s WHERE ${w.sql}${last ? ` AND ${after}` : ""} ORDER BY ${orderBy(o)} LIMIT 1000`;
+      return rows.handle.prepare(sql).all({ ...w.params, ...(last ?? {}) }) as Array<
+        Record<string, unknown>
+      >;
+    });
     yield* summariesOf(page);
     if (page.length < 1000) return;
     const end = page[page.length - 1] as Record<string, unknown>;
@@ -210,36 +228,40 @@ export function neighboursOf(
   facts: RunFacts,
 ): RolloutNeighbors {
   const db = rows.handle;
-  const w = whereIn(rows, q, facts);
   const o = orderOf(q);
   const total = countMatching(rows, q, facts);
-  const keys = o.keys.map((k, i) => `${k} AS k${i}`).join(", ");
-  const self = db
-    .prepare(`SELECT ${keys}, (${w.sql}) AS hit FROM summaries s WHERE s.id = @id`)
-    .get({ ...w.params, id }) as Record<string, unknown> | undefined;
-  if (!self) return { prev: null, next: null, index: null, total };
-  const tuple = `(${o.keys.join(", ")})`;
-  const at = `(${o.keys.map((_, i) => `@k${i}`).join(", ")})`;
-  const p = { ...w.params, ...Object.fromEntries(o.keys.map((_, i) => [`k${i}`, self[`k${i}`]])) };
-  const [lt, gt] = o.desc ? [">", "<"] : ["<", ">"];
-  const back = { keys: o.keys, desc: !o.desc };
-  const one = (cmp: string, order: string) =>
-    (db
-      .prepare(
-        `SELECT s.id FROM summaries s WHERE ${w.sql} AND ${tuple} ${cmp} ${at} ORDER BY ${order} LIMIT 1`,
-      )
+  return withWhere(rows, q, facts, (w) => {
+    const keys = o.keys.map((k, i) => `${k} AS k${i}`).join(", ");
+    const self = db
+      .prepare(`SELECT ${keys}, (${w.sql}) AS hit FROM summaries s WHERE s.id = @id`)
+      .get({ ...w.params, id }) as Record<string, unknown> | undefined;
+    if (!self) return { prev: null, next: null, index: null, total };
+    const tuple = `(${o.keys.join(", ")})`;
+    const at = `(${o.keys.map((_, i) => `@k${i}`).join(", ")})`;
+    const p = {
+      ...w.params,
+      ...Object.fromEntries(o.keys.map((_, i) => [`k${i}`, self[`k${i}`]])),
+    };
+    const [lt, gt] = o.desc ? [">", "<"] : ["<", ">"];
+    const back = { keys: o.keys, desc: !o.desc };
+    const one = (cmp: string, order: string) =>
+      (db
+        .prepare(
+          `SELECT s.id FROM summaries s WHERE ${w.sql} AND ${tuple} ${cmp} ${at} ORDER BY ${order} LIMIT 1`,
+        )
+        .pluck()
+        .get(p) as string | undefined) ?? null;
+    const before = db
+      .prepare(`SELECT COUNT(*) FROM summaries s WHERE ${w.sql} AND ${tuple} ${lt} ${at}`)
       .pluck()
-      .get(p) as string | undefined) ?? null;
-  const before = db
-    .prepare(`SELECT COUNT(*) FROM summaries s WHERE ${w.sql} AND ${tuple} ${lt} ${at}`)
-    .pluck()
-    .get(p) as number;
-  return {
-    prev: one(lt, orderBy(back)),
-    next: one(gt, orderBy(o)),
-    index: self.hit ? before : null,
-    total,
-  };
+      .get(p) as number;
+    return {
+      prev: one(lt, orderBy(back)),
+      next: one(gt, orderBy(o)),
+      index: self.hit ? before : null,
+      total,
+    };
+  });
 }
 
 /** The run's policy model: the main-chain model most rollouts train on (ties: smallest name). */

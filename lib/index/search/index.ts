@@ -9,6 +9,7 @@ export {
   pendingTextIn,
   openSearch,
   SEARCH_TABLES,
+  retireTrigrams,
   searchTextTotals,
   trigramFileOf,
   trigramsDone,

@@ -9,6 +9,10 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { IndexedText } from "@/lib/rollout";
+import { summaryOf } from "@/lib/testing/summary";
+import { parseRolloutQuery } from "../query";
+import { SummaryRows } from "../rows";
+import { countMatching, pageRows } from "../sql";
 import { runSearchJob } from "./indexer";
 import {
   openSearch,
@@ -179,5 +183,51 @@ describe("the trigram worker's job", () => {
       .all();
     expect(ids).toEqual(["a"]);
     db.close();
+  });
+
+  it("answers exactly over a trigram file whose pages went bad, and writes it again", async () => {
+    const file = newFile();
+    const rows = new SummaryRows(file);
+    await rows.open(async () => null);
+    const planted = ["r3", "r17", "r29"];
+    rows.write(
+      Array.from({ length: 40 }, (_, i) => {
+        const id = `r${i}`;
+        const body = `${planted.includes(id) ? "Segmentation fault in " : ""}worker ${i} `.repeat(
+          20,
+        );
+        return {
+          summary: { ...summaryOf({ rollout_id: id }), search_text: textOf(body) },
+          key: "k",
+        };
+      }),
+    );
+    while (runSearchJob({ kind: "index-text", file }).more);
+    const q = parseRolloutQuery(new URLSearchParams({ text: '"segmentation fault"' }));
+    const facts = { policy_model: null, capture_expected: false };
+    expect(countMatching(rows, q, facts)).toBe(3);
+    rows.close();
+    // The trigram data's pages overwritten (its state still reads), the WAL checkpointed first.
+    const trig = new Database(trigramFileOf(file));
+    trig.pragma("wal_checkpoint(TRUNCATE)");
+    const pages = trig
+      .prepare("SELECT pageno FROM dbstat WHERE name = 'search_fts_data'")
+      .pluck()
+      .all() as number[];
+    const size = trig.pragma("page_size", { simple: true }) as number;
+    trig.close();
+    const bytes = readFileSync(trigramFileOf(file));
+    for (const n of pages) bytes.fill(0x55, (n - 1) * size, n * size);
+    writeFileSync(trigramFileOf(file), bytes);
+    expect(trigramsDone(rows.handle)).not.toBeNull(); // narrowed: the data's pages are read
+    expect(countMatching(rows, q, facts)).toBe(3);
+    expect(pageRows(rows, q, facts, 0, 10).map((r) => r.rollout_id)).toEqual(planted);
+    expect(rows.takeDamage()).toBeNull(); // the summaries' index is not rebuilt for it
+    rows.close();
+    while (runSearchJob({ kind: "index-text", file }).more);
+    expect(readFileSync(`${trigramFileOf(file)}.damaged`).length).toBe(bytes.length);
+    expect(pendingTextCount(rows.handle)).toBe(0);
+    expect(countMatching(rows, q, facts)).toBe(3);
+    rows.close();
   });
 });

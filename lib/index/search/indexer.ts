@@ -29,14 +29,35 @@ const TURN_MS = 1000;
 
 /** On the worker: writes pending trigrams for up to a turn; whether more wait. */
 export function runSearchJob(job: SearchJob): { more: boolean } {
+  const file = trigramFileOf(job.file);
   const db = new Database(job.file, { fileMustExist: true, timeout: 10_000 });
   try {
     db.pragma("synchronous = OFF");
-    attachTrigrams(db, trigramFileOf(job.file));
-    return { more: indexPendingText(db, TURN_MS) };
+    attachTrigrams(db, file);
+    try {
+      return { more: indexPendingText(db, TURN_MS) };
+    } catch (err) {
+      // Damage in the trigram file (a page gone bad): moved aside, and the next turn writes it
+      // again. Damage in the index is the refresh's to find and report.
+      if (!isDamage(err) || db.pragma("trig.quick_check", { simple: true }) === "ok") throw err;
+      db.exec("DETACH DATABASE trig");
+      moveAside(file, err);
+      return { more: true };
+    }
   } finally {
     db.close();
   }
+}
+
+/** A damaged trigram file (and its WAL) moved aside as `<file>.damaged`, for a fresh one. */
+function moveAside(file: string, err: unknown): void {
+  console.error(`search index ${file}: ${(err as Error).message}; moved aside and rewritten`);
+  try {
+    renameSync(file, `${file}.damaged`);
+  } catch {
+    rmSync(file, { force: true });
+  }
+  for (const side of ["-wal", "-shm", "-journal"]) rmSync(file + side, { force: true });
 }
 
 /** Attaches the trigram file as `trig` in WAL mode; one that is not a database is moved aside. */
@@ -55,13 +76,7 @@ function attachTrigrams(db: Database.Database, file: string): void {
     } catch (err) {
       if (attached) db.exec("DETACH DATABASE trig");
       if (attempt > 0 || !isDamage(err)) throw err;
-      console.error(`search index ${file}: ${(err as Error).message}; moved aside and rewritten`);
-      try {
-        renameSync(file, `${file}.damaged`);
-      } catch {
-        rmSync(file, { force: true });
-      }
-      for (const side of ["-wal", "-shm", "-journal"]) rmSync(file + side, { force: true });
+      moveAside(file, err);
     }
   }
 }

@@ -85,6 +85,14 @@ export function trigramsDone(db: Database.Database): number | null {
   }
 }
 
+/**
+ * Gives the index a new epoch, so its trigrams are no longer trusted and are written again from
+ * the start (by the writer, ./indexer): for a trigram file a query found damaged.
+ */
+export function retireTrigrams(db: Database.Database): void {
+  db.prepare("UPDATE meta SET v = ? WHERE k = 'search_epoch'").run(randomUUID());
+}
+
 interface Statements {
   find: Database.Statement;
   drop: Database.Statement;
