@@ -16,7 +16,7 @@ function Opening() {
 
 export function RolloutLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Link href={href} className="mono">
+    <Link href={href} className="mono" prefetch={false}>
       {children}
       <Opening />
     </Link>
