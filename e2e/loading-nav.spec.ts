@@ -170,7 +170,7 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
     // frame's first poll says so and moves on to deciding.
     const words = page.getByTestId("loading-words");
     await expect(words).toContainText(
-      /Reading [\d.,]+ MB of [\d.,]+ MB \(\d+%\)|Read; deciding the verdict/,
+      /Reading [\d.,]+ [kM]B of [\d.,]+ [kM]B \(\d+%\)|Read; deciding the verdict/,
       { timeout: 15_000 },
     );
     await expect(page.getByTestId("loading-bar")).toHaveAttribute("max", /^\d+$/);
@@ -201,11 +201,11 @@ test.describe("on the sample runs", () => {
     await expect(page.getByTestId("verdict-bar")).toBeVisible();
   });
 
-  test("while the page's response is held, the clicked link says it is opening; then the inspector", async ({
+  test("while the page's response is held, the inspector's frame replaces the table at once; then the inspector", async ({
     page,
   }) => {
     // A slow network or a busy server: the page's response is held. The inspector page is not
-    // prefetched (it is dynamic), so the table's link itself must say the click was taken.
+    // prefetched (it is dynamic), so the frame is drawn in the browser from the link alone.
     await page.route(/\/runs\/claude-code-capture-on\/rollouts\/[^/?]+/, async (route) => {
       const h = route.request().headers();
       if (h["rsc"] === "1" && !h["next-router-prefetch"])
@@ -216,10 +216,34 @@ test.describe("on the sample runs", () => {
     const row = page.getByTestId("rollout-row").first();
     const id = await row.getAttribute("data-rollout-id");
     await row.locator("a").first().click();
-    await expect(row.getByTestId("link-pending")).toBeVisible({ timeout: 500 });
-    await expect(row.getByTestId("link-pending")).toHaveText("opening…");
-    await expect(page.locator(".crumbs")).toContainText(` / ${id}`, { timeout: 10_000 });
+    const frame = page.getByTestId("link-pending");
+    await expect(frame).toBeVisible({ timeout: 500 });
+    await expect(frame.locator(".crumbs")).toHaveText(`runs / ${CC} / ${id}`);
+    await expect(frame.getByTestId("loading-verdict")).toHaveText("Loading…");
+    await expect(page.getByTestId("rollout-row").first()).toBeHidden({ timeout: 500 });
+    await expect(page).toHaveURL(new RegExp(`/runs/${CC}\\?`)); // still the run page: held
     await expect(page.getByTestId("verdict-bar")).toBeVisible({ timeout: 10_000 });
+    await expect(frame).toHaveCount(0);
+    await expect(page.locator(".crumbs")).toContainText(` / ${id}`);
+  });
+
+  test("while the page's response is held, the frame's crumbs lead back to the run", async ({
+    page,
+  }) => {
+    await page.route(/\/runs\/claude-code-capture-on\/rollouts\/[^/?]+/, async (route) => {
+      const h = route.request().headers();
+      if (h["rsc"] === "1" && !h["next-router-prefetch"])
+        await new Promise((r) => setTimeout(r, 5000));
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto(`/runs/${CC}?${TABLE_QUERY}`);
+    await page.getByTestId("rollout-row").first().locator("a").first().click();
+    await expect(page.getByTestId("link-pending")).toBeVisible();
+    // The frame is drawn through a portal inside the link: its own links must not bubble into it.
+    await page.getByTestId("link-pending").getByRole("link", { name: CC }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${CC}$`));
+    await expect(page.getByTestId("link-pending")).toHaveCount(0);
+    await expect(page.getByTestId("rollout-row").first()).toBeVisible();
   });
 
   test("previous / next follow the table's sort and filters and keep the profile and tab", async ({

@@ -4,6 +4,8 @@
 //   counts it in numFailedTestSuites but not in numFailedTests: each such file is one failure;
 // - Playwright's top-level errors (global setup, a spec that fails to load) are one failure each;
 // - a test that passed only on retry is counted as passed but named "flaky" on its own line;
+// - every failed test is named on its own line with its error's first line, so the closing lines
+//   say what failed even where only the log's tail is kept;
 // - every skip is named with its reason; a skip that gives none is a failure. A unit test gives it
 //   in its title, "(skipped when …)"; a Playwright test in its skip annotation's description.
 // Unit and browser tests each run in two passes (what is timed alone, then the rest on two
@@ -29,6 +31,12 @@ export function unitCounts(u) {
       notes.push(`unit: ${file.name} failed to run: ${why || "no test result"}`);
     }
   }
+  for (const file of u.testResults ?? [])
+    for (const a of file.assertionResults ?? [])
+      if (a.status === "failed")
+        notes.push(
+          `unit: failed ${file.name} › ${a.fullName ?? a.title}: ${firstLine(a.failureMessages?.[0])}`,
+        );
   let unexplained = 0;
   for (const file of u.testResults ?? [])
     for (const a of file.assertionResults ?? []) {
@@ -58,6 +66,12 @@ export function e2eCounts(r) {
     notes.push(`e2e: top-level error: ${why}`);
   }
   if (e.flaky > 0) notes.push(`e2e: ${e.flaky} flaky (passed only on retry)`);
+  for (const { title, where, test } of e2eTests(r.suites ?? [])) {
+    if (test.status !== "unexpected" && test.status !== "flaky") continue;
+    const error = (test.results ?? []).map((x) => x.error?.message).find(Boolean);
+    const what = test.status === "flaky" ? "flaky" : "failed";
+    notes.push(`e2e: ${what} [${test.projectName}] ${where} › ${title}: ${firstLine(error)}`);
+  }
   let unexplained = 0;
   for (const { title, test } of e2eTests(r.suites ?? [])) {
     if (!(test.results ?? []).every((x) => x.status === "skipped") || !test.results?.length)
@@ -83,8 +97,15 @@ function* e2eTests(suites) {
   for (const suite of suites) {
     yield* e2eTests(suite.suites ?? []);
     for (const spec of suite.specs ?? [])
-      for (const test of spec.tests ?? []) yield { title: spec.title, test };
+      for (const test of spec.tests ?? [])
+        yield { title: spec.title, where: `${spec.file}:${spec.line}`, test };
   }
+}
+
+/** An error's first non-empty line, without terminal colours, at most 200 characters. */
+function firstLine(message) {
+  const plain = String(message ?? "").replace(/\u001b\[[0-9;]*m/g, "");
+  return (plain.split("\n").find((l) => l.trim()) ?? "no message").trim().slice(0, 200);
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {

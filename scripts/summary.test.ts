@@ -117,4 +117,63 @@ describe("the closing line's counts", () => {
     ]);
     expect(e2eCounts(spec([{ type: "skip" }])).f).toBe(1);
   });
+
+  it("names each failed test with its error's first line, and each flaky one", () => {
+    const unit = unitCounts({
+      numPassedTests: 0,
+      numFailedTests: 1,
+      numPendingTests: 0,
+      testResults: [
+        {
+          name: "/r/d.test.ts",
+          status: "failed",
+          message: "",
+          assertionResults: [
+            {
+              status: "failed",
+              fullName: "d > is quick",
+              failureMessages: [
+                "\u001b[31mAssertionError: expected 148 to be less than 100\u001b[39m\n    at d",
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(unit.notes).toEqual([
+      "unit: failed /r/d.test.ts › d > is quick: AssertionError: expected 148 to be less than 100",
+    ]);
+    const test = (status: string, message: string) => ({
+      projectName: "timed",
+      status,
+      results: [{ status: "failed", error: { message } }, { status: "passed" }],
+    });
+    const e2e = e2eCounts({
+      stats: { expected: 1, unexpected: 1, flaky: 1, skipped: 0 },
+      suites: [
+        {
+          specs: [
+            {
+              title: "a click",
+              file: "nav.spec.ts",
+              line: 184,
+              tests: [test("unexpected", "\nError: 547 ms")],
+            },
+            { title: "a load", file: "nav.spec.ts", line: 90, tests: [test("flaky", "Timeout")] },
+            {
+              title: "fine",
+              file: "nav.spec.ts",
+              line: 9,
+              tests: [{ status: "expected", results: [] }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(e2e.notes).toEqual([
+      "e2e: 1 flaky (passed only on retry)",
+      "e2e: failed [timed] nav.spec.ts:184 › a click: Error: 547 ms",
+      "e2e: flaky [timed] nav.spec.ts:90 › a load: Timeout",
+    ]);
+  });
 });

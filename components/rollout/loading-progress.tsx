@@ -4,15 +4,13 @@
 // a bar of the build's progress, polled from the progress route: bytes read of the rollout's files
 // on a cold build, then the deciding and decoding phases.
 import Link from "next/link";
-import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type BuildProgress, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
 
 const POLL_MS = 250;
 
-export function LoadingProgress() {
-  const { run, rollout } = useParams<{ run: string; rollout: string }>();
+export function LoadingProgress({ run, rollout }: { run: string; rollout: string }) {
   const progress = useBuildProgress(run, rollout);
   return (
     <div data-testid="rollout-loading" aria-busy="true">
@@ -64,8 +62,11 @@ function useBuildProgress(run: string, rollout: string): BuildProgress | { error
   return progress;
 }
 
+/** A byte count as a reader says it: kB under a megabyte (a small rollout is not "0 MB"). */
 const mb = (bytes: number) =>
-  `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: bytes < 10e6 ? 1 : 0 })} MB`;
+  bytes < 1e6
+    ? `${Math.max(1, Math.round(bytes / 1e3)).toLocaleString("en-US")} kB`
+    : `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: bytes < 10e6 ? 1 : 0 })} MB`;
 
 /** The bar and its words: determinate while the files are read, full afterwards. */
 function ProgressBar({ progress }: { progress: BuildProgress | { error: string } | null }) {

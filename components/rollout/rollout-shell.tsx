@@ -5,6 +5,7 @@
 // layout is part of the shell, hydrated at once: it shows the frame until the page says it has
 // arrived. The page's own fallback (PagePending, only while its model is being built) marks the
 // page as on its way again (a new profile, say).
+import { useParams } from "next/navigation";
 import { createContext, useContext, useLayoutEffect, useState, type ReactNode } from "react";
 import { LoadingProgress } from "./loading-progress";
 
@@ -13,10 +14,11 @@ const Waiting = createContext<(waiting: boolean) => void>(() => {});
 export function RolloutShell({ children }: { children: ReactNode }) {
   // Until the page arrives: on a direct load, and on a navigation into a new rollout.
   const [waiting, setWaiting] = useState(true);
+  const { run, rollout } = useParams<{ run: string; rollout: string }>();
   return (
     <Waiting.Provider value={setWaiting}>
       <div className="rollout-shell">
-        {waiting && <LoadingProgress />}
+        {waiting && <LoadingProgress run={run} rollout={rollout} />}
         {children}
       </div>
     </Waiting.Provider>

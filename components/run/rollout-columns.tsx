@@ -54,7 +54,11 @@ export const COLUMNS: Col[] = [
       width: 110,
       render: (s, c) =>
         hasInspectorPage(s) ? (
-          <RolloutLink href={inspectorHref(c.runId, s.rollout_id, c.params)}>
+          <RolloutLink
+            href={inspectorHref(c.runId, s.rollout_id, c.params)}
+            run={c.runId}
+            rollout={s.rollout_id}
+          >
             {s.rollout_id}
           </RolloutLink>
         ) : (

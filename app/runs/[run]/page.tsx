@@ -5,6 +5,7 @@ import { decideRunProfile } from "@/lib/runs";
 import { requestRun } from "./request-run";
 import { RunOverview } from "@/components/run/run-overview";
 import { GroupSignal } from "@/components/run/groups-table";
+import { OpeningFrame } from "@/components/run/rollout-link";
 
 export const dynamic = "force-dynamic";
 
@@ -25,6 +26,8 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
   ]);
   return (
     <>
+      {/* A clicked rollout's loading frame: while shown, it hides the rest (app/globals.css). */}
+      <OpeningFrame />
       {/* The id is in the crumbs only beside a name: a run without one (a bare directory) is titled
           by its id, which should not show twice. */}
       <p className="crumbs" data-testid="run-crumbs">
