@@ -11,6 +11,7 @@ import {
   chooseScalar,
   readRunScalars,
   scalarAsMetricsRows,
+  seriesFacts,
   sharedScalars,
   type RunScalars,
 } from "@/lib/trainer";
@@ -114,7 +115,7 @@ function checkScalar(asked: string | null, both: readonly string[]): void {
 }
 
 const logsScalar = (s: RunScalars, tag: string) =>
-  s.series.some((x) => x.tag === tag && x.points.some((p) => p.value !== null));
+  s.series.some((x) => x.tag === tag && seriesFacts(x).hasValue);
 
 /** The baseline pair's sides on the chosen scalar, with a note for a side that does not log it. */
 async function loadBaseline(

@@ -2,8 +2,13 @@
 // trainer's `train/reward` from its logs, else metrics.jsonl's `reward`; lib/trainer/run-scalars),
 // how many steps it has, and its points downsampled to at most `maxPoints` with every gap (a NaN
 // step) kept so no line is drawn across it. Pure; reading the logs is lib/runs'.
-import { chartPoints, CURVE_MAX_POINTS, rewardSeries, type ScalarSeries } from "@/lib/trainer";
-import { mean as ssMean } from "simple-statistics";
+import {
+  chartPoints,
+  CURVE_MAX_POINTS,
+  rewardSeries,
+  seriesFacts,
+  type ScalarSeries,
+} from "@/lib/trainer";
 
 export { CURVE_MAX_POINTS };
 
@@ -25,19 +30,16 @@ export function trainingCurve(
 ): TrainingCurveView | null {
   const picked = rewardSeries(series);
   if (!picked) return null;
-  // A loop, not array chains: a series may hold 200,000 points, and this runs on the server's thread.
-  const finite: number[] = [];
-  for (const p of picked.points)
-    if (p.value !== null && Number.isFinite(p.value)) finite.push(p.value);
-  const points = chartPoints(picked.points, maxPoints).map((p) => ({
-    step: p.step,
-    reward: p.value,
-  }));
+  // The series' facts come from the worker that parsed it (or are worked out once): a series may
+  // hold 200,000 points, and this runs on the server's thread.
+  const facts = seriesFacts(picked);
+  const chart =
+    maxPoints === CURVE_MAX_POINTS ? facts.chart : chartPoints(picked.points, maxPoints);
   return {
-    mean: finite.length > 0 ? ssMean(finite) : null,
+    mean: facts.finiteMean,
     tag: picked.tag,
     sources: picked.sources,
-    steps: picked.points.length,
-    points,
+    steps: facts.count,
+    points: chart.map((p) => ({ step: p.step, reward: p.value })),
   };
 }

@@ -18,6 +18,7 @@ import {
   type IndexedSummary,
   isDamage,
 } from "@/lib/rollout";
+import { turnQueue } from "@/lib/store";
 import { CREATE_RECORDS } from "./record-rows";
 import * as search from "./search";
 import {
@@ -44,6 +45,7 @@ const TABLES = ["meta", "records", "summaries", "summary_tags", ...search.SEARCH
 /** The health's tag counts sum the tags' weights: (tag, n) makes them index-only. */
 const HEALTH_INDEXES = ["CREATE INDEX IF NOT EXISTS t_tag_n ON summary_tags (tag, n)"];
 
+const openTurn = turnQueue(); // index opens take turns, one a turn (lib/store/io/turn)
 export class SummaryRows {
   private db: Database.Database | null = null;
   private statements: {
@@ -79,8 +81,7 @@ export class SummaryRows {
     } catch (err) {
       return this.inMemory(err);
     }
-    // A database not there yet has nothing to check (a first index starts without waiting on a
-    // worker to load for it).
+    // A database not there yet has nothing to check (nor waits on a worker to load for it).
     if (!this.verified && !existsSync(file)) this.verified = true;
     if (!this.verified) {
       const damage = await check(file).then(
@@ -90,7 +91,8 @@ export class SummaryRows {
       if (this.db) return; // opened meanwhile
       if (damage) return this.rebuild(damage);
     }
-    this.openSync();
+    await openTurn(); // a cold open creates the schema, attaches the trigram file: 5-10 ms
+    if (!this.db) this.openSync();
   }
 
   /** The open database (opening it when a query comes before a refresh). */

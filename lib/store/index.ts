@@ -26,6 +26,7 @@ export {
   StoreWorkerPool,
   memoryBudget,
   nextTurn,
+  turnQueue,
   type JobContext,
   SQLITE_SNAPSHOT_MAX_BYTES,
   SqliteSnapshotError,

@@ -12,7 +12,7 @@ import { readEventFile } from "./event-scalars";
 import type { LoggedFacts } from "@/lib/schema";
 import { readMlflowMetric } from "./mlflow";
 import { parseMlflowDatabase } from "./mlflow-db";
-import { PackedCollector, thinPacked, type PackedSeries } from "./packed-series";
+import { factsOf, PackedCollector, thinPacked, type PackedSeries } from "./packed-series";
 import {
   mergeFacts,
   parseConfigYaml,
@@ -24,7 +24,7 @@ import {
 } from "./wandb";
 import { loggedFacts } from "./logged-facts";
 
-export { thin, unpack, type PackedSeries } from "./packed-series";
+export { lazySeries, thin, unpack, type PackedSeries } from "./packed-series";
 
 /** Larger than any scalar log a trainer writes: refused rather than held in memory. */
 export const TRAINER_LOG_MAX_BYTES = 256 << 20;
@@ -184,6 +184,7 @@ export async function runTrainerFileJob(
     parsed = parseTrainerFile(job, bytes, side);
     parsed.notes.push(...sideNotes);
   }
+  for (const s of parsed.series) s.facts = factsOf(s);
   ctx?.transfer(
     parsed.series.flatMap((s) =>
       [s.steps, s.wall, s.values, s.nonFinite].map((a) => a.buffer as ArrayBuffer),

@@ -2,8 +2,11 @@
 // records never become millions of objects), keeps one point per step, cuts a series to a bound
 // and sends it back (the arrays transferred, not copied). Non-finite values are coded 1 NaN,
 // 2 +Infinity, 3 −Infinity. Pure. The object form (./scalar-series) is what the rest of the code
-// reads: `unpack` makes it from a bounded series.
-import type { ScalarPoint, ScalarSeries } from "./scalar-series";
+// reads: `unpack` makes it from a bounded series. A worker also sends each series' facts (its
+// finite mean, chart points and gaps), so the server's thread never walks 200,000 points to draw
+// a curve or list a run.
+import { mean as ssMean } from "simple-statistics";
+import { chartStride, type ScalarPoint, type ScalarSeries } from "./scalar-series";
 
 export interface PackedSeries {
   tag: string;
@@ -12,6 +15,23 @@ export interface PackedSeries {
   wall: Float64Array;
   values: Float64Array;
   nonFinite: Uint8Array;
+  /** What pages read of the whole series, when a worker worked it out (`factsOf`). */
+  facts?: SeriesFacts;
+}
+
+/** What the run list, health and curves read of a series: worked out once, on the packed form. */
+export interface SeriesFacts {
+  /** Its points (steps). */
+  count: number;
+  /** Whether any point has a finite value. */
+  hasValue: boolean;
+  /** The mean of its finite values (simple-statistics' compensated sum); null without one. */
+  finiteMean: number | null;
+  /** `chartPoints` of the series at CURVE_MAX_POINTS: every stride-th point and every gap. */
+  chart: Array<{ step: number; value: number | null }>;
+  /** Its non-finite points (a literal kept): steps, and the literals' codes (`nonFiniteLiteral`). */
+  gapSteps: Float64Array;
+  gapCodes: Uint8Array;
 }
 
 const NON_FINITE = [undefined, "NaN", "Infinity", "-Infinity"] as const;
@@ -137,6 +157,43 @@ export function thinPacked(s: PackedSeries, max: number): PackedSeries {
   return out;
 }
 
+/** The series' facts, in one pass over its arrays. */
+export function factsOf(p: PackedSeries): SeriesFacts {
+  const n = p.steps.length;
+  const stride = chartStride(n);
+  const finite: number[] = [];
+  const chart: SeriesFacts["chart"] = [];
+  const gaps: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // A point without a value is NaN here (a null one, or a non-finite one with its literal coded).
+    const gap = Number.isNaN(p.values[i]);
+    if (!gap) finite.push(p.values[i]!);
+    if (p.nonFinite[i] !== 0) gaps.push(i);
+    if (i % stride === 0 || gap)
+      chart.push({ step: p.steps[i]!, value: gap ? null : p.values[i]! });
+  }
+  return {
+    count: n,
+    hasValue: finite.length > 0,
+    finiteMean: finite.length > 0 ? ssMean(finite) : null,
+    chart,
+    gapSteps: Float64Array.from(gaps, (i) => p.steps[i]!),
+    gapCodes: Uint8Array.from(gaps, (i) => p.nonFinite[i]!),
+  };
+}
+
+/** The literal a gap's code stands for. */
+export const nonFiniteLiteral = (code: number) => NON_FINITE[code] ?? "NaN";
+
+const known = new WeakMap<ScalarSeries, SeriesFacts>();
+
+/** The facts of an object series: those its packed form came with, else worked out once. */
+export function seriesFacts(s: ScalarSeries): SeriesFacts {
+  let f = known.get(s);
+  if (!f) known.set(s, (f = factsOf(pack(s))));
+  return f;
+}
+
 export function pack(s: ScalarSeries): PackedSeries {
   const out = empty(s.tag, s.sources, s.points.length);
   s.points.forEach((p, i) => setPoint(out, i, p));
@@ -152,7 +209,30 @@ export function unpack(p: PackedSeries): ScalarSeries {
     else point.non_finite = NON_FINITE[code];
     points[i] = point;
   }
-  return { tag: p.tag, sources: p.sources, points };
+  const series = { tag: p.tag, sources: p.sources, points };
+  if (p.facts) known.set(series, p.facts);
+  return series;
+}
+
+/**
+ * The object form whose points are made on first read: what the run list, health and curves read
+ * (`seriesFacts`) never turns a file's 200,000 points into objects on the server's thread, nor
+ * leaves them for its garbage collector to walk. Only a page that reads every point (compare's
+ * step pairs, the mismatch join) makes them, once.
+ */
+export function lazySeries(p: PackedSeries): ScalarSeries {
+  let packed: PackedSeries | null = p;
+  let points: ScalarPoint[] | null = null;
+  const series = { tag: p.tag, sources: p.sources } as ScalarSeries;
+  Object.defineProperty(series, "points", {
+    enumerable: true,
+    get: () => {
+      if (points === null) [points, packed] = [unpack(packed!).points, null];
+      return points;
+    },
+  });
+  known.set(series, p.facts ?? factsOf(p));
+  return series;
 }
 
 /** The object form's thinning, done on the packed form (one home for the rule). */

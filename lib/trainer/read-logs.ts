@@ -13,7 +13,7 @@ import {
   FILE_POINTS,
   runTrainerFileJob,
   TRAINER_LOG_MAX_BYTES,
-  unpack,
+  lazySeries,
   type ParsedFile,
   type TrainerFileJob,
 } from "./log-files";
@@ -39,7 +39,7 @@ export interface LogPlace {
 }
 
 type Parsed = Omit<ParsedFile, "series"> & { series: ScalarSeries[] };
-/** A parsed point's heap, roughly (an object of three numbers). */
+/** A point's heap once a page has read it as an object (packed, 25 bytes), roughly. */
 const POINT_BYTES = 80;
 /** A tracking database is copied to a private snapshot, not held in memory: weighed at most this. */
 const DATABASE_MEMORY = 64 << 20;
@@ -67,12 +67,8 @@ async function parsed(job: TrainerFileJob, scope = ""): Promise<Parsed> {
       const file = await memoryBudget().run(weight, () =>
         pool ? pool.run<ParsedFile>(job) : runTrainerFileJob(job),
       );
-      // Into objects a series at a time, the loop given a turn between them (200,000 points each).
-      const series: ScalarSeries[] = [];
-      for (const packed of file.series) {
-        series.push(unpack(packed));
-        await nextTurn();
-      }
+      // Kept packed: each series' points become objects only when a page reads them all.
+      const series = file.series.map(lazySeries);
       return { ...file, series };
       // What is kept is bounded (FILE_POINTS points), however large the file: weighed as that.
     },

@@ -7,6 +7,7 @@ import path from "node:path";
 import { nextTurn } from "@/lib/store";
 import { trainerLogsDir } from "./log-place";
 import { readTrainerLogs } from "./read-logs";
+import { nonFiniteLiteral, seriesFacts } from "./packed-series";
 import type { ScalarSeries } from "./scalar-series";
 import { readMetrics, type MetricsRow, type RunMetrics, getRun, type RunLayout } from "@/lib/runs";
 
@@ -89,7 +90,7 @@ export const DEFAULT_SCALARS = ["train/reward", "reward"] as const;
 /** Tags both runs have with at least one finite value, sorted. */
 export function sharedScalars(a: RunScalars, b: RunScalars): string[] {
   const has = (r: RunScalars) =>
-    new Set(r.series.filter((s) => s.points.some((p) => p.value !== null)).map((s) => s.tag));
+    new Set(r.series.filter((s) => seriesFacts(s).hasValue).map((s) => s.tag));
   const inB = has(b);
   return [...has(a)].filter((t) => inB.has(t)).sort();
 }
@@ -139,9 +140,14 @@ export function scalarAsMetricsRows(
  */
 function curveOf(series: ScalarSeries, file: string, notes: string[], notesSource: string) {
   const gaps: RunMetrics["gaps"] = [];
-  for (const p of series.points)
-    if (p.non_finite)
-      gaps.push({ line: 0, at: `step ${p.step}`, key: series.tag, value: p.non_finite });
+  const { gapSteps, gapCodes } = seriesFacts(series);
+  for (let i = 0; i < gapSteps.length; i++)
+    gaps.push({
+      line: 0,
+      at: `step ${gapSteps[i]}`,
+      key: series.tag,
+      value: nonFiniteLiteral(gapCodes[i]!),
+    });
   let rows: MetricsRow[] | undefined;
   const metrics: RunMetrics = {
     unreadable: 0,
@@ -166,8 +172,7 @@ const NO_SCALARS: Record<string, number> = Object.freeze({});
 
 /** The reward series pages and compare read first: the first of DEFAULT_SCALARS with a value. */
 export function rewardSeries(series: readonly ScalarSeries[]): ScalarSeries | undefined {
-  const usable = (tag: string) =>
-    series.find((x) => x.tag === tag && x.points.some((p) => p.value !== null));
+  const usable = (tag: string) => series.find((x) => x.tag === tag && seriesFacts(x).hasValue);
   return DEFAULT_SCALARS.map(usable).find((x) => x !== undefined);
 }
 

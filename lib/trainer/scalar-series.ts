@@ -67,6 +67,10 @@ function onePerStep(points: ScalarPoint[]): ScalarPoint[] {
 /** Points a chart of one series draws at most: about one per pixel of a wide chart. */
 export const CURVE_MAX_POINTS = 1000;
 
+/** The stride a chart of `n` points keeps every `stride`-th point at (plus every gap). */
+export const chartStride = (n: number, maxPoints = CURVE_MAX_POINTS) =>
+  Math.max(1, Math.ceil(n / maxPoints));
+
 /**
  * Every `stride`-th point of the series, at most about `maxPoints`, and every gap (a NaN step) so
  * no line is drawn across it. A loop, not array chains: a series may hold 200,000 points.
@@ -75,7 +79,7 @@ export function chartPoints(
   points: readonly ScalarPoint[],
   maxPoints = CURVE_MAX_POINTS,
 ): Array<{ step: number; value: number | null }> {
-  const stride = Math.max(1, Math.ceil(points.length / maxPoints));
+  const stride = chartStride(points.length, maxPoints);
   const out: Array<{ step: number; value: number | null }> = [];
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;

@@ -9,6 +9,7 @@ import type { RunLayout } from "@/lib/runs";
 import { trainerLogsDir } from "./log-place";
 import { readTrainerLogs } from "./read-logs";
 import { readRunScalars } from "./run-scalars";
+import { seriesFacts } from "./packed-series";
 import { chartPoints, CURVE_MAX_POINTS, type ScalarSeries } from "./scalar-series";
 
 interface MetricSpec {
@@ -66,7 +67,7 @@ function seriesOf(series: readonly ScalarSeries[], spec: MetricSpec): ScalarSeri
   for (const tag of spec.tags)
     for (const name of [`train/${tag}`, tag]) {
       const s = byTag.get(name);
-      if (s && s.points.some((p) => p.value !== null)) return s;
+      if (s && seriesFacts(s).hasValue) return s;
     }
   return undefined;
 }
@@ -86,8 +87,10 @@ export function trainingCharts(
       unit: spec.unit,
       tag: s.tag,
       sources: s.sources,
-      steps: s.points.length,
-      points: chartPoints(s.points, maxPoints),
+      steps: seriesFacts(s).count,
+      // Drawn from the series' facts at the default bound: its points are never made into objects.
+      points:
+        maxPoints === CURVE_MAX_POINTS ? seriesFacts(s).chart : chartPoints(s.points, maxPoints),
     });
   }
   return charts;

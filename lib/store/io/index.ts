@@ -13,7 +13,7 @@ export {
 } from "./file";
 export { MEMORY_BUDGET_BYTES, MemoryBudget, memoryBudget } from "./budget";
 export { StoreWorkerPool } from "./pool";
-export { nextTurn } from "./turn";
+export { nextTurn, turnQueue } from "./turn";
 export {
   SQLITE_SNAPSHOT_MAX_BYTES,
   SqliteSnapshotError,
