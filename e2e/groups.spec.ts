@@ -115,7 +115,8 @@ test("the run page counts the groups without training signal per step", async ({
   const steps = [...new Set(groups.map((g) => g.step))];
   await page.goto(`/runs/${RUN}`);
   const perStep = page.getByTestId("group-signal-step");
-  await expect(perStep).toHaveCount(steps.length);
+  // Fetched by the page once hydrated: on two loaded cores (a CI run), 4 s after the load event.
+  await expect(perStep).toHaveCount(steps.length, { timeout: 15_000 });
   for (const [i, step] of steps.entries()) {
     const row = perStep.nth(i);
     const n = groups.filter((g) => g.step === step && g.equal).length;

@@ -42,6 +42,15 @@ async function watchShown(page: Page, selector: string): Promise<void> {
   }, selector);
 }
 
+/** A slow network or a busy server: the inspector page's response is held `ms`, then let go. */
+async function holdInspectorPages(page: Page, ms: number): Promise<void> {
+  await page.route(new RegExp(`/runs/${CC}/rollouts/[^/?]+`), async (route) => {
+    const h = route.request().headers();
+    if (h["rsc"] === "1" && !h["next-router-prefetch"]) await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => undefined); // the page may have navigated away meanwhile
+  });
+}
+
 const watched = (page: Page) =>
   page.evaluate(() => {
     const w = window as Watched;
@@ -206,12 +215,7 @@ test.describe("on the sample runs", () => {
   }) => {
     // A slow network or a busy server: the page's response is held. The inspector page is not
     // prefetched (it is dynamic), so the frame is drawn in the browser from the link alone.
-    await page.route(/\/runs\/claude-code-capture-on\/rollouts\/[^/?]+/, async (route) => {
-      const h = route.request().headers();
-      if (h["rsc"] === "1" && !h["next-router-prefetch"])
-        await new Promise((r) => setTimeout(r, 2000));
-      await route.continue();
-    });
+    await holdInspectorPages(page, 2000);
     await page.goto(`/runs/${CC}?${TABLE_QUERY}`);
     const row = page.getByTestId("rollout-row").first();
     const id = await row.getAttribute("data-rollout-id");
@@ -230,16 +234,11 @@ test.describe("on the sample runs", () => {
   test("while the page's response is held, the frame's crumbs lead back to the run", async ({
     page,
   }) => {
-    await page.route(/\/runs\/claude-code-capture-on\/rollouts\/[^/?]+/, async (route) => {
-      const h = route.request().headers();
-      if (h["rsc"] === "1" && !h["next-router-prefetch"])
-        await new Promise((r) => setTimeout(r, 5000));
-      await route.continue().catch(() => undefined);
-    });
+    await holdInspectorPages(page, 5000);
     await page.goto(`/runs/${CC}?${TABLE_QUERY}`);
     await page.getByTestId("rollout-row").first().locator("a").first().click();
     await expect(page.getByTestId("link-pending")).toBeVisible();
-    // The frame is drawn through a portal inside the link: its own links must not bubble into it.
+    // The frame is the run page's, not inside the link: its crumb goes to the run, not the rollout.
     await page.getByTestId("link-pending").getByRole("link", { name: CC }).click();
     await expect(page).toHaveURL(new RegExp(`/runs/${CC}$`));
     await expect(page.getByTestId("link-pending")).toHaveCount(0);

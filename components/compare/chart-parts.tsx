@@ -8,7 +8,6 @@ import { smoothEma } from "@/lib/trainer/pure";
 import { smoothingOf } from "./scalar-picker";
 
 // app/globals.css properties, so the charts follow the theme.
-export const AXIS = { fill: "var(--muted)", fontSize: 11 };
 export const TITLE = { fill: "var(--muted)", fontSize: 12, textAnchor: "middle" } as const;
 export const TIP = { background: "var(--panel)", border: "1px solid var(--border)" };
 export const GRID = "var(--border)";

@@ -17,9 +17,9 @@ import {
   YAxis,
 } from "recharts";
 import type { EvaluationComparison, TrainingComparison } from "@/lib/schema";
+import { axisTick, tickInterval } from "@/components/run/charts/chart-frame";
 import {
   A,
-  AXIS,
   B,
   caption,
   DIFF,
@@ -42,10 +42,10 @@ export function DiffChart({ t, scalar }: { t: TrainingComparison; scalar: string
       </figcaption>
       <LineChart width={900} height={190} data={s.points} margin={MARGIN}>
         <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="step" tick={AXIS} height={36}>
+        <XAxis dataKey="step" tick={axisTick} height={36} interval={tickInterval(s.points.length)}>
           <Label value="step" position="insideBottom" offset={0} style={TITLE} />
         </XAxis>
-        <YAxis tick={AXIS} width={64}>
+        <YAxis tick={axisTick} width={64} interval={0}>
           <Label value={`Δ ${scalar}`} angle={-90} position="insideLeft" style={TITLE} />
         </YAxis>
         <Tooltip
@@ -94,8 +94,8 @@ export function CallsChart({ e, a, b }: { e: EvaluationComparison; a: string; b:
         margin={{ top: 18, right: 8, left: -18, bottom: 0 }}
       >
         <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="calls" tick={AXIS} />
-        <YAxis allowDecimals={false} tick={AXIS} />
+        <XAxis dataKey="calls" tick={axisTick} interval={tickInterval(data.length)} />
+        <YAxis allowDecimals={false} tick={axisTick} interval={0} />
         <Tooltip contentStyle={TIP} />
         <Legend />
         <Bar dataKey="a" name={a} fill={A} isAnimationActive={false}>

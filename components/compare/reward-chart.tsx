@@ -14,9 +14,9 @@ import {
   YAxis,
 } from "recharts";
 import type { TrainingComparison } from "@/lib/schema";
+import { axisTick, tickInterval } from "@/components/run/charts/chart-frame";
 import {
   A,
-  AXIS,
   B,
   caption,
   GRID,
@@ -73,10 +73,10 @@ export function RewardChart({
       </figcaption>
       <ComposedChart width={900} height={280} data={s.points} margin={MARGIN}>
         <CartesianGrid stroke={GRID} vertical={false} />
-        <XAxis dataKey="step" tick={AXIS} height={36}>
+        <XAxis dataKey="step" tick={axisTick} height={36} interval={tickInterval(s.points.length)}>
           <Label value="step" position="insideBottom" offset={0} style={TITLE} />
         </XAxis>
-        <YAxis tick={AXIS} domain={["auto", "auto"]} width={64}>
+        <YAxis tick={axisTick} domain={["auto", "auto"]} width={64} interval={0}>
           <Label value={scalar} angle={-90} position="insideLeft" style={TITLE} />
         </YAxis>
         <Tooltip

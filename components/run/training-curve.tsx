@@ -5,9 +5,10 @@
 // mean reward. A NaN step is a gap, never bridged.
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { curveSource } from "@/lib/health/pure";
+import { AXIS_TICK, axisTick, tickInterval } from "./charts/chart-frame";
 import type { TrainingCurveView } from "@/lib/health";
 
-const AXIS = { fill: "var(--muted)", fontSize: 11 };
+const AXIS = AXIS_TICK;
 
 export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
   const metrics = curve.points;
@@ -27,11 +28,13 @@ export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
         <CartesianGrid stroke="var(--border)" vertical={false} />
         <XAxis
           dataKey="step"
-          tick={AXIS}
+          tick={axisTick}
+          interval={tickInterval(metrics.length)}
           label={{ value: "training step", position: "insideBottom", offset: -10, ...AXIS }}
         />
         <YAxis
-          tick={AXIS}
+          tick={axisTick}
+          interval={0}
           domain={["auto", "auto"]}
           label={{ value: "reward", angle: -90, position: "insideLeft", ...AXIS }}
         />

@@ -22,6 +22,7 @@ import {
   PLOT_HEIGHT,
   TooltipBox,
   VALUE_LABEL,
+  axisTick,
 } from "./chart-frame";
 import type { BucketLink } from "./use-bucket-link";
 
@@ -125,7 +126,7 @@ export function CountChart(props: CountChartProps) {
     );
   };
   const category = { dataKey: "label", tick: AXIS_TICK, interval: 0 } as const;
-  const value = { allowDecimals: false, tick: AXIS_TICK } as const;
+  const value = { allowDecimals: false, tick: axisTick, interval: 0 } as const;
   return (
     <ChartFrame
       id={props.id}

@@ -4,7 +4,14 @@
 // that step in the table; hover shows every segment's tokens and share.
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { LEDGER_SEGMENTS, segmentQuery, type LedgerRow, type SegmentKey } from "@/lib/view";
-import { AXIS_TICK, ChartFrame, GRID_STROKE, PLOT_HEIGHT, TooltipBox } from "./chart-frame";
+import {
+  ChartFrame,
+  GRID_STROKE,
+  PLOT_HEIGHT,
+  tickInterval,
+  TooltipBox,
+  axisTick,
+} from "./chart-frame";
 import { MASKED, NEUTRAL, NEUTRAL_2, NEUTRAL_3, WARNING } from "./colours";
 import type { BucketLink } from "./use-bucket-link";
 
@@ -75,8 +82,8 @@ export function LedgerChart({
         margin={{ top: 10, right: 12, left: 0, bottom: 0 }}
       >
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="step" tick={AXIS_TICK} />
-        <YAxis tick={AXIS_TICK} tickFormatter={compact} width={48} />
+        <XAxis dataKey="step" tick={axisTick} interval={tickInterval(rows.length)} />
+        <YAxis tick={axisTick} tickFormatter={compact} width={48} interval={0} />
         <Tooltip
           cursor={{ fill: "var(--chart-cursor)" }}
           content={(p) => tooltip(p.activeIndex)}

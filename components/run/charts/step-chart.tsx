@@ -11,7 +11,14 @@ import {
   YAxis,
   type MouseHandlerDataParam,
 } from "recharts";
-import { AXIS_TICK, ChartFrame, GRID_STROKE, PLOT_HEIGHT, TooltipBox } from "./chart-frame";
+import {
+  ChartFrame,
+  GRID_STROKE,
+  PLOT_HEIGHT,
+  tickInterval,
+  TooltipBox,
+  axisTick,
+} from "./chart-frame";
 import type { BucketLink } from "./use-bucket-link";
 
 export interface StepSeries {
@@ -86,9 +93,10 @@ export function StepChart(props: StepChartProps) {
         onClick={open}
       >
         <CartesianGrid stroke={GRID_STROKE} vertical={false} />
-        <XAxis dataKey="step" tick={AXIS_TICK} />
+        <XAxis dataKey="step" tick={axisTick} interval={tickInterval(data.length)} />
         <YAxis
-          tick={AXIS_TICK}
+          tick={axisTick}
+          interval={0}
           domain={props.fromZero ? [0, (max: number) => Math.max(max, 0.01)] : ["auto", "auto"]}
           tickFormatter={(v: number) => props.format(v)}
           width={48}
