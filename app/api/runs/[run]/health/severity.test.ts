@@ -67,7 +67,20 @@ describe("severity through the run routes", () => {
       await (await getHealth(req("/x"), ctx("opencode-before-fix"))).json(),
     );
     expect(h.severity).toEqual({ trained: 0, trained_with_warnings: 12, masked: 0, pending: 0 });
-    const { runs } = runListSchema.parse(await (await getRuns()).json());
+    // The list counts what is summarised so far: wait until both runs' first index has completed.
+    const runs = await vi.waitFor(
+      async () => {
+        const list = runListSchema.parse(await (await getRuns()).json()).runs;
+        const busy = list.filter(
+          (r) =>
+            ["gym-main-v1", "opencode-after-fix"].includes(r.id) &&
+            (r.indexing.running || r.indexing.last_ms === null || r.severity.pending > 0),
+        );
+        if (busy.length > 0) throw new Error(`indexing ${busy.map((r) => r.id).join(", ")}`);
+        return list;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     const gym = runs.find((r) => r.id === "gym-main-v1");
     expect(gym?.severity.masked).toBe(maskedIds("gym-main-v1").length);
     const after = runs.find((r) => r.id === "opencode-after-fix");
