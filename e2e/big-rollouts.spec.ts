@@ -12,6 +12,7 @@ import {
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN, LONG_RUN } from "./support/paths";
 import {
   settledDom,
+  walkTokens,
   scrollStep,
   expectBounded,
   TOKEN_VIEW,
@@ -46,15 +47,9 @@ test("the long session's token view stays virtualised while every token is scrol
   await expect(page.locator(TOKEN_VIEW.counts)).toContainText(
     `${fmtInt(chain.length)} tokens · ${fmtInt(chain.generated)} generated`,
   );
-  const states: DomState[] = [];
-  for (let step = 0; ; step++) {
-    expect(step, "scroll steps before the end").toBeLessThan(5_000);
-    const s = await settledDom(page, chain.length);
-    states.push(s);
+  const states = await walkTokens(page, chain.length);
+  for (const s of states)
     expect(s.contiguous, `painted positions ${s.min}..${s.max} have a gap`).toBe(true);
-    if (s.atEnd) break;
-    await scrollStep(page, { page: 0.9 });
-  }
   expectBounded(states, MAX_TOKEN_SPANS);
   // Each step paints at least the visible area and moves less than one screen: together they paint every token.
   let reached = -1;
@@ -121,60 +116,71 @@ interface ListState {
   items: Array<{ key: string; overflow: boolean; inView: boolean }>;
 }
 
-/** Runs in the page: the virtual list in `scroll`, its rows matched by `row`, `ready` inside a loaded row. */
-function readList([scroll, row, ready]: [string, string, string]): ListState {
+/**
+ * Runs in the page: scrolls the virtual list in `scroll` from top to bottom, 0.9 of its height a
+ * step, and at each step waits (frame by frame, up to 30 s) until the rows matched by `row` cover
+ * the area and each row in view holds `ready` (its page has loaded); answers each step's state.
+ * The whole walk is one evaluation: a step costs the page's own work, not the test's round trips.
+ */
+async function walkList([scroll, row, ready]: [string, string, string]): Promise<
+  ListState[] | string
+> {
   const el = document.querySelector<HTMLElement>(scroll)!;
-  const box = el.getBoundingClientRect();
-  const top = box.top + el.clientTop;
-  const bottom = top + el.clientHeight;
-  const rows = [...el.querySelectorAll<HTMLElement>(row)];
-  const boxes = rows.map((r) => r.getBoundingClientRect());
-  const inView = boxes.map((b) => b.bottom > top && b.top < bottom);
-  const atTop = el.scrollTop <= 0;
-  const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-  return {
-    rows: rows.length,
-    elements: el.querySelectorAll("*").length,
-    covers:
-      rows.length > 0 &&
-      (atTop || boxes.some((b) => b.top <= top + 1)) &&
-      (atEnd || boxes.some((b) => b.bottom >= bottom - 1)),
-    pendingInView: rows.filter((r, i) => inView[i] && !r.matches(ready) && !r.querySelector(ready))
-      .length,
-    atEnd,
-    items: rows.map((r, i) => ({
-      key: r.dataset.callNumber ?? r.dataset.index ?? "",
-      overflow: r.scrollWidth > r.clientWidth,
-      inView: inView[i]!,
-    })),
+  const read = (): ListState => {
+    const box = el.getBoundingClientRect();
+    const top = box.top + el.clientTop;
+    const bottom = top + el.clientHeight;
+    const rows = [...el.querySelectorAll<HTMLElement>(row)];
+    const boxes = rows.map((r) => r.getBoundingClientRect());
+    const inView = boxes.map((b) => b.bottom > top && b.top < bottom);
+    const atTop = el.scrollTop <= 0;
+    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+    return {
+      rows: rows.length,
+      elements: el.querySelectorAll("*").length,
+      covers:
+        rows.length > 0 &&
+        (atTop || boxes.some((b) => b.top <= top + 1)) &&
+        (atEnd || boxes.some((b) => b.bottom >= bottom - 1)),
+      pendingInView: rows.filter(
+        (r, i) => inView[i] && !r.matches(ready) && !r.querySelector(ready),
+      ).length,
+      atEnd,
+      items: rows.map((r, i) => ({
+        key: r.dataset.callNumber ?? r.dataset.index ?? "",
+        overflow: r.scrollWidth > r.clientWidth,
+        inView: inView[i]!,
+      })),
+    };
   };
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const states: ListState[] = [];
+  el.scrollTo(0, 0);
+  for (let step = 0; step < 2_000; step++) {
+    const t0 = performance.now();
+    let state = read();
+    while (!(state.covers && state.pendingInView === 0)) {
+      if (performance.now() - t0 > 30_000)
+        return `step ${step} at ${el.scrollTop}px: the visible rows were not drawn in 30 s (${JSON.stringify({ ...state, items: undefined })})`;
+      await frame();
+      state = read();
+    }
+    states.push(state);
+    if (state.atEnd) return states;
+    el.scrollTop += el.clientHeight * 0.9;
+    await frame();
+  }
+  return "2,000 scroll steps without reaching the end";
 }
 
-/** Scrolls a virtual list from top to bottom, 0.9 of its height a step; the settled state at each step. */
+/** Scrolls a virtual list from top to bottom (walkList, in the page); the settled state at each step. */
 async function scrollThrough(
   page: Page,
   sel: [scroll: string, row: string, ready: string],
 ): Promise<ListState[]> {
-  const states: ListState[] = [];
-  await page.locator(sel[0]).evaluate((el) => el.scrollTo(0, 0));
-  for (let step = 0; ; step++) {
-    expect(step, "scroll steps before the end").toBeLessThan(2_000);
-    let state: ListState | null = null;
-    await expect
-      .poll(
-        async () => {
-          state = await page.evaluate(readList, sel);
-          return state.covers && state.pendingInView === 0;
-        },
-        { message: "the visible rows are drawn", intervals: [10, 20, 50], timeout: 30_000 },
-      )
-      .toBe(true);
-    states.push(state!);
-    if (state!.atEnd) return states;
-    await page.locator(sel[0]).evaluate((el) => {
-      el.scrollTop += el.clientHeight * 0.9;
-    });
-  }
+  const states = await page.evaluate(walkList, sel);
+  if (typeof states === "string") throw new Error(states);
+  return states;
 }
 
 function expectListBounded(states: ListState[], what: string): void {
