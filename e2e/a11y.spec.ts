@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { drawAll } from "./support/charts";
 import { GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
 import { TOKEN_VIEW } from "./support/token-view";
 
@@ -117,6 +118,7 @@ for (const { theme, system, chosen } of MODES) {
         await page.goto(`/runs/${run}`);
         await expectTheme(page, theme, chosen);
         await expect(page.getByTestId("rollout-row").first()).toBeVisible();
+        await drawAll(page); // the charts below the first screen too
         await expectNoContrastViolations(page, `the ${run} run page`);
       }
       await page.goto("/");

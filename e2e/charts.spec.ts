@@ -14,6 +14,7 @@ import {
   storedRollouts,
 } from "./support/fixture-truth";
 import { FIXTURE_RUNS } from "./support/paths";
+import { drawAll, drawn } from "./support/charts";
 
 const CC = "claude-code-capture-on";
 const BEFORE = "opencode-before-fix";
@@ -56,9 +57,9 @@ test("clicking the 'unresolved retry' bar leaves exactly those rollouts in the t
   expect(expected.length).toBeGreaterThan(0);
   await page.goto(`/runs/${CC}`);
   await expect(count(page)).toHaveText(`${n} of ${n} rollouts`);
-  const bar = page
-    .getByTestId("chart-mask-reasons")
-    .locator('[data-testid="chart-bar"][data-key="unresolved_retry"]');
+  const bar = (await drawn(page.getByTestId("chart-mask-reasons"))).locator(
+    '[data-testid="chart-bar"][data-key="unresolved_retry"]',
+  );
   await expect(bar).toHaveAttribute("aria-label", /^unresolved retry: /);
   await bar.click();
   await expect(page).toHaveURL(/[?&]reason=unresolved_retry(&|#|$)/);
@@ -89,8 +90,9 @@ test("a calls-per-rollout bar lists the rollouts with that many calls, by a filt
   const [key, expected] = [...byCalls].sort(([, a], [, b]) => b.length - a.length)[0]!;
   expect(expected.length).toBeLessThan(ids.length);
   await page.goto(`/runs/${CC}?verdict=masked`); // a filter the click replaces
-  await page
-    .getByTestId("chart-calls")
+  await (
+    await drawn(page.getByTestId("chart-calls"))
+  )
     .locator(`[data-testid="chart-bar"][data-key="${key}"]`)
     .click();
   await expect(page).toHaveURL(new RegExp(`[?&]calls=${key}(&|#|$)`));
@@ -110,6 +112,7 @@ test("every chart titles its axes and shows values on hover; the charts fill a w
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.goto(`/runs/${CC}`);
   const charts = page.locator("figure.chart");
+  await drawAll(page);
   await expect(
     page.getByTestId("chart-calls").locator(".recharts-bar-rectangle").first(),
   ).toBeVisible();
@@ -134,6 +137,22 @@ test("every chart titles its axes and shows values on hover; the charts fill a w
   const tip = page.getByTestId("chart-verdicts").getByTestId("chart-tooltip");
   await expect(tip).toContainText("masked");
   await expect(tip).toContainText(`rollouts: ${masked}`);
+});
+
+test("a chart below the first screen is drawn as it comes into view, in the place kept for it", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/runs/${CC}`);
+  await expect(count(page)).toHaveText(/^(\d+) of \1 rollouts$/);
+  const last = page.getByTestId("chart-fallbacks"); // the health charts' last
+  await expect(last).toHaveAttribute("data-plot", "waiting");
+  await expect(last.locator(".recharts-wrapper")).toHaveCount(0);
+  const kept = (await last.boundingBox())!.height;
+  await drawn(last);
+  await expect(last.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  // The card kept the plot's height: drawing it moved nothing below it.
+  expect(Math.abs((await last.boundingBox())!.height - kept)).toBeLessThan(2);
 });
 
 test("an alert's 'N more' opens the table filtered to the alert's rollouts", async ({ page }) => {
@@ -162,7 +181,9 @@ test("the home, run, inspector and compare pages load with no console error", as
   await page.goto(`/runs/${CC}`);
   await expect(page.getByTestId("rollout-row").first()).toBeVisible();
   await expect(
-    page.getByTestId("chart-mask-reasons").locator(".recharts-bar-rectangle").first(),
+    (await drawn(page.getByTestId("chart-mask-reasons")))
+      .locator(".recharts-bar-rectangle")
+      .first(),
   ).toBeVisible();
   await page.goto(`/runs/${CC}/rollouts/3-0`);
   await expect(page.getByTestId("verdict-bar")).toBeVisible();

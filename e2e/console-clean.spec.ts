@@ -7,6 +7,7 @@
 // aborted poll) is counted against the next.
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { INSPECTOR_TABS, type InspectorTab } from "../lib/view/inspector-url";
+import { drawAll } from "./support/charts";
 import { TOKEN_VIEW } from "./support/token-view";
 
 /**
@@ -140,11 +141,15 @@ async function homeReady(page: Page) {
 /** The table's count is final (or the run has no table: a capture-off run without records). */
 async function runReady(page: Page, hasTable: boolean) {
   await visible(page.getByTestId("run-title"));
-  if (!hasTable) return visible(page.getByTestId("capture-off-note"));
+  if (!hasTable) {
+    await visible(page.getByTestId("capture-off-note"));
+    return drawAll(page);
+  }
   await expect(page.getByTestId("rollouts-count")).toHaveAttribute("data-state", "complete", {
     timeout: 60_000,
   });
   await expect(page.getByTestId("rollouts-count")).toHaveText(/^\d+ of \d+ rollouts?$/);
+  await drawAll(page); // the charts draw as they come into view: each is scrolled to
 }
 
 const TAB_READY: Record<InspectorTab, (page: Page) => Promise<void>> = {

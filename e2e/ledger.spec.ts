@@ -3,6 +3,7 @@
 // of the groups without signal), and the re-rendered prefixes' link opens the inspector at the
 // first differing token. Expected groups are the generator's plan.
 import { expect, test } from "@playwright/test";
+import { drawAll } from "./support/charts";
 import { equalRewardTasks } from "../fixtures/generator/signal-ledger-plan";
 
 test("the signal ledger says where the tokens went and links each stage", async ({ page }) => {
@@ -12,6 +13,7 @@ test("the signal ledger says where the tokens went and links each stage", async 
     "of the generated tokens you paid for reached the gradient",
     { timeout: 60_000 },
   );
+  await drawAll(page);
   await expect(ledger.locator(".recharts-bar-rectangle").first()).toBeVisible();
   await ledger.locator('[data-key="side_calls"]').getByTestId("ledger-stage-link").click();
   await expect(page).toHaveURL(/ledger=side_calls/);

@@ -14,6 +14,7 @@ import {
   type Entry,
 } from "./support/fixture-truth";
 import { FIXTURE_RUNS } from "./support/paths";
+import { drawAll } from "./support/charts";
 
 const CC = "claude-code-capture-on";
 /** The builder's mask reason for each masked scenario the generator writes (fixtures/fixtures.test.ts holds each). */
@@ -114,6 +115,7 @@ test("the 422 run: alert, status codes and verdict charts carry the real numbers
   await expect(alert).toContainText(
     `${cut[0]}: call ${readEntries(BEFORE, cut[0]!).length + 1} got HTTP ${first.status_code} ${detail.type} at ${locText(detail.loc)}, and the agent stopped`,
   );
+  await drawAll(page);
   const status = page.getByTestId("chart-status");
   await expect(status.locator(".recharts-bar-rectangle")).toHaveCount(2);
   expect(await axisLabels(status)).toEqual(["200", "422"]);
@@ -142,6 +144,7 @@ test("claude-code charts carry the numbers in the run's files", async ({ page })
   const calls = tally(stores.map((entries) => String(entries.length)));
   const sides = tally(stores.flatMap((entries) => sideCallReasons(entries, sideCallPatterns(CC))));
   await page.goto(`/runs/${CC}`);
+  await drawAll(page);
   const reasonChart = page.getByTestId("chart-mask-reasons");
   await expect(reasonChart.locator(".recharts-bar-rectangle")).toHaveCount(reasons.length);
   expect(await barLabels(reasonChart)).toEqual(reasons.map(([, n]) => String(n)));

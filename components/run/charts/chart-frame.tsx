@@ -1,6 +1,10 @@
+"use client";
 // A health chart's card: its title, the plot, and the plot's axis titles (with units) in HTML
-// beside it, so they read as text (and never as one of the plot's value labels).
-import type { ReactNode } from "react";
+// beside it, so they read as text (and never as one of the plot's value labels). The plot is drawn
+// once the card comes near the viewport: most of the run page's charts sit below its first screen,
+// and drawing them (recharts' store, scales and layout, six charts on a small run) was a third of
+// the browser's work before the page asked for its data.
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 
 export const PLOT_HEIGHT = 190;
 /** recharts' colours on the page's panels: app/globals.css properties, so they follow the theme. */
@@ -56,12 +60,34 @@ export function axisTick(p: TickProps) {
   );
 }
 
+/** How far outside the viewport a card's plot is drawn: a few lines of scroll. */
+const NEAR = "200px 0px";
+
+/** True once `ref`'s element has come within NEAR of the viewport (and from then on). */
+function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (near || !el) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: NEAR },
+    );
+    io.observe(el);
+    return () => io.disconnect();
+  }, [near, ref]);
+  return near;
+}
+
 export function ChartFrame({
   id,
   title,
   x,
   y,
   wide = false,
+  plotHeight,
   children,
 }: {
   id: string;
@@ -72,16 +98,27 @@ export function ChartFrame({
   y: string;
   /** Twice a card's width where the grid has room (long series). */
   wide?: boolean;
+  /** The plot's height in px, kept by its place until it is drawn. */
+  plotHeight: number;
   children: ReactNode;
 }) {
+  const ref = useRef<HTMLElement>(null);
+  const near = useNearViewport(ref);
   return (
-    <figure className={`chart card${wide ? " wide" : ""}`} data-testid={`chart-${id}`}>
+    <figure
+      ref={ref}
+      className={`chart card${wide ? " wide" : ""}`}
+      data-testid={`chart-${id}`}
+      data-plot={near ? "drawn" : "waiting"}
+    >
       <figcaption>{title}</figcaption>
       <div className="chart-body">
         <div className="chart-axis-title chart-y-title" data-testid="chart-y-title">
           {y}
         </div>
-        <div className="chart-plot">{children}</div>
+        <div className="chart-plot">
+          {near ? children : <div style={{ height: plotHeight }} aria-hidden="true" />}
+        </div>
       </div>
       <div className="chart-axis-title chart-x-title" data-testid="chart-x-title">
         {x}

@@ -126,6 +126,7 @@ export function CountChart(props: CountChartProps) {
     );
   };
   const category = { dataKey: "label", tick: AXIS_TICK, interval: 0 } as const;
+  const plotHeight = horizontal ? Math.max(PLOT_HEIGHT, 28 * rows.length + 24) : PLOT_HEIGHT;
   const value = { allowDecimals: false, tick: axisTick, interval: 0 } as const;
   return (
     <ChartFrame
@@ -133,6 +134,7 @@ export function CountChart(props: CountChartProps) {
       title={props.title}
       x={horizontal ? props.valueAxis : props.bucketAxis}
       y={horizontal ? props.bucketAxis : props.valueAxis}
+      plotHeight={plotHeight}
     >
       {rows.length === 0 ? (
         <div className="empty small">none</div>
@@ -140,7 +142,7 @@ export function CountChart(props: CountChartProps) {
         <BarChart
           responsive
           width="100%"
-          height={horizontal ? Math.max(PLOT_HEIGHT, 28 * rows.length + 24) : PLOT_HEIGHT}
+          height={plotHeight}
           data={rows}
           layout={horizontal ? "vertical" : "horizontal"}
           margin={

@@ -73,6 +73,7 @@ export function LedgerChart({
       x="step (rollout records)"
       y="generated tokens"
       wide
+      plotHeight={PLOT_HEIGHT + 40}
     >
       <BarChart
         responsive

@@ -82,6 +82,7 @@ export function StepChart(props: StepChartProps) {
       x={props.stepAxis}
       y={props.valueAxis}
       wide={props.wide}
+      plotHeight={PLOT_HEIGHT}
     >
       <LineChart
         responsive
