@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { processCache } from "@/lib/cache";
-import { isInside } from "@/lib/store";
+import { isInside, nextTurn } from "@/lib/store";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { waitOnIndex } from "./wait";
 import { meta, noRecordsState, setMeta, syncRecords } from "./record-rows";
@@ -197,6 +197,8 @@ export class SummaryIndex {
   private async refresh(): Promise<void> {
     const t0 = performance.now();
     await this.rows.open(checkCacheOffThread);
+    // The open (a cold one creates the schema) and the first queries take turns of their own.
+    await nextTurn();
     const generation = this.rows.generation;
     this.checkCache();
     try {

@@ -97,15 +97,36 @@ describe("StoreWorkerPool", () => {
   it("prestart starts every worker idle; jobs then run on them, not on new ones", async () => {
     const pool = new StoreWorkerPool(script, { size: 2, idleMs: 60_000 });
     pool.prestart();
-    expect(pool.started).toBe(2);
+    await vi.waitFor(() => expect(pool.started).toBe(2), { timeout: 5_000, interval: 1 });
     const answers = await Promise.all(
       [1, 2, 3, 4].map((echo) => pool.run<{ echo: number }>({ echo })),
     );
     expect(answers.map((a) => a.echo)).toEqual([1, 2, 3, 4]);
     expect(pool.started).toBe(2);
     pool.prestart(); // all started already: no more
+    await new Promise((r) => setImmediate(r));
     expect(pool.started).toBe(2);
     pool.close();
+  });
+
+  it("starts its workers one a turn of the event loop, never several in one", async () => {
+    // A start holds the thread 10-25 ms: four jobs at once on four slots, and a prestart beside.
+    const pool = new StoreWorkerPool(script, { size: 4 });
+    const other = new StoreWorkerPool(script, { size: 2 });
+    const jobs = [1, 2, 3, 4].map((echo) => pool.run<{ echo: number }>({ echo }));
+    other.prestart();
+    const started = () => pool.started + other.started;
+    expect(started()).toBe(0); // none in the caller's turn
+    const seen = [0];
+    while (started() < 6) {
+      await new Promise((r) => setImmediate(r));
+      seen.push(started());
+    }
+    const steps = seen.slice(1).map((n, i) => n - (seen[i] as number));
+    expect(Math.max(...steps)).toBe(1);
+    expect((await Promise.all(jobs)).map((a) => a.echo)).toEqual([1, 2, 3, 4]);
+    pool.close();
+    other.close();
   });
 });
 

@@ -4,70 +4,21 @@
 // and replaced) and its job fails with a message naming the file; a cancelled job terminates its
 // worker. Not responsible for what the jobs do (the worker script) or for a fallback without one.
 import "server-only";
-import type { EventLoopUtilization } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { readDeadlineMs, StalledReadError } from "./file";
-import type { FromWorker, WorkerFailure } from "./serve";
-import { readWatchedName, watchViews, WATCH_BYTES, type WatchViews } from "./watch";
+import type { Job, JobOptions, PoolOptions, Slot } from "./pool-types";
+import type { FromWorker } from "./serve";
+import { turnQueue } from "./turn";
+import { readWatchedName, watchViews, WATCH_BYTES } from "./watch";
+
+/**
+ * Worker starts, process-wide, take turns of the event loop, one a turn: a start holds this thread
+ * 10-25 ms, and a run list that set several pools going started six at once (103 ms in one CI).
+ */
+const startTurn = turnQueue();
 
 /** Abandoned workers still stuck in a call: past this many, no new job starts (a hung mount). */
 export const MAX_STUCK_WORKERS = 8;
-
-interface Job {
-  id: number;
-  group: string;
-  request: unknown;
-  resolve: (v: unknown) => void;
-  reject: (err: unknown) => void;
-  onProgress?: (bytes: number) => void;
-  onPhase?: (name: string) => void;
-  revive?: (failure: WorkerFailure) => Error;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-}
-
-interface Slot {
-  worker: Worker;
-  /** The worker's current synchronous file call: when it began and its file (./serve). */
-  watch: WatchViews;
-  job: Job | null;
-  /** The worker's event-loop use at the last check, and since when it has been idle with a job. */
-  elu?: EventLoopUtilization;
-  idleSince: number;
-  /** Ends the worker once it has had no job for the pool's `idleMs`. */
-  retire: NodeJS.Timeout | null;
-}
-
-export interface PoolOptions {
-  /** Most workers at once. */
-  size: number;
-  /** Turns a worker's failure back into an error of the caller's kind. */
-  revive?: (failure: WorkerFailure) => Error;
-  /** A worker without a job this long is ended (a long-lived pool holds no idle threads). */
-  idleMs?: number;
-  /**
-   * Workers lower their scheduling priority (the default, nice 10, or this nice value: background
-   * work such as the summary index never starves the main thread). A pool whose jobs a user waits
-   * on keeps the normal priority: a busy machine would slow the very build on screen.
-   */
-  lowPriority?: boolean | number;
-}
-
-export interface JobOptions {
-  /** Jobs of different groups (runs) take turns, so a large run never starves a small one. */
-  group?: string;
-  signal?: AbortSignal;
-  onProgress?: (bytes: number) => void;
-  /** The worker's `ctx.phase` reports (./serve). */
-  onPhase?: (name: string) => void;
-  /**
-   * Turns the worker's failure back into the caller's error class (else the pool's `revive`). A
-   * pool lives on globalThis and may have been made by another bundle of the server (Next's
-   * instrumentation, another route), whose copies of the error classes fail the caller's
-   * `instanceof`: so callers that map errors pass their own.
-   */
-  revive?: (failure: WorkerFailure) => Error;
-}
 
 export class StoreWorkerPool {
   private slots: Slot[] = [];
@@ -80,8 +31,9 @@ export class StoreWorkerPool {
   private timer: NodeJS.Timeout | null = null;
   private stuck = 0;
   private closed = false;
-  /** Workers started so far. */
+  /** Workers started so far, and starts waiting for their turn. */
   started = 0;
+  private starting = 0;
 
   constructor(
     private readonly script: string,
@@ -98,11 +50,24 @@ export class StoreWorkerPool {
   }
 
   /**
-   * Starts every worker now, idle, so each loads its script while the caller still prepares the
-   * jobs (a cold worker takes 0.1–0.3 s to load); idle workers retire as after a job.
+   * Starts every worker soon (a turn each), idle, so each loads its script while the caller still
+   * prepares the jobs (a cold worker takes 0.1–0.3 s to load); idle workers retire as after a job.
    */
   prestart(): void {
-    for (let slot = this.closed ? null : this.spawn(); slot; slot = this.spawn()) this.idle(slot);
+    while (this.startSoon());
+  }
+
+  /** Starts a worker in a turn of its own, if the pool has room; it then serves the queue. */
+  private startSoon(): boolean {
+    if (this.closed || this.slots.length + this.starting >= this.options.size) return false;
+    this.starting++;
+    void startTurn().then(() => {
+      this.starting--;
+      const slot = this.closed ? null : this.spawn();
+      if (slot && this.queue.size > 0) this.pump();
+      else if (slot) this.idle(slot);
+    });
+    return true;
   }
 
   /** The job's result from a worker; rejects with the worker's error, a stall or the abort. */
@@ -140,8 +105,8 @@ export class StoreWorkerPool {
 
   private pump(): void {
     while (this.queue.size > 0) {
-      const slot = this.slots.find((s) => s.job === null) ?? this.spawn();
-      if (!slot) return;
+      const slot = this.slots.find((s) => s.job === null);
+      if (!slot) return void this.startSoon();
       const job = this.next();
       slot.job = job;
       if (slot.retire) clearTimeout(slot.retire);
