@@ -7,11 +7,18 @@
 // on the scheduler's queue (Linux's /proc/thread-self/schedstat, proc(5): "time spent waiting on
 // a runqueue"), and never counts less than the thread's own CPU time in that interval. Blocking
 // on a read still counts: the thread is neither running nor queued then, only busy.
-// `maxWallBusyMs` is the stretch as the clock saw it. Without schedstat both are the wall time.
+// `maxWallBusyMs` is the stretch as the clock saw it; `maxCpuMs` the thread's CPU alone, without
+// its waits. Without schedstat all three are the wall time.
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 
-export type LoopWatch = { maxDelayMs: number; maxBusyMs: number; maxWallBusyMs: number };
+export type LoopWatch = {
+  maxDelayMs: number;
+  maxBusyMs: number;
+  maxWallBusyMs: number;
+  /** The most CPU the thread used between two samples (its own work, waits excluded). */
+  maxCpuMs: number;
+};
 
 /** This thread's time on a CPU and time queued for one, in ms (null where Linux's file is not). */
 function schedstat(): { cpuMs: number; queuedMs: number } | null {
@@ -28,6 +35,7 @@ export function watchEventLoop(): { stop(): LoopWatch } {
   delay.enable();
   let maxBusyMs = 0;
   let maxWallBusyMs = 0;
+  let maxCpuMs = 0;
   let elu = performance.eventLoopUtilization();
   let sched = schedstat();
   const tick = setInterval(() => {
@@ -42,6 +50,7 @@ export function watchEventLoop(): { stop(): LoopWatch } {
           )
         : wall;
     maxWallBusyMs = Math.max(maxWallBusyMs, wall);
+    maxCpuMs = Math.max(maxCpuMs, sched && nowSched ? nowSched.cpuMs - sched.cpuMs : wall);
     maxBusyMs = Math.max(maxBusyMs, own);
     elu = now;
     sched = nowSched;
@@ -50,7 +59,7 @@ export function watchEventLoop(): { stop(): LoopWatch } {
     stop() {
       clearInterval(tick);
       delay.disable();
-      return { maxDelayMs: delay.max / 1e6, maxBusyMs, maxWallBusyMs };
+      return { maxDelayMs: delay.max / 1e6, maxBusyMs, maxWallBusyMs, maxCpuMs };
     },
   };
 }
