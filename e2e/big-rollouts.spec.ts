@@ -10,6 +10,7 @@ import {
   readLastEntry,
 } from "./support/fixture-truth";
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN, LONG_RUN } from "./support/paths";
+import { walkArea, type ListState } from "./support/scroll-walk";
 import {
   settledDom,
   walkTokens,
@@ -104,84 +105,9 @@ const LARGE_PAGE = `/runs/${LARGE_RUN}/rollouts/${GENERATED_ROLLOUT}`;
  */
 const MAX_LIST_ROWS = 100;
 
-interface ListState {
-  rows: number;
-  /** DOM elements inside the scroll area: rows and everything in them. */
-  elements: number;
-  /** The rendered rows reach the top and bottom edges of the scroll area (or the list's ends). */
-  covers: boolean;
-  /** Rows with content (not a placeholder waiting for its page) among those in view. */
-  pendingInView: number;
-  atEnd: boolean;
-  items: Array<{ key: string; overflow: boolean; inView: boolean }>;
-}
-
-/**
- * Runs in the page: scrolls the virtual list in `scroll` from top to bottom, 0.9 of its height a
- * step, and at each step waits (frame by frame, up to 30 s) until the rows matched by `row` cover
- * the area and each row in view holds `ready` (its page has loaded); answers each step's state.
- * The whole walk is one evaluation: a step costs the page's own work, not the test's round trips.
- */
-async function walkList([scroll, row, ready]: [string, string, string]): Promise<
-  ListState[] | string
-> {
-  const el = document.querySelector<HTMLElement>(scroll)!;
-  const read = (): ListState => {
-    const box = el.getBoundingClientRect();
-    const top = box.top + el.clientTop;
-    const bottom = top + el.clientHeight;
-    const rows = [...el.querySelectorAll<HTMLElement>(row)];
-    const boxes = rows.map((r) => r.getBoundingClientRect());
-    const inView = boxes.map((b) => b.bottom > top && b.top < bottom);
-    const atTop = el.scrollTop <= 0;
-    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-    return {
-      rows: rows.length,
-      elements: el.querySelectorAll("*").length,
-      covers:
-        rows.length > 0 &&
-        (atTop || boxes.some((b) => b.top <= top + 1)) &&
-        (atEnd || boxes.some((b) => b.bottom >= bottom - 1)),
-      pendingInView: rows.filter(
-        (r, i) => inView[i] && !r.matches(ready) && !r.querySelector(ready),
-      ).length,
-      atEnd,
-      items: rows.map((r, i) => ({
-        key: r.dataset.callNumber ?? r.dataset.index ?? "",
-        overflow: r.scrollWidth > r.clientWidth,
-        inView: inView[i]!,
-      })),
-    };
-  };
-  const frame = () => new Promise((r) => requestAnimationFrame(r));
-  const states: ListState[] = [];
-  el.scrollTo(0, 0);
-  for (let step = 0; step < 2_000; step++) {
-    const t0 = performance.now();
-    let state = read();
-    while (!(state.covers && state.pendingInView === 0)) {
-      if (performance.now() - t0 > 30_000)
-        return `step ${step} at ${el.scrollTop}px: the visible rows were not drawn in 30 s (${JSON.stringify({ ...state, items: undefined })})`;
-      await frame();
-      state = read();
-    }
-    states.push(state);
-    if (state.atEnd) return states;
-    el.scrollTop += el.clientHeight * 0.9;
-    await frame();
-  }
-  return "2,000 scroll steps without reaching the end";
-}
-
-/** Scrolls a virtual list from top to bottom (walkList, in the page); the settled state at each step. */
-async function scrollThrough(
-  page: Page,
-  sel: [scroll: string, row: string, ready: string],
-): Promise<ListState[]> {
-  const states = await page.evaluate(walkList, sel);
-  if (typeof states === "string") throw new Error(states);
-  return states;
-}
+/** Scrolls a virtual list from top to bottom (./support/scroll-walk); the settled state at each step. */
+const scrollThrough = (page: Page, [scroll, row, ready]: [string, string, string]) =>
+  walkArea(page, { kind: "list", scroll, row, ready });
 
 function expectListBounded(states: ListState[], what: string): void {
   const rows = Math.max(...states.map((s) => s.rows));

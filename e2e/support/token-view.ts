@@ -2,6 +2,9 @@
 //, so its selectors change here only. A token span carries its chain position in
 // `data-pos`; a span whose window has not loaded yet is a placeholder without one.
 import { expect, test, type Page } from "@playwright/test";
+import { readArea, walkArea, type DomState, type TokenArea } from "./scroll-walk";
+
+export type { DomState };
 
 const SELECTORS = {
   scroll: '[data-testid="token-scroll"]',
@@ -16,89 +19,25 @@ export const TOKEN_VIEW = {
   at: (pos: number) => `${SELECTORS.painted.slice(0, -"[data-pos]".length)}[data-pos="${pos}"]`,
 };
 
-export interface DomState {
-  spans: number;
-  pending: number;
-  min: number;
-  max: number;
-  /** Painted positions form one run min..max with no gap. */
-  contiguous: boolean;
-  /** Painted tokens reach the top and bottom edges of the scroll area (or the chain's ends). */
-  covers: boolean;
-  atEnd: boolean;
-}
+/** The token view as a scroll area of ./scroll-walk, for a chain of `total` tokens. */
+const area = (total: number): TokenArea => ({
+  kind: "tokens",
+  scroll: SELECTORS.scroll,
+  span: SELECTORS.span,
+  painted: SELECTORS.painted,
+  pending: SELECTORS.pending,
+  total,
+});
 
-/**
- * Runs in the page. `read`: what the token view holds right now. `walk`: from the top to the end,
- * 0.9 of the area's height a step, waiting frame by frame (up to 30 s) at each step until the
- * visible area is painted with no placeholder left; every step's state, in one evaluation, so a
- * step costs the page's own work and not the test's round trips (or why the walk stopped).
- */
-async function tokenView([sel, total, mode]: readonly [
-  typeof SELECTORS,
-  number,
-  "read" | "walk",
-]): Promise<DomState | DomState[] | string> {
-  const scroll = document.querySelector(sel.scroll) as HTMLElement;
-  const read = (): DomState => {
-    const painted = [...document.querySelectorAll<HTMLElement>(sel.painted)];
-    const pos = painted.map((el) => Number(el.dataset.pos));
-    const min = Math.min(...pos),
-      max = Math.max(...pos);
-    const box = scroll.getBoundingClientRect();
-    const top = box.top + scroll.clientTop,
-      bottom = top + scroll.clientHeight;
-    const first = painted[pos.indexOf(min)]?.getBoundingClientRect();
-    const last = painted[pos.indexOf(max)]?.getBoundingClientRect();
-    const covers =
-      painted.length > 0 &&
-      !!first &&
-      !!last &&
-      (min === 0 || first.top <= top + 1) &&
-      (max === total - 1 || last.bottom >= bottom - 1);
-    return {
-      spans: document.querySelectorAll(sel.span).length,
-      pending: document.querySelectorAll(sel.pending).length,
-      min,
-      max,
-      contiguous: new Set(pos).size === max - min + 1 && pos.length === max - min + 1,
-      covers,
-      atEnd: scroll.scrollTop + scroll.clientHeight >= scroll.scrollHeight - 1,
-    };
-  };
-  if (mode === "read") return read();
-  const frame = () => new Promise((r) => requestAnimationFrame(r));
-  const states: DomState[] = [];
-  scroll.scrollTo(0, 0);
-  for (let step = 0; step < 5_000; step++) {
-    const t0 = performance.now();
-    let state = read();
-    while (!(state.pending === 0 && state.covers)) {
-      if (performance.now() - t0 > 30_000)
-        return `step ${step} at ${scroll.scrollTop}px: the visible tokens were not painted in 30 s (${JSON.stringify(state)})`;
-      await frame();
-      state = read();
-    }
-    states.push(state);
-    if (state.atEnd) return states;
-    scroll.scrollTop += scroll.clientHeight * 0.9;
-    await frame();
-  }
-  return "5,000 scroll steps without reaching the end";
-}
-
-/** Every state of a walk from the top of the token view to its end (tokenView's `walk`). */
-export async function walkTokens(page: Page, total: number): Promise<DomState[]> {
-  const states = await page.evaluate(tokenView, [SELECTORS, total, "walk"] as const);
-  if (typeof states === "string") throw new Error(states);
-  return states as DomState[];
-}
+/** Every state of a walk from the top of the token view to its end (./scroll-walk). */
+export const walkTokens = (page: Page, total: number): Promise<DomState[]> =>
+  walkArea(page, area(total));
 
 /** Waits until the visible area is painted with no placeholder left; returns the DOM state then. */
 export async function settledDom(page: Page, total: number): Promise<DomState> {
   let state: DomState | null = null;
   const settled = async () => {
-    state = (await page.evaluate(tokenView, [SELECTORS, total, "read"] as const)) as DomState;
+    state = await readArea(page, area(total));
     return state.pending === 0 && state.covers;
   };
   await expect
