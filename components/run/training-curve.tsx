@@ -8,8 +8,6 @@ import { curveSource } from "@/lib/health/pure";
 import { AXIS_TICK, axisTick, tickInterval } from "./charts/chart-frame";
 import type { TrainingCurveView } from "@/lib/health";
 
-const AXIS = AXIS_TICK;
-
 export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
   const metrics = curve.points;
   return (
@@ -30,13 +28,13 @@ export function TrainingCurve({ curve }: { curve: TrainingCurveView }) {
           dataKey="step"
           tick={axisTick}
           interval={tickInterval(metrics.length)}
-          label={{ value: "training step", position: "insideBottom", offset: -10, ...AXIS }}
+          label={{ value: "training step", position: "insideBottom", offset: -10, ...AXIS_TICK }}
         />
         <YAxis
           tick={axisTick}
           interval={0}
           domain={["auto", "auto"]}
-          label={{ value: "reward", angle: -90, position: "insideLeft", ...AXIS }}
+          label={{ value: "reward", angle: -90, position: "insideLeft", ...AXIS_TICK }}
         />
         <Tooltip
           contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }}

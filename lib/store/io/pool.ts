@@ -13,7 +13,7 @@ import { readWatchedName, watchViews, WATCH_BYTES } from "./watch";
 
 /**
  * Worker starts, process-wide, take turns of the event loop, one a turn: a start holds this thread
- * 10-25 ms, and a run list that set several pools going started six at once (103 ms in one CI).
+ * 10-25 ms, and a first run list that set several pools going started them all in one turn.
  */
 const startTurn = turnQueue();
 
