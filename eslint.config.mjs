@@ -51,10 +51,6 @@ export default defineConfig([
   ...nextTs,
   // useReactTable / useVirtualizer return unstable objects by design; the rule only warns about that.
   { rules: { "react-hooks/incompatible-library": "off" } },
-  {
-    files: ["**/*.{ts,tsx,mts,mjs}"],
-    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
-  },
   // lib/testing holds the tests' references and helpers: product code never imports it.
   {
     files: ["{app,components,lib,cli}/**/*.{ts,tsx,mjs}"],

@@ -14,9 +14,10 @@ step "system packages (Debian chromium, python3-numpy/scipy: installed as root, 
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 bash scripts/install-system-deps.sh
 
-# ESLint and tsc each use one thread: the lint runs beside the format check and the typecheck.
-step "lint, beside format (prettier --check; npm run format fixes it) and typecheck"
-eslint . --max-warnings=0 >reports/lint.log 2>&1 &
+# ESLint and tsc each use one thread: the lint and the import-cycle check run beside the format
+# check and the typecheck.
+step "lint and import cycles, beside format (prettier --check; npm run format fixes it) and typecheck"
+(eslint . --max-warnings=0 && npm run --silent cycles) >reports/lint.log 2>&1 &
 lint_pid=$!
 prettier --check . --log-level=warn
 next typegen >/dev/null

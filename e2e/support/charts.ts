@@ -9,9 +9,31 @@ export async function drawn(card: Locator): Promise<Locator> {
   return card;
 }
 
-/** Every chart card of the page, each scrolled into view in turn until its plot is drawn. */
+/** How long one card may take to draw once it is in view. */
+const DRAW_MS = 15_000;
+
+/**
+ * Every chart card of the page, each scrolled into view in turn until its plot is drawn. One walk
+ * in the page, frame by frame: a card draws a frame or two after it is scrolled to, and a poll from
+ * the test would wait its own interval (100 ms or more) on every card.
+ */
 export async function drawAll(page: Page): Promise<void> {
-  const cards = page.locator("figure.chart[data-plot]");
-  const n = await cards.count();
-  for (let i = 0; i < n; i++) await drawn(cards.nth(i));
+  const waiting = await page.evaluate(async (deadlineMs) => {
+    const cards = () => document.querySelectorAll<HTMLElement>("figure.chart[data-plot]");
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    for (let i = 0; i < cards().length; i++) {
+      const t0 = performance.now();
+      // Found again each frame: a re-render may replace the card's element.
+      for (let card = cards()[i]; card?.dataset.plot !== "drawn"; card = cards()[i]) {
+        if (!card) break; // the page has fewer cards now: none left to draw
+        if (performance.now() - t0 > deadlineMs) return card.dataset.testid ?? `card ${i}`;
+        card.scrollIntoView({ block: "nearest" });
+        await frame();
+      }
+    }
+    return null;
+  }, DRAW_MS);
+  expect(waiting, `chart ${waiting} drew its plot within ${DRAW_MS} ms of being in view`).toBe(
+    null,
+  );
 }
