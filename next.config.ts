@@ -11,6 +11,8 @@ const nextConfig: NextConfig = {
   // scripts/build-package.mjs) must not carry the clone's git objects or the generated bench runs
   // (a GB). Only these: broader globs here also dropped files of next itself from the trace.
   outputFileTracingExcludes: { "*": ["./.git/**/*", "./bench/out/**/*"] },
+  // The bundled encoding's rank file, read by path (lib/tokens/token-bytes), not imported.
+  outputFileTracingIncludes: { "*": ["./node_modules/gpt-tokenizer/data/o200k_base.tiktoken"] },
   serverExternalPackages: ["better-sqlite3"],
   // The pages name app/icon.svg in a <link rel="icon">; a client that asks for /favicon.ico instead
   // (a feed reader, a bookmark, a browser on a page without HTML) gets the same icon, not a 404.

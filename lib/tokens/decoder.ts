@@ -11,6 +11,7 @@ import {
   readTextFile,
   resolveConfined,
 } from "@/lib/store";
+import { bundledTokenBytes, type TokenBytes } from "./token-bytes";
 import { withoutMerges } from "./without-merges";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
@@ -30,6 +31,8 @@ export interface TokenDecoder {
   piece(id: number): TokenPiece;
   /** Decoded text of a run of ids (invalid UTF-8 becomes U+FFFD; unknown ids are skipped). */
   decode(ids: readonly number[]): string;
+  /** Every ordinary token's bytes in one table, when the decoder has them so (./token-bytes). */
+  tokenBytes?: TokenBytes;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -46,11 +49,11 @@ export function escapeBytes(bytes: readonly number[]): string {
     .join("");
 }
 
-function bytesPiece(bytes: readonly number[]): TokenPiece {
+function bytesPiece(bytes: ArrayLike<number>): TokenPiece {
   try {
     return { text: utf8.decode(Uint8Array.from(bytes)), kind: "text" };
   } catch {
-    return { text: escapeBytes(bytes), kind: "bytes" };
+    return { text: escapeBytes(Array.from(bytes)), kind: "bytes" };
   }
 }
 
@@ -78,37 +81,38 @@ export function o200kDecoder(): Promise<TokenDecoder> {
   const hit = cache.get("o200k_base");
   if (hit) return hit;
   const decoder = (async (): Promise<TokenDecoder> => {
-    // The ranks and the special-token table only: the package's encoding module builds its
-    // encoder's maps when imported (a 100 ms block of the event loop), and decoding needs neither.
-    const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<
-      string | number[]
-    >;
+    // The special-token table only: the package's encoding module builds its encoder's maps when
+    // imported (a 100 ms block of the event loop), and decoding needs neither.
     const { createO200KSpecialTokenMap } =
       await import("gpt-tokenizer/esm/encodingParams/o200k_base");
     const names = new Map([...createO200KSpecialTokenMap()].map(([name, id]) => [id, name]));
     const special = (id: number): string | null => names.get(id) ?? null;
+    const table = (await bundledTokenBytes("o200k_base")) ?? (await o200kRankTable());
+    const bytesOf = (id: number): Uint8Array | null => {
+      const at = id < table.at.length ? (table.at[id] as number) : -1;
+      return at < 0 ? null : table.bytes.subarray(at, at + (table.length[id] as number));
+    };
     const piece = memoised((id) => {
       if (!Number.isInteger(id) || id < 0) return { text: String(id), kind: "unknown" };
-      const rank = ranks[id];
-      if (typeof rank === "string") return { text: rank, kind: "text" };
-      if (Array.isArray(rank)) return bytesPiece(rank);
+      const bytes = bytesOf(id);
+      if (bytes) return bytesPiece(bytes);
       const name = special(id);
       return name === null ? { text: `#${id}`, kind: "unknown" } : { text: name, kind: "special" };
     });
     return {
       name: "o200k_base",
       piece,
+      tokenBytes: table,
       decode: (ids) => {
-        const bytes: number[] = [];
+        const parts: Uint8Array[] = [];
         let out = "";
         const flush = () => {
-          out += lenient.decode(Uint8Array.from(bytes));
-          bytes.length = 0;
+          out += lenient.decode(Buffer.concat(parts));
+          parts.length = 0;
         };
         for (const id of ids) {
-          const rank = ranks[id];
-          if (typeof rank === "string") bytes.push(...Buffer.from(rank, "utf8"));
-          else if (Array.isArray(rank)) bytes.push(...rank);
+          const bytes = Number.isInteger(id) && id >= 0 ? bytesOf(id) : null;
+          if (bytes) parts.push(bytes);
           else {
             flush();
             out += special(id) ?? "";
@@ -121,6 +125,28 @@ export function o200kDecoder(): Promise<TokenDecoder> {
   })();
   cache.set("o200k_base", decoder);
   return decoder;
+}
+
+/** The same table from the package's rank module, when its rank file is not there to read. */
+async function o200kRankTable(): Promise<TokenBytes> {
+  const ranks = (await import("gpt-tokenizer/esm/bpeRanks/o200k_base")).default as Array<
+    string | number[]
+  >;
+  const encoder = new TextEncoder();
+  const each = ranks.map((r) => (typeof r === "string" ? encoder.encode(r) : Uint8Array.from(r)));
+  const table: TokenBytes = {
+    bytes: new Uint8Array(each.reduce((n, b) => n + b.length, 0)),
+    at: new Int32Array(each.length),
+    length: new Uint16Array(each.length),
+  };
+  let used = 0;
+  each.forEach((b, id) => {
+    table.bytes.set(b, used);
+    table.at[id] = used;
+    table.length[id] = b.length;
+    used += b.length;
+  });
+  return table;
 }
 
 /** GPT-2's byte <-> printable-character table that byte-level BPE vocabularies are written in. */

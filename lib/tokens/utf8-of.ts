@@ -21,7 +21,19 @@ class ByteTable {
   bytes = new Uint8Array(1 << 16);
   used = 0;
 
-  constructor(private readonly decoder: TokenDecoder) {}
+  constructor(private readonly decoder: TokenDecoder) {
+    // A decoder with every ordinary token's bytes in one table gives them all at once (a copy: the
+    // table grows here as other ids, special tokens, are met).
+    const t = decoder.tokenBytes;
+    if (!t) return;
+    this.at = new Int32Array(Math.max(t.at.length, this.at.length)).fill(-1);
+    this.at.set(t.at);
+    this.length = new Uint16Array(this.at.length);
+    this.length.set(t.length);
+    this.bytes = new Uint8Array(Math.max(t.bytes.length * 2, this.bytes.length));
+    this.bytes.set(t.bytes);
+    this.used = t.bytes.length;
+  }
 
   /** Makes room for ids below `id + 1`; false past MEMO_IDS. */
   fits(id: number): boolean {
