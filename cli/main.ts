@@ -3,12 +3,13 @@
 // shard of a run as the summary index does: ./index-command). Runs as the bundle
 // dist/cli.mjs (scripts/build-node.mjs), started by cli/bin.mjs.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { toVerdictRow, verdictRowJson } from "@/lib/builder";
 import { listStore, isValidRolloutId } from "@/lib/store";
 import { buildRollout } from "@/lib/rollout";
+import { isOneRun } from "@/lib/runs";
 import { formatTableRow, TABLE_HEADER } from "./table";
 import { BUNDLED_ENCODINGS } from "@/lib/tokens";
 import { parseCommand, serveEnvironment, UsageError, type Command } from "./args";
@@ -49,19 +50,18 @@ async function runBuild(cmd: Extract<Command, { command: "build" }>): Promise<nu
 type ServeCommand = Extract<Command, { command: "serve" }>;
 
 /**
- * Serve's run.json flags name a bare capture directory's settings: refused (with why) when the runs
- * root holds runs rather than token files, or the tokenizer path is not a file. A tokenizer given
- * as a directory means its tokenizer.json.
+ * Serve's run.json flags name the settings of a directory served as one run (a bare capture
+ * directory, or a run directory: lib/runs isOneRun): refused (with why) when the runs root holds
+ * runs, or the tokenizer path is not a file. A tokenizer given as a directory means its
+ * tokenizer.json.
  */
-function checkBareRun(cmd: ServeCommand): ServeCommand | string {
+async function checkBareRun(cmd: ServeCommand): Promise<ServeCommand | string> {
   if (Object.keys(cmd.bareRun).length === 0) return cmd;
   const root = path.resolve(
     cmd.runsRoot ?? process.env.ROLLOUT_LENS_RUNS ?? path.join(ROOT, "fixtures", "runs"),
   );
-  const isBare =
-    existsSync(root) && readdirSync(root).some((name) => name.endsWith(".tokens.jsonl"));
-  if (!isBare)
-    return `--tokenizer, --side-call-pattern and --profile apply to a bare capture directory (*.tokens.jsonl); ${root} holds runs: set them in each run's run.json`;
+  if (!(await isOneRun(root)))
+    return `--tokenizer, --side-call-pattern and --profile apply to a directory served as one run (*.tokens.jsonl, or a run's tokens/ and rollouts.jsonl); ${root} holds runs: set them in each run's run.json`;
   const given = cmd.bareRun.tokenizer;
   if (given === undefined || !path.isAbsolute(given)) return cmd;
   const file =
@@ -71,11 +71,11 @@ function checkBareRun(cmd: ServeCommand): ServeCommand | string {
   return { ...cmd, bareRun: { ...cmd.bareRun, tokenizer: file } };
 }
 
-function runServe(given: ServeCommand): Promise<number> {
-  const checked = checkBareRun(given);
+async function runServe(given: ServeCommand): Promise<number> {
+  const checked = await checkBareRun(given);
   if (typeof checked === "string") {
     process.stderr.write(`rollout-lens: ${checked}\n`);
-    return Promise.resolve(2);
+    return 2;
   }
   const cmd = checked;
   const loopback = cmd.host === "127.0.0.1" || cmd.host === "localhost" || cmd.host === "::1";
@@ -83,22 +83,22 @@ function runServe(given: ServeCommand): Promise<number> {
     process.stderr.write(
       `rollout-lens: binding to ${cmd.host} needs ROLLOUT_LENS_TOKEN set (every request must then carry it)\n`,
     );
-    return Promise.resolve(2);
+    return 2;
   }
   const notDir = cmd.allowPaths.find((p) => !existsSync(p) || !statSync(p).isDirectory());
   if (notDir !== undefined) {
     process.stderr.write(`rollout-lens: --allow-path ${notDir}: not a directory\n`);
-    return Promise.resolve(2);
+    return 2;
   }
   const server = serverCommand(ROOT, cmd.port, cmd.host, cmd.runsRoot);
   if (server === null) {
     process.stderr.write("rollout-lens: no production build found; run `npm run build` first\n");
-    return Promise.resolve(1);
+    return 1;
   }
   const problem = server.standalone ? bindingProblem(ROOT) : null;
   if (problem !== null) {
     process.stderr.write(`rollout-lens: ${problem}\n`);
-    return Promise.resolve(1);
+    return 1;
   }
   const child = spawn(process.execPath, server.args, {
     cwd: ROOT,
@@ -108,7 +108,7 @@ function runServe(given: ServeCommand): Promise<number> {
   // A supervisor that stops this process must stop the server too, not leave it holding the port.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     process.on(signal, () => child.kill(signal));
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 0)));
+  return new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 0)));
 }
 
 async function main(argv: string[]): Promise<number> {

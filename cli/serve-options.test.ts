@@ -93,8 +93,21 @@ describe("serve on a bare capture directory", () => {
   it("refuses the flags on a runs root of runs, saying where they belong", () => {
     const res = cli(["serve", "fixtures/runs", "--side-call-pattern", "haiku"]);
     expect(res.status).toBe(2);
-    expect(res.stderr).toContain("apply to a bare capture directory");
+    expect(res.stderr).toContain("apply to a directory served as one run");
     expect(res.stderr).toContain("set them in each run's run.json");
+  });
+
+  it("takes the flags for a run directory served as its root (tokens/ beside rollouts.jsonl)", () => {
+    const dir = tempStore({ "rollouts.jsonl": "" });
+    mkdirSync(path.join(dir, "tokens"));
+    writeFileSync(
+      path.join(dir, "tokens", "r1.tokens.jsonl"),
+      line(tokenRecord("r1", "a", [1], [2])),
+    );
+    // Past the flags' check: the tokenizer path is what is refused.
+    const res = cli(["serve", dir, "--tokenizer", path.join(dir, "no-such.json")]);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain("no-such.json: no such file");
   });
 
   it("refuses a tokenizer path that is no file, naming the bundled encodings", () => {

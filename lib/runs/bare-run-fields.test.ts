@@ -42,4 +42,27 @@ describe("a bare capture directory's run.json fields from serve's flags", () => 
     expect(run.manifestError).toMatch(/^ROLLOUT_LENS_BARE_RUN: /);
     expect(run.manifest).toEqual({});
   });
+
+  it("reach a run directory given as the root: served as that run, with its records", async () => {
+    const dir = tempStore({ "rollouts.jsonl": "", "metrics.jsonl": "" });
+    mkdirSync(path.join(dir, "tokens"));
+    writeFileSync(
+      path.join(dir, "tokens", "r1.tokens.jsonl"),
+      line(tokenRecord("r1", "a", [1], [2])),
+    );
+    process.env.ROLLOUT_LENS_BARE_RUN = JSON.stringify({ tokenizer: "o200k_base" });
+    const runs = await listRuns(dir);
+    expect(runs.map((r) => r.id)).toEqual([path.basename(dir)]);
+    const [run] = runs;
+    expect(run!.tokensDir).toBe(path.join(dir, "tokens"));
+    expect(run!.rolloutsFile).toBe(path.join(dir, "rollouts.jsonl"));
+    expect(run!.manifest).toEqual({ tokenizer: "o200k_base" });
+    expect((await getRun(path.basename(dir), dir)).rolloutsFile).toBe(run!.rolloutsFile);
+    await expect(getRun("tokens", dir)).rejects.toThrow();
+    // So is a directory holding only its run.json, or only its records.
+    for (const only of ["run.json", "rollouts.jsonl"]) {
+      const one = tempStore({ [only]: only === "run.json" ? "{}" : "" });
+      expect((await listRuns(one)).map((r) => r.id)).toEqual([path.basename(one)]);
+    }
+  });
 });

@@ -23,4 +23,4 @@ export {
   type RecordLike,
 } from "./record-fields";
 export { readRolloutRecords, recordHash, type RolloutRecords } from "./rollout-records";
-export { getRun, listRuns, resolveRunLayout, type RunLayout, runsRoot } from "./root";
+export { getRun, isOneRun, listRuns, resolveRunLayout, type RunLayout, runsRoot } from "./root";

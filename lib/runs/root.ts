@@ -173,9 +173,25 @@ function withBareRunFields(run: RunLayout): RunLayout {
   return { ...run, manifest: { ...run.manifest, ...parsed.data }, profileFromFlag };
 }
 
-/** Every run under the root, sorted by id. A root that holds token files itself is one run. */
+/**
+ * Whether `dir`, given as the runs root, is one run rather than a directory of runs: it holds token
+ * files itself (a bare capture directory), its own run.json or rollouts.jsonl, or a tokens/
+ * directory of token files. `serve` pointed at a run directory serves that run, with its records;
+ * as a root, its tokens/ alone was listed as a run named "tokens", without a reward.
+ */
+export async function isOneRun(dir: string): Promise<boolean> {
+  if (await holdsTokenFiles(dir)) return true;
+  if (
+    (await existsAt(path.join(dir, "run.json"))) ||
+    (await existsAt(path.join(dir, "rollouts.jsonl")))
+  )
+    return true;
+  return holdsTokenFiles(path.join(dir, "tokens"));
+}
+
+/** Every run under the root, sorted by id. A root that is one run (isOneRun) is listed alone. */
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
-  if (await holdsTokenFiles(root))
+  if (await isOneRun(root))
     return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
   const names = (await listSubdirectories(root)).filter(isValidRunId);
   const c = await confinementOf(root, "the runs root");
@@ -233,7 +249,7 @@ function named(run: RunLayout, name: string | undefined, manifest?: RunManifest)
 /** The run `id`: InvalidRunIdError for an id that cannot name a run, UnknownRunError for none. */
 export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> {
   if (!isValidRunId(id)) throw new InvalidRunIdError(id);
-  if (await holdsTokenFiles(root)) {
+  if (await isOneRun(root)) {
     if (id !== path.basename(root)) throw new UnknownRunError(id);
     return withBareRunFields(await resolveRunLayout(id, root, root));
   }
