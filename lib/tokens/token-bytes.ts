@@ -16,7 +16,9 @@ export interface TokenBytes {
 }
 
 const BASE64 = new Int8Array(256).fill(-1);
-for (const [i, c] of [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"].entries())
+for (const [i, c] of [
+  ..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+].entries())
   BASE64[c.charCodeAt(0)] = i;
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
@@ -36,7 +38,7 @@ export function parseTiktoken(file: Uint8Array): TokenBytes {
   let ids = 0;
   let used = 0;
   let line = 0;
-  for (let i = 0; i < file.length; ) {
+  for (let i = 0; i < file.length;) {
     line++;
     const start = used;
     let acc = 0;
@@ -52,7 +54,8 @@ export function parseTiktoken(file: Uint8Array): TokenBytes {
       }
     }
     while (file[i] === EQUALS) i++;
-    if (file[i] !== SPACE || used === start) throw new Error(`line ${line}: no token before a space`);
+    if (file[i] !== SPACE || used === start)
+      throw new Error(`line ${line}: no token before a space`);
     let rank = 0;
     let digits = 0;
     for (i++; i < file.length && file[i] !== NEWLINE; i++, digits++) {
