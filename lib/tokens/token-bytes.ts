@@ -6,7 +6,7 @@
 // Not responsible for special tokens or display pieces (./decoder).
 import "server-only";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import path from "node:path";
 
 /** Token `id`'s bytes are `bytes[at[id] .. at[id] + length[id])`; `at[id]` is -1 for no token. */
 export interface TokenBytes {
@@ -83,12 +83,21 @@ export function parseTiktoken(file: Uint8Array): TokenBytes {
 }
 
 /**
- * The bundled encoding's table from the package's rank file; null when the file cannot be found or
- * read (a build that did not ship it): the caller then imports the rank module instead.
+ * The bundled encoding's table from the package's rank file, found under the server's working
+ * directory as the store worker is (lib/rollout/pool: a clone's root, or the npm package's
+ * standalone directory, whose tracing keeps the file: next.config.ts); not resolved as a module,
+ * which the bundler would try to bundle. Null when it cannot be read: the caller then imports the
+ * rank module instead.
  */
 export async function bundledTokenBytes(name: "o200k_base"): Promise<TokenBytes | null> {
   try {
-    const file = createRequire(import.meta.url).resolve(`gpt-tokenizer/data/${name}.tiktoken`);
+    const file = path.join(
+      /*turbopackIgnore: true*/ process.cwd(),
+      "node_modules",
+      "gpt-tokenizer",
+      "data",
+      `${name}.tiktoken`,
+    );
     return parseTiktoken(await readFile(file));
   } catch {
     return null;
