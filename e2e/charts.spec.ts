@@ -155,6 +155,26 @@ test("a chart below the first screen is drawn as it comes into view, in the plac
   expect(Math.abs((await last.boundingBox())!.height - kept)).toBeLessThan(2);
 });
 
+test("no chart card changes height as it is drawn, legends included", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // signal-ledger's step charts and its ledger have legends under the plot.
+  for (const run of [CC, "signal-ledger"]) {
+    await page.goto(`/runs/${run}`);
+    await expect(count(page)).toHaveAttribute("data-state", "complete");
+    const heights = () =>
+      page
+        .locator("figure.chart[data-plot]")
+        .evaluateAll((cards) =>
+          cards.map((c) => `${c.dataset.testid} ${Math.round(c.getBoundingClientRect().height)}`),
+        );
+    const waiting = page.locator('figure.chart[data-plot="waiting"]');
+    expect(await waiting.count(), `${run}: cards below the first screen wait`).toBeGreaterThan(3);
+    const before = await heights();
+    await drawAll(page);
+    expect(await heights(), run).toEqual(before);
+  }
+});
+
 test("an alert's 'N more' opens the table filtered to the alert's rollouts", async ({ page }) => {
   const cut = withFailedCall(BEFORE);
   const all = storedRollouts(BEFORE);

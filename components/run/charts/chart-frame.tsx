@@ -88,6 +88,7 @@ export function ChartFrame({
   y,
   wide = false,
   plotHeight,
+  legend,
   children,
 }: {
   id: string;
@@ -100,6 +101,12 @@ export function ChartFrame({
   wide?: boolean;
   /** The plot's height in px, kept by its place until it is drawn. */
   plotHeight: number;
+  /**
+   * The series' key under the plot: shown before the plot is drawn too, so the card's height never
+   * changes (a legend drawn with the plot moved everything below it by its line, under a reader's
+   * pointer as they scrolled there).
+   */
+  legend?: ReactNode;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLElement>(null);
@@ -118,6 +125,7 @@ export function ChartFrame({
         </div>
         <div className="chart-plot">
           {near ? children : <div style={{ height: plotHeight }} aria-hidden="true" />}
+          {legend}
         </div>
       </div>
       <div className="chart-axis-title chart-x-title" data-testid="chart-x-title">

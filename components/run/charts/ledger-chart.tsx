@@ -74,6 +74,15 @@ export function LedgerChart({
       y="generated tokens"
       wide
       plotHeight={PLOT_HEIGHT + 40}
+      legend={
+        <div className="legend-row small" data-testid="ledger-legend">
+          {shown.map((g) => (
+            <span key={g.key} style={{ color: SEGMENT_COLOURS[g.key] }}>
+              ● {g.label}
+            </span>
+          ))}
+        </div>
+      }
     >
       <BarChart
         responsive
@@ -105,13 +114,6 @@ export function LedgerChart({
           />
         ))}
       </BarChart>
-      <div className="legend-row small" data-testid="ledger-legend">
-        {shown.map((g) => (
-          <span key={g.key} style={{ color: SEGMENT_COLOURS[g.key] }}>
-            ● {g.label}
-          </span>
-        ))}
-      </div>
     </ChartFrame>
   );
 }

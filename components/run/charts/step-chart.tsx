@@ -83,6 +83,17 @@ export function StepChart(props: StepChartProps) {
       y={props.valueAxis}
       wide={props.wide}
       plotHeight={PLOT_HEIGHT}
+      legend={
+        props.series.length > 1 && (
+          <div className="legend-row small">
+            {props.series.map((s) => (
+              <span key={s.key} style={{ color: s.color }}>
+                ● {s.label}
+              </span>
+            ))}
+          </div>
+        )
+      }
     >
       <LineChart
         responsive
@@ -115,15 +126,6 @@ export function StepChart(props: StepChartProps) {
           />
         ))}
       </LineChart>
-      {props.series.length > 1 && (
-        <div className="legend-row small">
-          {props.series.map((s) => (
-            <span key={s.key} style={{ color: s.color }}>
-              ● {s.label}
-            </span>
-          ))}
-        </div>
-      )}
     </ChartFrame>
   );
 }
