@@ -89,6 +89,12 @@ test("new calls and rollouts appear without a restart; a half-written line is ne
   await expect(page.getByTestId("token-counts")).toContainText("8 tokens");
 
   await page.goto(`${url}/runs/live`);
+  // The grown rollout may still be summarised again: the page polls on its (installed) clock.
+  await until(
+    page,
+    text(page.getByTestId("rollouts-count"), "1 of 1 rollout"),
+    "the run's one rollout is counted",
+  );
   await expect(page.getByTestId("rollouts-count")).toHaveText("1 of 1 rollout");
   // The signal ledger: 0-0's two generations of two tokens each, delivered on its main chain.
   const delivered = page

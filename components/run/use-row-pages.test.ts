@@ -50,6 +50,7 @@ describe("refreshing the table's pages", () => {
       workers: 0,
       in_workers: 0,
       from_records: 0,
+      replacing: 0,
       records_read: null,
     },
     policy_model: null,

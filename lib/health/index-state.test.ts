@@ -19,6 +19,7 @@ const progress = (over: Partial<IndexProgress>): IndexProgress => ({
   workers: 0,
   in_workers: 0,
   from_records: 0,
+  replacing: 0,
   records_read: null,
   ...over,
 });
@@ -39,6 +40,7 @@ describe("indexState", () => {
       indexed: 9_730,
       total: 10_000,
       fromRecords: 0,
+      replacing: 0,
       recordsRead: null,
     });
     expect(indexState(progress({ running: true, done: 270, total: 10_000 }), 270, true)).toEqual({
@@ -46,6 +48,7 @@ describe("indexState", () => {
       indexed: 270,
       total: 10_000,
       fromRecords: 0,
+      replacing: 0,
       recordsRead: null,
     });
   });
@@ -58,11 +61,33 @@ describe("indexState", () => {
       indexed: 270,
       total: 10_000,
       fromRecords: 9_730,
+      replacing: 0,
       recordsRead: null,
     });
     // Before any store is read: nothing indexed from a store, every row from its record.
     const first = progress({ running: true, done: 0, total: 10_000, from_records: 10_000 });
     expect(indexState(first, 10_000, true)).toMatchObject({ indexed: 0, total: 10_000 });
+  });
+
+  it("counts a rollout summarised again once: its old row is shown until replaced", () => {
+    // A live run of one rollout, indexed, then grown by a call: 1 row held, 1 stale with a row.
+    const p = progress({ running: true, done: 0, total: 1, replacing: 1 });
+    const live = indexState(p, 1, true);
+    expect(live).toEqual({
+      kind: "indexing",
+      indexed: 0,
+      total: 1,
+      fromRecords: 0,
+      replacing: 1,
+      recordsRead: null,
+    });
+    expect(tableCountWords(1, live)).toBe("1 of 1 indexed so far (1 rollout in the run)");
+    // 10,000 held, 270 of them grown and 30 new: 10,030 in the run, not 10,300.
+    const grown = indexState(progress({ running: true, total: 300, replacing: 270 }), 10_000, true);
+    expect(grown).toMatchObject({ indexed: 9_730, total: 10_030, replacing: 270 });
+    expect(tableCountWords(5, grown)).toBe(
+      "5 of 10,000 indexed so far (10,030 rollouts in the run)",
+    );
   });
 
   it("is complete once a refresh ran (last_ms) or rollouts are held, even with nothing stale", () => {
@@ -83,6 +108,7 @@ describe("the words and claims", () => {
     indexed: 270,
     total: 10_000,
     fromRecords: 0,
+    replacing: 0,
     recordsRead: null,
   } as const;
   const standing = { ...indexing, fromRecords: 9_730 } as const;
@@ -106,6 +132,7 @@ describe("the words and claims", () => {
       indexed: 99_990,
       total: 263_000,
       fromRecords: 0,
+      replacing: 0,
       recordsRead: 100_000 / 263_000,
     });
     expect(progressWords(reading)).toBe(

@@ -10,15 +10,18 @@ export type IndexState =
   | { kind: "counting" }
   /**
    * `indexed` of `total` rollouts summarised; every count over them is partial. `fromRecords` more
-   * rows stand in from their records for store rollouts not read yet (records first). While a
-   * first index reads rollouts.jsonl, `total` is the file's lines (counted before the read) and
-   * `recordsRead` the fraction of them read, below 1 until the index ends; otherwise null.
+   * rows stand in from their records for store rollouts not read yet (records first), and
+   * `replacing` more are the rows of rollouts being summarised again (a live run's new calls),
+   * shown until replaced. While a first index reads rollouts.jsonl, `total` is the file's lines
+   * (counted before the read) and `recordsRead` the fraction of them read, below 1 until the index
+   * ends; otherwise null.
    */
   | {
       kind: "indexing";
       indexed: number;
       total: number;
       fromRecords: number;
+      replacing: number;
       recordsRead: number | null;
     }
   /** Every rollout the run has is summarised: counts are final (until the run grows). */
@@ -32,7 +35,8 @@ export const POLL_SETTLED_MS = 10_000;
  * The index's state from its progress and the rollouts it serves (`indexed`: rows held now).
  * Rollouts still to summarise are progress.total − progress.done; the ones held already (from the
  * cache) are in `indexed`, and so are the rows standing in from records for store rollouts still to
- * summarise (progress.from_records), which are counted once, as still to do. Before its first listing finishes an index reports nothing running and
+ * summarise (progress.from_records) and the old rows of rollouts summarised again
+ * (progress.replacing), each counted once, as still to do. Before its first listing finishes an index reports nothing running and
  * no rollouts, which a run with nothing to list (`hasSources` false: no token store, no records)
  * also does: only the first is "counting".
  */
@@ -44,17 +48,26 @@ export function indexState(
   if (progress.running) {
     const pending = Math.max(0, progress.total - progress.done);
     const fromRecords = Math.min(indexed, Math.max(0, progress.from_records));
-    const built = indexed - fromRecords;
+    const replacing = Math.min(indexed - fromRecords, Math.max(0, progress.replacing));
+    const built = indexed - fromRecords - replacing;
     // A followed read counts lines (lib/index/records-follow): one count, only moving forward.
     if (progress.records_read !== null && progress.total > 0) {
       const recordsRead = Math.min(progress.done / progress.total, 1);
-      return { kind: "indexing", indexed, total: progress.total, fromRecords: 0, recordsRead };
+      return {
+        kind: "indexing",
+        indexed,
+        total: progress.total,
+        fromRecords: 0,
+        replacing: 0,
+        recordsRead,
+      };
     }
     return {
       kind: "indexing",
       indexed: built,
       total: built + pending,
       fromRecords,
+      replacing,
       recordsRead: null,
     };
   }
@@ -94,7 +107,7 @@ export function tableCountWords(matching: number, s: IndexState): string {
   if (s.kind === "indexing" && s.recordsRead !== null)
     return `${n(matching)} of ${n(s.indexed)} indexed so far (rollouts.jsonl ${percent(s.recordsRead)} read)`;
   if (s.kind === "indexing") {
-    const held = s.indexed + s.fromRecords;
+    const held = s.indexed + s.fromRecords + s.replacing;
     const from = s.fromRecords > 0 ? `, ${n(s.fromRecords)} from records` : "";
     return `${n(matching)} of ${n(held)} indexed so far${from} (${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
   }

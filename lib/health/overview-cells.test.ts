@@ -12,6 +12,7 @@ const progress = {
   workers: 0,
   in_workers: 0,
   from_records: 0,
+  replacing: 0,
   records_read: null,
 };
 const run = (over: Partial<RunOverview>): RunOverview => ({

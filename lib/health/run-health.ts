@@ -29,11 +29,12 @@ import { healthParts } from "./sql";
 
 /**
  * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):
- * pending, not trained. A row standing in from its record is counted by the record's verdict.
+ * pending, not trained. A row standing in from its record is counted by the record's verdict, and
+ * a rollout summarised again by its old row's.
  */
 function pendingOf(snap: IndexSnapshot): number {
   const p = snap.progress;
-  return p.running ? Math.max(0, p.total - p.done - p.from_records) : 0;
+  return p.running ? Math.max(0, p.total - p.done - p.from_records - p.replacing) : 0;
 }
 
 /** The health of one pass, the notes' facts and the splice alert from the same rows. */

@@ -139,6 +139,7 @@ function unreadableOverview(run: RunLayout, decision: ProfileDecision, error: st
       workers: 0,
       in_workers: 0,
       from_records: 0,
+      replacing: 0,
       records_read: null,
     },
     steps: 0,

@@ -52,17 +52,24 @@ export function goneIds(db: Db): string[] {
 const STALE_WHERE =
   "r.id NOT IN (SELECT id FROM temp.special) AND (s.key IS NULL OR s.key != @prefix || r.hash || @suffix)";
 
-/** How many plain records have no row, or a row under another key; counted a range at a time. */
-export async function countPlainStale(db: () => Db, prefix: string): Promise<number> {
+/**
+ * How many plain records have no row, or a row under another key (`replacing`: those with a row);
+ * counted a range at a time.
+ */
+export async function countPlainStale(
+  db: () => Db,
+  prefix: string,
+): Promise<{ stale: number; replacing: number }> {
   const last = (db().prepare("SELECT max(rowid) FROM records").pluck().get() as number | null) ?? 0;
-  let n = 0;
+  const n = { stale: 0, replacing: 0 };
   for (let from = 0; from <= last; from += 50_000) {
-    n += db()
+    const c = db()
       .prepare(
-        `SELECT COUNT(*) FROM records r LEFT JOIN summaries s ON s.id = r.id WHERE r.rowid > @from AND r.rowid <= @to AND ${STALE_WHERE}`,
+        `SELECT COUNT(*) AS stale, COUNT(s.id) AS replacing FROM records r LEFT JOIN summaries s ON s.id = r.id WHERE r.rowid > @from AND r.rowid <= @to AND ${STALE_WHERE}`,
       )
-      .pluck()
-      .get({ from, to: from + 50_000, prefix, suffix: PLAIN_KEY_SUFFIX }) as number;
+      .get({ from, to: from + 50_000, prefix, suffix: PLAIN_KEY_SUFFIX }) as typeof n;
+    n.stale += c.stale;
+    n.replacing += c.replacing;
     await nextTurn();
   }
   return n;

@@ -87,6 +87,7 @@ export class SummaryIndex {
     workers: 0,
     in_workers: 0,
     from_records: 0,
+    replacing: 0,
     records_read: null,
   };
 

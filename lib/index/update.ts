@@ -66,8 +66,10 @@ export async function updateRows(
   // After a followed read its progress goes on (one count, never started again): these rows were
   // counted as lines already.
   const counted = followed ? { ...progress } : progress;
-  if (!followed)
-    startProgress(progress, special.stale.length + (await countPlainStale(db, prefix)));
+  if (!followed) {
+    const p = await countPlainStale(db, prefix);
+    startProgress(progress, special.stale.length + p.stale, special.replacing.size + p.replacing);
+  }
   const sink = new RowSink(rows, counted);
   if (!followed) await summarisePlain(rows, r, prefix, sink);
   await summariseSpecial(rows, r, special, sink, counted);
@@ -75,8 +77,8 @@ export async function updateRows(
   indexTextSoon(rows);
 }
 
-/** A pass over `total` rollouts begins: nothing done, running when there is anything to do. */
-export function startProgress(progress: IndexProgress, total: number): void {
+/** A pass over `total` rollouts begins (`replacing` of them have rows, shown until replaced). */
+export function startProgress(progress: IndexProgress, total: number, replacing = 0): void {
   Object.assign(progress, {
     done: 0,
     total,
@@ -85,6 +87,7 @@ export function startProgress(progress: IndexProgress, total: number): void {
     workers: 0,
     in_workers: 0,
     from_records: 0,
+    replacing,
     records_read: null,
   });
 }
@@ -143,6 +146,7 @@ export class RowSink {
     this.progress.done += rows.length;
     for (const r of rows)
       if (this.standIns.delete(r.summary.rollout_id)) this.progress.from_records--;
+      else if (r.replaces && this.progress.replacing > 0) this.progress.replacing--;
   }
 
   /** Rows from records that stand in for store rollouts until their summaries replace them. */

@@ -68,6 +68,7 @@ export const indexProgressSchema = z.strictObject({
   workers: int, // worker threads used by the last refresh
   in_workers: int, // and the rollouts they summarised
   from_records: int, // rows standing in from records for store rollouts still to summarise
+  replacing: int, // rows kept from before for rollouts being summarised again, still to replace
   records_read: nullableNumber, // fraction of rollouts.jsonl read while a first index reads it
 });
 
