@@ -119,6 +119,10 @@ async function answered(request: APIRequestContext, url: string): Promise<void> 
   expect(res.status(), url).toBeLessThan(500);
 }
 
+/** Each URL answered (answered), asked all at once: the server takes them together. */
+const allAnswered = (request: APIRequestContext, urls: string[]) =>
+  Promise.all(urls.map((u) => answered(request, u)));
+
 /**
  * Every page and route of one gym-v1 case run (fixtures/gym-v1-cases): the run page with each
  * rollout's lifecycle as the case's files give it, the run's routes, and per rollout every profile,
@@ -136,40 +140,37 @@ async function visitGymCase(page: Page, request: APIRequestContext, run: string,
       `${run} ${id}`,
     ).toHaveAttribute("data-state", caseLifecycleState(name, id));
   const api = `/api/runs/${run}`;
-  for (const q of [
-    "/health",
-    "/rollouts",
-    "/rollouts?reason=out_of_vocabulary",
-    "/rollouts?severity=masked&sort=severity&dir=desc",
-    "/export?format=csv",
-    "/export?format=json",
-  ])
-    await answered(request, api + q);
+  await allAnswered(
+    request,
+    [
+      "/health",
+      "/rollouts",
+      "/rollouts?reason=out_of_vocabulary",
+      "/rollouts?severity=masked&sort=severity&dir=desc",
+      "/export?format=csv",
+      "/export?format=json",
+    ].map((q) => api + q),
+  );
   for (const id of caseRollouts(name)) {
     const r = `${api}/rollouts/${id}`;
-    for (const q of [
-      "",
-      "?profile=seed",
-      "?profile=gym-v1",
-      "?profile=auto",
-      "?stamp=1",
-      "?facts=1",
-    ])
-      await answered(request, r + q);
-    for (const q of [
-      "/tokens?chain=main&offset=0&limit=100",
-      "/tokens?chain=main&segments=1",
-      "/tokens?chain=main&lowprob=-1",
-      "/conversation?chain=main",
-      "/neighbors",
-      "/progress",
-    ])
-      await answered(request, r + q);
     const calls = caseCallIds(name, id);
-    for (const c of calls) {
-      await answered(request, `${r}/calls/${encodeURIComponent(c)}`);
-      await answered(request, `${r}/tokens?chain=${encodeURIComponent(`call:${c}`)}&limit=50`);
-    }
+    await allAnswered(request, [
+      ...["", "?profile=seed", "?profile=gym-v1", "?profile=auto", "?stamp=1", "?facts=1"].map(
+        (q) => r + q,
+      ),
+      ...[
+        "/tokens?chain=main&offset=0&limit=100",
+        "/tokens?chain=main&segments=1",
+        "/tokens?chain=main&lowprob=-1",
+        "/conversation?chain=main",
+        "/neighbors",
+        "/progress",
+      ].map((q) => r + q),
+      ...calls.flatMap((c) => [
+        `${r}/calls/${encodeURIComponent(c)}`,
+        `${r}/tokens?chain=${encodeURIComponent(`call:${c}`)}&limit=50`,
+      ]),
+    ]);
     const tabs = ["tokens", "conversation", "chains", ...(calls[0] ? ["call"] : [])];
     for (const tab of tabs) {
       const call = tab === "call" ? `&call=${encodeURIComponent(calls[0] as string)}` : "";
@@ -201,22 +202,29 @@ test("read-only: every page and route leaves the runs root byte-identical", asyn
     await expect(
       page.getByTestId("rollouts-section").or(page.getByTestId("capture-off-note")).first(),
     ).toBeVisible();
-    for (const f of ["csv", "json"])
-      expect((await request.get(`/api/runs/${id}/export?format=${f}`)).ok()).toBe(true);
-    for (const rollout_id of someRollouts(id, 3)) {
-      const api = `/api/runs/${id}/rollouts/${rollout_id}`;
-      expect((await request.get(api)).ok()).toBe(true);
-      for (const profile of ["seed", "gym-v1"])
-        expect((await request.get(`${api}?profile=${profile}`)).ok()).toBe(true);
-      await request.get(`${api}/tokens?chain=main&offset=0&limit=100`);
-      await request.get(`${api}/tokens?chain=main&lowprob=-1`);
-      const calls = storedRollouts(id).includes(rollout_id)
-        ? readEntries(id, rollout_id).slice(0, 2)
-        : [];
-      for (const c of calls) {
-        await request.get(`${api}/calls/${c.model_call_id}`);
-        await request.get(`${api}/tokens?chain=call:${c.model_call_id}&limit=50`);
-      }
+    const ok = async (url: string) => expect((await request.get(url)).ok(), url).toBe(true);
+    const rollouts = someRollouts(id, 3);
+    // Asked all at once (the server takes them together), then each rollout's page in turn.
+    await Promise.all([
+      ...["csv", "json"].map((f) => ok(`/api/runs/${id}/export?format=${f}`)),
+      ...rollouts.flatMap((rollout_id) => {
+        const api = `/api/runs/${id}/rollouts/${rollout_id}`;
+        const calls = storedRollouts(id).includes(rollout_id)
+          ? readEntries(id, rollout_id).slice(0, 2)
+          : [];
+        return [
+          ok(api),
+          ...["seed", "gym-v1"].map((profile) => ok(`${api}?profile=${profile}`)),
+          request.get(`${api}/tokens?chain=main&offset=0&limit=100`),
+          request.get(`${api}/tokens?chain=main&lowprob=-1`),
+          ...calls.flatMap((c) => [
+            request.get(`${api}/calls/${c.model_call_id}`),
+            request.get(`${api}/tokens?chain=call:${c.model_call_id}&limit=50`),
+          ]),
+        ];
+      }),
+    ]);
+    for (const rollout_id of rollouts) {
       await page.goto(`/runs/${id}/rollouts/${rollout_id}?tab=chains`);
       await expect(page.getByTestId("verdict-bar")).toBeVisible();
     }
