@@ -2,8 +2,11 @@
 // in words, a stage's link lists its rollouts in the table (equal-reward groups: the group view
 // of the groups without signal), and the re-rendered prefixes' link opens the inspector at the
 // first differing token. Expected groups are the generator's plan.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { drawAll } from "./support/charts";
+import { FIXTURE_RUNS } from "./support/paths";
 import { equalRewardTasks } from "../fixtures/generator/signal-ledger-plan";
 
 test("the signal ledger says where the tokens went and links each stage", async ({ page }) => {
@@ -19,6 +22,20 @@ test("the signal ledger says where the tokens went and links each stage", async 
   await expect(page).toHaveURL(/ledger=side_calls/);
   await expect(page.getByTestId("rollouts-count")).toContainText("of 24");
   await expect(page.getByTestId("chart-filter")).toContainText("side calls");
+});
+
+test("a run whose records name no step says so instead of drawing empty axes", async ({ page }) => {
+  const records = readFileSync(path.join(FIXTURE_RUNS, "gym-main-v1", "rollouts.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(records.length).toBeGreaterThan(0);
+  expect(records.filter((r) => "step" in r)).toEqual([]); // the fixture's truth
+  await page.goto("/runs/gym-main-v1");
+  const ledger = page.getByTestId("signal-ledger");
+  await expect(ledger.getByTestId("ledger-no-steps")).toContainText("Not charted by step");
+  await expect(ledger.getByTestId("rerender-note")).toBeVisible();
+  await expect(ledger.locator("figure.chart")).toHaveCount(0);
 });
 
 test("the equal-reward stage opens the groups that carry no advantage", async ({ page }) => {

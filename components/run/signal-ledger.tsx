@@ -27,15 +27,27 @@ export function SignalLedger({ runId, version }: { runId: string; version: numbe
   const link = useBucketLink(runId);
   if (error) return <div className="error-box">Signal ledger: {error}</div>;
   if (!l || l.totals.captured === 0) return null;
+  const rows = ledgerRows(l);
   return (
     <section data-testid="signal-ledger">
       <h2>Signal ledger</h2>
       <p data-testid="ledger-sentence">{l.sentence}</p>
       <Stages l={l} link={link} />
-      <div className="charts">
-        <LedgerChart rows={ledgerRows(l)} link={link} groupField={l.group_field} />
-        <Rerenders runId={runId} l={l} link={link} />
-      </div>
+      {rows.length === 0 ? (
+        // Empty axes would read as a chart of nothing: a line says why there is none.
+        <>
+          <p className="small muted" data-testid="ledger-no-steps">
+            Not charted by step: no rollout&apos;s record names its step (<code>step</code> in
+            rollouts.jsonl). The totals above are the whole run&apos;s.
+          </p>
+          <RerenderNote runId={runId} l={l} link={link} />
+        </>
+      ) : (
+        <div className="charts">
+          <LedgerChart rows={rows} link={link} groupField={l.group_field} />
+          <Rerenders runId={runId} l={l} link={link} />
+        </div>
+      )}
     </section>
   );
 }
@@ -62,8 +74,6 @@ function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
 
 function Rerenders({ runId, l, link }: { runId: string; l: RunLedger; link: BucketLink }) {
   const rows = rerenderRows(l);
-  const first = l.rerendered_sample[0];
-  const { calls, rerendered, rerendered_rollouts: rollouts } = l.totals;
   return (
     <div className="chart-with-note" data-testid="rerender-section">
       <StepChart
@@ -78,22 +88,31 @@ function Rerenders({ runId, l, link }: { runId: string; l: RunLedger; link: Buck
         link={link}
         fromZero
       />
-      <p className="small" data-testid="rerender-note">
-        {rerendered.toLocaleString("en-US")} of {calls.toLocaleString("en-US")} calls in{" "}
-        {rollouts.toLocaleString("en-US")} rollouts re-rendered an earlier turn instead of splicing
-        its exact ids.{" "}
-        {rerendered > 0 && (
-          <Link href={link.href(segmentQuery({ filter: "rerendered" }, null))}>List them</Link>
-        )}
-        {first && (
-          <>
-            {" · "}
-            <Link href={tokenAtHref(runId, first)} data-testid="rerender-first">
-              the first ({first.rollout_id}) at token {first.position.toLocaleString("en-US")}
-            </Link>
-          </>
-        )}
-      </p>
+      <RerenderNote runId={runId} l={l} link={link} />
     </div>
+  );
+}
+
+/** How many calls re-rendered an earlier turn, with links to them and to the first one's token. */
+function RerenderNote({ runId, l, link }: { runId: string; l: RunLedger; link: BucketLink }) {
+  const first = l.rerendered_sample[0];
+  const { calls, rerendered, rerendered_rollouts: rollouts } = l.totals;
+  return (
+    <p className="small" data-testid="rerender-note">
+      {rerendered.toLocaleString("en-US")} of {calls.toLocaleString("en-US")} calls in{" "}
+      {rollouts.toLocaleString("en-US")} rollouts re-rendered an earlier turn instead of splicing
+      its exact ids.{" "}
+      {rerendered > 0 && (
+        <Link href={link.href(segmentQuery({ filter: "rerendered" }, null))}>List them</Link>
+      )}
+      {first && (
+        <>
+          {" · "}
+          <Link href={tokenAtHref(runId, first)} data-testid="rerender-first">
+            the first ({first.rollout_id}) at token {first.position.toLocaleString("en-US")}
+          </Link>
+        </>
+      )}
+    </p>
   );
 }
