@@ -113,9 +113,21 @@ test("ids from URLs never leave the runs root", async ({ request }) => {
   }
 });
 
+/**
+ * GET, asked once more when the connection was reset: the server closes a keep-alive socket left
+ * idle (5 s) while the walk visits pages, and one the client reuses at that moment is reset (once
+ * in a CI run of the walk's parallel requests). Any answer, an error status included, is returned.
+ */
+async function get(request: APIRequestContext, url: string) {
+  return request.get(url).catch((err: Error) => {
+    if (!/ECONNRESET/.test(err.message)) throw err;
+    return request.get(url);
+  });
+}
+
 /** Answered, and not with a server error: a 404 (no main chain to page) is an answer too. */
 async function answered(request: APIRequestContext, url: string): Promise<void> {
-  const res = await request.get(url);
+  const res = await get(request, url);
   expect(res.status(), url).toBeLessThan(500);
 }
 
@@ -202,7 +214,7 @@ test("read-only: every page and route leaves the runs root byte-identical", asyn
     await expect(
       page.getByTestId("rollouts-section").or(page.getByTestId("capture-off-note")).first(),
     ).toBeVisible();
-    const ok = async (url: string) => expect((await request.get(url)).ok(), url).toBe(true);
+    const ok = async (url: string) => expect((await get(request, url)).ok(), url).toBe(true);
     const rollouts = someRollouts(id, 3);
     // Asked all at once (the server takes them together), then each rollout's page in turn.
     await Promise.all([
@@ -215,11 +227,11 @@ test("read-only: every page and route leaves the runs root byte-identical", asyn
         return [
           ok(api),
           ...["seed", "gym-v1"].map((profile) => ok(`${api}?profile=${profile}`)),
-          request.get(`${api}/tokens?chain=main&offset=0&limit=100`),
-          request.get(`${api}/tokens?chain=main&lowprob=-1`),
+          get(request, `${api}/tokens?chain=main&offset=0&limit=100`),
+          get(request, `${api}/tokens?chain=main&lowprob=-1`),
           ...calls.flatMap((c) => [
-            request.get(`${api}/calls/${c.model_call_id}`),
-            request.get(`${api}/tokens?chain=call:${c.model_call_id}&limit=50`),
+            get(request, `${api}/calls/${c.model_call_id}`),
+            get(request, `${api}/tokens?chain=call:${c.model_call_id}&limit=50`),
           ]),
         ];
       }),

@@ -90,6 +90,24 @@ async function inspect(run: string, rollout: string) {
 
 let otherRollout = 0;
 
+/**
+ * Until the run's first index has ended: a large rollout's summary is built on the index's pool,
+ * and while it was, the measured list waited on it (549 ms in one CI run) long enough for the
+ * inspector's build to end before the list answered, so the probes no longer overlapped it.
+ */
+async function indexed(run: string): Promise<void> {
+  const t0 = performance.now();
+  for (;;) {
+    const { runs } = (await (await getRuns()).json()) as {
+      runs: Array<{ id: string; indexing: { running: boolean; last_ms: number | null } }>;
+    };
+    const i = runs.find((r) => r.id === run)?.indexing;
+    if (i && !i.running && i.last_ms !== null) return;
+    if (performance.now() - t0 > 120_000) throw new Error(`${run}: not indexed within 120 s`);
+    await new Promise((r) => setTimeout(r, 20)); // polled, not slept: the condition ends the wait
+  }
+}
+
 /** Resolves once the build of run/rollout reports itself building (or has already ended). */
 async function underWay(run: string, rollout: string, settled: () => boolean): Promise<void> {
   for (;;) {
@@ -198,6 +216,7 @@ describe("hostile stores", () => {
     await writeLargeRollout(root, { bigCalls: 200, bigTokens: 64_000 });
     const file = path.join(root, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
     expect(statSync(file).size).toBeGreaterThan(40 * 2 ** 20);
+    await indexed("large-rollout");
     const { answer, readingMeanwhile } = await whileReading("large-rollout", BIG_ROLLOUT_ID);
     expect(readingMeanwhile).toBe(true);
     expect(answer.status).toBe(200);
