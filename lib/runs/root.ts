@@ -7,6 +7,7 @@ import path from "node:path";
 import {
   existsAt,
   holdsTokenFiles,
+  readdirWithin,
   isDirectory,
   listSubdirectories,
   readTextFile,
@@ -180,13 +181,14 @@ function withBareRunFields(run: RunLayout): RunLayout {
  * as a root, its tokens/ alone was listed as a run named "tokens", without a reward.
  */
 export async function isOneRun(dir: string): Promise<boolean> {
-  if (await holdsTokenFiles(dir)) return true;
-  if (
-    (await existsAt(path.join(dir, "run.json"))) ||
-    (await existsAt(path.join(dir, "rollouts.jsonl")))
-  )
+  // One read of the root (every request's getRun asks), and of its tokens/ only when it has one.
+  const names = await readdirWithin(dir).then(
+    (entries) => entries.map((e) => e.name),
+    () => [] as string[],
+  );
+  if (names.some((n) => n.endsWith(".tokens.jsonl") || n === "run.json" || n === "rollouts.jsonl"))
     return true;
-  return holdsTokenFiles(path.join(dir, "tokens"));
+  return names.includes("tokens") && holdsTokenFiles(path.join(dir, "tokens"));
 }
 
 /** Every run under the root, sorted by id. A root that is one run (isOneRun) is listed alone. */

@@ -1,7 +1,7 @@
 // Every token's bytes in one flat table, read from a tiktoken rank file (one line per token: its
 // bytes in base64, a space, its rank), as gpt-tokenizer ships the bundled encoding beside its code
 // (`gpt-tokenizer/data/o200k_base.tiktoken`). Reading the 3.6 MB file and decoding it in place
-// takes a few ms of CPU; importing the package's rank module (a 2.4 MB array literal of 200,000
+// takes 35-70 ms of CPU; importing the package's rank module (a 2.4 MB array literal of 200,000
 // strings) took 190-270 ms and left those strings on the heap of every thread that decodes.
 // Not responsible for special tokens or display pieces (./decoder).
 import "server-only";
