@@ -1,10 +1,11 @@
 // Search text in the summary index: one row per rollout in the index's database (`search_text`:
 // its text, deflated when short, and its segments: kind, call, token range and where each starts),
-// and a contentless FTS5 trigram index over the same text that stores rowids only (detail=none) in
-// a database file of its own beside it (attached as `trig`), so the two together stay near the
-// text's own size and the trigram writer never holds the summaries' write lock: a writer at the
-// lowest priority, starved by a busy machine while it held that lock, made the summaries' writes
-// wait (the event loop blocked) and, past the busy timeout, fail.
+// and a contentless FTS5 trigram index over the same text (its repeats cut: ./trigram-text) that
+// stores rowids only (detail=none) in a database file of its own beside it (attached as `trig`),
+// so the two together stay near the text's own size and the trigram writer never holds the
+// summaries' write lock: a writer at the lowest priority, starved by a busy machine while it held
+// that lock, made the summaries' writes wait (the event loop blocked) and, past the busy timeout,
+// fail.
 // Rows get increasing ids that are never reused (AUTOINCREMENT), so the trigram file says how far
 // it has got with one number (`done`): rows after it wait for their trigrams. A replaced row's old
 // trigrams stay until the writer drops them; they name no row, so they match nothing. The trigram
@@ -19,6 +20,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { IndexedText } from "@/lib/rollout";
 import { registerTextMatch, utf8Of } from "./match";
+import { trigramText } from "./trigram-text";
 
 /** The search tables of the index's own database. */
 export const SEARCH_TABLES = ["search_text"];
@@ -134,14 +136,7 @@ export function writeSearchText(
   if (!text) return;
   // Text whose trigrams barely repeat is never indexed (checked by every query); other text waits
   // for its trigrams (./indexer).
-  st.insert.run(
-    id,
-    text.body,
-    text.deflated ? 1 : 0,
-    JSON.stringify(text.segments),
-    text.bytes,
-    text.trigrams ? 1 : 0,
-  );
+  st.insert.run(id, text.body, text.deflated ? 1 : 0, text.segs, text.bytes, text.trigrams ? 1 : 0);
 }
 
 /** The trigram tables, emptied when they were written for another epoch of the index. */
@@ -178,8 +173,10 @@ export function indexPendingText(db: Database.Database, budgetMs: number): boole
       const rows = next.all(done) as Array<{ rid: number; body: Buffer; deflated: number }>;
       more = rows.length > 0;
       for (const r of rows) {
-        // The UTF-8 bytes as they are: FTS5 reads a blob's bytes as the text (no string made).
-        index.run(r.rid, utf8Of(r.body, r.deflated));
+        // UTF-8 bytes: FTS5 reads a blob's bytes as the text (no string made). Its repeats are cut
+        // first (./trigram-text): the trigrams it holds are the same.
+        const cut = trigramText(utf8Of(r.body, r.deflated));
+        index.run(r.rid, Buffer.from(cut.buffer, cut.byteOffset, cut.byteLength));
         done = r.rid;
       }
     }
