@@ -1,6 +1,6 @@
 // Bundles the code that runs on Node outside Next into plain JavaScript under dist/: the store
-// worker thread of the inspector's and the summary index's pools (dist/store-worker.mjs) and the
-// command line (dist/cli.mjs). `npm run
+// worker thread of the inspector's and the summary index's pools (dist/store-worker.mjs), search's
+// trigram writer (dist/trigram-worker.mjs, its own small bundle) and the command line (dist/cli.mjs). `npm run
 // build` runs it after `next build`. Bundled with the "react-server" condition, so `server-only`
 // resolves to its empty module as it does in Next's server bundles; "@/" comes from tsconfig
 // paths; better-sqlite3 (native) stays external. Files are written whole and renamed into place,
@@ -12,7 +12,11 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(ROOT, "dist");
-const ENTRIES = { "store-worker": "lib/inspect/store-worker.ts", cli: "cli/main.ts" };
+const ENTRIES = {
+  "store-worker": "lib/inspect/store-worker.ts",
+  "trigram-worker": "lib/index/search/trigram-worker.ts",
+  cli: "cli/main.ts",
+};
 
 export async function buildNode() {
   const result = await build({

@@ -105,7 +105,8 @@ export function prepareStandalone() {
     cpSync(path.join(ROOT, from), path.join(STANDALONE, to ?? from), { recursive: true });
   copy(path.join(".next", "static"));
   if (existsSync(path.join(ROOT, "public"))) copy("public");
-  for (const bundle of ["cli.mjs", "store-worker.mjs"]) copy(path.join("dist", bundle));
+  for (const bundle of ["cli.mjs", "store-worker.mjs", "trigram-worker.mjs"])
+    copy(path.join("dist", bundle));
   copy(path.join("fixtures", "runs"));
   replaceExternalLinks();
   dropIgnoreFiles();

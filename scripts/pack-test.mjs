@@ -34,6 +34,7 @@ const MUST_SHIP = [
   ".next/standalone/node_modules/next/package.json",
   ".next/standalone/node_modules/better-sqlite3/build/Release/better_sqlite3.node",
   ".next/standalone/dist/store-worker.mjs",
+  ".next/standalone/dist/trigram-worker.mjs",
   ".next/standalone/dist/cli.mjs",
   "cli/bin.mjs",
 ];

@@ -6,10 +6,8 @@ export { rolloutGroupSql, runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
 export {
-  isSearchJob,
   pendingTextCount,
   pendingTextIn,
-  runSearchJob,
   SEARCH_TABLES,
   TRIGRAM_FTS,
   TRIGRAM_TABLES,

@@ -41,7 +41,12 @@ export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unkno
   if (job.kind === "summarize") {
     // A batch, in turn: one message each way for many small rollouts (lib/index/pool's batches).
     const summaries = [];
-    for (const input of job.inputs) summaries.push(await summarizeSafely(input));
+    for (const input of job.inputs) {
+      const s = await summarizeSafely(input);
+      // Its search text's bytes, in a buffer of their own (./search-text), are moved, not copied.
+      if (s.search_text) ctx.transfer([s.search_text.body.buffer as ArrayBuffer]);
+      summaries.push(s);
+    }
     return summaries;
   }
   if (job.kind === "check-cache") return cacheDamage(job.file);

@@ -26,9 +26,13 @@ import {
 import type { StoreJob } from "./jobs";
 import { readTokenizerFiles, type TokenizerReader } from "@/lib/tokens";
 
-/** The built store worker, relative to the app directory (the server's and the tests' cwd). */
-export function storeWorkerScript(): string {
-  return path.join(/*turbopackIgnore: true*/ process.cwd(), "dist", "store-worker.mjs");
+/**
+ * The built store worker, relative to the app directory (the server's and the tests' cwd); for the
+ * "trigrams" lane, the trigram writer's own bundle, which loads a 500th of the store worker's code.
+ */
+export function storeWorkerScript(lane?: PoolLane): string {
+  const file = lane === "trigrams" ? "trigram-worker.mjs" : "store-worker.mjs";
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "dist", file);
 }
 
 /** The error a worker's failure stands for, so routes map it to the same status as inline. */
@@ -77,7 +81,7 @@ export function storePool(lane: PoolLane): StoreWorkerPool | null {
   const pools = (holder[KEY] ??= {});
   const existing = pools[lane];
   if (existing) return existing;
-  const script = storeWorkerScript();
+  const script = storeWorkerScript(lane);
   const { size, ...options } = laneOptions(lane);
   if (size === 0 || !existsSync(script)) return null;
   return (pools[lane] = new StoreWorkerPool(script, {

@@ -2,9 +2,9 @@
 // did not already hold, then its generation, each token once: the chain as the trainer sees it),
 // and the body of every failed model call, decoded with the run's tokenizer and joined into one
 // UTF-8 text with a separator no query can hold, deflated where it is made (a store worker) when it
-// is short, so the index's thread only writes it. Each segment keeps its call, kind, token range and the byte where
-// it starts, so a match is placed. Other chains, side calls and quarantined calls are not indexed
-// (docs/search.md). Not responsible for storing or querying it (lib/index/search).
+// is short, so the index's thread only writes it. Each segment keeps its call, kind, token range
+// and the byte where it starts, so a match is placed. Other chains, side calls and quarantined
+// calls are not indexed (docs/search.md). Not responsible for storing or querying it (lib/index/search).
 import { deflateRawSync } from "node:zlib";
 import type { Verdict } from "@/lib/builder";
 import type { CaptureExchange, SearchText, TextKind } from "@/lib/schema";
@@ -12,13 +12,16 @@ import { isFailedExchange } from "@/lib/severity";
 import { Utf8Text, type TokenDecoder } from "@/lib/tokens";
 import { inheritedLengths } from "./facts";
 
-/** Search text as the index keeps it: its UTF-8 bytes (deflated or not), their count, its segments. */
+/**
+ * Search text as the index keeps it: its UTF-8 bytes (deflated or not), their count, its segments
+ * as the JSON the index stores (made here: one string crosses from the worker, not an array each).
+ */
 export interface IndexedText {
   body: Uint8Array;
   /** The body is the bytes raw-deflated (short text) rather than the bytes themselves. */
   deflated: boolean;
   bytes: number;
-  segments: SearchText["segments"];
+  segs: string;
   /** False for text whose trigrams barely repeat: a query checks it directly (docs/search.md). */
   trigrams: boolean;
 }
@@ -116,7 +119,7 @@ export function searchTextOf(
     body: deflated ? new Uint8Array(deflateRawSync(bytes, { level: 1 })) : bytes.slice(),
     deflated,
     bytes: bytes.length,
-    segments,
+    segs: JSON.stringify(segments),
     trigrams: worthTrigrams(bytes),
   };
 }
@@ -126,7 +129,7 @@ export const searchTextJson = (t: IndexedText): SearchText => ({
   body: Buffer.from(t.body).toString("base64"),
   deflated: t.deflated,
   bytes: t.bytes,
-  segments: t.segments,
+  segments: JSON.parse(t.segs) as SearchText["segments"],
   trigrams: t.trigrams,
 });
 
@@ -135,6 +138,6 @@ export const searchTextOfJson = (j: SearchText): IndexedText => ({
   body: Buffer.from(j.body, "base64"),
   deflated: j.deflated,
   bytes: j.bytes,
-  segments: j.segments,
+  segs: JSON.stringify(j.segments),
   trigrams: j.trigrams,
 });

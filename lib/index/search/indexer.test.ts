@@ -28,7 +28,7 @@ const textOf = (s: string): IndexedText => {
     body: deflateRawSync(bytes),
     deflated: true,
     bytes: bytes.length,
-    segments: [["g", "c0", 0, 1, 0]],
+    segs: JSON.stringify([["g", "c0", 0, 1, 0]]),
     trigrams: true,
   };
 };

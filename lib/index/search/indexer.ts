@@ -1,12 +1,12 @@
 // Search's trigrams, written after the summaries that hold the text and off the server's thread:
-// a worker of its own (lib/store's pool: one thread, at the lowest priority) opens the run's index
-// database to read the text and writes the FTS5 rows into the trigram file beside it (./store), a
-// turn at a time, and closes both. It never writes the index's database, so the server's writes
-// never wait for it, however starved it is; the server's reads never wait either (WAL). Until a
-// row's trigrams are written, queries check it directly (./store), so answers are exact meanwhile.
-// A trigram file that is not a database is moved aside and written again. Without the built worker
-// (unit tests) or for an index kept in memory, the server's thread does the same in short slices
-// with pauses between. docs/search.md.
+// a worker of its own (lib/store's pool: one thread, at the lowest priority, running the bundle of
+// ./trigram-worker) opens the run's index database to read the text and writes the FTS5 rows into
+// the trigram file beside it (./store), a turn at a time, and closes both. It never writes the
+// index's database, so the server's writes never wait for it, however starved it is; the server's
+// reads never wait either (WAL). Until a row's trigrams are written, queries check it directly
+// (./store), so answers are exact meanwhile. A trigram file that is not a database is moved aside
+// and written again. Without the built worker (unit tests) or for an index kept in memory, the
+// server's thread does the same in short slices with pauses between. docs/search.md.
 import "server-only";
 import { closeSync, openSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
