@@ -1,7 +1,7 @@
 // Bundles the code that runs on Node outside Next into plain JavaScript under dist/: the store
 // worker thread of the inspector's and the summary index's pools (dist/store-worker.mjs), search's
-// trigram writer (dist/trigram-worker.mjs, its own small bundle) and the command line (dist/cli.mjs). `npm run
-// build` runs it after `next build`. Bundled with the "react-server" condition, so `server-only`
+// trigram writer (dist/trigram-worker.mjs, its own small bundle) and the command line
+// (dist/cli.mjs). `npm run build` runs it after `next build`. Bundled with the "react-server" condition, so `server-only`
 // resolves to its empty module as it does in Next's server bundles; "@/" comes from tsconfig
 // paths; better-sqlite3 (native) stays external. Files are written whole and renamed into place,
 // so a concurrent reader (another test file, a running server) never loads half a bundle.

@@ -8,10 +8,9 @@ import { decode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { decideVerdict } from "@/lib/builder";
 import { readCaptureStore, readRolloutCapture } from "@/lib/store";
-import type { SearchText } from "@/lib/schema";
 import { o200kDecoder } from "@/lib/tokens";
 import { SEARCH_RUN, SEARCH_TRUTH } from "@/fixtures/generator/search-phrases";
-import { SEGMENT_SEPARATOR, searchTextOf } from "./search-text";
+import { SEGMENT_SEPARATOR, searchTextJson, searchTextOf } from "./search-text";
 
 const RUN = path.resolve("fixtures/runs", SEARCH_RUN);
 
@@ -27,7 +26,7 @@ async function textOfRollout(id: string) {
   if (!text) throw new Error(`${id}: no search text`);
   const bytes = text.deflated ? inflateRawSync(text.body) : Buffer.from(text.body);
   expect(bytes.length).toBe(text.bytes);
-  return { ...text, bytes, body: bytes.toString("utf8") };
+  return { ...text, bytes, body: bytes.toString("utf8"), segments: searchTextJson(text).segments };
 }
 
 /** The token file's last call: its prompt and generation are the whole main chain. */
@@ -42,9 +41,7 @@ describe("a rollout's search text", () => {
       const text = await textOfRollout(id);
       const last = lastCall(id);
       const chain = [...last.prompt_token_ids, ...last.generation_token_ids];
-      const own = (JSON.parse(text.segs) as SearchText["segments"]).filter(
-        ([kind]) => kind !== "e",
-      );
+      const own = text.segments.filter(([kind]) => kind !== "e");
       const parts = text.body.split(SEGMENT_SEPARATOR).slice(0, own.length);
       expect(parts.join("")).toBe(decode(chain));
       // Token ranges tile the chain: each starts where the one before ended.
@@ -61,9 +58,7 @@ describe("a rollout's search text", () => {
 
   it("keeps a failed call's error body as its own segment, with no tokens", async () => {
     const text = await textOfRollout(SEARCH_TRUTH.errorBody.rollouts[0]);
-    const errors = (JSON.parse(text.segs) as SearchText["segments"]).filter(
-      ([kind]) => kind === "e",
-    );
+    const errors = text.segments.filter(([kind]) => kind === "e");
     expect(errors).toHaveLength(1);
     const [, , start, tokens, at] = errors[0] as (typeof errors)[number];
     expect([start, tokens]).toEqual([-1, 0]);

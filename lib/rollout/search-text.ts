@@ -4,7 +4,8 @@
 // UTF-8 text with a separator no query can hold, deflated where it is made (a store worker) when it
 // is short, so the index's thread only writes it. Each segment keeps its call, kind, token range
 // and the byte where it starts, so a match is placed. Other chains, side calls and quarantined
-// calls are not indexed (docs/search.md). Not responsible for storing or querying it (lib/index/search).
+// calls are not indexed (docs/search.md). Not responsible for storing or querying it
+// (lib/index/search).
 import { deflateRawSync } from "node:zlib";
 import type { Verdict } from "@/lib/builder";
 import type { CaptureExchange, SearchText, TextKind } from "@/lib/schema";

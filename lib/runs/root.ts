@@ -7,6 +7,7 @@ import path from "node:path";
 import {
   existsAt,
   holdsTokenFiles,
+  isTokenFileName,
   readdirWithin,
   isDirectory,
   listSubdirectories,
@@ -186,7 +187,7 @@ export async function isOneRun(dir: string): Promise<boolean> {
     (entries) => entries.map((e) => e.name),
     () => [] as string[],
   );
-  if (names.some((n) => n.endsWith(".tokens.jsonl") || n === "run.json" || n === "rollouts.jsonl"))
+  if (names.some((n) => isTokenFileName(n) || n === "run.json" || n === "rollouts.jsonl"))
     return true;
   return names.includes("tokens") && holdsTokenFiles(path.join(dir, "tokens"));
 }

@@ -37,6 +37,7 @@ export {
 export {
   existsAt,
   holdsTokenFiles,
+  isTokenFileName,
   isDirectory,
   isRegularFile,
   listSubdirectories,

@@ -4,6 +4,7 @@
 // would block the reader forever); every call is under the read deadline (./io/file), since on a
 // stalled mount even a stat never returns. Not responsible for what the files mean.
 import "server-only";
+import { SUFFIXES } from "./files";
 import { lstatWithin, readdirWithin, readRegularFile, realpathWithin, statWithin } from "./io";
 
 /** Whether anything is at `p` (a file, a directory, a FIFO, a link): a reader then says what. */
@@ -28,10 +29,13 @@ export async function isRegularFile(p: string): Promise<boolean> {
   );
 }
 
+/** Whether a file name is a token store's rollout file (`<rollout_id>.tokens.jsonl`). */
+export const isTokenFileName = (name: string): boolean => name.endsWith(SUFFIXES.tokens);
+
 /** Whether `dir` directly holds a token store (`*.tokens.jsonl`); false when unreadable. */
 export async function holdsTokenFiles(dir: string): Promise<boolean> {
   try {
-    return (await readdirWithin(dir)).some((d) => d.name.endsWith(".tokens.jsonl"));
+    return (await readdirWithin(dir)).some((d) => isTokenFileName(d.name));
   } catch {
     return false;
   }

@@ -2,10 +2,10 @@
 // tokenizer (the reference), on text in many shapes and on random bytes.
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { SEGMENT_SEPARATOR as SEPARATOR } from "@/lib/rollout";
 import { TRIGRAM_FTS } from "./store";
 import { trigramText } from "./trigram-text";
 
-const SEPARATOR = "\u0001";
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, "utf8"));
 
 /** The terms FTS5's trigram tokenizer (as the index configures it) makes of each text. */

@@ -16,8 +16,10 @@
 // Not responsible for what a rollout's text is (lib/rollout/search-text) or writing the index
 // (./store).
 
-/** Joins two kept spans: the segment separator, which the query parser drops (./parse). */
-const SEPARATOR = 1;
+import { SEGMENT_SEPARATOR } from "@/lib/rollout";
+
+/** Joins two kept spans: the segment separator (one byte), which the query parser drops (./parse). */
+const SEPARATOR = SEGMENT_SEPARATOR.charCodeAt(0);
 /**
  * Kept spans this close are joined by the text between them rather than by a separator: its
  * trigrams are the text's own, and a separator makes three trigrams of its own.
