@@ -85,7 +85,7 @@ export function parseTiktoken(file: Uint8Array): TokenBytes {
 /**
  * The bundled encoding's table from the package's rank file, found under the server's working
  * directory as the store worker is (lib/rollout/pool: a clone's root, or the npm package's
- * standalone directory, whose tracing keeps the file: next.config.ts); not resolved as a module,
+ * standalone directory, whose tracing keeps the file: next.config.mjs); not resolved as a module,
  * which the bundler would try to bundle. Null when it cannot be read: the caller then imports the
  * rank module instead.
  */

@@ -1,11 +1,13 @@
-import type { NextConfig } from "next";
-
-const nextConfig: NextConfig = {
+// Plain JavaScript, not next.config.ts: `next start` compiles a TypeScript config with SWC at every
+// start, which loads its 24 MB native binding and its threads into the server for the whole of its
+// life (VmRSS at start 197 MB with next.config.ts, 171 MB with this file; docs/benchmarks.md).
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // The npm package runs .next/standalone/server.js (scripts/build-package.mjs sets this), so its
   // users need no build; the clone's `npm run build` leaves it off and `next start` serves as ever.
-  ...(process.env.ROLLOUT_LENS_STANDALONE === "1" ? { output: "standalone" as const } : {}),
+  ...(process.env.ROLLOUT_LENS_STANDALONE === "1" ? { output: "standalone" } : {}),
   // The server reads the runs root, the cache and the worker from process.cwd(), so the file tracer
   // takes in the whole project; what it copies into the standalone output (the npm package's server,
   // scripts/build-package.mjs) must not carry the clone's git objects or the generated bench runs
