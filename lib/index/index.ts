@@ -22,6 +22,7 @@ export {
 } from "./records-sql";
 export { indexFor, type IndexSnapshot, SummaryIndex } from "./run-index";
 export { onIndexSettled } from "./settled";
+export { recordsWriteFloor, type RecordsWriteFloor } from "./write-floor";
 export {
   rolloutPage,
   runFactsOf,

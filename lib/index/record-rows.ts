@@ -14,6 +14,9 @@ export const CREATE_RECORDS = [
   "CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
 ];
 
+/** A record's row: id, hash, task, step, its JSON. */
+export const PUT_RECORD = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)";
+
 /** Unreadable lines listed by line number; past it they are only counted. */
 const MAX_UNREADABLE = 1000;
 /**
@@ -135,7 +138,7 @@ async function streamRecords(
   let lines = 0;
   const flush = () => {
     const d = db();
-    const put = d.prepare("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)");
+    const put = d.prepare(PUT_RECORD);
     d.transaction(() => {
       for (const r of batch) put.run(r.id, r.hash, r.record._ng_task_index, r.record.step, r.text);
     })();
