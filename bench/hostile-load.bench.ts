@@ -5,9 +5,8 @@
 // warm (each once cold first), then 100 clients over 17 routes for 60 s: p50 and p99 latency,
 // errors, the largest answer, and the server's peak resident set (VmHWM, the kernel's high-water
 // mark) against the largest file's size. Cold: a fresh server with its own index directory.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { existsSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { eventFileBytes, type ScalarToWrite } from "@/lib/testing/event-writer";
 import {
@@ -19,7 +18,7 @@ import {
 } from "@/lib/testing/hostile-trainer-files";
 import { LIST_REUSE_MS } from "@/lib/health";
 import { startServer } from "./server";
-import { figure, fmt, runAlone } from "./util";
+import { figure, fmt, runAlone, scratchDir } from "./util";
 
 const ROOT = path.join("bench", "out", "hostile-load");
 const RUNS = 57;
@@ -105,7 +104,7 @@ const quantile = (xs: number[], p: number) =>
 export async function benchHostileLoad(): Promise<void> {
   writeRoot();
   const server = await startServer(path.resolve(ROOT), 3194, {
-    ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-hostile-load-")),
+    ROLLOUT_LENS_CACHE: scratchDir("rollout-lens-hostile-load-"),
   });
   try {
     const u = (p: string) => `${server.url}${p}`;

@@ -6,8 +6,7 @@
 // the warm re-open from SQLite; the warm health route (target <= 300 ms, the warm-route
 // bound); and rows in the DOM while scrolling a 50,000-row table (target <= 100: the table is
 // virtualised).
-import { mkdtempSync, readdirSync } from "node:fs";
-import os from "node:os";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { LARGE_DEFAULTS, writeLargeRecords, writeLargeRun } from "@/fixtures/generator/large";
 import { LARGE_DIR } from "@/fixtures/generate";
@@ -16,7 +15,7 @@ import { SummaryIndex } from "@/lib/index";
 import { dropPageCache, residency } from "./cache";
 import { runFresh } from "./fresh";
 import { launchChromium, startServer, type BenchServer } from "./server";
-import { figure, fmt, runAlone, time } from "./util";
+import { figure, fmt, runAlone, scratchDir, time } from "./util";
 
 async function indexed(server: BenchServer, run: string): Promise<void> {
   for (;;) {
@@ -79,7 +78,7 @@ export async function benchIndex(): Promise<void> {
     console.log(
       `one plain read + JSON.parse of every file (fresh process, ${how}): ${fmt(plain.ms)} for ${plain.files} files`,
     );
-    const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "i.sqlite");
+    const db = path.join(scratchDir("rollout-lens-bench-"), "i.sqlite");
     console.log(`index, ${how}: ${cache === "dropped" ? dropPageCache(files) : residency(files)}`);
     const index = await runFresh<{ ms: number; workers: number; summaries: number }>({
       task: "index",

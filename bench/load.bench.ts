@@ -3,8 +3,7 @@
 // process's peak resident set (VmHWM from /proc/<pid>/status: the kernel's high-water mark, not a
 // sample) as a ratio to the big rollout's file size. Cold: a fresh server process with its own
 // index directory, page cache dropped. Target ≤ 3.0× the file (set here; no issue states one).
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   BIG_ROLLOUT_ID,
@@ -15,7 +14,7 @@ import {
 import { LARGE_DIR } from "@/fixtures/generate";
 import { dropPageCache } from "./cache";
 import { startServer } from "./server";
-import { figure, fmt, runAlone } from "./util";
+import { figure, fmt, runAlone, scratchDir } from "./util";
 
 const TARGET = 3.0;
 
@@ -50,7 +49,7 @@ export async function benchLoad(): Promise<void> {
   const file = path.join(LARGE_DIR, "large-rollout", "tokens", `${BIG_ROLLOUT_ID}.tokens.jsonl`);
   const fileMb = statSync(file).size / 1e6;
   const server = await startServer(LARGE_DIR, 3193, {
-    ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-load-")),
+    ROLLOUT_LENS_CACHE: scratchDir("rollout-lens-load-"),
   });
   try {
     const idle = memory(server.pid);

@@ -4,14 +4,13 @@
 // that does not grow with the run), and each index's CPU time (every thread of the tree, from the
 // first request until every rollout is summarised from its store) over the CPU of one thread
 // reading and `JSON.parse`-ing every line of the same files (target ≤ 2). docs/benchmarks.md.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { SCALE_DIR, scaleStoreRuns, storeRunName } from "./scale-fixtures";
 import { startServer } from "./server";
 import { untilIndexed } from "./poll";
 import { cpuSeconds, loadAverage, peakRss } from "./proc";
-import { figure, fmt } from "./util";
+import { figure, fmt, scratchDir } from "./util";
 
 export const TOKEN_RUN_SIZES = [40_000, 120_000] as const;
 
@@ -23,7 +22,7 @@ interface TokenRunFigures {
 
 /** One token run indexed cold on a fresh server. */
 async function indexTokenRun(n: number, port: number): Promise<TokenRunFigures> {
-  const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-scale-"));
+  const cache = scratchDir("rollout-lens-scale-");
   const server = await startServer(SCALE_DIR, port, { ROLLOUT_LENS_CACHE: cache });
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 250);

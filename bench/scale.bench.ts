@@ -6,10 +6,10 @@
 // peak RSS (VmHWM over its process tree, target ≤ 450 MB) throughout. Before them, the first health
 // route on the freshly indexed run (computed as the index ended, target ≤ 300 ms) and the longest
 // another request (a static asset, every 20 ms) waited meanwhile (target ≤ 100 ms).
-// Beside DuckDB, what SQLite alone takes to write the same rows (lib/index/write-floor).
+// After them, what SQLite alone takes to write the same rows (lib/index/write-floor).
 // Then token runs of 40,000 and 120,000 rollouts (./scale-tokens): peak RSS that does not grow
 // with the run, and the index's CPU over `JSON.parse` of the same files.
-import { mkdtempSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { recordsWriteFloor } from "@/lib/index";
@@ -19,7 +19,7 @@ import { get, untilIndexed } from "./poll";
 import { peakRss } from "./proc";
 import { benchTokenRuns } from "./scale-tokens";
 import { startServer, type BenchServer } from "./server";
-import { figure, fmt, runAlone } from "./util";
+import { figure, fmt, runAlone, scratchDir } from "./util";
 
 const RECORDS = 1_000_000;
 
@@ -72,12 +72,7 @@ async function recordsRun(): Promise<void> {
   console.log(
     `DuckDB read_ndjson_auto into a table (in memory, ${duck.threads} threads, page cache warm from generation, best of 3): ${fmt(duck.ms)}, ${duck.rows} rows`,
   );
-  const floor = await recordsWriteFloor(SCALE_DIR, "scale-records");
-  const sql = floor.recordsSqlMs + floor.summariesSqlMs + floor.indexesSqlMs;
-  console.log(
-    `(no target) SQLite alone on the same ${floor.records} records (lib/index/write-floor: the index's tables, the ${floor.indexes} secondary indexes built after the load): ${fmt(sql)}, ${(sql / duck.ms).toFixed(1)}× DuckDB (records ${fmt(floor.recordsSqlMs)}, summaries and tags ${fmt(floor.summariesSqlMs)}, indexes ${fmt(floor.indexesSqlMs)}); our parts, timed apart: read ${fmt(floor.readMs)}, parse and check ${fmt(floor.parseMs)}, summaries ${fmt(floor.summariseMs)}, row values ${fmt(floor.rowsMs)}`,
-  );
-  const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-scale-"));
+  const cache = scratchDir("rollout-lens-scale-");
   const server = await startServer(SCALE_DIR, 3193, { ROLLOUT_LENS_CACHE: cache });
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 500);
@@ -133,6 +128,12 @@ async function recordsRun(): Promise<void> {
     clearInterval(sampler);
     await server.stop();
   }
+  // After the server, so its gigabyte of writes does not share the disk with the index measured.
+  const floor = await recordsWriteFloor(SCALE_DIR, "scale-records");
+  const sql = floor.recordsSqlMs + floor.summariesSqlMs + floor.indexesSqlMs;
+  console.log(
+    `(no target) SQLite alone on the same ${floor.records} records (lib/index/write-floor: the index's tables, the ${floor.indexes} secondary indexes built after the load): ${fmt(sql)}, ${(sql / duck.ms).toFixed(1)}× DuckDB (records ${fmt(floor.recordsSqlMs)}, summaries and tags ${fmt(floor.summariesSqlMs)}, indexes ${fmt(floor.indexesSqlMs)}); our parts, timed apart: read ${fmt(floor.readMs)}, parse and check ${fmt(floor.parseMs)}, summaries ${fmt(floor.summariseMs)}, row values ${fmt(floor.rowsMs)}`,
+  );
 }
 
 /** SCALE_PART=records or tokens runs that part alone (docs/benchmarks.md). */

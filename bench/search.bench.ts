@@ -6,16 +6,7 @@
 // search tables' size against the decoded text's UTF-8 bytes (target ≤ 1.5), a new selective query
 // on a warm server (target ≤ 100 ms, checked against the planted truth), and a word most rollouts
 // hold (printed, no target).
-import {
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
@@ -42,7 +33,7 @@ import {
   type TextRunShape,
 } from "./search-fixtures";
 import { startServer, type BenchServer } from "./server";
-import { figure, fmt, runAlone } from "./util";
+import { figure, fmt, runAlone, scratchDir } from "./util";
 
 const INDEX_ROOT = path.join(SEARCH_DIR, "index-run");
 const QUERY_ROOT = path.join(SEARCH_DIR, "query-run");
@@ -89,7 +80,7 @@ async function pairs(root: string, run: string, n: number, label: string): Promi
 }
 
 async function coldIndex(root: string, run: string, files: string[]) {
-  const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-bench-")), "i.sqlite");
+  const db = path.join(scratchDir("rollout-lens-bench-"), "i.sqlite");
   const cache = dropPageCache(files);
   const r = await runFresh<{
     ms: number;
@@ -195,7 +186,7 @@ export async function queries(): Promise<void> {
   const all = QUERY_RUN.rollouts;
   const truth = new Set<string>();
   for (let i = 0; i < all; i++) if (planted(i)) truth.add(rolloutIdOf(i));
-  const cache = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-search-"));
+  const cache = scratchDir("rollout-lens-search-");
   const server = await startServer(QUERY_ROOT, 3196, { ROLLOUT_LENS_CACHE: cache });
   try {
     console.log(

@@ -1,5 +1,24 @@
-// Shared benchmark helpers: timing with warm-up, formatting, and figures checked against their
-// targets (PASS/FAIL per figure; `npm run bench` exits non-zero when any figure misses).
+// Shared benchmark helpers: timing with warm-up, formatting, figures checked against their
+// targets (PASS/FAIL per figure; `npm run bench` exits non-zero when any figure misses), and the
+// scratch directories the benches' index caches go to.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const scratch: string[] = [];
+process.once("exit", () => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A fresh directory under the system's temporary directory, removed when the bench process exits:
+ * a 1M-record index is a gigabyte, and the caches of every run left behind once filled the disk.
+ */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 /**
  * Median wall time of `runs` calls after one warm-up, in milliseconds (use an odd count: with an
