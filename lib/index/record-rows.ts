@@ -19,11 +19,8 @@ export const PUT_RECORD = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)
 
 /** Unreadable lines listed by line number; past it they are only counted. */
 const MAX_UNREADABLE = 1000;
-/**
- * Records per transaction: large enough that SQLite's per-transaction cost is small, small enough
- * that a batch (and its summaries, ./records-follow) holds the event loop some 50 ms.
- */
-export const RECORDS_BATCH = 2000;
+/** Records per transaction at most: SQLite's per-transaction cost is small against them. */
+const RECORDS_BATCH = 2000;
 /**
  * Bytes read between two turns of the event loop: 256 kB is some 700 records, about 20 ms of
  * parsing. Read a megabyte at a time, 1,000,000 records held the loop about 100 ms at every turn,
@@ -32,6 +29,18 @@ export const RECORDS_BATCH = 2000;
 const RECORDS_CHUNK = 256 << 10;
 /** The first batch is small: a page's first rows come after a few hundred records are read. */
 const FIRST_BATCH = 500;
+
+/**
+ * Whether a batch of `records` records of `bytes` line bytes goes into the table now; the read
+ * also closes it at the end of each chunk. So a batch's records and their summaries
+ * (./records-follow) are written and dropped within the turn of the event loop that read them:
+ * held across turns, V8's young-generation collections (which run at the turn's end) found them
+ * alive twice and moved them to the old generation. Batches of 2,000 records (about three chunks)
+ * moved 858 MB there over 1M records and let a server's heap grow to 270 MB between its full
+ * collections; batches within a chunk move 14 MB (`node --trace-gc-nvp`, docs/benchmarks.md).
+ */
+export const recordsBatchFull = (records: number, bytes: number, first: boolean): boolean =>
+  records >= (first ? FIRST_BATCH : RECORDS_BATCH) || bytes >= RECORDS_CHUNK;
 
 export interface RecordsState {
   /** The first unreadable lines, and how many there are. */
@@ -132,6 +141,7 @@ async function streamRecords(
 ): Promise<RecordsState> {
   const state = noRecordsState();
   let batch: ReadRecord[] = [];
+  let batchBytes = 0;
   let records = 0;
   let bytes = 0;
   let line = 0;
@@ -146,6 +156,7 @@ async function streamRecords(
     const fraction = Math.min(1, bytes / Math.max(1, size));
     onBatch?.({ records, fraction, lines: Math.max(lines, line), line, batch });
     batch = [];
+    batchBytes = 0;
   };
   const bad = (at: number, reason: string) => {
     if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line: at, reason });
@@ -167,10 +178,15 @@ async function streamRecords(
         if (id === null) return;
         const text = JSON.stringify(r);
         batch.push({ id, hash: hashOfText(text), record: r, text });
-        if (batch.length >= (records === 0 ? FIRST_BATCH : RECORDS_BATCH)) flush();
+        batchBytes += l.bytes;
+        if (recordsBatchFull(batch.length, batchBytes, records === 0)) flush();
       },
       undefined,
-      (n) => (bytes += n),
+      (n) => {
+        bytes += n;
+        // A chunk's lines are all read: its batch goes in before the event loop turns.
+        if (batch.length > 0) flush();
+      },
       undefined,
       RECORDS_CHUNK,
     );

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { IndexProgress } from "@/lib/schema";
 import { line } from "@/lib/testing/temp-store";
 import { getRun } from "@/lib/runs/root";
-import { RECORDS_BATCH } from "./record-rows";
+import { syncRecords } from "./record-rows";
+import { SummaryRows } from "./rows";
 import { SummaryIndex } from "./run-index";
 
 const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), p));
@@ -38,7 +39,7 @@ async function recordsRun(n: number, pad = 0): Promise<SummaryIndex> {
 
 describe("rows while rollouts.jsonl is read", () => {
   it("come from the records read so far, and every rollout's row is written once", async () => {
-    const n = 5 * RECORDS_BATCH;
+    const n = 10_000; // FOLLOW_FROM: rows are written as the file is read from this many lines
     const index = await recordsRun(n);
     const writes: Array<{ ids: string[]; read: number | null; total: number }> = [];
     const write = index.rows.write.bind(index.rows);
@@ -70,9 +71,9 @@ describe("rows while rollouts.jsonl is read", () => {
   }, 120_000);
 
   it("progress only moves forward, and reaches its total only when the index ends", async () => {
-    // Many of the reader's batches, each over a megabyte (the reader lets the event loop through
-    // between its 1 MB chunks, where a page's poll is answered): as many chances to slip back.
-    const n = 12 * RECORDS_BATCH;
+    // Many of the reader's batches (some 600 records of 450 bytes each; the reader lets the event
+    // loop through between its chunks, where a page's poll is answered): chances to slip back.
+    const n = 24_000;
     const index = await recordsRun(n, 400);
     const seen: IndexProgress[] = [];
     let over = false;
@@ -100,4 +101,28 @@ describe("rows while rollouts.jsonl is read", () => {
     expect(index.count()).toBe(n + 1);
     index.close();
   }, 120_000);
+
+  it("a batch holds no more than a read chunk's bytes, written and dropped within a turn", async () => {
+    // 3,000 records of about a kilobyte: by count alone (500, then 2,000) a batch held 2 MB, over
+    // several turns of the event loop, long enough for V8 to move it to the old generation.
+    const file = path.join(tmp("rollout-lens-batch-"), "rollouts.jsonl");
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      line({ _ng_task_index: i, _ng_rollout_index: 0, reward: 1, note: "y".repeat(950) }),
+    );
+    writeFileSync(file, lines.join(""));
+    // Each line's bytes as the reader counts them: without its newline.
+    const bytesOf = new Map(lines.map((l, i) => [`${i}-0`, Buffer.byteLength(l) - 1]));
+    const longest = Math.max(...bytesOf.values());
+    const rows = new SummaryRows(null);
+    const batches: number[] = [];
+    await syncRecords(
+      () => rows.handle,
+      file,
+      (read) => void batches.push(read.batch.reduce((n, b) => n + (bytesOf.get(b.id) ?? NaN), 0)),
+    );
+    // The read chunk is 256 kB (record-rows RECORDS_CHUNK); a batch closes on the line that fills it.
+    for (const bytes of batches) expect(bytes).toBeLessThanOrEqual((256 << 10) + longest);
+    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil((3000 * 1000) / (256 << 10)));
+    expect(rows.handle.prepare("SELECT COUNT(*) FROM records").pluck().get()).toBe(3000);
+  }, 60_000);
 });

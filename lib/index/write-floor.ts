@@ -17,7 +17,7 @@ import { recordSummary } from "@/lib/rollout";
 import { parseRolloutRecord, rolloutIdOf, type RolloutRecord } from "@/lib/schema";
 import { inputOf, plainKeyPrefix, runRollouts } from "./keys";
 import { PLAIN_KEY_SUFFIX } from "./plain-records";
-import { PUT_RECORD, RECORDS_BATCH } from "./record-rows";
+import { PUT_RECORD, recordsBatchFull } from "./record-rows";
 import { rowOf, tagsOf } from "./columns";
 import { SummaryRows, type SummaryRow } from "./rows";
 
@@ -71,20 +71,9 @@ export async function recordsWriteFloor(root: string, runName: string): Promise<
     let t = performance.now();
     const lines = readFileSync(file, "utf8").split("\n");
     out.readMs = performance.now() - t;
-    for (let from = 0; from < lines.length; from += RECORDS_BATCH) {
-      t = performance.now();
-      const batch: Array<{ id: string; hash: string; record: RolloutRecord; text: string }> = [];
-      for (const line of lines.slice(from, from + RECORDS_BATCH)) {
-        if (line.length === 0) continue;
-        const parsed = parseRolloutRecord(JSON.parse(line));
-        if (!parsed.success) throw new Error(`line ${from + batch.length + 1}: not a record`);
-        const id = rolloutIdOf(parsed.data) as string;
-        const text = JSON.stringify(parsed.data);
-        const hash = createHash("sha1").update(text).digest("hex");
-        batch.push({ id, hash, record: parsed.data, text });
-      }
-      out.parseMs += performance.now() - t;
-      t = performance.now();
+    type Read = { id: string; hash: string; record: RolloutRecord; text: string };
+    const write = (batch: Read[]) => {
+      let t = performance.now();
       const summaries: SummaryRow[] = batch.map((b) => ({
         summary: recordSummary(inputOf(r, b.id, b.record)),
         key: prefix + b.hash + PLAIN_KEY_SUFFIX,
@@ -108,7 +97,29 @@ export async function recordsWriteFloor(root: string, runName: string): Promise<
       // The write makes each row's values again (rowOf, tagsOf): that part is ours, not SQLite's.
       out.summariesSqlMs += performance.now() - t;
       out.records += batch.length;
+    };
+    // Batches as the index makes them (recordsBatchFull), each parsed just before it is written.
+    let batch: Read[] = [];
+    let bytes = 0;
+    t = performance.now();
+    for (const [i, line] of lines.entries()) {
+      if (line.length === 0) continue;
+      const parsed = parseRolloutRecord(JSON.parse(line));
+      if (!parsed.success) throw new Error(`line ${i + 1}: not a record`);
+      const id = rolloutIdOf(parsed.data) as string;
+      const text = JSON.stringify(parsed.data);
+      const hash = createHash("sha1").update(text).digest("hex");
+      batch.push({ id, hash, record: parsed.data, text });
+      bytes += Buffer.byteLength(line) + 1;
+      if (!recordsBatchFull(batch.length, bytes, out.records === 0)) continue;
+      out.parseMs += performance.now() - t;
+      write(batch);
+      batch = [];
+      bytes = 0;
+      t = performance.now();
     }
+    out.parseMs += performance.now() - t;
+    if (batch.length > 0) write(batch);
     t = performance.now();
     for (const i of indexes) db.exec(i.sql);
     out.indexesSqlMs = performance.now() - t;

@@ -19,6 +19,7 @@ const PROGRESS_EVERY = 4 << 20;
 /**
  * Told how many bytes were read since its previous call (an increment, so one sink can sum the
  * several files of a rollout): at most every few MB while a large file streams, and once at the end.
+ * A read given its own `chunk` size is told after each chunk's lines, before the event loop turns.
  */
 export type ReadProgress = (bytesRead: number) => void;
 
@@ -106,7 +107,8 @@ export function withinDepth(value: unknown, max: number): boolean {
  * is reported as the torn tail instead. I/O errors (a file removed mid-read) reject the promise.
  * `onProgress`, when given, is told the bytes read as they are (see ReadProgress); `scan`, when
  * given, reads each line first (see LineScanner). `chunk` bounds the bytes read (and so the lines
- * handled) between two turns of the event loop (1 MB by default).
+ * handled) between two turns of the event loop (1 MB by default); with it, progress is told after
+ * every chunk.
  */
 export async function readJsonl(
   filePath: string,
@@ -117,7 +119,8 @@ export async function readJsonl(
   chunk?: number,
 ): Promise<JsonlReadResult> {
   const stream = readChunks(filePath, signal, chunk);
-  const progress = onProgress ? progressCounter(onProgress) : null;
+  const every = chunk === undefined ? PROGRESS_EVERY : Math.min(chunk, PROGRESS_EVERY);
+  const progress = onProgress ? progressCounter(onProgress, every) : null;
   try {
     return await readLines(stream, onLine, progress, scan);
   } finally {
@@ -200,7 +203,7 @@ interface ProgressCounter {
   flush(): void;
 }
 
-function progressCounter(report: ReadProgress): ProgressCounter {
+function progressCounter(report: ReadProgress, every: number): ProgressCounter {
   let unreported = 0;
   const flush = () => {
     if (unreported === 0) return;
@@ -211,7 +214,7 @@ function progressCounter(report: ReadProgress): ProgressCounter {
   return {
     add(bytes) {
       unreported += bytes;
-      if (unreported >= PROGRESS_EVERY) flush();
+      if (unreported >= every) flush();
     },
     flush,
   };
