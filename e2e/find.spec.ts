@@ -47,8 +47,21 @@ test("find on the 500-call rollout counts the planted phrase and reaches its las
   await page.getByTestId("find-input").press("Shift+Enter");
   await expect(count).toHaveText(`${truth.length - 1} of ${truth.length}`);
   const message = page.locator('[data-testid="conversation-message"][aria-current="true"]');
+  // The count moves first; the selection follows it to the next message (CI once read the message
+  // of the match before, still selected): wait for the message that holds the match.
+  const range = async () => {
+    const [, from, to] = /tokens (\d+)–(\d+)/.exec((await message.textContent()) ?? "") ?? [];
+    return `${from}–${to}`;
+  };
+  const holds = (r: string) => {
+    const [from, to] = r.split("–").map(Number);
+    return from! <= middle.start && to! > middle.start;
+  };
+  await expect
+    .poll(async () => holds(await range()), {
+      message: `the selected message holds token ${middle.start}`,
+      timeout: 20_000,
+    })
+    .toBe(true);
   await expect(message).toBeInViewport({ timeout: 20_000 });
-  const [, from, to] = /tokens (\d+)–(\d+)/.exec((await message.textContent()) ?? "") ?? [];
-  expect(Number(from)).toBeLessThanOrEqual(middle.start);
-  expect(Number(to)).toBeGreaterThan(middle.start);
 });
