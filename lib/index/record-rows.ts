@@ -67,7 +67,7 @@ export const noRecordsState = (readError: string | null = null, version = "-"): 
 export const hashRecord = (r: RolloutRecord): string => hashOfText(JSON.stringify(r));
 
 /** hashRecord of a record already serialised (JSON.stringify of it): one serialisation, not two. */
-const hashOfText = (text: string): string => createHash("sha1").update(text).digest("hex");
+export const hashOfText = (text: string): string => createHash("sha1").update(text).digest("hex");
 
 /** A fact kept beside the index's rows (the records file's version, the inputs last indexed). */
 export function meta(db: Database.Database, k: string): string | null {

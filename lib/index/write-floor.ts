@@ -8,7 +8,6 @@
 // summaries are timed apart. If the writes alone pass 10x DuckDB, no code of ours around them
 // meets that target with this schema in SQLite (docs/benchmarks.md).
 import "server-only";
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,7 +16,7 @@ import { recordSummary } from "@/lib/rollout";
 import { parseRolloutRecord, rolloutIdOf, type RolloutRecord } from "@/lib/schema";
 import { inputOf, plainKeyPrefix, runRollouts } from "./keys";
 import { PLAIN_KEY_SUFFIX } from "./plain-records";
-import { PUT_RECORD, recordsBatchFull } from "./record-rows";
+import { hashOfText, PUT_RECORD, recordsBatchFull } from "./record-rows";
 import { rowOf, tagsOf } from "./columns";
 import { SummaryRows, type SummaryRow } from "./rows";
 
@@ -108,7 +107,7 @@ export async function recordsWriteFloor(root: string, runName: string): Promise<
       if (!parsed.success) throw new Error(`line ${i + 1}: not a record`);
       const id = rolloutIdOf(parsed.data) as string;
       const text = JSON.stringify(parsed.data);
-      const hash = createHash("sha1").update(text).digest("hex");
+      const hash = hashOfText(text);
       batch.push({ id, hash, record: parsed.data, text });
       bytes += Buffer.byteLength(line) + 1;
       if (!recordsBatchFull(batch.length, bytes, out.records === 0)) continue;
