@@ -91,11 +91,14 @@ export function batchesOf(inputs: readonly SummarizeInput[]): SummarizeInput[][]
   return batches;
 }
 
-/** Summarises `inputs` (one run's: `group`, so runs indexed at once take turns on the pool). */
+/**
+ * Summarises `inputs` (one run's: `group`, so runs indexed at once take turns on the pool); `accept`
+ * is given each worker message's summaries together, in the turn of the event loop they arrive.
+ */
 export async function summarizeInWorkers(
   group: string,
   inputs: SummarizeInput[],
-  accept: (s: RolloutSummary) => void,
+  accept: (summaries: RolloutSummary[]) => void,
   fallback: (i: SummarizeInput) => Promise<RolloutSummary>,
 ): Promise<PoolStats> {
   const pool = indexPool();
@@ -113,7 +116,7 @@ export async function summarizeInWorkers(
           group,
           revive: reviveStoreError,
         });
-        for (const s of summaries) accept(s);
+        accept(summaries);
         stats.inWorkers += summaries.length;
       } catch {
         // A worker that failed (a crash, a stalled read): its batch is summarised again below,
@@ -127,7 +130,7 @@ export async function summarizeInWorkers(
   ahead?.stop();
   // Workers that summarised this index side by side: the pool's, at most one per rollout.
   stats.workers = pool ? Math.min(inputs.length, pool.capacity) : 0;
-  for (const input of leftovers) accept(await fallback(input));
+  for (const input of leftovers) accept([await fallback(input)]);
   stats.inline = leftovers.length;
   return stats;
 }

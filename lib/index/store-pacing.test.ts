@@ -1,5 +1,6 @@
 // The main thread's share of a token run's index is paced: store rollouts go to the worker pool a
-// few hundred at a time and their stand-in rows are written a few hundred at a time, so what the
+// few hundred at a time, their stand-in rows are written a few hundred at a time and their summaries
+// as each worker's message arrives, so what the
 // main heap holds at once (and leaves as garbage for V8's next full collection) does not grow with
 // the run (docs/benchmarks.md, what grows with a token run).
 import { execFileSync } from "node:child_process";
@@ -37,10 +38,12 @@ beforeAll(() => void execFileSync(process.execPath, ["scripts/build-node.mjs"]),
 /** The bounds the pacing keeps (docs/benchmarks.md): not read from the code under test. */
 const MAX_QUEUED = 500;
 const MAX_STAND_INS_PER_WRITE = 250;
+/** Store summaries a worker sends in one message (lib/index/pool batchesOf), each written at once. */
+const MAX_STORE_ROWS_PER_WRITE = 32;
 const ROLLOUTS = 1300;
 
 describe("a token run's index is paced", () => {
-  it("queues at most 500 store rollouts at once and writes stand-ins 250 at a time", async () => {
+  it("queues 500 store rollouts at most, writes stand-ins 250 and summaries 32 at a time", async () => {
     const { root } = tempRun(ROLLOUTS);
     const records = Array.from({ length: ROLLOUTS }, (_, i) =>
       line({ _ng_task_index: i, _ng_rollout_index: 0, reward: i % 2 }),
@@ -49,10 +52,13 @@ describe("a token run's index is paced", () => {
     const db = path.join(mkdtempSync(path.join(os.tmpdir(), "rollout-lens-cache-")), "i.sqlite");
     const index = new SummaryIndex(await getRun("run", root), db);
     const standIns: number[] = [];
+    const fromStores: number[] = [];
     const write = index.rows.write.bind(index.rows);
     index.rows.write = (rows) => {
       const n = rows.filter((r) => r.summary.source === "record").length;
       if (n > 0) standIns.push(n);
+      const s = rows.filter((r) => r.summary.source === "store").length;
+      if (s > 0) fromStores.push(s);
       write(rows);
     };
     handed.length = 0;
@@ -64,6 +70,9 @@ describe("a token run's index is paced", () => {
     // Every rollout stood in from its record first, in writes of a bounded size.
     expect(standIns.reduce((a, b) => a + b, 0)).toBe(ROLLOUTS);
     expect(Math.max(...standIns)).toBeLessThanOrEqual(MAX_STAND_INS_PER_WRITE);
+    // Store summaries are written as each worker message arrives, not held across turns.
+    expect(fromStores.reduce((a, b) => a + b, 0)).toBe(ROLLOUTS);
+    expect(Math.max(...fromStores)).toBeLessThanOrEqual(MAX_STORE_ROWS_PER_WRITE);
     index.close();
   }, 180_000);
 });

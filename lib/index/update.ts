@@ -230,6 +230,12 @@ async function summariseSpecial(
     sink.add(s, keys.get(id) as string, special.replacing.has(id));
     keys.delete(id);
   };
+  // A worker's message is written in the turn it arrives: held in the sink across turns (up to
+  // BATCH rows), V8's young collections moved them to the old generation, which grew with the run.
+  const acceptAll = (summaries: RolloutSummary[]) => {
+    for (const s of summaries) accept(s);
+    sink.flush();
+  };
   const fromRecord = special.stale.filter((id) => !hasStoreFiles(r, id));
   for (let i = 0; i < fromRecord.length; i += BATCH) {
     for (const input of inputsOf(fromRecord.slice(i, i + BATCH)))
@@ -246,7 +252,7 @@ async function summariseSpecial(
     // workers read it (they would otherwise wait on this thread), all before a later chunk starts.
     if (i === 0) await standInFromRecords(rows, r, ids, special.replacing, sink);
     const [stats] = await Promise.all([
-      summarizeInWorkers(r.run.dir, inputsOf(ids), accept, summarizeSafely),
+      summarizeInWorkers(r.run.dir, inputsOf(ids), acceptAll, summarizeSafely),
       i === 0 && standInFromRecords(rows, r, fromStore.slice(ids.length), special.replacing, sink),
     ]);
     progress.workers = Math.max(progress.workers, stats.workers);
