@@ -5,6 +5,7 @@
 // A row read back is validated against the contract's schema. Not responsible for SQL statements
 // (./rows, ./sql) nor for the run-level severity (./run-severity).
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema";
+import type { IndexedSummary } from "@/lib/rollout";
 import { deliveredBucket, maskReasonKeys } from "@/lib/view";
 import { naturalKey, tieKey } from "./natural-key";
 
@@ -91,6 +92,25 @@ export const CREATE_TAGS = [
   "CREATE TABLE IF NOT EXISTS summary_tags (id TEXT NOT NULL, tag TEXT NOT NULL, n REAL NOT NULL, PRIMARY KEY (id, tag)) WITHOUT ROWID",
   "CREATE INDEX IF NOT EXISTS t_tag ON summary_tags (tag, id)",
 ];
+
+/** A row as written: the summary (with its search text, when it has some) and its key. */
+export interface SummaryRow {
+  summary: IndexedSummary;
+  key: string;
+  /** False when the rollout is known to have no row yet (no old tags to delete). */
+  replaces?: boolean;
+}
+
+/** A record-only row made where its record was read (./record-range): SUMMARY_COLUMNS' values. */
+export interface MadeRow {
+  id: string;
+  made: { key: string; values: unknown[]; tags: Array<[string, number]> };
+  replaces?: boolean;
+}
+
+/** The rollout a row to write is of. */
+export const idOfRow = (r: SummaryRow | MadeRow): string =>
+  "made" in r ? r.id : r.summary.rollout_id;
 
 /** The tag prefixes: one letter and a colon, then the value. */
 export const TAG = {

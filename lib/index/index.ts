@@ -5,6 +5,7 @@ export { exportStream } from "./export-stream";
 export { rolloutGroupSql, runGroupsSql } from "./groups-sql";
 export { alertTableQuery, parseRolloutQuery } from "./query";
 export { recordsOf } from "./record-rows";
+export { isRecordsJob, readRecordRange } from "./record-range";
 export {
   pendingTextCount,
   pendingTextIn,

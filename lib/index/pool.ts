@@ -17,6 +17,7 @@ import {
   type SummarizeInput,
 } from "@/lib/rollout";
 import { ReadAhead } from "./read-ahead";
+import { readRecordRange, type RangeRead, type RecordsJob } from "./record-range";
 
 const MAX_WORKERS = 8;
 const IDLE_MS = 60_000;
@@ -133,6 +134,38 @@ export async function summarizeInWorkers(
   for (const input of leftovers) accept([await fallback(input)]);
   stats.inline = leftovers.length;
   return stats;
+}
+
+/**
+ * Stretches of rollouts.jsonl read on the index's pool (./record-range), a few at once, each handed
+ * to `onRange` in the file's order as soon as it and those before it are read, in the turn of the
+ * event loop it arrives. The first is read on this thread (rows show while the workers start); so
+ * is every stretch without a pool, or whose worker failed. A read that fails rejects.
+ */
+export async function readRecordRanges(
+  jobs: readonly RecordsJob[],
+  onRange: (read: RangeRead, job: RecordsJob) => void,
+): Promise<void> {
+  const pool = indexPool();
+  const window = (pool?.capacity ?? 0) + 1;
+  const reads = new Map<number, Promise<RangeRead>>();
+  let started = 0;
+  const start = (job: RecordsJob) => {
+    const read =
+      pool && started > 0
+        ? pool
+            .run<RangeRead>(job, { group: `records:${job.file}`, revive: reviveStoreError })
+            .catch(() => readRecordRange(job))
+        : readRecordRange(job);
+    read.catch(() => undefined); // awaited in order below; one that fails ends the read there
+    reads.set(started++, read);
+  };
+  for (const [i, job] of jobs.entries()) {
+    while (started < Math.min(jobs.length, i + window)) start(jobs[started] as RecordsJob);
+    const read = await (reads.get(i) as Promise<RangeRead>);
+    reads.delete(i);
+    onRange(read, job);
+  }
 }
 
 /** The summary cache's integrity check (./cache-check) on the index's pool; inline without one. */

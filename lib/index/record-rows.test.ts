@@ -1,4 +1,4 @@
-// syncRecords' read state when rollouts.jsonl fails while its lines are counted (a stalled mount,
+// syncRecords' read state when rollouts.jsonl fails while its lines are counted (lineRanges) (a stalled mount,
 // a file removed after its version was read): the same "rollouts.jsonl: …" state as a failed read,
 // no records kept, and nothing thrown at the index.
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("@/lib/store", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/store")>()),
-  countLines: vi.fn(async () => {
+  lineRanges: vi.fn(async () => {
     throw Object.assign(new Error("ENOENT: no such file or directory, open 'rollouts.jsonl'"), {
       code: "ENOENT",
     });

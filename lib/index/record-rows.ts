@@ -4,10 +4,17 @@
 // lines are kept with their line numbers (the first MAX_UNREADABLE; the count is exact); a file
 // that cannot be read at all gives no records and a read error. Not responsible for summarising.
 import "server-only";
-import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import { countLines, readJsonl, fileState, describeZodError } from "@/lib/store";
-import { parseRolloutRecord, rolloutIdOf, type RolloutRecord } from "@/lib/schema";
+import { fileState, lineRanges } from "@/lib/store";
+import type { RolloutRecord } from "@/lib/schema";
+import { readRecordRanges } from "./pool";
+import {
+  MAX_UNREADABLE,
+  type RangeRead,
+  type ReadRecord,
+  type RecordRowSpec,
+  type RecordsJob,
+} from "./record-range";
 
 export const CREATE_RECORDS = [
   "CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY, hash TEXT NOT NULL, task INTEGER, step INTEGER, record TEXT NOT NULL)",
@@ -17,30 +24,18 @@ export const CREATE_RECORDS = [
 /** A record's row: id, hash, task, step, its JSON. */
 export const PUT_RECORD = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)";
 
-/** Unreadable lines listed by line number; past it they are only counted. */
-const MAX_UNREADABLE = 1000;
-/** Records per transaction at most: SQLite's per-transaction cost is small against them. */
-const RECORDS_BATCH = 2000;
 /**
- * Bytes read between two turns of the event loop: 256 kB is some 700 records, about 20 ms of
- * parsing. Read a megabyte at a time, 1,000,000 records held the loop about 100 ms at every turn,
- * and a request (a dozen turns) waited 0.8-2 s while a large run indexed.
+ * Bytes of rollouts.jsonl read, parsed and written as one stretch (./record-range): some 700
+ * records. The server's thread writes a stretch's records and rows within one turn of the event
+ * loop (about 20 ms); a megabyte at a time held the loop about 100 ms at every turn, and a request
+ * (a dozen turns) waited 0.8-2 s while a large run indexed. Written and dropped within the turn
+ * that received them, a stretch's records never live long enough for V8's young collections to
+ * move them to the old generation (which batches held across turns did: 858 MB over 1M records,
+ * docs/benchmarks.md).
  */
-const RECORDS_CHUNK = 256 << 10;
-/** The first batch is small: a page's first rows come after a few hundred records are read. */
-const FIRST_BATCH = 500;
-
-/**
- * Whether a batch of `records` records of `bytes` line bytes goes into the table now; the read
- * also closes it at the end of each chunk. So a batch's records and their summaries
- * (./records-follow) are written and dropped within the turn of the event loop that read them:
- * held across turns, V8's young-generation collections (which run at the turn's end) found them
- * alive twice and moved them to the old generation. Batches of 2,000 records (about three chunks)
- * moved 858 MB there over 1M records and let a server's heap grow to 270 MB between its full
- * collections; batches within a chunk move 14 MB (`node --trace-gc-nvp`, docs/benchmarks.md).
- */
-export const recordsBatchFull = (records: number, bytes: number, first: boolean): boolean =>
-  records >= (first ? FIRST_BATCH : RECORDS_BATCH) || bytes >= RECORDS_CHUNK;
+export const RECORDS_RANGE = 256 << 10;
+/** The first stretch is small: a page's first rows come after a few hundred records are read. */
+const FIRST_RANGE = 64 << 10;
 
 export interface RecordsState {
   /** The first unreadable lines, and how many there are. */
@@ -63,12 +58,6 @@ export const noRecordsState = (readError: string | null = null, version = "-"): 
   version,
 });
 
-/** The hash a record's rows are keyed by (the summary index's row key holds it). */
-export const hashRecord = (r: RolloutRecord): string => hashOfText(JSON.stringify(r));
-
-/** hashRecord of a record already serialised (JSON.stringify of it): one serialisation, not two. */
-export const hashOfText = (text: string): string => createHash("sha1").update(text).digest("hex");
-
 /** A fact kept beside the index's rows (the records file's version, the inputs last indexed). */
 export function meta(db: Database.Database, k: string): string | null {
   const row = db.prepare("SELECT v FROM meta WHERE k = ?").get(k) as { v: string } | undefined;
@@ -77,15 +66,6 @@ export function meta(db: Database.Database, k: string): string | null {
 
 export function setMeta(db: Database.Database, k: string, v: string): void {
   db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)").run(k, v);
-}
-
-/** One record as read: parsed once, handed on to whoever summarises it (./records-follow). */
-export interface ReadRecord {
-  id: string;
-  hash: string;
-  record: RolloutRecord;
-  /** The record's JSON as stored (and hashed): serialised once. */
-  text: string;
 }
 
 /** How far a sync of rollouts.jsonl has got: records in the table so far, and the file read. */
@@ -104,12 +84,14 @@ export interface RecordsRead {
 /**
  * Brings the records table up to the file's current version (nothing to do when it is already);
  * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
- * `onBatch` is told after each batch is in the table (the table may be read meanwhile).
+ * `onBatch` is told after each stretch's records are in the table (the table may be read
+ * meanwhile); with `rows`, each record comes with its record-only summary's row (./record-range).
  */
 export async function syncRecords(
   db: () => Database.Database,
   file: string | null,
   onBatch?: (read: RecordsRead) => void,
+  rows: RecordRowSpec | null = null,
 ): Promise<RecordsState> {
   // A directory, FIFO or device at its path is refused by name, never taken for no records.
   const { version, error, size } = file
@@ -122,7 +104,7 @@ export async function syncRecords(
   db().exec("DELETE FROM records");
   const state =
     file && !error && version !== "-"
-      ? await streamRecords(db, file, onBatch, size)
+      ? await streamRecords(db, { file, size, rows }, onBatch)
       : noRecordsState(error);
   state.version = version;
   const d = db();
@@ -135,28 +117,30 @@ export async function syncRecords(
 
 async function streamRecords(
   db: () => Database.Database,
-  file: string,
+  { file, size, rows }: { file: string; size: number; rows: RecordRowSpec | null },
   onBatch: ((read: RecordsRead) => void) | undefined,
-  size: number,
 ): Promise<RecordsState> {
   const state = noRecordsState();
-  let batch: ReadRecord[] = [];
-  let batchBytes = 0;
   let records = 0;
-  let bytes = 0;
   let line = 0;
-  let lines = 0;
-  const flush = () => {
+  const write = (read: RangeRead, lines: number, last: boolean) => {
+    for (const u of read.unreadable) bad(u.line, u.reason);
+    state.unreadableCount += read.unreadableCount - read.unreadable.length;
+    if (read.tornLine !== null) {
+      // Only the file's end can be a write in progress; a stretch that ends mid-line was cut
+      // where the file changed under the read (its next version is read again whole).
+      if (last) Object.assign(state, { tornTail: true, tornLine: read.tornLine });
+      else bad(read.tornLine, "cut short: the file changed while it was read");
+    }
     const d = db();
     const put = d.prepare(PUT_RECORD);
     d.transaction(() => {
-      for (const r of batch) put.run(r.id, r.hash, r.record._ng_task_index, r.record.step, r.text);
+      for (const r of read.records) put.run(r.id, r.hash, r.task, r.step, r.text);
     })();
-    records += batch.length;
-    const fraction = Math.min(1, bytes / Math.max(1, size));
-    onBatch?.({ records, fraction, lines: Math.max(lines, line), line, batch });
-    batch = [];
-    batchBytes = 0;
+    records += read.records.length;
+    line = Math.max(line, read.line);
+    const fraction = Math.min(1, read.end / Math.max(1, size));
+    onBatch?.({ records, fraction, lines: Math.max(lines, line), line, batch: read.records });
   };
   const bad = (at: number, reason: string) => {
     if (state.unreadable.length < MAX_UNREADABLE) state.unreadable.push({ line: at, reason });
@@ -165,35 +149,15 @@ async function streamRecords(
   try {
     // Told of its lines first, a caller states its progress against a count, not an estimate. A
     // file that stalls or goes away while it is counted is this read's error, as in the read.
-    if (onBatch) lines = await countLines(file);
-    const res = await readJsonl(
+    const { lines, ranges } = await lineRanges(file, RECORDS_RANGE, FIRST_RANGE);
+    const jobs = ranges.map((range): RecordsJob => ({
+      kind: "records",
       file,
-      (l) => {
-        line = l.line;
-        if (l.problem) return bad(l.line, l.problem);
-        const parsed = parseRolloutRecord(l.value);
-        if (!parsed.success) return bad(l.line, describeZodError(parsed.error));
-        const r = parsed.data;
-        const id = rolloutIdOf(r);
-        if (id === null) return;
-        const text = JSON.stringify(r);
-        batch.push({ id, hash: hashOfText(text), record: r, text });
-        batchBytes += l.bytes;
-        if (recordsBatchFull(batch.length, batchBytes, records === 0)) flush();
-      },
-      undefined,
-      (n) => {
-        bytes += n;
-        // A chunk's lines are all read: its batch goes in before the event loop turns.
-        if (batch.length > 0) flush();
-      },
-      undefined,
-      RECORDS_CHUNK,
-    );
-    line = Math.max(line, res.tornTail?.line ?? 0);
-    flush();
-    state.tornTail = res.tornTail !== null;
-    state.tornLine = res.tornTail?.line ?? null;
+      range,
+      chunk: RECORDS_RANGE,
+      rows,
+    }));
+    await readRecordRanges(jobs, (read, job) => write(read, lines, job.range.to === null));
   } catch (err) {
     db().exec("DELETE FROM records");
     return noRecordsState(`rollouts.jsonl: ${(err as Error).message}`);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { line, tempRun } from "@/lib/testing/temp-store";
 import { getRun } from "@/lib/runs/root";
+import { summaryRowsOf } from "@/lib/testing/summary";
 import { SummaryIndex } from "./run-index";
 
 // The store rollouts are summarised on the built worker: build it from the current source first.
@@ -34,7 +35,8 @@ describe("records first", () => {
     type Seen = [string, string, string, boolean];
     const writes: Array<{ rows: Seen[]; progress: string }> = [];
     const write = index.rows.write.bind(index.rows);
-    index.rows.write = (rows) => {
+    index.rows.write = (made) => {
+      const rows = summaryRowsOf(made);
       const seen = rows.map((r): Seen => [
         r.summary.rollout_id,
         r.summary.source,
@@ -78,7 +80,8 @@ describe("records first", () => {
     const index = new SummaryIndex(await getRun("run", root), dbIn());
     const order: string[] = [];
     const write = index.rows.write.bind(index.rows);
-    index.rows.write = (rows) => {
+    index.rows.write = (made) => {
+      const rows = summaryRowsOf(made);
       for (const r of rows) order.push(`${r.summary.rollout_id} ${r.summary.source}`);
       expect(index.progress.from_records).toBeGreaterThanOrEqual(0);
       write(rows);

@@ -11,6 +11,7 @@ import { line } from "@/lib/testing/temp-store";
 import { getRun } from "@/lib/runs/root";
 import { syncRecords } from "./record-rows";
 import { SummaryRows } from "./rows";
+import { idOfRow } from "./columns";
 import { SummaryIndex } from "./run-index";
 
 const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), p));
@@ -47,7 +48,7 @@ describe("rows while rollouts.jsonl is read", () => {
       write(rows);
       const p = index.progress;
       writes.push({
-        ids: rows.map((r) => r.summary.rollout_id),
+        ids: rows.map(idOfRow),
         read: p.records_read,
         total: p.total,
       });

@@ -12,9 +12,11 @@ import "server-only";
 import type { IndexProgress } from "@/lib/schema";
 import { recordSummary } from "@/lib/rollout";
 import { attemptOf } from "@/lib/store";
-import { RowSink, startProgress } from "./update";
+import { startProgress } from "./update";
+import { RowSink } from "./row-sink";
 import { markSpecial, PLAIN_KEY_SUFFIX } from "./plain-records";
 import type { RecordsRead } from "./record-rows";
+import type { RecordRowSpec } from "./record-range";
 import type { RunLayout } from "@/lib/runs";
 import { inputOf, plainKeyPrefix, runRollouts, type RunRollouts } from "./keys";
 import type { SummaryRows } from "./rows";
@@ -37,6 +39,12 @@ export class RecordsFollower {
     private readonly rows: SummaryRows,
     private readonly progress: IndexProgress,
   ) {}
+
+  /** How the read makes each record's row as it parses it (./record-range), keyed as here. */
+  get rowSpec(): RecordRowSpec {
+    const input = inputOf(runRollouts(this.run, null, null, []), "", null);
+    return { keyPrefix: plainKeyPrefix(this.run), input };
+  }
 
   /** Told after each batch of records is in the table (syncRecords' onBatch). */
   readonly onBatch = (read: RecordsRead): void => {
@@ -80,7 +88,9 @@ export class RecordsFollower {
       // has its old tags replaced.
       const replaces = had !== undefined || seen.has(b.id);
       seen.add(b.id);
-      sink.add(recordSummary(inputOf(r, b.id, b.record)), key, replaces);
+      // Its row was made where it was read, under the same key (./record-range).
+      if (b.row?.key === key) sink.addMade({ id: b.id, made: b.row, replaces });
+      else sink.add(recordSummary(inputOf(r, b.id, JSON.parse(b.text))), key, replaces);
     }
     sink.flush();
   }

@@ -11,13 +11,7 @@ import "server-only";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import {
-  cacheDamage,
-  DamagedCache,
-  describeDamage,
-  type IndexedSummary,
-  isDamage,
-} from "@/lib/rollout";
+import { cacheDamage, DamagedCache, describeDamage, isDamage } from "@/lib/rollout";
 import { turnQueue } from "@/lib/store";
 import { CREATE_RECORDS } from "./record-rows";
 import * as search from "./search";
@@ -26,18 +20,13 @@ import {
   CREATE_SUMMARIES,
   CREATE_TAGS,
   DAMAGED_ROW_SQL,
+  idOfRow,
+  type MadeRow,
   rowOf,
   SUMMARY_COLUMNS,
+  type SummaryRow,
   tagsOf,
 } from "./columns";
-
-/** A row as written: the summary (with its search text, when it has some) and its key. */
-export interface SummaryRow {
-  summary: IndexedSummary;
-  key: string;
-  /** False when the rollout is known to have no row yet (no old tags to delete). */
-  replaces?: boolean;
-}
 
 /** The layout version (`PRAGMA user_version`); bump when a table changes. */
 export const SCHEMA_VERSION = 7;
@@ -128,7 +117,7 @@ export class SummaryRows {
   }
 
   /** Inserts or replaces rows (and their tags) in one transaction. */
-  write(rows: SummaryRow[]): void {
+  write(rows: Array<SummaryRow | MadeRow>): void {
     if (rows.length === 0) return;
     this.guarded((db) => {
       const st = (this.statements ??= {
@@ -139,12 +128,14 @@ export class SummaryRows {
         tag: db.prepare("INSERT OR REPLACE INTO summary_tags (id, tag, n) VALUES (?, ?, ?)"),
       });
       db.transaction(() => {
-        for (const { summary, key, replaces } of rows) {
-          st.upsert.run(...rowOf(summary, key));
-          if (replaces !== false) st.untag.run(summary.rollout_id);
-          for (const [tag, n] of tagsOf(summary)) st.tag.run(summary.rollout_id, tag, n);
-          if (replaces !== false || summary.search_text)
-            search.writeSearchText(db, summary.rollout_id, summary.search_text);
+        for (const r of rows) {
+          const id = idOfRow(r);
+          const text = "made" in r ? undefined : r.summary.search_text;
+          st.upsert.run(...("made" in r ? r.made.values : rowOf(r.summary, r.key)));
+          if (r.replaces !== false) st.untag.run(id);
+          for (const [tag, n] of "made" in r ? r.made.tags : tagsOf(r.summary))
+            st.tag.run(id, tag, n);
+          if (r.replaces !== false || text) search.writeSearchText(db, id, text);
         }
       })();
       this.generation++;

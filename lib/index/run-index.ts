@@ -13,8 +13,7 @@ import { processCache } from "@/lib/cache";
 import { isInside, nextTurn } from "@/lib/store";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { waitOnIndex } from "./wait";
-import { meta, noRecordsState, setMeta, syncRecords } from "./record-rows";
-import type { RecordsRead, RecordsState } from "./record-rows";
+import { meta, noRecordsState, setMeta, syncRecords, type RecordsState } from "./record-rows";
 import { isDamage } from "@/lib/rollout";
 import { runsRoot, type RunLayout } from "@/lib/runs";
 import { checkCacheOffThread, listStoreOffThread, prestartIndexWorkers } from "./pool";
@@ -185,12 +184,13 @@ export class SummaryIndex {
 
   /**
    * The records table at the file's current version: one sync at a time, shared by its callers
-   * (`onBatch` is told of the batches of a sync this call starts).
+   * (`follow` is told of the batches of a sync this call starts, and says how their rows are made).
    */
-  syncedRecords(onBatch?: (read: RecordsRead) => void): Promise<RecordsState> {
+  syncedRecords(follow?: RecordsFollower | null): Promise<RecordsState> {
+    const file = this.run.rolloutsFile;
     this.recordSync ??= this.rows
       .open(checkCacheOffThread)
-      .then(() => syncRecords(() => this.rows.handle, this.run.rolloutsFile, onBatch))
+      .then(() => syncRecords(() => this.rows.handle, file, follow?.onBatch, follow?.rowSpec))
       .finally(() => (this.recordSync = null));
     return this.recordSync;
   }
@@ -233,7 +233,7 @@ export class SummaryIndex {
       run.modelCallsDir && run.modelCallsDir !== run.tokensDir
         ? listStoreOffThread(run.modelCallsDir)
         : null,
-      this.syncedRecords(follow?.onBatch),
+      this.syncedRecords(follow),
     ]);
     follow?.finish();
     this.records = records;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { line, tempRun } from "@/lib/testing/temp-store";
 import { getRun } from "@/lib/runs/root";
+import { summaryRowsOf } from "@/lib/testing/summary";
 import type { SummarizeInput } from "@/lib/rollout";
 
 /** Rollouts handed to each summarizeInWorkers call. */
@@ -54,7 +55,8 @@ describe("a token run's index is paced", () => {
     const standIns: number[] = [];
     const fromStores: number[] = [];
     const write = index.rows.write.bind(index.rows);
-    index.rows.write = (rows) => {
+    index.rows.write = (made) => {
+      const rows = summaryRowsOf(made);
       const n = rows.filter((r) => r.summary.source === "record").length;
       if (n > 0) standIns.push(n);
       const s = rows.filter((r) => r.summary.source === "store").length;

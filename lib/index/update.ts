@@ -19,12 +19,7 @@ import {
 } from "./plain-records";
 import { recordHashes, recordsOf } from "./record-rows";
 import type { RunLayout } from "@/lib/runs";
-import {
-  type IndexedSummary,
-  recordSummary,
-  summarizeSafely,
-  type SummarizeInput,
-} from "@/lib/rollout";
+import { recordSummary, summarizeSafely, type SummarizeInput } from "@/lib/rollout";
 import {
   hasStoreFiles,
   inputOf,
@@ -33,15 +28,14 @@ import {
   runRollouts,
   type RunRollouts,
 } from "./keys";
-import type { SummaryRow, SummaryRows } from "./rows";
+import type { SummaryRows } from "./rows";
+import { RowSink } from "./row-sink";
 import { indexTextSoon } from "./search";
 
 /** Longest stretch of work on this thread before the event loop is let through. */
 const SLICE_MS = 10;
 /** Rollouts looked up, keyed or written per statement. */
 const BATCH = 1000;
-/** Longest a summary waits to be written. */
-const FLUSH_MS = 200;
 // Store rollouts queued on the pool at once, and stand-in rows per write: what they hold lives long
 // enough to reach the old generation, which V8 lets fill with garbage as the run grows (docs/benchmarks.md).
 const STORE_CHUNK = 500;
@@ -109,54 +103,6 @@ export function rolloutsInView(
     ...(calls?.rollouts.keys() ?? []),
   ]);
   return runRollouts(run, tokens, calls, attemptRecordIds(db, storeIds));
-}
-
-/**
- * The key of a row written from a store rollout's record before its store is read: no summary's key
- * (./keys keyOf), so the row stays stale until its store summary replaces it.
- */
-export const FROM_RECORD_KEY = "from-record";
-
-/** Summaries waiting to be written, flushed in batches. */
-export class RowSink {
-  private readonly pending: SummaryRow[] = [];
-  /** Store rollouts whose row stands in from their record (progress.from_records counts them). */
-  readonly standIns = new Set<string>();
-  private lastFlush = performance.now();
-  constructor(
-    private readonly rows: SummaryRows,
-    private readonly progress: IndexProgress,
-  ) {}
-
-  add(summary: IndexedSummary, key: string, replaces: boolean): void {
-    this.pending.push({ summary, key, replaces });
-    // The first summary is written at once (the table never reads "0 of 0" for long), and slow
-    // ones (the store's) at least every FLUSH_MS, so the progress moves with them.
-    const due = this.progress.done === 0 || performance.now() - this.lastFlush > FLUSH_MS;
-    if (this.pending.length >= BATCH || due) this.flush();
-  }
-
-  /** Writes what waits; only then is it done, so rows counted + pending is the run's rollouts. */
-  flush(): void {
-    const rows = this.pending.splice(0);
-    this.lastFlush = performance.now();
-    this.rows.write(rows);
-    // Their trigrams follow, off this thread (./search/indexer).
-    if (rows.some((r) => r.summary.search_text)) indexTextSoon(this.rows);
-    this.progress.done += rows.length;
-    for (const r of rows)
-      if (this.standIns.delete(r.summary.rollout_id)) this.progress.from_records--;
-      else if (r.replaces && this.progress.replacing > 0) this.progress.replacing--;
-  }
-
-  /** Rows from records that stand in for store rollouts until their summaries replace them. */
-  standIn(summaries: RolloutSummary[]): void {
-    for (const s of summaries) this.standIns.add(s.rollout_id);
-    this.progress.from_records += summaries.length;
-    this.rows.write(
-      summaries.map((summary) => ({ summary, key: FROM_RECORD_KEY, replaces: false })),
-    );
-  }
 }
 
 /** The special rollouts whose row is missing or under another key (and which of them have one). */

@@ -11,14 +11,14 @@ import "server-only";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { getRun } from "@/lib/runs";
+import { getRun, recordTextHash } from "@/lib/runs";
 import { recordSummary } from "@/lib/rollout";
 import { parseRolloutRecord, rolloutIdOf, type RolloutRecord } from "@/lib/schema";
 import { inputOf, plainKeyPrefix, runRollouts } from "./keys";
 import { PLAIN_KEY_SUFFIX } from "./plain-records";
-import { hashOfText, PUT_RECORD, recordsBatchFull } from "./record-rows";
-import { rowOf, tagsOf } from "./columns";
-import { SummaryRows, type SummaryRow } from "./rows";
+import { PUT_RECORD, RECORDS_RANGE } from "./record-rows";
+import { rowOf, tagsOf, type SummaryRow } from "./columns";
+import { SummaryRows } from "./rows";
 
 export interface RecordsWriteFloor {
   records: number;
@@ -97,7 +97,7 @@ export async function recordsWriteFloor(root: string, runName: string): Promise<
       out.summariesSqlMs += performance.now() - t;
       out.records += batch.length;
     };
-    // Batches as the index makes them (recordsBatchFull), each parsed just before it is written.
+    // Batches of a stretch's bytes as the index writes them, each parsed just before it is written.
     let batch: Read[] = [];
     let bytes = 0;
     t = performance.now();
@@ -107,10 +107,10 @@ export async function recordsWriteFloor(root: string, runName: string): Promise<
       if (!parsed.success) throw new Error(`line ${i + 1}: not a record`);
       const id = rolloutIdOf(parsed.data) as string;
       const text = JSON.stringify(parsed.data);
-      const hash = hashOfText(text);
+      const hash = recordTextHash(text);
       batch.push({ id, hash, record: parsed.data, text });
       bytes += Buffer.byteLength(line) + 1;
-      if (!recordsBatchFull(batch.length, bytes, out.records === 0)) continue;
+      if (bytes < RECORDS_RANGE) continue;
       out.parseMs += performance.now() - t;
       write(batch);
       batch = [];

@@ -22,5 +22,10 @@ export {
   type RecordColumnsQuery,
   type RecordLike,
 } from "./record-fields";
-export { readRolloutRecords, recordHash, type RolloutRecords } from "./rollout-records";
+export {
+  readRolloutRecords,
+  recordHash,
+  recordTextHash,
+  type RolloutRecords,
+} from "./rollout-records";
 export { getRun, isOneRun, listRuns, resolveRunLayout, type RunLayout, runsRoot } from "./root";

@@ -61,11 +61,19 @@ export async function readRolloutRecords(
 }
 
 /** A hash of the rollout's record ("-" without one), computed once per version of rollouts.jsonl. */
+/**
+ * The hash a record is known by (the summary index's row keys hold it): of its JSON as
+ * JSON.stringify writes the parsed record, so the same record hashes the same whichever reader
+ * serialised it.
+ */
+export const recordTextHash = (text: string): string =>
+  createHash("sha1").update(text).digest("hex");
+
 export function recordHash(records: RolloutRecords, id: string): string {
   let h = records.hashes.get(id);
   if (h !== undefined) return h;
   const record = records.byId.get(id);
-  h = record ? createHash("sha1").update(JSON.stringify(record)).digest("hex") : "-";
+  h = record ? recordTextHash(JSON.stringify(record)) : "-";
   records.hashes.set(id, h);
   return h;
 }

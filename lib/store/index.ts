@@ -4,6 +4,7 @@
 import "server-only";
 export * from "./rollout-id";
 export * from "./jsonl";
+export { lineRanges, type LineRanges } from "./line-ranges";
 export * from "./files";
 export * from "./token-store";
 export * from "./capture-store";

@@ -2,6 +2,7 @@
 // schema, that each test overrides where it differs.
 import { rolloutSummarySchema, type RolloutSummary } from "@/lib/schema/api-runs";
 import { noStoreFacts } from "@/lib/rollout/defaults";
+import type { MadeRow, SummaryRow } from "@/lib/index/columns";
 
 export function summaryOf(over: Partial<RolloutSummary> = {}): RolloutSummary {
   return rolloutSummarySchema.parse({
@@ -27,5 +28,13 @@ export function summaryOf(over: Partial<RolloutSummary> = {}): RolloutSummary {
     step: null,
     bytes: 10,
     ...over,
+  });
+}
+
+/** A write's rows as summaries: a run with a store writes no rows made from records as read. */
+export function summaryRowsOf(rows: Array<SummaryRow | MadeRow>): SummaryRow[] {
+  return rows.map((r) => {
+    if ("made" in r) throw new Error(`a row made from ${r.id}'s record as read, in a store run`);
+    return r;
   });
 }
