@@ -137,34 +137,46 @@ export async function summarizeInWorkers(
 }
 
 /**
- * Stretches of rollouts.jsonl read on the index's pool (./record-range), a few at once, each handed
- * to `onRange` in the file's order as soon as it and those before it are read, in the turn of the
- * event loop it arrives. The first is read on this thread (rows show while the workers start); so
- * is every stretch without a pool, or whose worker failed. A read that fails rejects.
+ * Stretches of rollouts.jsonl read on the index's pool (./record-range), each handed to `onRange`
+ * in the file's order, in the turn of the event loop it arrives. Two stretches are read ahead of
+ * the one being written, no more: each worker's share of a stretch costs about as much as this
+ * thread's writing it, and what is read ahead waits in this thread's heap. The first stretch is
+ * read on this thread (rows show while the workers start); so is every stretch without a pool, or
+ * whose worker failed. A read that fails rejects.
  */
+const AHEAD = 1;
+
 export async function readRecordRanges(
   jobs: readonly RecordsJob[],
   onRange: (read: RangeRead, job: RecordsJob) => void,
 ): Promise<void> {
   const pool = indexPool();
-  const window = (pool?.capacity ?? 0) + 1;
   const reads = new Map<number, Promise<RangeRead>>();
-  let started = 0;
-  const start = (job: RecordsJob) => {
-    const read =
-      pool && started > 0
-        ? pool
-            .run<RangeRead>(job, { group: `records:${job.file}`, revive: reviveStoreError })
-            .catch(() => readRecordRange(job))
-        : readRecordRange(job);
-    read.catch(() => undefined); // awaited in order below; one that fails ends the read there
-    reads.set(started++, read);
+  let next = 0;
+  let busy = 0;
+  let written = 0;
+  const launch = () => {
+    while (next < jobs.length && next <= written + AHEAD && (!pool || busy < pool.capacity)) {
+      const job = jobs[next] as RecordsJob;
+      let read: Promise<RangeRead>;
+      if (!pool || next === 0) read = readRecordRange(job);
+      else {
+        busy++;
+        read = pool
+          .run<RangeRead>(job, { group: `records:${job.file}`, revive: reviveStoreError })
+          .catch(() => readRecordRange(job))
+          .finally(() => (busy--, launch()));
+      }
+      read.catch(() => undefined); // awaited in order below; one that fails ends the read there
+      reads.set(next++, read);
+    }
   };
   for (const [i, job] of jobs.entries()) {
-    while (started < Math.min(jobs.length, i + window)) start(jobs[started] as RecordsJob);
+    launch();
     const read = await (reads.get(i) as Promise<RangeRead>);
     reads.delete(i);
     onRange(read, job);
+    written = i + 1;
   }
 }
 

@@ -25,15 +25,15 @@ export const CREATE_RECORDS = [
 export const PUT_RECORD = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)";
 
 /**
- * Bytes of rollouts.jsonl read, parsed and written as one stretch (./record-range): some 700
+ * Bytes of rollouts.jsonl read, parsed and written as one stretch (./record-range): some 350
  * records. The server's thread writes a stretch's records and rows within one turn of the event
- * loop (about 20 ms); a megabyte at a time held the loop about 100 ms at every turn, and a request
- * (a dozen turns) waited 0.8-2 s while a large run indexed. Written and dropped within the turn
- * that received them, a stretch's records never live long enough for V8's young collections to
- * move them to the old generation (which batches held across turns did: 858 MB over 1M records,
- * docs/benchmarks.md).
+ * loop (about 10 ms), so requests are answered between stretches; written and dropped within the
+ * turn that received them, a stretch never lives long enough for V8's young collections to move
+ * it to the old generation (batches held across turns moved 858 MB over 1M records). 256 kB
+ * stretches read two at a time held the server's peak at 451-452 MB (target 450) and a table poll
+ * up to 0.86 s; 128 kB: 429 MB and 0.76 s, in the same time (docs/benchmarks.md).
  */
-export const RECORDS_RANGE = 256 << 10;
+export const RECORDS_RANGE = 128 << 10;
 /** The first stretch is small: a page's first rows come after a few hundred records are read. */
 const FIRST_RANGE = 64 << 10;
 

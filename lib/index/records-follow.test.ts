@@ -103,7 +103,7 @@ describe("rows while rollouts.jsonl is read", () => {
     index.close();
   }, 120_000);
 
-  it("a batch holds no more than a read chunk's bytes, written and dropped within a turn", async () => {
+  it("a batch holds no more than a stretch's bytes, written and dropped within a turn", async () => {
     // 3,000 records of about a kilobyte: by count alone (500, then 2,000) a batch held 2 MB, over
     // several turns of the event loop, long enough for V8 to move it to the old generation.
     const file = path.join(tmp("rollout-lens-batch-"), "rollouts.jsonl");
@@ -121,9 +121,9 @@ describe("rows while rollouts.jsonl is read", () => {
       file,
       (read) => void batches.push(read.batch.reduce((n, b) => n + (bytesOf.get(b.id) ?? NaN), 0)),
     );
-    // The read chunk is 256 kB (record-rows RECORDS_CHUNK); a batch closes on the line that fills it.
-    for (const bytes of batches) expect(bytes).toBeLessThanOrEqual((256 << 10) + longest);
-    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil((3000 * 1000) / (256 << 10)));
+    // A stretch is 128 kB (record-rows RECORDS_RANGE), cut at the line start that passes it.
+    for (const bytes of batches) expect(bytes).toBeLessThanOrEqual((128 << 10) + longest);
+    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil((3000 * 1000) / (128 << 10)));
     expect(rows.handle.prepare("SELECT COUNT(*) FROM records").pluck().get()).toBe(3000);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
 // error, a directory) gives no records and a `readError`, so its run's rollouts are still served
 // from the token store. Record hashes (the summary index's row keys) are computed on first use.
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { readJsonl, cachedOrError, describeZodError } from "@/lib/store";
 import { rolloutIdOf, rolloutRecordSchema, type RolloutRecord } from "@/lib/schema";
 
@@ -66,8 +66,7 @@ export async function readRolloutRecords(
  * JSON.stringify writes the parsed record, so the same record hashes the same whichever reader
  * serialised it.
  */
-export const recordTextHash = (text: string): string =>
-  createHash("sha1").update(text).digest("hex");
+export const recordTextHash = (text: string): string => hash("sha1", text);
 
 export function recordHash(records: RolloutRecords, id: string): string {
   let h = records.hashes.get(id);
