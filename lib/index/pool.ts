@@ -141,16 +141,17 @@ export async function summarizeInWorkers(
  * in the file's order, in the turn of the event loop it arrives. Two stretches are read ahead of
  * the one being written, no more: each worker's share of a stretch costs about as much as this
  * thread's writing it, and what is read ahead waits in this thread's heap. The first stretch is
- * read on this thread (rows show while the workers start); so is every stretch without a pool, or
- * whose worker failed. A read that fails rejects.
+ * read on this thread (rows show while the workers start); so is every stretch without a pool (or
+ * not asked to use it: `workers`), or whose worker failed. A read that fails rejects.
  */
 const AHEAD = 1;
 
 export async function readRecordRanges(
   jobs: readonly RecordsJob[],
   onRange: (read: RangeRead, job: RecordsJob) => void,
+  workers = true,
 ): Promise<void> {
-  const pool = indexPool();
+  const pool = workers ? indexPool() : null;
   const reads = new Map<number, Promise<RangeRead>>();
   let next = 0;
   let busy = 0;

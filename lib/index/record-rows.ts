@@ -85,13 +85,14 @@ export interface RecordsRead {
  * Brings the records table up to the file's current version (nothing to do when it is already);
  * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
  * `onBatch` is told after each stretch's records are in the table (the table may be read
- * meanwhile); with `rows`, each record comes with its record-only summary's row (./record-range).
+ * meanwhile); with `read.rows`, each record comes with its record-only summary's row
+ * (./record-range); with `read.workers`, the stretches are read on the index's workers.
  */
 export async function syncRecords(
   db: () => Database.Database,
   file: string | null,
   onBatch?: (read: RecordsRead) => void,
-  rows: RecordRowSpec | null = null,
+  read: { rows: RecordRowSpec | null; workers: boolean } = { rows: null, workers: true },
 ): Promise<RecordsState> {
   // A directory, FIFO or device at its path is refused by name, never taken for no records.
   const { version, error, size } = file
@@ -104,7 +105,7 @@ export async function syncRecords(
   db().exec("DELETE FROM records");
   const state =
     file && !error && version !== "-"
-      ? await streamRecords(db, { file, size, rows }, onBatch)
+      ? await streamRecords(db, { file, size, ...read }, onBatch)
       : noRecordsState(error);
   state.version = version;
   const d = db();
@@ -117,7 +118,12 @@ export async function syncRecords(
 
 async function streamRecords(
   db: () => Database.Database,
-  { file, size, rows }: { file: string; size: number; rows: RecordRowSpec | null },
+  {
+    file,
+    size,
+    rows,
+    workers,
+  }: { file: string; size: number; rows: RecordRowSpec | null; workers: boolean },
   onBatch: ((read: RecordsRead) => void) | undefined,
 ): Promise<RecordsState> {
   const state = noRecordsState();
@@ -157,7 +163,8 @@ async function streamRecords(
       chunk: RECORDS_RANGE,
       rows,
     }));
-    await readRecordRanges(jobs, (read, job) => write(read, lines, job.range.to === null));
+    const onRange = (read: RangeRead, job: RecordsJob) => write(read, lines, job.range.to === null);
+    await readRecordRanges(jobs, onRange, workers);
   } catch (err) {
     db().exec("DELETE FROM records");
     return noRecordsState(`rollouts.jsonl: ${(err as Error).message}`);

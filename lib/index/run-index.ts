@@ -35,7 +35,6 @@ const VIEWS_BOUND = 256;
 
 const indexes = () => processCache<SummaryIndex>("summary-indexes", "entries", INDEX_RUNS_BOUND);
 const views = () => processCache<unknown>("summary-index-views", "entries", VIEWS_BOUND);
-
 export type { IndexProgress };
 
 export interface IndexSnapshot {
@@ -184,13 +183,14 @@ export class SummaryIndex {
 
   /**
    * The records table at the file's current version: one sync at a time, shared by its callers
-   * (`follow` is told of the batches of a sync this call starts, and says how their rows are made).
+   * (`follow` is told of a sync's batches); read on the workers unless they read a store.
    */
   syncedRecords(follow?: RecordsFollower | null): Promise<RecordsState> {
-    const file = this.run.rolloutsFile;
+    const { rolloutsFile: file, tokensDir, modelCallsDir } = this.run;
+    const read = { rows: follow?.rowSpec ?? null, workers: !tokensDir && !modelCallsDir };
     this.recordSync ??= this.rows
       .open(checkCacheOffThread)
-      .then(() => syncRecords(() => this.rows.handle, file, follow?.onBatch, follow?.rowSpec))
+      .then(() => syncRecords(() => this.rows.handle, file, follow?.onBatch, read))
       .finally(() => (this.recordSync = null));
     return this.recordSync;
   }
