@@ -138,9 +138,10 @@ export async function summarizeInWorkers(
 
 /**
  * Stretches of rollouts.jsonl read on the index's pool (./record-range), each handed to `onRange`
- * in the file's order, in the turn of the event loop it arrives. Two stretches are read ahead of
- * the one being written, no more: each worker's share of a stretch costs about as much as this
- * thread's writing it, and what is read ahead waits in this thread's heap. The first stretch is
+ * in the file's order, in the turn of the event loop it arrives. At most one stretch is read ahead
+ * of the one being written (it waits in this thread's heap), so two workers read at once. On 2
+ * cores, two workers indexed 1M records in 32-38 s at a 429-444 MB peak; one alone, leaving a core
+ * to this thread's writes, took 36-51 s at 374-381 MB (docs/benchmarks.md). The first stretch is
  * read on this thread (rows show while the workers start); so is every stretch without a pool (or
  * not asked to use it: `workers`), or whose worker failed. A read that fails rejects.
  */
