@@ -291,8 +291,14 @@ for (const [width, height] of [
       const panel = page.locator(TOKEN_VIEW.scroll);
       const box = (await panel.boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.wheel(0, 600);
-      await expect.poll(() => panel.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      // Wheeled again until the panel moves: a wheel that lands while its rows are still being
+      // laid out scrolls nothing (CI saw it once); a wheel that scrolled the page fails below.
+      await expect
+        .poll(async () => {
+          await page.mouse.wheel(0, 600);
+          return panel.evaluate((el) => el.scrollTop);
+        })
+        .toBeGreaterThan(0);
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
       await page.getByTestId("tab-conversation").click();
       await expect(page.getByTestId("conversation-message").first()).toBeVisible(SLOW);

@@ -53,7 +53,8 @@ async function watchRunPage(page: Page): Promise<void> {
         rows: document.querySelectorAll('[data-testid="rollout-row"]').length,
         matching: num(count?.dataset.matching),
         kpiRollouts: q("kpi-rollouts")?.textContent ?? null,
-        healthy: /capture looks healthy/.test(document.body?.textContent ?? ""),
+        // Either no-alert sentence ("capture looks healthy", or the masked share under its threshold).
+        healthy: /No alerts:/.test(document.body?.textContent ?? ""),
       });
     };
     new MutationObserver(look).observe(document, {

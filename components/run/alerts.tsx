@@ -6,6 +6,7 @@
 // alert about a file names the file and links nowhere (there is no page for a file).
 import Link from "next/link";
 import type { Alert } from "@/lib/schema";
+import { noAlertsWords } from "@/lib/health/pure";
 import { alertSeverityClass } from "@/lib/severity";
 import { alertRolloutHref, alertTableHref, tokenAtHref } from "@/lib/view";
 import { SeverityPill } from "./severity-pill";
@@ -25,13 +26,24 @@ export const ROLLOUTS_ANCHOR = "rollouts";
 /** Rollout ids an alert names one by one; the rest are "N more", a link to the filtered table. */
 const SHOWN_IDS = 8;
 
-export function Alerts({ runId, alerts }: { runId: string; alerts: Alert[] }) {
-  if (alerts.length === 0)
+export function Alerts({
+  runId,
+  alerts,
+  masked,
+}: {
+  runId: string;
+  alerts: Alert[];
+  /** The run's masked rollouts and their share: "healthy" only when there are none. */
+  masked: { count: number; fraction: number };
+}) {
+  if (alerts.length === 0) {
+    const words = noAlertsWords(masked.count, masked.fraction);
     return (
-      <p className="ok-text" data-testid="alerts-none">
-        No alerts: capture looks healthy.
+      <p className={words.ok ? "ok-text" : "muted"} data-testid="alerts-none">
+        {words.text}
       </p>
     );
+  }
   return (
     <ul className="alerts" data-testid="alerts">
       {alerts.map((a, i) => (

@@ -172,7 +172,11 @@ function AlertsSection({
     <>
       <h2>{settled ? "Alerts" : "Alerts so far"}</h2>
       {health.alerts.length > 0 || claim === "healthy" ? (
-        <Alerts runId={runId} alerts={health.alerts} />
+        <Alerts
+          runId={runId}
+          alerts={health.alerts}
+          masked={{ count: health.masked, fraction: health.masked_fraction }}
+        />
       ) : (
         <p className="muted" data-testid="alerts-pending">
           None so far: the run&apos;s alerts are known once every rollout is indexed.

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { IndexProgress } from "@/lib/schema/api-runs";
 import {
+  noAlertsWords,
   indexState,
   noAlertsClaim,
   pollDelayMs,
@@ -171,5 +172,20 @@ describe("the words and claims", () => {
     expect(pollDelayMs({ kind: "counting" })).toBe(500);
     expect(pollDelayMs(indexing)).toBe(500);
     expect(pollDelayMs(complete)).toBe(10_000);
+  });
+});
+
+describe("a settled run with no alert", () => {
+  it("is called healthy only when no rollout is masked", () => {
+    expect(noAlertsWords(0, 0)).toEqual({ text: "No alerts: capture looks healthy.", ok: true });
+  });
+
+  it("counts the masked rollouts under the alert's threshold instead, not in green", () => {
+    // The 1M-record scale run: 29,968 of 1,000,000 masked, under the 5% masked-fraction alert.
+    expect(noAlertsWords(29_968, 29_968 / 1_000_000)).toEqual({
+      text: "No alerts: 29,968 rollouts are masked (3.0%), under the 5% that raises one; no other measure passed its threshold.",
+      ok: false,
+    });
+    expect(noAlertsWords(1, 1 / 250).text).toMatch(/^No alerts: 1 rollout is masked \(0\.4%\)/);
   });
 });

@@ -4,6 +4,7 @@
 // polling and rendering are components/run's job.
 import type { IndexProgress } from "@/lib/schema";
 import { plural } from "@/lib/text";
+import { MASKED_ALERT_THRESHOLD } from "./health";
 
 export type IndexState =
   /** The index is listing the run's files: how many rollouts there are is not known yet. */
@@ -126,4 +127,22 @@ export type NoAlertsClaim =
 export function noAlertsClaim(s: IndexState, captureOff: boolean): NoAlertsClaim {
   if (captureOff) return "no_capture";
   return isSettled(s) ? "healthy" : "not_yet";
+}
+
+/**
+ * What a settled run with no alert says: "capture looks healthy" (in green) only when no rollout
+ * is masked either. Rollouts masked under the alert's threshold are counted instead: 3% of a
+ * million is 30,000 rollouts the trainer never sees, which "healthy" beside them would hide.
+ */
+export function noAlertsWords(
+  masked: number,
+  maskedFraction: number,
+): { text: string; ok: boolean } {
+  if (masked === 0) return { text: "No alerts: capture looks healthy.", ok: true };
+  const share = `${(maskedFraction * 100).toFixed(1)}%`;
+  const rollouts = plural(masked, "rollout is", "rollouts are", n(masked));
+  return {
+    text: `No alerts: ${rollouts} masked (${share}), under the ${MASKED_ALERT_THRESHOLD * 100}% that raises one; no other measure passed its threshold.`,
+    ok: false,
+  };
 }

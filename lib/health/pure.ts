@@ -5,6 +5,7 @@ export {
   type IndexState,
   isSettled,
   noAlertsClaim,
+  noAlertsWords,
   pollDelayMs,
   progressWords,
   tableCountWords,
