@@ -144,8 +144,8 @@ export function rowOf(summary: RolloutSummary, key: string): unknown[] {
 
 /**
  * JSON.stringify of a column's value, with its common empty values written without it: most of a
- * record-only row's 14 JSON columns are null, [] or {}, and JSON.stringify's call was a third of
- * the row's cost (a million rows: 7 s of a worker's time).
+ * record-only row's 14 JSON columns are null, [] or {}. A small gain, measured: rowOf over 200,000
+ * record-only summaries 1.20 -> 1.05 s; what is left is the non-empty objects and the loop.
  */
 function jsonText(v: unknown): string {
   if (v === null) return "null";

@@ -82,8 +82,8 @@ export interface RecordsRead {
 }
 
 /**
- * Brings the records table up to the file's current version (nothing to do when it is already);
- * `write` runs each batch in the caller's guarded transaction. Returns the file's read state.
+ * Brings the records table up to the file's current version (nothing to do when it is already),
+ * each stretch's records in a transaction of their own. Returns the file's read state.
  * `onBatch` is told after each stretch's records are in the table (the table may be read
  * meanwhile); with `read.rows`, each record comes with its record-only summary's row
  * (./record-range); with `read.workers`, the stretches are read on the index's workers.
