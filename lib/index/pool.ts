@@ -7,7 +7,13 @@
 import "server-only";
 import { existsSync } from "node:fs";
 import os from "node:os";
-import { listStore, type StoreListing, StoreWorkerPool } from "@/lib/store";
+import {
+  listStore,
+  type PackedListing,
+  type StoreListing,
+  StoreWorkerPool,
+  unpackListing,
+} from "@/lib/store";
 import type { RolloutSummary } from "@/lib/schema";
 import {
   reviveStoreError,
@@ -193,10 +199,15 @@ export async function checkCacheOffThread(file: string): Promise<string | null> 
 /**
  * A store directory listed with every file's stat (lib/store/files) on the index's pool, so the
  * server's thread stays free for pages while a large store is listed; inline without a pool.
+ * It crosses as flat arrays (lib/store ListedRollouts), not an object per file.
  */
 export async function listStoreOffThread(dir: string): Promise<StoreListing> {
   const pool = indexPool();
   if (!pool) return listStore(dir, { stat: true });
   const job: StoreJob = { kind: "list", dir };
-  return pool.run<StoreListing>(job, { group: `list:${dir}`, revive: reviveStoreError });
+  const packed = await pool.run<PackedListing>(job, {
+    group: `list:${dir}`,
+    revive: reviveStoreError,
+  });
+  return unpackListing(packed);
 }

@@ -6,7 +6,14 @@
 import "server-only";
 import { InvalidInputError, UnknownRolloutError } from "@/lib/errors";
 import path from "node:path";
-import { confine, OutsideStoreError, listStore, openRegular, type JobContext } from "@/lib/store";
+import {
+  confine,
+  OutsideStoreError,
+  listStore,
+  openRegular,
+  packListing,
+  type JobContext,
+} from "@/lib/store";
 import { buildRollout, type BuildRolloutOptions, type RolloutSource } from "./build";
 import { cacheDamage } from "./cache-check";
 import { summarizeSafely, type SummarizeInput } from "./summarize";
@@ -51,7 +58,7 @@ export async function runStoreJob(job: StoreJob, ctx: JobContext): Promise<unkno
   }
   if (job.kind === "check-cache") return cacheDamage(job.file);
   if (job.kind === "read-ahead") return readThrough(job.files);
-  if (job.kind === "list") return listStore(job.dir, { stat: true });
+  if (job.kind === "list") return packListing(await listStore(job.dir, { stat: true }));
   if (job.kind === "tokenizer") {
     // A large tokenizer leaves a large heap: the worker is ended after it rather than reused.
     const text = await slimTokenizerText(job.file, job.configFile);

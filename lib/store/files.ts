@@ -6,31 +6,23 @@ import path from "node:path";
 import type { FileStat } from "./file-version";
 import { confine } from "./confine";
 import { readdirWithin, statWithin } from "./io";
+import { FILE_KINDS, SUFFIXES, type FileKind, type RolloutFiles } from "./file-kinds";
+import { ListedRollouts } from "./listed-rollouts";
 import { assertRolloutId, isValidRolloutId } from "./rollout-id";
 
 export type { FileStat };
 
-export const SUFFIXES = {
-  tokens: ".tokens.jsonl",
-  incomplete: ".tokens.incomplete",
-  intents: ".tokens.intents",
-  state: ".tokens.state.json",
-  capture: ".capture.jsonl",
-  captureIncomplete: ".capture.incomplete",
-} as const;
+export { FILE_KINDS, SUFFIXES, type FileKind, type RolloutFiles } from "./file-kinds";
 
-export type FileKind = keyof typeof SUFFIXES;
 /** Known store files that carry nothing to read: atomic-write temp files, lineage logs. */
 const IGNORED = [/^\.tokens-state-/, /\.lineage\.jsonl$/];
 /** Gym main's per-rollout lock file: empty, never read, but all a deleted rollout leaves behind. */
 const LOCK_SUFFIX = ".tokens.lock";
 
-export type RolloutFiles = Partial<Record<FileKind, FileStat | null>>;
-
 export interface StoreListing {
   dir: string;
   /** Rollout id (sorted) -> the files present (stat values when requested, else null). */
-  rollouts: Map<string, RolloutFiles>;
+  rollouts: ReadonlyMap<string, RolloutFiles>;
   /** File names that look like store files but whose rollout id is not a valid id. */
   skipped: string[];
   /** Rollouts deleted by Gym main's store (`delete`): only their lock file is left (sorted). */
@@ -67,7 +59,7 @@ export function attemptGroups(ids: Iterable<string>): Map<string, string[]> {
   return out;
 }
 
-const SUFFIX_ENTRIES = Object.entries(SUFFIXES) as Array<[FileKind, string]>;
+const SUFFIX_ENTRIES = FILE_KINDS.map((k) => [k, SUFFIXES[k]] as const);
 
 export function classifyFileName(name: string): { id: string; kind: FileKind } | null {
   for (const [kind, suffix] of SUFFIX_ENTRIES) {
@@ -125,7 +117,8 @@ async function sizeInside(file: string): Promise<number> {
  * Lists a directory; a missing directory is an empty store. A store can hold 10^5 and more
  * rollouts, so the listing allocates per file only what it keeps (the names, one entry per
  * rollout, a stat's size and time): what it lets go is garbage a worker's heap holds until it is
- * collected, beside every other worker's (docs/benchmarks.md, what grows with a token run).
+ * collected, beside every other worker's (docs/benchmarks.md, what grows with a token run). What
+ * it returns keeps its rollouts as flat arrays (./listed-rollouts).
  */
 export async function listStore(
   dir: string,
@@ -141,7 +134,7 @@ export async function listStore(
     for (const d of await readdirWithin(dir)) if (!d.isDirectory()) names.push(d.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT")
-      return { dir, rollouts: found, skipped, deleted: [], attempts: new Map() };
+      return { dir, rollouts: ListedRollouts.of([]), skipped, deleted: [], attempts: new Map() };
     throw err;
   }
   names.sort();
@@ -163,13 +156,12 @@ export async function listStore(
     found.set(c.id, files);
   }
   names.length = 0;
-  const sorted = new Map<string, RolloutFiles>();
-  for (const id of [...found.keys()].sort()) sorted.set(id, found.get(id) as RolloutFiles);
+  if (options.stat) await statAll(dir, found);
+  const rollouts = ListedRollouts.of(found);
   found.clear();
-  if (options.stat) await statAll(dir, sorted);
-  const deleted = [...locks].filter((id) => !sorted.has(id)).sort();
-  const attempts = attemptGroups([...sorted.keys(), ...deleted]);
-  return { dir, rollouts: sorted, skipped, deleted, attempts, locked: locks.size > 0 };
+  const deleted = [...locks].filter((id) => !rollouts.has(id)).sort();
+  const attempts = attemptGroups([...rollouts.keys(), ...deleted]);
+  return { dir, rollouts, skipped, deleted, attempts, locked: locks.size > 0 };
 }
 
 /** Stats every listed file, STAT_BATCH at a time (no list of every file's job is made first). */

@@ -6,6 +6,7 @@ export * from "./rollout-id";
 export * from "./jsonl";
 export { lineRanges, type LineRanges } from "./line-ranges";
 export * from "./files";
+export { ListedRollouts, packListing, type PackedListing, unpackListing } from "./listed-rollouts";
 export * from "./token-store";
 export * from "./capture-store";
 export * from "./exchange-error";
