@@ -21,16 +21,25 @@ function tree(pid: number): number[] {
 
 /** Peak resident memory (VmHWM) of `pid` and its descendants, in bytes (the largest of them). */
 export function peakRss(pid: number): number {
-  let peak = 0;
+  return largest(pid, /VmHWM:\s+(\d+) kB/);
+}
+
+/** Resident memory now (VmRSS) of `pid` and its descendants, in bytes (the largest of them). */
+export function rssNow(pid: number): number {
+  return largest(pid, /VmRSS:\s+(\d+) kB/);
+}
+
+function largest(pid: number, field: RegExp): number {
+  let most = 0;
   for (const p of tree(pid)) {
     try {
       const status = readFileSync(`/proc/${p}/status`, "utf8");
-      peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024);
+      most = Math.max(most, Number(field.exec(status)?.[1] ?? 0) * 1024);
     } catch {
       // the process ended meanwhile
     }
   }
-  return peak;
+  return most;
 }
 
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */

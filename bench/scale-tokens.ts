@@ -9,7 +9,7 @@ import path from "node:path";
 import { SCALE_DIR, scaleStoreRuns, storeRunName } from "./scale-fixtures";
 import { startServer } from "./server";
 import { untilIndexed } from "./poll";
-import { cpuSeconds, loadAverage, peakRss } from "./proc";
+import { cpuSeconds, loadAverage, peakRss, rssNow } from "./proc";
 import { figure, fmt, scratchDir } from "./util";
 
 export const TOKEN_RUN_SIZES = [40_000, 120_000] as const;
@@ -25,7 +25,15 @@ async function indexTokenRun(n: number, port: number): Promise<TokenRunFigures> 
   const cache = scratchDir("rollout-lens-scale-");
   const server = await startServer(SCALE_DIR, port, { ROLLOUT_LENS_CACHE: cache });
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 250);
+  // When the peak was last raised, and the resident memory over the index: where it grows.
+  let peakAt = 0;
+  const rss: number[] = [];
+  const t0 = performance.now();
+  const sampler = setInterval(() => {
+    const now = peakRss(server.pid);
+    if (now > peak) [peak, peakAt] = [now, performance.now() - t0];
+    rss.push(rssNow(server.pid));
+  }, 250);
   try {
     const cpu0 = cpuSeconds(server.pid);
     const idx = await untilIndexed(server, storeRunName(n), n, 900_000);
@@ -33,7 +41,14 @@ async function indexTokenRun(n: number, port: number): Promise<TokenRunFigures> 
     peak = Math.max(peak, peakRss(server.pid));
     const done = idx.page?.progress.done ?? 0;
     console.log(
-      `token run of ${n} rollouts (cold): first rows after ${fmt(idx.firstRows ?? NaN)}, ${idx.page?.all} rows, ${done} summarised from the store, after ${fmt(idx.ms)}; CPU ${cpu.toFixed(1)} s; server peak RSS ${(peak / 1e6).toFixed(0)} MB (load average ${loadAverage()})`,
+      `token run of ${n} rollouts (cold): first rows after ${fmt(idx.firstRows ?? NaN)}, ${idx.page?.all} rows, ${done} summarised from the store, after ${fmt(idx.ms)}; CPU ${cpu.toFixed(1)} s; server peak RSS ${(peak / 1e6).toFixed(0)} MB, last raised ${fmt(peakAt)} after the start (load average ${loadAverage()})`,
+    );
+    const tenths = Array.from(
+      { length: 10 },
+      (_, i) => rss[Math.floor(((i + 1) * rss.length) / 10) - 1],
+    );
+    console.log(
+      `  RSS at each tenth of the index (MB): ${tenths.map((b) => ((b ?? NaN) / 1e6).toFixed(0)).join(" ")}`,
     );
     const complete = idx.page?.all === n && !idx.page.progress.running && done >= n;
     return { peak, cpu: complete ? cpu : NaN, ms: idx.ms };

@@ -120,10 +120,12 @@ async function expectClean(context: BrowserContext, visits: Visit[]): Promise<vo
       const base = test.info().project.use.baseURL!;
       await context.addCookies([{ name: THEME_COOKIE, value: v.theme, url: base }]);
     }
+    const t0 = performance.now();
     const problems = await problemsOf(context, v);
+    const s = ((performance.now() - t0) / 1000).toFixed(1);
     test.info().annotations.push({
       type: "visited",
-      description: `${v.url}${v.theme ? ` (${v.theme})` : ""}: ${problems.length} problem(s)`,
+      description: `${v.url}${v.theme ? ` (${v.theme})` : ""}: ${problems.length} problem(s), ${s} s`,
     });
     found.push(...problems.map((p) => `${v.url}${v.theme ? ` [${v.theme}]` : ""}: ${p}`));
   }
