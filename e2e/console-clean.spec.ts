@@ -1,8 +1,8 @@
 // Every page of the app loads clean in Chromium: no console error or warning, no uncaught
 // exception, no Content Security Policy violation, no failed request and no subresource answered
 // with an HTTP error. The pages: home, every run (listed by /api/runs), a rollout of each run in
-// each inspector tab and both builder profiles, compare, the run table's group view and record
-// columns, the error pages, and the light and dark themes. Each visit waits for the page's data
+// each inspector tab, each builder profile named in one of them, compare, the run table's group
+// view and record columns, the error pages, and the light and dark themes. Each visit waits for the page's data
 // (its loaded markers, then no request in flight), in a fresh page, so nothing of one visit (an
 // aborted poll) is counted against the next.
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
@@ -230,18 +230,15 @@ const runUrl = (run: string) => `/runs/${encodeURIComponent(run)}`;
 
 function inspectorVisits(run: string, id: string, call: string | null): Visit[] {
   const url = `${runUrl(run)}/rollouts/${encodeURIComponent(id)}`;
-  // The tokens tab is the one the profile visits below open.
-  const tabs = INSPECTOR_TABS.filter((tab) => tab !== "tokens").map((tab) => {
+  // Every tab once, and each builder profile named once beside the run's own (no parameter): the
+  // tokens tab under gym-v1, the conversation under seed, the call and chains as the run decides.
+  const profile: Partial<Record<InspectorTab, string>> = { tokens: "gym-v1", conversation: "seed" };
+  return INSPECTOR_TABS.map((tab) => {
     const q = new URLSearchParams({ tab });
     if (tab === "call" && call !== null) q.set("call", call);
+    if (profile[tab]) q.set("profile", profile[tab]);
     return { url: `${url}?${q}`, status: 200, ready: (p: Page) => inspectorReady(p, tab) };
   });
-  const profiles = ["gym-v1", "seed"].map((profile) => ({
-    url: `${url}?profile=${profile}`,
-    status: 200,
-    ready: (p: Page) => inspectorReady(p, "tokens"),
-  }));
-  return [...tabs, ...profiles];
 }
 
 // --- the specs ----------------------------------------------------------------------------------------
