@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createHash, randomUUID } from "node:crypto";
 import { processCache } from "@/lib/cache";
+import { GenerationViews } from "./views";
 import { isInside, nextTurn } from "@/lib/store";
 import type { IndexProgress, RolloutSummary } from "@/lib/schema";
 import { waitOnIndex } from "./wait";
@@ -30,11 +31,8 @@ export { SUMMARY_VERSION } from "./keys";
 export const CACHE_NOTICE_MS = 60_000;
 /** Run indexes kept in this process (each holds its progress and, while in use, a database handle). */
 export const INDEX_RUNS_BOUND = 64;
-/** Views derived from an index generation (a page, a count, a health report). */
-const VIEWS_BOUND = 256;
 
 const indexes = () => processCache<SummaryIndex>("summary-indexes", "entries", INDEX_RUNS_BOUND);
-const views = () => processCache<unknown>("summary-index-views", "entries", VIEWS_BOUND);
 export type { IndexProgress };
 
 export interface IndexSnapshot {
@@ -63,6 +61,7 @@ export function cacheDir(root = runsRoot()): string {
 export class SummaryIndex {
   /** Tells this instance's views apart from those of another index of the same run. */
   private readonly instance = randomUUID();
+  private readonly views = new GenerationViews(this.instance);
   readonly rows: SummaryRows;
   private checked = false;
   /** The run's shard set (ROLLOUT_LENS_SHARDS) is read once per index, before its first update. */
@@ -162,13 +161,7 @@ export class SummaryIndex {
 
   /** A value derived from the current rows (a page, the health report), kept until they change. */
   memo<T>(key: string, compute: () => T): T {
-    const id = `${this.instance}\n${this.rows.generation}\n${key}`;
-    const cache = views();
-    const hit = cache.get(id);
-    if (hit !== undefined) return hit as T;
-    const value = compute();
-    cache.set(id, value);
-    return value;
+    return this.views.get(this.rows.generation, key, compute);
   }
 
   close(): void {
