@@ -2,9 +2,9 @@
 // exception, no Content Security Policy violation, no failed request and no subresource answered
 // with an HTTP error. The pages: home, every run (listed by /api/runs), a rollout of each run in
 // each inspector tab, each builder profile named in one of them, compare, the run table's group
-// view and record columns, the error pages, and the light and dark themes. Each visit waits for the page's data
-// (its loaded markers, then no request in flight), in a fresh page, so nothing of one visit (an
-// aborted poll) is counted against the next.
+// view and record columns, the error pages, and the light and dark themes. Each visit waits for
+// the page's data (its loaded markers, then no request in flight), in a fresh page, so nothing of
+// one visit (an aborted poll) is counted against the next.
 import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { INSPECTOR_TABS, type InspectorTab } from "../lib/view/inspector-url";
 import { drawAll } from "./support/charts";

@@ -13,7 +13,7 @@ const views = () => processCache<unknown>("summary-index-views", "entries", VIEW
 
 export class GenerationViews {
   private generation = -1;
-  private ids: string[] = [];
+  private readonly ids = new Set<string>();
 
   /** `owner` keeps one index's keys apart from every other's. */
   constructor(private readonly owner: string) {}
@@ -23,7 +23,7 @@ export class GenerationViews {
     const cache = views();
     if (generation !== this.generation) {
       for (const id of this.ids) cache.delete(id);
-      this.ids = [];
+      this.ids.clear();
       this.generation = generation;
     }
     const id = `${this.owner}\n${generation}\n${key}`;
@@ -31,7 +31,7 @@ export class GenerationViews {
     if (hit !== undefined) return hit as T;
     const value = compute();
     cache.set(id, value);
-    this.ids.push(id);
+    this.ids.add(id);
     return value;
   }
 }

@@ -66,7 +66,7 @@ export class ListedRollouts implements ReadonlyMap<string, RolloutFiles> {
     return new ListedRollouts(p);
   }
 
-  /** The arrays, to send to another thread (ListedRollouts.unpack there). */
+  /** The arrays, to send to another thread (`new ListedRollouts(arrays)` there: unpackListing). */
   packed(): PackedRollouts {
     return this.#p;
   }
