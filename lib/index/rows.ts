@@ -84,6 +84,11 @@ export class SummaryRows {
     if (!this.db) this.openSync();
   }
 
+  /** Whether a handle is open now (an idle index holds none). */
+  get isOpen(): boolean {
+    return this.db !== null;
+  }
+
   /** The open database (opening it when a query comes before a refresh). */
   get handle(): Database.Database {
     if (!this.db) this.openSync();

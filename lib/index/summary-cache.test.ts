@@ -23,6 +23,7 @@ import type { RolloutSummary } from "@/lib/schema";
 import { getRun, type RunLayout } from "@/lib/runs/root";
 import { SummaryIndex } from "./run-index";
 import { SCHEMA_VERSION } from "./rows";
+import { textIndexingIdle } from "./search";
 
 const N = 40;
 const IDS = Array.from({ length: N }, (_, i) => `${i}-0`).sort((a, b) =>
@@ -49,10 +50,23 @@ async function builtRun(): Promise<{
   const index = new SummaryIndex(run, db);
   const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
   const clean = index.all();
-  index.close();
+  await closed(index);
   expect(clean.map((s) => s.rollout_id)).toEqual(IDS);
   expect(snap.progress.error).toBeNull();
   return { run, store: path.join(root, "run"), db, clean };
+}
+
+/**
+ * Closes the index and waits for its search pass: a restart finds no connection of it open. One
+ * left open (the trigram worker's, at the lowest priority) kept the WAL, and its close later wrote
+ * the WAL's pages back over a test's damage, so the damage was never seen (a CI run, Dec 2026).
+ */
+async function closed(index: SummaryIndex): Promise<void> {
+  index.close();
+  await textIndexingIdle(index.rows);
+  expect(existsSync(`${index.rows.file}-wal`), "a connection to the index is still open").toBe(
+    false,
+  );
 }
 
 /** One refresh of a new index over the (damaged) database: what a restarted server shows. */
@@ -60,7 +74,7 @@ async function reopened(run: RunLayout, db: string) {
   const index = new SummaryIndex(run, db);
   const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
   const summaries = index.all();
-  index.close();
+  await closed(index);
   return { ...snap, summaries };
 }
 
@@ -98,13 +112,14 @@ describe("a damaged summary cache", () => {
     const { run, store, db, clean } = await builtRun();
     const index = new SummaryIndex(run, db);
     await index.snapshot({ minIntervalMs: 0 }); // re-opened warm: the first open's check passed
+    await closed(index); // idle between refreshes: its handle is closed, as the refresh leaves it
     overwritePages(db, 1, 8); // the table's root pages
     const grown = path.join(store, "tokens", `${"0-0"}.tokens.jsonl`);
     appendFileSync(grown, line(tokenRecord("0-0", "c", [1, 2, 3, 4, 5, 6, 7, 9], [10])));
     utimesSync(grown, new Date(), new Date(Date.now() + 5000));
     const snap = await index.snapshot({ minIntervalMs: 0, waitMs: 30_000 });
     const all = index.all();
-    index.close();
+    await closed(index);
     expect(all.map((s) => s.rollout_id)).toEqual(IDS);
     expect(all.find((s) => s.rollout_id === "0-0")!.n_calls).toBe(3);
     expect(all.slice(1)).toEqual(clean.slice(1));

@@ -1,7 +1,7 @@
 // Text search over a run's rollouts: the query parser, the text's tables and the exact check.
 export { parseTextQuery, type TextQuery } from "./parse";
 export { textHitsOf } from "./match";
-export { indexTextSoon } from "./indexer";
+export { indexTextSoon, textIndexingIdle } from "./indexer";
 export {
   deleteSearchText,
   dropOrphanText,

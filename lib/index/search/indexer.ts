@@ -86,15 +86,36 @@ interface Indexable {
   /** The database file (null: in memory) and whether the tables are kept in memory after all. */
   readonly file: string | null;
   readonly memoryOnly: boolean;
+  readonly isOpen: boolean;
   guarded(op: (db: Database.Database) => void): void;
+  close(): void;
 }
 
 interface State {
   running: boolean;
   /** Text was written while a job ran: look again when it ends. */
   again: boolean;
+  /** Told when the pass ends (textIndexingIdle). */
+  idle: Array<() => void>;
 }
 const states = new WeakMap<Indexable, State>();
+
+/** The pass is over: its worker's connection is closed (runSearchJob closes it before answering). */
+function ended(state: State): void {
+  state.running = false;
+  for (const tell of state.idle.splice(0)) tell();
+}
+
+/**
+ * Resolves once no trigram pass of `rows` runs, so no connection of it to the index's file is open.
+ * A closed index's pass may still hold one (a worker at the lowest priority): what a restart in
+ * the same process waits for before it looks at the file.
+ */
+export function textIndexingIdle(rows: Indexable): Promise<void> {
+  const s = states.get(rows);
+  if (!s?.running) return Promise.resolve();
+  return new Promise((resolve) => s.idle.push(resolve));
+}
 
 /** On the server's thread, without the worker: a slice, then a pause four times as long. */
 const SLICE_MS = 8;
@@ -104,7 +125,7 @@ const START_AFTER_MS = 2000;
 /** Writes the trigrams of text written without them, soon, until none waits. */
 export function indexTextSoon(rows: Indexable): void {
   let s = states.get(rows);
-  if (!s) states.set(rows, (s = { running: false, again: false }));
+  if (!s) states.set(rows, (s = { running: false, again: false, idle: [] }));
   if (s.running) return void (s.again = true);
   s.running = true;
   s.again = false;
@@ -115,13 +136,13 @@ export function indexTextSoon(rows: Indexable): void {
   const turn = () => {
     state.again = false;
     pool.run<{ more: boolean }>({ kind: "index-text", file }, { group: file }).then(
-      (r) => (r.more || state.again ? setImmediate(turn) : (state.running = false)),
+      (r) => (r.more || state.again ? setImmediate(turn) : ended(state)),
       (err: unknown) => {
         // The text still waits, and queries check it directly. Not written on this thread: the
         // failure is the database's (damaged, gone), which the next refresh finds and reports;
         // the next write of text asks the worker again.
         console.error(`search index ${file}: the trigram worker failed (${String(err)})`);
-        state.running = false;
+        ended(state);
       },
     );
   };
@@ -132,9 +153,12 @@ export function indexTextSoon(rows: Indexable): void {
 function onThisThread(rows: Indexable, state: State, afterMs: number): void {
   const step = () => {
     let more = false;
+    const wasOpen = rows.isOpen;
     rows.guarded((db) => void (more = indexPendingText(db, SLICE_MS)));
+    // An idle index holds no handle: a slice that opened it closes it (a refresh's stays open).
+    if (!wasOpen) rows.close();
     if (more) setTimeout(step, PAUSE_MS);
-    else state.running = false;
+    else ended(state);
   };
   // Not at once: the page that asked for the refresh, and the click after it, are served first.
   setTimeout(step, afterMs);
