@@ -89,9 +89,13 @@ test("capture on vs off from their TensorBoard files: calibrated verdict, scalar
   await expect(heads.nth(2)).toContainText("grpo-capture-off");
   await expect(mismatch.getByTestId("compare-mismatch-samples")).toHaveText(["24 (3)", "24 (3)"]);
   await expect(mismatch.getByTestId("compare-mismatch-bin").first()).toBeVisible();
-  // Picking another scalar recomputes the comparison on it.
+  // Picking another scalar recomputes the comparison on it, within the page: a new document would
+  // not be hydrated yet when the next choice comes, and that choice would change nothing.
+  const marked = () => (window as unknown as { __samePage?: boolean }).__samePage === true;
+  await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
   await select.selectOption("train/gen_kl_error");
   await expect(page).toHaveURL(/[?&]scalar=train%2Fgen_kl_error/);
+  expect(await page.evaluate(marked), "the choice loaded a new document").toBe(true);
   await expect(page.getByTestId("training-title")).toContainText("train/gen_kl_error per step");
   await expect(page.getByTestId("chart-reward")).toHaveAttribute(
     "data-scalar",

@@ -2,7 +2,10 @@
 // Picks the scalar the compare page compares (any tag both runs log: the trainer's TensorBoard or
 // MLflow scalars, metrics.jsonl's columns) and the chart's smoothing. The scalar is a GET form, so
 // the choice is a link and the server recomputes the statistics for it; smoothing only redraws, so
-// it changes the URL in place (`smooth`, 0 … 0.99, TensorBoard's debiased EMA weight).
+// it changes the URL in place (`smooth`, 0 … 0.99, TensorBoard's debiased EMA weight). The form is
+// next/form's: a choice navigates in the page, which stays hydrated. A plain form loaded a new
+// document, and a second choice made before that one hydrated changed nothing (a CI run, Dec 2026).
+import Form from "next/form";
 import { useRef } from "react";
 import { useUrlState } from "@/components/shared/url-state";
 
@@ -38,7 +41,13 @@ export function ScalarPicker({
       </p>
     );
   return (
-    <form ref={form} action="/compare" method="get" className="picker" data-testid="scalar-picker">
+    <Form
+      ref={form}
+      action="/compare"
+      prefetch={false}
+      className="picker"
+      data-testid="scalar-picker"
+    >
       <input type="hidden" name="a" value={a} />
       <input type="hidden" name="b" value={b} />
       {baseline && <input type="hidden" name="baseline" value={baseline} />}
@@ -46,6 +55,8 @@ export function ScalarPicker({
       <label>
         scalar{" "}
         <select
+          // Made anew for each page's scalar: a soft navigation (back, a link) keeps the element.
+          key={chosen ?? ""}
           name="scalar"
           defaultValue={chosen ?? undefined}
           onChange={() => form.current?.requestSubmit()}
@@ -79,6 +90,6 @@ export function ScalarPicker({
         />{" "}
         <output data-testid="scalar-smoothing-value">{smooth.toFixed(2)}</output>
       </label>
-    </form>
+    </Form>
   );
 }
