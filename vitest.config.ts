@@ -15,6 +15,7 @@ const ALONE = [
   "lib/index/summary-cache.test.ts",
   "lib/inspect/conversation.test.ts",
   "lib/rollout/tokenizer-off-thread.test.ts",
+  "lib/store/io/heap.test.ts",
   "lib/store/io/pool.test.ts",
   "lib/store/io/sqlite-snapshot.test.ts",
   "lib/store/jsonl.test.ts",

@@ -27,6 +27,7 @@ export {
   readRegularFile,
   StoreWorkerPool,
   memoryBudget,
+  boundHeapGrowth,
   nextTurn,
   turnQueue,
   type JobContext,

@@ -12,6 +12,7 @@ export {
   statWithin,
 } from "./file";
 export { MEMORY_BUDGET_BYTES, MemoryBudget, memoryBudget } from "./budget";
+export { boundHeapGrowth } from "./heap";
 export { StoreWorkerPool } from "./pool";
 export { nextTurn, turnQueue } from "./turn";
 export {
