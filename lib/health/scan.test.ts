@@ -2,7 +2,7 @@
 // (which ./sql.test checks against the in-memory reference) however the rows are cut: sums,
 // distributions and per-step series merged across ranges, the first rollouts of each flagged kind
 // in natural order. And the paced pass (./pass) over a file reads one moment's rows while
-// the index keeps writing.
+// the index keeps writing, on a connection with a small page cache.
 import { mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -77,6 +77,19 @@ describe("the paced pass", () => {
     expect(turns).toBe(1);
     expect(parts.health.rollouts).toBe(before);
     expect(drain(healthParts(rows.handle, facts)).health.rollouts).toBe(2 * before);
+    rows.close();
+  }, 60_000);
+
+  it("reads on a connection whose page cache is 2 MB at most, not SQLite's build default", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-health-run-"));
+    const { rows } = await rowsOf(RUNS[0] as string, path.join(dir, "i.sqlite"));
+    // A negative cache_size is in kB; SQLite's build here defaults to -16000 (16 MB).
+    const size = await paced(rows.handle, function* (db) {
+      yield;
+      return db.pragma("cache_size", { simple: true }) as number;
+    });
+    expect(size).toBeLessThan(0);
+    expect(-size).toBeLessThanOrEqual(2048);
     rows.close();
   }, 60_000);
 });
