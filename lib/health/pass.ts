@@ -36,13 +36,13 @@ export async function paced<T>(
   let reader: Database.Database;
   try {
     reader = new Database(db.name, { readonly: true, fileMustExist: true });
-    // Its scans read tables far larger than any page cache, once each: SQLite's build default of
-    // 16 MB would only add that much to the server's peak as an index ends (docs/benchmarks.md).
-    reader.pragma(`cache_size = -${READER_CACHE_KB}`);
   } catch {
     return drain(pass(db)); // no second connection: the pass as before, on the writer's
   }
   try {
+    // Its scans read tables far larger than any page cache, once each: SQLite's build default of
+    // 16 MB would only add that much to the server's peak as an index ends (docs/benchmarks.md).
+    reader.pragma(`cache_size = -${READER_CACHE_KB}`);
     reader.exec("BEGIN");
     const it = pass(reader);
     let step = it.next(); // reads now: the transaction's snapshot is this moment's

@@ -8,7 +8,7 @@ import "server-only";
 import v8 from "node:v8";
 
 /** Old-generation growth allowed after a full collection, in percent of what it kept. */
-export const HEAP_GROWTH_PERCENT = 50;
+const HEAP_GROWTH_PERCENT = 50;
 
 /** Applies the bound to every heap of the process: called once as the server starts. */
 export function boundHeapGrowth(): void {
