@@ -3,13 +3,12 @@
 // while loopback names on the server's port work; malformed URLs are 400 with the security headers;
 // a second server with an allowed host and a runs root holding a symlink out of it.
 import http from "node:http";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { readEntries } from "./support/fixture-truth";
-import { startNext } from "./support/server";
+import { scratchDir, startNext, stopNext } from "./support/server";
 
 const PORT = Number(process.env.E2E_PORT ?? 3123);
 const RUN = "claude-code-capture-on";
@@ -125,9 +124,12 @@ test("malformed URLs are 400 with the security headers; bad run ids 400; JSON is
 test.describe("with --allowed-host and a runs root holding a symlink out of it", () => {
   const SECOND = 3128;
   let server: ChildProcess | undefined;
+  let [root, outside] = ["", ""];
   test.beforeAll(async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-host-"));
-    const outside = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-outside-"));
+    [root, outside] = [
+      scratchDir("rollout-lens-e2e-host-"),
+      scratchDir("rollout-lens-e2e-outside-"),
+    ];
     writeFileSync(path.join(outside, "0-0.tokens.jsonl"), "");
     mkdirSync(path.join(root, "leaky"));
     symlinkSync(outside, path.join(root, "leaky", "tokens"));
@@ -143,7 +145,7 @@ test.describe("with --allowed-host and a runs root holding a symlink out of it",
       })
     ).child;
   });
-  test.afterAll(() => void server?.kill());
+  test.afterAll(() => stopNext(server, root, outside));
 
   test("allowed hosts are answered, others still refused; refused paths are listed errors", async () => {
     expect((await send(SECOND, "/api/runs", `box.lan:${SECOND}`)).status).toBe(200);

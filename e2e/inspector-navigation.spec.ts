@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import {
@@ -13,7 +12,8 @@ import {
   sideCallPatterns,
 } from "./support/fixture-truth";
 import { E2E_RUNS, GENERATED_ROLLOUT, LARGE_RUN } from "./support/paths";
-import { startNext } from "./support/server";
+import { scratchDir, startNext, stopNext } from "./support/server";
+import { expectHydrated } from "./support/hydration";
 import { TOKEN_VIEW } from "./support/token-view";
 
 // Moving around the inspector: a `pos` deep link into the 200k-token rollout lands on its token,
@@ -126,6 +126,7 @@ test.describe("the 500-call, 200k-token rollout", () => {
     await page.goto(LARGE_PAGE, SLOW);
     await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible(SLOW);
     const row = page.locator(`[data-testid="timeline-row"][data-call-id="${picked.id}"]`);
+    await expectHydrated(row);
     await row.click();
     await expect(page).toHaveURL(new RegExp(`call=${picked.id}`));
     await expect(row).toHaveAttribute("aria-selected", "true");
@@ -147,7 +148,9 @@ test.describe("the 500-call, 200k-token rollout", () => {
     const picked = laterCall(await largeChain());
     await page.goto(`${LARGE_PAGE}?tab=conversation`, SLOW);
     await expect(page.getByTestId("conversation-message").first()).toBeVisible(SLOW);
-    await page.locator(`[data-testid="timeline-row"][data-call-id="${picked.id}"]`).click();
+    const row = page.locator(`[data-testid="timeline-row"][data-call-id="${picked.id}"]`);
+    await expectHydrated(row);
+    await row.click();
     await expect(page).toHaveURL(new RegExp(`call=${picked.id}`));
     await expect(page).toHaveURL(new RegExp(`message=${picked.item}(&|$)`), SLOW);
     await expect(page).toHaveURL(/tab=conversation/);
@@ -244,17 +247,18 @@ test.describe("a rollout with no chain", () => {
     const PORT = 3129;
     let server: ChildProcess | undefined;
     let url = "";
+    let [root, cache] = ["", ""];
     test.beforeAll(async () => {
-      const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-empty-"));
+      [root, cache] = [scratchDir("rollout-lens-empty-"), scratchDir("rollout-lens-empty-cache-")];
       mkdirSync(path.join(root, "empty-store", "tokens"), { recursive: true });
       writeFileSync(path.join(root, "empty-store", "tokens", "0-0.tokens.jsonl"), "");
       const started = await startNext(PORT, {
         ROLLOUT_LENS_RUNS: root,
-        ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-empty-cache-${process.pid}`),
+        ROLLOUT_LENS_CACHE: cache,
       });
       [url, server] = [started.url, started.child];
     });
-    test.afterAll(() => void server?.kill());
+    test.afterAll(() => stopNext(server, root, cache));
 
     test("says there is no captured call, in words, not a 404 box", async ({ page }) => {
       await page.goto(`${url}/runs/empty-store/rollouts/0-0`);

@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { startNext } from "./support/server";
+import { scratchDir, startNext, stopNext } from "./support/server";
 
 // A run being written while the pages are open: its own server on a temp runs root. The pages
 // poll on timers; the test drives the page's clock forward while it waits for each condition,
@@ -12,6 +11,7 @@ const PORT = 3126;
 let url: string;
 let server: ChildProcess | undefined;
 let tokens: string;
+let [root, cache] = ["", ""];
 
 const rec = (rollout: string, id: string, prompt: number[], gen: number[], t: number) =>
   JSON.stringify({
@@ -25,17 +25,17 @@ const rec = (rollout: string, id: string, prompt: number[], gen: number[], t: nu
   }) + "\n";
 
 test.beforeAll(async () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-live-"));
+  [root, cache] = [scratchDir("rollout-lens-live-"), scratchDir("rollout-lens-live-cache-")];
   tokens = path.join(root, "live", "tokens");
   mkdirSync(tokens, { recursive: true });
   writeFileSync(path.join(tokens, "0-0.tokens.jsonl"), rec("0-0", "call-a", [1, 2, 3], [4, 5], 1));
   const started = await startNext(PORT, {
     ROLLOUT_LENS_RUNS: root,
-    ROLLOUT_LENS_CACHE: path.join(os.tmpdir(), `rollout-lens-live-cache-${process.pid}`),
+    ROLLOUT_LENS_CACHE: cache,
   });
   [url, server] = [started.url, started.child];
 });
-test.afterAll(() => void server?.kill());
+test.afterAll(() => stopNext(server, root, cache));
 
 /** Waits until `condition` holds, advancing the page's clock a second per check so its polling timers fire. */
 async function until(

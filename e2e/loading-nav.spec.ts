@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { BIG_ROLLOUT_ID, writeLargeRollout } from "../fixtures/generator/large";
 import { FIXTURE_RUNS } from "./support/paths";
+import { scratchDir, stopNext } from "./support/server";
 
 // Honest loading and previous / next. The shared server serves fixtures/runs, whose rollouts are
 // tens of kB: a build there takes milliseconds, so on it the loading frame may already have been
@@ -70,6 +71,7 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
   const PORT = 3127;
   const BASE = `http://127.0.0.1:${PORT}`;
   let server: ChildProcess | undefined;
+  let cache = "";
   const WARM_RUN = "small-sample";
 
   test.beforeAll(async () => {
@@ -80,6 +82,7 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
     cpSync(path.join(FIXTURE_RUNS, "opencode-after-fix"), path.join(root, WARM_RUN), {
       recursive: true,
     });
+    cache = scratchDir("rollout-lens-e2e-large-cache-");
     server = spawn(
       process.execPath,
       ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"],
@@ -87,7 +90,7 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
         env: {
           ...process.env,
           ROLLOUT_LENS_RUNS: root,
-          ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-large-cache-")),
+          ROLLOUT_LENS_CACHE: cache,
           NEXT_TELEMETRY_DISABLED: "1",
         },
         stdio: "ignore",
@@ -126,12 +129,7 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
     expect(still.state, "nothing of the big rollout was built by the warm-up").toBe("queued");
   });
   // Gone before the next specs time their clicks: a killed server's workers may still be building.
-  test.afterAll(async () => {
-    if (!server || server.exitCode !== null) return;
-    const gone = new Promise((r) => server!.once("exit", r));
-    server.kill();
-    await gone;
-  });
+  test.afterAll(() => stopNext(server, cache));
 
   test("a click in the run table shows the frame within 500 ms, polling the cold build's progress", async ({
     page,

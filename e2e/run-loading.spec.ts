@@ -1,12 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { grpoRewardCurves } from "../fixtures/generator/grpo-curves";
 import { writeLargeRun } from "../fixtures/generator/large";
 import { FIXTURE_RUNS } from "./support/paths";
-import { startNext } from "./support/server";
+import { scratchDir, startNext, stopNext } from "./support/server";
 
 // A run page that tells the truth while it loads: a cold index of 10,000 rollouts on a
 // server of its own (the shared e2e root has no such run), with a fresh index cache so the index
@@ -73,6 +73,7 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
   const PORT = 3130;
   let base: string;
   let server: ChildProcess | undefined;
+  let cache = "";
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(600_000);
@@ -83,9 +84,10 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
       cpSync(path.join(FIXTURE_RUNS, "opencode-after-fix"), path.join(root, WARM_RUN), {
         recursive: true,
       });
+    cache = scratchDir("rollout-lens-e2e-large-run-cache-");
     const started = await startNext(PORT, {
       ROLLOUT_LENS_RUNS: root,
-      ROLLOUT_LENS_CACHE: mkdtempSync(path.join(os.tmpdir(), "rollout-lens-e2e-large-run-cache-")),
+      ROLLOUT_LENS_CACHE: cache,
     });
     [base, server] = [started.url, started.child];
     // What is timed is a cold index, not a cold server process: a fresh `next start` loads a
@@ -109,7 +111,7 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
     await expect(warm.getByTestId("rollouts-table")).toBeVisible();
     await warm.close();
   });
-  test.afterAll(() => void server?.kill());
+  test.afterAll(() => stopNext(server, cache));
 
   test("shows indexing progress within a second, never a zero, a final count or 'healthy' before it is done, and the table never loses rows", async ({
     page,
