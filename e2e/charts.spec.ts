@@ -1,8 +1,8 @@
 // The run page's charts as instruments: axis titles, hover values, charts that fill a
 // wide screen, and a click on a bar that leaves exactly its rollouts in the table (the URL records
-// it); an alert's "N more" opens the table filtered to the alert's rollouts; and the main pages
-// load with no console error. Expected rollouts are read from the fixture files, never from the
-// API under test.
+// it); and an alert's "N more" opens the table filtered to the alert's rollouts (console errors:
+// console-clean.spec). Expected rollouts are read from the fixture files, never from the API
+// under test.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -192,26 +192,4 @@ test("an alert's 'N more' opens the table filtered to the alert's rollouts", asy
   await expect(page).toHaveURL(/[?&]cut_short=1/);
   await expect(count(page)).toHaveText(`${cut.length} of ${all.length} rollouts`);
   await expect.poll(() => tableIds(page)).toEqual(cut);
-});
-
-test("the home, run, inspector and compare pages load with no console error", async ({ page }) => {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-  await page.goto("/");
-  await expect(page.getByTestId("runs-row").first()).toBeVisible();
-  await page.goto(`/runs/${CC}`);
-  await expect(page.getByTestId("rollout-row").first()).toBeVisible();
-  await expect(
-    (await drawn(page.getByTestId("chart-mask-reasons")))
-      .locator(".recharts-bar-rectangle")
-      .first(),
-  ).toBeVisible();
-  await page.goto(`/runs/${CC}/rollouts/3-0`);
-  await expect(page.getByTestId("verdict-bar")).toBeVisible();
-  await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
-  await expect(page.getByTestId("compare-headline")).toBeVisible();
-  expect(errors).toEqual([]);
 });

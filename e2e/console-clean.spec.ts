@@ -326,10 +326,18 @@ for (const half of [0, 1]) {
   });
 }
 
-test("compare, the group view and record columns load clean", async ({ context }) => {
+test("compare, the group view, record columns and a masked rollout load clean", async ({
+  context,
+}) => {
   test.setTimeout(120_000);
   const grpo = runUrl("grpo-capture-on");
   await expectClean(context, [
+    {
+      // Masked, with retry rows and the masked banner (each run's first rollout is trained).
+      url: `${runUrl("claude-code-capture-on")}/rollouts/3-0`,
+      status: 200,
+      ready: (p) => inspectorReady(p, "tokens"),
+    },
     {
       // Both runs have a training curve (their trainer logs).
       url: "/compare?a=grpo-capture-on&b=grpo-capture-off",
@@ -412,6 +420,12 @@ test("the icon the pages name is served, and so is /favicon.ico", async ({ page,
     const res = await request.get(href);
     expect(res.status(), href).toBe(200);
     expect(res.headers()["content-type"], href).toMatch(/^image\//);
-    expect((await res.body()).length, href).toBeGreaterThan(0);
+    const bytes = (await res.body()).length;
+    expect(bytes, href).toBeGreaterThan(0);
+    // The pages' own icon is a small SVG (app/icon.svg), in the head of every page.
+    if (href !== "/favicon.ico") {
+      expect(res.headers()["content-type"], href).toContain("image/svg+xml");
+      expect(bytes, href).toBeLessThan(1024);
+    }
   }
 });
