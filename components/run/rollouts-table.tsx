@@ -27,14 +27,11 @@ import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
 import { BadQuery } from "./bad-query";
 import { hasInspectorPage } from "./lifecycle-cell";
 import { TextHitLine, TextSearchBox } from "./text-search";
+import { cellClass, TableHead } from "./table-head";
 
 const ROW = 30;
 /** The hit line under each row while the text is searched (app/globals.css `.vhit`). */
 const HIT_LINE = 24; // the line (23px) and the row's bottom border
-/** The column that stays in view when the table scrolls sideways (app/globals.css `.vsticky`). */
-const STICKY = "rollout_id";
-const cellClass = (col: string, extra = "") =>
-  ["vcell", col === STICKY ? "vsticky" : "", extra].filter(Boolean).join(" ");
 
 /**
  * `rows`: the table's pages (components/run/use-row-pages, owned by the run overview, whose
@@ -208,41 +205,18 @@ export function RolloutsTable({
           </button>
         </div>
       )}
+      {/* Divs, virtualised: ARIA roles make it a table; aria-rowindex counts the header as 1. */}
       <div
         className="vtable"
         ref={scroller}
         data-testid="rollouts-table"
         hidden={bad.length > 0 || Boolean(error)}
+        role="table"
+        aria-label="Rollouts"
+        aria-rowcount={total === null ? -1 : total + 1}
       >
-        <div className="vrow vhead" style={{ width }}>
-          {table.getHeaderGroups()[0]!.headers.map((h) => {
-            const sorted = h.column.getIsSorted();
-            return (
-              <div
-                key={h.id}
-                className={cellClass(h.id, h.column.getCanSort() ? "vsortable" : "")}
-                style={{ width: (h.column.columnDef as Col).meta.width }}
-                role="columnheader"
-                aria-sort={sorted ? (sorted === "desc" ? "descending" : "ascending") : "none"}
-              >
-                {/* The button fills the cell: a click anywhere in the header sorts. */}
-                {h.column.getCanSort() ? (
-                  <button
-                    className="linkish sort"
-                    onClick={h.column.getToggleSortingHandler()}
-                    data-testid={`sort-${h.id}`}
-                  >
-                    {String(h.column.columnDef.header)}{" "}
-                    {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : ""}
-                  </button>
-                ) : (
-                  String(h.column.columnDef.header)
-                )}
-              </div>
-            );
-          })}
-        </div>
-        <div style={{ height: virt.getTotalSize(), position: "relative", width }}>
+        <TableHead table={table} width={width} />
+        <div style={{ height: virt.getTotalSize(), position: "relative", width }} role="rowgroup">
           {items.map((item) => {
             const s = rowAt(item.index);
             const cells = columns.map((c) => (
@@ -251,6 +225,7 @@ export function RolloutsTable({
                 className={cellClass(c.id)}
                 data-col={c.id}
                 style={{ width: (c.columnDef as Col).meta.width }}
+                role="cell"
               >
                 {s ? (c.columnDef as Col).meta.render(s, ctx) : <span className="muted">…</span>}
               </div>
@@ -269,10 +244,12 @@ export function RolloutsTable({
                 }}
                 data-testid="rollout-row"
                 data-rollout-id={s?.rollout_id}
+                role="row"
+                aria-rowindex={item.index + 2}
               >
                 {searching ? (
                   <>
-                    <div className="vcells" style={{ height: ROW }}>
+                    <div className="vcells" style={{ height: ROW }} role="none">
                       {cells}
                     </div>
                     <TextHitLine

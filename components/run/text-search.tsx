@@ -87,11 +87,12 @@ export function TextSearchBox({
  * A row's best hit, on a line of its own under the row: where the text is from, and the text
  * around the match with the match marked, linking to the inspector at it (`href`; null for a
  * rollout with nothing left to inspect). The text is the model's and its tools': React escapes it.
+ * The row's last cell (ARIA) while searching.
  */
 export function TextHitLine({ hit, href }: { hit: TextHit | null; href: string | null }) {
   if (!hit)
     return (
-      <div className="vhit muted" data-testid="search-hit">
+      <div className="vhit muted" data-testid="search-hit" role="cell">
         …
       </div>
     );
@@ -105,6 +106,7 @@ export function TextHitLine({ hit, href }: { hit: TextHit | null; href: string |
   return (
     <div
       className="vhit"
+      role="cell"
       data-testid="search-hit"
       data-kind={hit.kind}
       data-call={hit.call}

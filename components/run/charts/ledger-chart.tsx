@@ -77,8 +77,10 @@ export function LedgerChart({
       legend={
         <div className="legend-row small" data-testid="ledger-legend">
           {shown.map((g) => (
-            <span key={g.key} style={{ color: SEGMENT_COLOURS[g.key] }}>
-              ● {g.label}
+            <span key={g.key}>
+              <span style={{ color: SEGMENT_COLOURS[g.key] }}>●</span>
+              {"\u00a0"}
+              {g.label}
             </span>
           ))}
         </div>

@@ -87,8 +87,10 @@ export function StepChart(props: StepChartProps) {
         props.series.length > 1 && (
           <div className="legend-row small">
             {props.series.map((s) => (
-              <span key={s.key} style={{ color: s.color }}>
-                ● {s.label}
+              <span key={s.key}>
+                <span style={{ color: s.color }}>●</span>
+                {"\u00a0"}
+                {s.label}
               </span>
             ))}
           </div>
