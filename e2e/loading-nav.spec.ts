@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { cpSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { BIG_ROLLOUT_ID, writeLargeRollout } from "../fixtures/generator/large";
 import { FIXTURE_RUNS } from "./support/paths";
-import { scratchDir, stopNext } from "./support/server";
+import { scratchDir, startNext, stopNext } from "./support/server";
 
 // Honest loading and previous / next. The shared server serves fixtures/runs, whose rollouts are
 // tens of kB: a build there takes milliseconds, so on it the loading frame may already have been
@@ -83,34 +83,9 @@ test.describe("a cold 500-call, 200k-token rollout on its own server", () => {
       recursive: true,
     });
     cache = scratchDir("rollout-lens-e2e-large-cache-");
-    server = spawn(
-      process.execPath,
-      ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"],
-      {
-        env: {
-          ...process.env,
-          ROLLOUT_LENS_RUNS: root,
-          ROLLOUT_LENS_CACHE: cache,
-          NEXT_TELEMETRY_DISABLED: "1",
-        },
-        stdio: "ignore",
-      },
-    );
+    server = (await startNext(PORT, { ROLLOUT_LENS_RUNS: root, ROLLOUT_LENS_CACHE: cache })).child;
     // The progress route answers without indexing or building anything.
     const ready = `${BASE}/api/runs/large-rollout/rollouts/${BIG_ROLLOUT_ID}/progress`;
-    await expect
-      .poll(
-        () =>
-          fetch(ready).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        {
-          message: "the large-rollout server starts",
-          timeout: 30_000,
-        },
-      )
-      .toBe(true);
     // What is timed below is a cold build of the big rollout, not a cold server process: a fresh
     // `next start` loads a route's code on its first request, so open a small sample rollout
     // first (its own run in the same root), and check that the big one was not built by it.
