@@ -11,13 +11,17 @@ import { TOKEN_VIEW } from "./support/token-view";
 // remembered choice (the rl-theme cookie) against the opposite system preference. Last, every
 // other WCAG 2.1 A and AA rule axe checks, on each kind of page.
 
-async function expectNoContrastViolations(page: Page, where: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
+/** No violation of the rules `axe` runs on the page, each named with its element. */
+async function expectNoViolations(axe: AxeBuilder, what: string, where: string): Promise<void> {
+  const { violations } = await axe.analyze();
   const found = violations.flatMap((v) =>
-    v.nodes.map((n) => `${n.target.join(" ")}: ${n.any[0]?.message ?? v.help}`),
+    v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}: ${n.failureSummary ?? v.help}`),
   );
-  expect(found, `${found.length} contrast failures on ${where}`).toEqual([]);
+  expect(found, `${found.length} ${what} failures on ${where}`).toEqual([]);
 }
+
+const expectNoContrastViolations = (page: Page, where: string) =>
+  expectNoViolations(new AxeBuilder({ page }).withRules(["color-contrast"]), "contrast", where);
 
 /** The inspector's timeline and the token view, both painted. */
 async function tokensShown(page: Page): Promise<void> {
@@ -136,14 +140,10 @@ for (const { theme, system, chosen } of MODES) {
 // ledger's charts, the group view) in either theme.
 async function expectNoWcagViolations(page: Page, where: string): Promise<void> {
   await page.waitForLoadState("networkidle");
-  const { violations } = await new AxeBuilder({ page })
+  const axe = new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .disableRules(["color-contrast"])
-    .analyze();
-  const found = violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}: ${n.failureSummary ?? v.help}`),
-  );
-  expect(found, `${found.length} WCAG A/AA failures on ${where}`).toEqual([]);
+    .disableRules(["color-contrast"]);
+  await expectNoViolations(axe, "WCAG A/AA", where);
 }
 
 test("every kind of page meets axe's other WCAG 2.1 A and AA rules; the ledger and groups their contrast", async ({
