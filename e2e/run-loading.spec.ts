@@ -31,6 +31,8 @@ interface Sample {
   matching: number | null;
   kpiRollouts: string | null;
   healthy: boolean;
+  /** The verdicts of rows shown from their records (every rollout of this run has a store). */
+  standIns: string[];
 }
 type Watched = { __samples?: Sample[] };
 
@@ -55,6 +57,25 @@ async function watchRunPage(page: Page): Promise<void> {
         kpiRollouts: q("kpi-rollouts")?.textContent ?? null,
         // Either no-alert sentence ("capture looks healthy", or the masked share under its threshold).
         healthy: /No alerts:/.test(document.body?.textContent ?? ""),
+        standIns: Array.from(
+          document.querySelectorAll<HTMLElement>(
+            '[data-testid="severity-pill"][data-source="record"]',
+          ),
+          (p) => {
+            // The pill, then each store count's cell: the store knows them, not the record.
+            const heads = Array.from(document.querySelectorAll('[role="columnheader"]'), (h) =>
+              h.textContent?.replace(/[▲▼]/g, "").trim(),
+            );
+            const cells = Array.from(
+              p.closest('[role="row"]')?.querySelectorAll('[role="cell"]') ?? [],
+              (c) => c.textContent,
+            );
+            const counts = ["Calls made", "Side calls", "Quarantined", "Failed calls"].map(
+              (h) => cells[heads.indexOf(h)] ?? "?",
+            );
+            return [p.dataset.severity, p.textContent, ...counts].join(" ");
+          },
+        ),
       });
     };
     new MutationObserver(look).observe(document, {
@@ -143,6 +164,11 @@ test.describe("a cold 10,000-rollout run on its own server", () => {
     );
     expect(standing.length, "the progress names rows shown from their records").toBeGreaterThan(0);
     expect(Math.max(...standing.map((s) => s.rows))).toBeGreaterThan(0);
+    // Such a row's pill is "not yet known", never its record's "trained", and its store's counts
+    // are "—", not 0: the store decides.
+    const standIns = new Set(samples.flatMap((s) => s.standIns));
+    expect(standIns.size, "rows standing in from their records were seen").toBeGreaterThan(0);
+    expect([...standIns]).toEqual(["pending not yet known — — — —"]);
 
     // The progress moves within a second: the half-second polls each show the index's new count.
     const moves: number[] = [];

@@ -6,7 +6,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { RolloutLink } from "./rollout-link";
 import type { RolloutSummary, FieldValue } from "@/lib/schema";
-import { inspectorHref, callsMade, formatBytes } from "@/lib/view";
+import { inspectorHref, callsMade, formatBytes, storeUnread } from "@/lib/view";
 import { hasInspectorPage, LifecycleCell } from "./lifecycle-cell";
 import { SeverityPill } from "./severity-pill";
 import { summarySentences } from "@/lib/severity";
@@ -30,6 +30,10 @@ export type Col = ColumnDef<RolloutSummary> & {
  * reason names; the codes (`unresolved_retry`, as filters and exports name them) in the title.
  */
 function reasonsCell(s: RolloutSummary): { text: string; title: string } {
+  if (storeUnread(s)) {
+    const title = "Its token store is still being read; the row is its record's until then.";
+    return { text: "Token store still being read.", title };
+  }
   const said = summarySentences(s);
   const sentences = said.map((r) => r.sentence);
   const named = s.severity_reasons.some((r) => r.code === "build_error");
@@ -44,6 +48,8 @@ function reasonsCell(s: RolloutSummary): { text: string; title: string } {
 
 const num = (v: number | null, digits = 0) =>
   v === null ? "—" : digits ? v.toFixed(digits) : v.toLocaleString("en-US");
+/** A count only the token store knows: "—" while the row stands in from its record. */
+const storeNum = (s: RolloutSummary, v: number) => (storeUnread(s) ? "—" : num(v));
 
 export const COLUMNS: Col[] = [
   {
@@ -127,19 +133,22 @@ export const COLUMNS: Col[] = [
     meta: {
       width: 80,
       // Calls made: captured, failed (a 422 is a call too) and lost (answered, no token entry).
-      render: (s) => (
-        <span
-          title={`${s.n_calls} captured (token entries) + ${s.failed_calls} failed (HTTP ≥ 400, no token entry) + ${s.lost_calls} lost (answered, no token entry). Status codes counts the same recorded exchanges; a call answered twice counts twice there.`}
-        >
-          {num(callsMade(s))}
-          {s.lost_calls > 0 && (
-            <span className="muted small" data-testid="lost-calls">
-              {" "}
-              ({num(s.lost_calls)} lost)
-            </span>
-          )}
-        </span>
-      ),
+      render: (s) =>
+        storeUnread(s) ? (
+          "—"
+        ) : (
+          <span
+            title={`${s.n_calls} captured (token entries) + ${s.failed_calls} failed (HTTP ≥ 400, no token entry) + ${s.lost_calls} lost (answered, no token entry). Status codes counts the same recorded exchanges; a call answered twice counts twice there.`}
+          >
+            {num(callsMade(s))}
+            {s.lost_calls > 0 && (
+              <span className="muted small" data-testid="lost-calls">
+                {" "}
+                ({num(s.lost_calls)} lost)
+              </span>
+            )}
+          </span>
+        ),
     },
   },
   {
@@ -162,13 +171,13 @@ export const COLUMNS: Col[] = [
     id: "side_calls",
     accessorFn: (s) => s.side_calls,
     header: "Side calls",
-    meta: { width: 80, render: (s) => num(s.side_calls) },
+    meta: { width: 80, render: (s) => storeNum(s, s.side_calls) },
   },
   {
     id: "quarantined",
     accessorFn: (s) => s.quarantined,
     header: "Quarantined",
-    meta: { width: 90, render: (s) => num(s.quarantined) },
+    meta: { width: 90, render: (s) => storeNum(s, s.quarantined) },
   },
   {
     id: "status",
@@ -176,23 +185,26 @@ export const COLUMNS: Col[] = [
     enableSorting: false,
     meta: {
       width: 130,
-      render: (s) => (
-        <span
-          className="mono small"
-          title="Every recorded exchange by HTTP status, calls without a token entry (failed or lost) included; a call answered twice counts twice."
-        >
-          {Object.entries(s.status_codes)
-            .map(([k, n]) => `${k}×${n}`)
-            .join(" ")}
-        </span>
-      ),
+      render: (s) =>
+        storeUnread(s) ? (
+          "—"
+        ) : (
+          <span
+            className="mono small"
+            title="Every recorded exchange by HTTP status, calls without a token entry (failed or lost) included; a call answered twice counts twice."
+          >
+            {Object.entries(s.status_codes)
+              .map(([k, n]) => `${k}×${n}`)
+              .join(" ")}
+          </span>
+        ),
     },
   },
   {
     id: "failed_calls",
     accessorFn: (s) => s.failed_calls,
     header: "Failed calls",
-    meta: { width: 90, render: (s) => num(s.failed_calls) },
+    meta: { width: 90, render: (s) => storeNum(s, s.failed_calls) },
   },
   {
     // Routed experts replayed from inference that fell back (docs/experts.md); "—" without routes.

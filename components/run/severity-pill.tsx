@@ -13,7 +13,13 @@ export function SeverityPill({
   /** Where a rollout's verdict comes from; "record" says so in the tooltip. */
   source?: RolloutSummary["source"];
 }) {
-  const from = source === "record" ? "verdict from the rollout's record (rollouts.jsonl)" : "";
+  // A store rollout's row stands in from its record, pending, until its store is read.
+  const from =
+    source !== "record"
+      ? ""
+      : severity === "pending"
+        ? "shown from the rollout's record (rollouts.jsonl) while its token store is read"
+        : "verdict from the rollout's record (rollouts.jsonl)";
   const title = [...reasons.map((r) => r.title), from].filter(Boolean).join(" · ");
   return (
     <span

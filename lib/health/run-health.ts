@@ -29,8 +29,8 @@ import { healthParts } from "./sql";
 
 /**
  * Rollouts the index has not summarised yet and holds no row of (a cold index's missing rows):
- * pending, not trained. A row standing in from its record is counted by the record's verdict, and
- * a rollout summarised again by its old row's.
+ * pending, not trained. A row standing in from its record is pending by its own verdict
+ * (lib/index/update standInOf), and a rollout summarised again is counted by its old row's.
  */
 function pendingOf(snap: IndexSnapshot): number {
   const p = snap.progress;

@@ -124,7 +124,9 @@ function alertFacts(db: Database.Database, scan: ScanResult, rollouts: number): 
 
 function reportOf(db: Database.Database, scan: ScanResult, extra: HealthExtra): HealthReport {
   const t = total(scan.groups);
-  const n = t.c;
+  // Rows whose verdict is known: a store rollout's row standing in from its record is pending
+  // (lib/index/update standInOf), so the rollouts counted and the pending ones make the run.
+  const n = t.c - (byKey(scan.groups, "sev").get("pending") ?? 0);
   const severity = countBySeverity([]);
   for (const [k, c] of byKey(scan.groups, "sev")) severity[k as keyof typeof severity] += c;
   severity.pending += extra.pending ?? 0;

@@ -32,7 +32,7 @@ describe("records first", () => {
     );
     writeFileSync(path.join(root, "run", "rollouts.jsonl"), records.join(""));
     const index = new SummaryIndex(await getRun("run", root), dbIn());
-    type Seen = [string, string, string, boolean];
+    type Seen = [string, string, string, boolean, string];
     const writes: Array<{ rows: Seen[]; progress: string }> = [];
     const write = index.rows.write.bind(index.rows);
     index.rows.write = (made) => {
@@ -42,6 +42,7 @@ describe("records first", () => {
         r.summary.source,
         r.key,
         r.summary.has_capture,
+        r.summary.severity,
       ]);
       write(rows);
       if (seen.length > 0) writes.push({ rows: seen, progress: JSON.stringify(index.progress) });
@@ -57,6 +58,8 @@ describe("records first", () => {
     );
     // No stand-in says "no token capture": those without a capture summary have token files.
     expect(first.rows.every((r) => r[3])).toBe(true);
+    // Nor "trained" (29 records say so) or "masked" (5-0's): the unread store decides.
+    expect(new Set(first.rows.map((r) => r[4]))).toEqual(new Set(["pending"]));
     expect(JSON.parse(first.progress)).toMatchObject({ running: true, done: 0, total: 40 });
     expect(JSON.parse(first.progress).from_records).toBe(30);
     // Then every store summary replaces them: all 40 rows are the store's, none left standing.
@@ -64,6 +67,7 @@ describe("records first", () => {
     expect(all).toHaveLength(40);
     expect(new Set(all.map((s) => s.source))).toEqual(new Set(["store"]));
     expect(all.find((s) => s.rollout_id === "5-0")?.mask_sample).toBe(false);
+    expect(all.filter((s) => s.severity === "pending")).toEqual([]);
     expect(index.progress).toMatchObject({ done: 40, total: 40, from_records: 0 });
     index.close();
   }, 60_000);

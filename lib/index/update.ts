@@ -20,6 +20,7 @@ import {
 import { recordHashes, recordsOf } from "./record-rows";
 import type { RunLayout } from "@/lib/runs";
 import { recordSummary, summarizeSafely, type SummarizeInput } from "@/lib/rollout";
+import { classifySeverity } from "@/lib/severity";
 import {
   hasStoreFiles,
   inputOf,
@@ -240,12 +241,26 @@ async function standInFromRecords(
  * A store rollout's row from its record until its store is read. Its capture evidence is the
  * record's or the listing's (a token file with bytes, a state, intents or incomplete file), as
  * the store's summary will judge it (lib/rollout/facts hasCapture): a record without
- * `_ng_token_capture` is no sign that a rollout with a token store captured nothing.
+ * `_ng_token_capture` is no sign that a rollout with a token store captured nothing. Its verdict
+ * is pending, never the record's "trained": the store, still unread, decides what was trained.
  */
 function standInOf(input: SummarizeInput): RolloutSummary {
   const s = recordSummary(input);
   const listed =
     input.bytes > 0 ||
     (input.present ?? []).some((k) => k === "state" || k === "intents" || k === "incomplete");
-  return listed && !s.has_capture ? { ...s, has_capture: true } : s;
+  const why = "its token store is still being read";
+  const pending = classifySeverity({
+    mask_sample: null,
+    pending_reason: why,
+    mask_reasons: [],
+    error: null,
+  });
+  const severity_reasons = pending.reasons.map((r) => ({ code: r.code, title: r.title }));
+  return {
+    ...s,
+    severity: pending.severity,
+    severity_reasons,
+    has_capture: s.has_capture || listed,
+  };
 }

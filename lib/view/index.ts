@@ -13,7 +13,7 @@ export {
   type TimelineRow,
   timelinePositions,
 } from "./timeline";
-export { callsMade } from "./calls-made";
+export { callsMade, storeUnread } from "./calls-made";
 export { type RawMessage } from "./chat-template";
 export {
   type SequencePart,
