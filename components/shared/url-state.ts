@@ -4,26 +4,47 @@
 // (useSearchParams) without a server round trip; each update starts from the live URL, so quick
 // key presses never drop one. Also the one fetch helper: every body is parsed with its schema.
 import { useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { apiErrorSchema } from "@/lib/schema";
+import { untilReady } from "./until-ready";
 
 export type UrlPatch = Record<string, string | null>;
 
+function writeUrl(patch: UrlPatch): void {
+  const next = new URLSearchParams(window.location.search);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || v === "") next.delete(k);
+    else next.set(k, v);
+  }
+  const qs = next.toString();
+  window.history.replaceState(
+    null,
+    "",
+    qs ? `${window.location.pathname}?${qs}` : window.location.pathname,
+  );
+}
+
+/**
+ * Next's router sees replaceState only once its root's effect has patched it, and a root's effects
+ * run after its children's: a control used as the page hydrates (an event React replays) changed
+ * the URL under the router, and the page never showed it (the filter read "all" over a filtered
+ * URL). Updates wait for the effects flush that mounts the first user of this hook to end.
+ */
+const urlWrites = untilReady(writeUrl);
+const openWhenEffectsRan = () => queueMicrotask(urlWrites.open);
+
+/**
+ * Whether the URL's updates are taken now: controls that set it are disabled until then, so a
+ * choice made while the page hydrates is not lost (a select reverts to its value on hydration).
+ */
+export function useUrlReady(): boolean {
+  return useSyncExternalStore(urlWrites.subscribe, urlWrites.isOpen, () => false);
+}
+
 export function useUrlState(): [URLSearchParams, (patch: UrlPatch) => void] {
   const params = useSearchParams();
-  const set = useCallback((patch: UrlPatch) => {
-    const next = new URLSearchParams(window.location.search);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null || v === "") next.delete(k);
-      else next.set(k, v);
-    }
-    const qs = next.toString();
-    window.history.replaceState(
-      null,
-      "",
-      qs ? `${window.location.pathname}?${qs}` : window.location.pathname,
-    );
-  }, []);
+  useEffect(openWhenEffectsRan, []);
+  const set = useCallback((patch: UrlPatch) => urlWrites.call(patch), []);
   return [new URLSearchParams(params.toString()), set];
 }
 
