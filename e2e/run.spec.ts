@@ -199,6 +199,25 @@ test("sorting, filtering and searching the rollouts table; filters live in the U
   await expect(page.getByRole("columnheader", { name: "Size" })).toHaveCount(0);
 });
 
+test("the table's filters wait for the page to take them: disabled as served, enabled once hydrated", async ({
+  browser,
+  page,
+  baseURL,
+}) => {
+  // A select changed before hydration reverts to its value, and one changed before Next's router
+  // takes URL updates filtered nothing: both lost a choice (components/shared/url-state).
+  const off = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const served = await off.newPage();
+  await served.goto("/runs/claude-code-capture-on");
+  for (const id of ["filter-reason", "filter-verdict", "filter-cut-short", "filter-q"])
+    await expect(served.getByTestId(id)).toBeDisabled();
+  await off.close();
+  await page.goto("/runs/claude-code-capture-on");
+  await expect(page.getByTestId("filter-reason")).toBeEnabled();
+  await page.getByTestId("filter-reason").selectOption("torn_tail");
+  await expect(page.getByTestId("rollouts-count")).toHaveText(/^1 of 40 rollouts$/);
+});
+
 test("a row opens its rollout", async ({ page }) => {
   await page.goto("/runs/claude-code-capture-on?verdict=masked");
   const row = page.locator('[data-testid="rollout-row"][data-rollout-id="3-0"]');

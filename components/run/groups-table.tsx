@@ -5,7 +5,7 @@
 // (GROUP_KEYS). Also the run page's per-step count of such groups (GroupSignal).
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { type UrlPatch } from "@/components/shared/url-state";
+import { useUrlReady, type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { type RolloutGroup, type RunGroups, API, apiUrl } from "@/lib/schema";
 import { SEVERITY_CLASS } from "@/lib/severity";
@@ -57,9 +57,11 @@ export function GroupsView({
   const { body, error } = useGroups(runId, q.toString());
   const [noSignalOnly, setNoSignalOnly] = useUrlFlag(params.get("group_signal") === "none");
   const page = (o: number) => set({ group_offset: o > 0 ? String(o) : null });
+  const ready = useUrlReady();
   return (
     <div data-testid="groups-view">
-      <div className="toolbar">
+      {/* Disabled until the URL takes updates (components/shared/url-state useUrlReady). */}
+      <fieldset className="toolbar" disabled={!ready}>
         <label>
           group by{" "}
           <select
@@ -98,7 +100,7 @@ export function GroupsView({
         >
           back to rollouts
         </button>
-      </div>
+      </fieldset>
       {error && (
         <div className="error-box" role="alert" data-testid="groups-error">
           Could not group the rollouts: {error}

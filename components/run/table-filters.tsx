@@ -10,7 +10,7 @@ import type { Table } from "@tanstack/react-table";
 import type { RolloutSummary, RunHealth, RecordField } from "@/lib/schema";
 import { SEVERITY_LABEL, SEVERITY_ORDER } from "@/lib/severity";
 import { reasonOptions, TABLE_QUERY_KEYS as QUERY_KEYS, type ReasonOption } from "@/lib/view";
-import type { UrlPatch } from "@/components/shared/url-state";
+import { useUrlReady, type UrlPatch } from "@/components/shared/url-state";
 import { ColumnPicker } from "./column-picker";
 import { FIELD_COLUMN } from "./rollout-columns";
 import { TASK_FIELD } from "./groups-table";
@@ -43,6 +43,8 @@ export function TableFilters({
   recordFields: RecordField[];
 }) {
   const [text, setText] = useUrlText("q", params, set, 250);
+  // Disabled until the URL takes updates: a choice made as the page hydrates would be lost.
+  const ready = useUrlReady();
   const [cutShort, setCutShort] = useUrlFlag(params.get("cut_short") === "1");
   const select = (key: string, label: string, options: Array<[string, string]>) => (
     <label>
@@ -64,7 +66,7 @@ export function TableFilters({
   // An alert's link sets `alert`: shown (and cleared) here like any filter.
   const alerts = health.alerts.filter((a) => a.table_query === `alert=${a.kind}`);
   return (
-    <div className="toolbar" data-testid="table-filters">
+    <fieldset className="toolbar" disabled={!ready} data-testid="table-filters">
       {select("verdict", "verdict", [
         ["masked", "masked"],
         ["trained", "trained (with or without warnings)"],
@@ -150,7 +152,7 @@ export function TableFilters({
           group by task
         </button>
       )}
-    </div>
+    </fieldset>
   );
 }
 
