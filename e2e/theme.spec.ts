@@ -82,6 +82,7 @@ test.describe("a chosen theme", () => {
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(RUN);
     await expectPainted(page, "dark");
+    await expect(page.getByTestId("theme-toggle")).toBeEnabled();
     await page.getByTestId("theme-toggle").selectOption("light");
     await expectPainted(page, "light");
     await page.reload();
@@ -121,6 +122,8 @@ test.describe("a chosen theme", () => {
       await still.goto(`${baseURL ?? ""}${RUN}`); // a bare context has no baseURL
       await expect(still.locator("html")).toHaveAttribute("data-theme", "dark");
       await expectPainted(still, "dark");
+      // Its choice waits for the script that keeps it: a select changed before it reverts.
+      await expect(still.getByTestId("theme-toggle")).toBeDisabled();
     } finally {
       await bare.close();
     }

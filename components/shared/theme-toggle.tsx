@@ -4,6 +4,7 @@
 // root layout reads, so the next page's first HTML already carries it: no script before paint.
 import { useState } from "react";
 import { THEME_CHOICES, themeChoiceOf, themeCookie, type ThemeChoice } from "@/lib/view";
+import { useHydrated } from "./use-hydrated";
 
 const LABEL: Readonly<Record<ThemeChoice, string>> = {
   system: "system",
@@ -13,6 +14,7 @@ const LABEL: Readonly<Record<ThemeChoice, string>> = {
 
 export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
   const [choice, setChoice] = useState(initial);
+  const hydrated = useHydrated();
 
   function choose(next: ThemeChoice) {
     setChoice(next);
@@ -27,6 +29,7 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
       <span className="muted">theme</span>
       <select
         value={choice}
+        disabled={!hydrated}
         onChange={(e) => choose(themeChoiceOf(e.target.value))}
         data-testid="theme-toggle"
       >
