@@ -145,7 +145,8 @@ function IndexProgress({ s }: { s: IndexState }) {
         <progress aria-label="rollouts indexed" max={1} value={1} />
       )}{" "}
       <span className="muted">
-        — the table lists what is indexed; counts and charts follow once every rollout is.
+        — the table lists what is shown so far; counts and charts follow once every rollout is
+        indexed.
       </span>
     </div>
   );

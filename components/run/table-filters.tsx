@@ -76,7 +76,8 @@ export function TableFilters({
         "severity",
         SEVERITY_ORDER.filter((s) => s !== "pending").map((s) => [
           s,
-          `${SEVERITY_LABEL[s]} (${health.severity[s]})`,
+          // While the run indexes, a count is of the rollouts indexed so far.
+          `${SEVERITY_LABEL[s]} (${health.severity[s]}${health.progress.running ? " so far" : ""})`,
         ]),
       )}
       <ReasonFilter

@@ -158,7 +158,8 @@ function RunRow({
             {curveSource(r.steps)}
           </div>
         )}
-        {r.indexing.running && (
+        {/* Before the listing counts the rollouts the cell above says "counting…": no 0/0. */}
+        {r.indexing.running && r.indexing.total > 0 && (
           <div className="muted small">
             indexing {r.indexing.done}/{r.indexing.total}
           </div>

@@ -30,6 +30,12 @@ describe("indexState", () => {
     expect(indexState(progress({}), 0, true)).toEqual({ kind: "counting" });
   });
 
+  it("is counting while a running index has counted nothing yet: never 'indexing 0 of 0'", () => {
+    const started = progress({ running: true, done: 0, total: 0 });
+    expect(indexState(started, 0, true)).toEqual({ kind: "counting" });
+    expect(progressWords(indexState(started, 0, true))).not.toMatch(/\d/);
+  });
+
   it("is complete for a run with nothing to list (capture off, no records), never counting", () => {
     expect(indexState(progress({}), 0, false)).toEqual({ kind: "complete", indexed: 0 });
   });
@@ -153,7 +159,7 @@ describe("the words and claims", () => {
       "270 of 270 indexed so far (10,000 rollouts in the run)",
     );
     expect(tableCountWords(5_000, standing)).toBe(
-      "5,000 of 10,000 indexed so far, 9,730 from records (10,000 rollouts in the run)",
+      "5,000 of 10,000 shown so far: 270 indexed, 9,730 from records (10,000 rollouts in the run)",
     );
     expect(noAlertsClaim(standing, false)).toBe("not_yet");
     expect(tableCountWords(12, complete)).toBe("12 of 10,000 rollouts");

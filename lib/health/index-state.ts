@@ -46,6 +46,9 @@ export function indexState(
   indexed: number,
   hasSources: boolean,
 ): IndexState {
+  // Running, with nothing counted or held yet: the listing has not told how many there are.
+  if (progress.running && progress.total === 0 && indexed === 0 && hasSources)
+    return { kind: "counting" };
   if (progress.running) {
     const pending = Math.max(0, progress.total - progress.done);
     const fromRecords = Math.min(indexed, Math.max(0, progress.from_records));
@@ -109,8 +112,11 @@ export function tableCountWords(matching: number, s: IndexState): string {
     return `${n(matching)} of ${n(s.indexed)} indexed so far (rollouts.jsonl ${percent(s.recordsRead)} read)`;
   if (s.kind === "indexing") {
     const held = s.indexed + s.fromRecords + s.replacing;
-    const from = s.fromRecords > 0 ? `, ${n(s.fromRecords)} from records` : "";
-    return `${n(matching)} of ${n(held)} indexed so far${from} (${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
+    const run = `(${plural(s.total, "rollout", "rollouts", n(s.total))} in the run)`;
+    // Rows from records are shown, not indexed: the count says which is which.
+    if (s.fromRecords > 0)
+      return `${n(matching)} of ${n(held)} shown so far: ${n(s.indexed)} indexed, ${n(s.fromRecords)} from records ${run}`;
+    return `${n(matching)} of ${n(held)} indexed so far ${run}`;
   }
   return `${n(matching)} of ${plural(s.indexed, "rollout", "rollouts", n(s.indexed))}`;
 }

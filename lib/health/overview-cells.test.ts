@@ -63,6 +63,15 @@ describe("overviewCells", () => {
     expect(overviewCells(cold).masked).toBe("—");
   });
 
+  it("a run whose listing has not counted its rollouts yet says so, not 0 of 0", () => {
+    const listing = run({
+      rollouts: 0,
+      severity: { trained: 0, trained_with_warnings: 0, masked: 0, pending: 0 },
+      indexing: { ...progress, done: 0, total: 0 },
+    });
+    expect(overviewCells(listing).rollouts).toBe("counting…");
+  });
+
   it("shows final numbers once the index is done", () => {
     const done = run({
       rollouts: 40,

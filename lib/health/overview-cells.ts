@@ -41,7 +41,11 @@ export function overviewCells(r: RunOverview): OverviewCells {
     const total = Math.max(r.indexing.total, r.rollouts + r.severity.pending);
     return {
       partial: true,
-      rollouts: `${r.rollouts.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} so far`,
+      // Nothing counted yet is not "0 of 0": the run's rollouts are still being listed.
+      rollouts:
+        total === 0
+          ? "counting…"
+          : `${r.rollouts.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} so far`,
       masked: "—",
       warnings: "—",
       ...rewardCells(r, true),
