@@ -193,3 +193,26 @@ test("an alert's 'N more' opens the table filtered to the alert's rollouts", asy
   await expect(count(page)).toHaveText(`${cut.length} of ${all.length} rollouts`);
   await expect.poll(() => tableIds(page)).toEqual(cut);
 });
+
+test("a share's axis stays within 0–100% when every step has the same value", async ({ page }) => {
+  // grpo-capture-on: no rollout masked and every generated token delivered at each of its steps
+  // (its records), so each series is one constant, which recharts' own axis spread to 0–400%.
+  const records = readRecords("grpo-capture-on");
+  expect(new Set(records.map((r) => (r as { step?: number }).step)).size).toBeGreaterThan(1);
+  expect(records.filter((r) => r.mask_sample === true)).toEqual([]);
+  const capture = (r: object) =>
+    (r as { _ng_token_capture?: { delivered_fraction?: number } })._ng_token_capture;
+  const delivered = records.map((r) => capture(r)?.delivered_fraction);
+  expect(new Set(delivered)).toEqual(new Set([1]));
+  await page.goto("/runs/grpo-capture-on");
+  for (const id of ["chart-per-step", "chart-per-step-delivered"]) {
+    const ticks = (await drawn(page.getByTestId(id))).locator(
+      'text.recharts-cartesian-axis-tick-value[orientation="left"]',
+    );
+    await expect(ticks).not.toHaveCount(0);
+    const values = (await ticks.allTextContents()).map((t) => Number(t.replace("%", "")));
+    expect(values.length, `${id}'s ticks`).toBeGreaterThan(1);
+    expect(Math.min(...values), `${id}'s lowest tick`).toBe(0);
+    expect(Math.max(...values), `${id}'s highest tick`).toBeLessThanOrEqual(100);
+  }
+});

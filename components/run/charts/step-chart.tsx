@@ -9,8 +9,10 @@ import {
   Tooltip,
   XAxis,
   YAxis,
+  type AxisDomain,
   type MouseHandlerDataParam,
 } from "recharts";
+
 import {
   ChartFrame,
   GRID_STROKE,
@@ -48,6 +50,15 @@ export interface StepChartProps {
   wide?: boolean;
   /** The value axis starts at 0 (a share), not at the data's minimum. */
   fromZero?: boolean;
+  /** A share (0 … 1): the axis runs from 0 to at most 100%, even when every step has one value. */
+  share?: boolean;
+}
+
+/** The value axis: recharts' own for a constant series spans 0–400% (or −100–300% at 100%). */
+function valueDomain(props: StepChartProps): AxisDomain {
+  if (props.share) return [0, (max: number) => Math.min(1, Math.max(max, 0.01))];
+  if (props.fromZero) return [0, (max: number) => Math.max(max, 0.01)];
+  return ["auto", "auto"];
 }
 
 export function StepChart(props: StepChartProps) {
@@ -111,7 +122,7 @@ export function StepChart(props: StepChartProps) {
         <YAxis
           tick={axisTick}
           interval={0}
-          domain={props.fromZero ? [0, (max: number) => Math.max(max, 0.01)] : ["auto", "auto"]}
+          domain={valueDomain(props)}
           tickFormatter={(v: number) => props.format(v)}
           width={48}
         />

@@ -11,7 +11,11 @@ import type { BucketLink } from "./use-bucket-link";
 import { curveSource } from "@/lib/health/pure";
 
 const RECORD_STEP = "step (rollout records)";
-const percent = (v: number) => `${(v * 100).toFixed(Math.abs(v) < 0.1 && v !== 0 ? 1 : 0)}%`;
+/** A share as a percentage, with the digits its size needs (an axis of 0–1% ticks at 0.25%). */
+const percent = (v: number) => {
+  const p = Math.abs(v * 100);
+  return `${(v * 100).toFixed(p === 0 || p >= 10 ? 0 : p < 1 ? 2 : 1)}%`;
+};
 const fixed = (digits: number) => (v: number) => v.toFixed(digits);
 const whole = (v: number) => Math.round(v).toLocaleString("en-US");
 
@@ -33,6 +37,7 @@ const SPECS: Spec[] = [
     title: "Masked rollouts per step",
     valueAxis: "masked, % of the step's rollouts",
     format: percent,
+    share: true,
     series: [{ key: "masked_fraction", label: "masked", color: MASKED }],
     row: (p) => ({ masked_fraction: p.masked_fraction }),
   },
@@ -41,6 +46,7 @@ const SPECS: Spec[] = [
     title: "Delivered fraction per step",
     valueAxis: "mean delivered, % of generated tokens",
     format: percent,
+    share: true,
     series: [{ key: "delivered_mean", label: "mean delivered fraction", color: NEUTRAL }],
     row: (p) => ({ delivered_mean: p.delivered_mean }),
   },
@@ -58,6 +64,7 @@ const SPECS: Spec[] = [
     title: "Routed experts that fell back, per step",
     valueAxis: "fallback, % of expected routes",
     format: percent,
+    share: true,
     series: [{ key: "expert_fallback_fraction", label: "expert fallback", color: WARNING }],
     row: (p) => ({ expert_fallback_fraction: p.expert_fallback_fraction }),
   },
