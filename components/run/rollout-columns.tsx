@@ -85,7 +85,7 @@ export const COLUMNS: Col[] = [
     accessorFn: (s) => s.reward,
     header: "Reward",
     meta: {
-      width: 70,
+      width: 84, // "Reward" and its sort arrow
       render: (s) => num(s.reward, s.reward !== null && !Number.isInteger(s.reward) ? 3 : 0),
     },
   },
