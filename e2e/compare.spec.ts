@@ -61,6 +61,9 @@ test("capture on vs off from their TensorBoard files: calibrated verdict, scalar
   const head = page.getByTestId("compare-headline");
   await expect(head).toHaveAttribute("data-decision", "within_noise");
   await expect(head).toContainText("No difference we can detect");
+  // In the text's own colour, not the all-clear green: the test can miss a real difference.
+  const colour = (sel: string) => page.locator(sel).evaluate((e) => getComputedStyle(e).color);
+  expect(await colour('[data-testid="compare-headline"]')).toBe(await colour("body"));
   await page.getByTestId("compare-statistics").locator("summary").click();
   const verdict = page.getByTestId("compare-verdict");
   await expect(verdict).toContainText("Within run-to-run noise (5% level)");
