@@ -33,4 +33,3 @@ export {
   type SummarizeInput,
   summarizeSafely,
 } from "./summarize";
-export { severityOf } from "./severity";
