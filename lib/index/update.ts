@@ -19,8 +19,7 @@ import {
 } from "./plain-records";
 import { recordHashes, recordsOf } from "./record-rows";
 import type { RunLayout } from "@/lib/runs";
-import { recordSummary, summarizeSafely, type SummarizeInput } from "@/lib/rollout";
-import { classifySeverity } from "@/lib/severity";
+import { recordSummary, severityOf, summarizeSafely, type SummarizeInput } from "@/lib/rollout";
 import {
   hasStoreFiles,
   inputOf,
@@ -244,23 +243,17 @@ async function standInFromRecords(
  * `_ng_token_capture` is no sign that a rollout with a token store captured nothing. Its verdict
  * is pending, never the record's "trained": the store, still unread, decides what was trained.
  */
+/** Every stand-in's verdict: pending ("not yet known"), made once through lib/rollout severityOf. */
+const STAND_IN_VERDICT = severityOf({ mask_sample: null, mask_reasons: [], error: null });
+
 function standInOf(input: SummarizeInput): RolloutSummary {
   const s = recordSummary(input);
   const listed =
     input.bytes > 0 ||
     (input.present ?? []).some((k) => k === "state" || k === "intents" || k === "incomplete");
-  const why = "its token store is still being read";
-  const pending = classifySeverity({
-    mask_sample: null,
-    pending_reason: why,
-    mask_reasons: [],
-    error: null,
-  });
-  const severity_reasons = pending.reasons.map((r) => ({ code: r.code, title: r.title }));
   return {
     ...s,
-    severity: pending.severity,
-    severity_reasons,
+    ...STAND_IN_VERDICT,
     has_capture: s.has_capture || listed,
   };
 }

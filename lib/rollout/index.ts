@@ -33,3 +33,4 @@ export {
   type SummarizeInput,
   summarizeSafely,
 } from "./summarize";
+export { severityOf } from "./severity";
