@@ -102,7 +102,7 @@ export function MismatchToggle({
       />{" "}
       colour by train/inference mismatch{" "}
       <span className="muted">
-        (step {s.step}, sample {s.idx ?? "–"}: mean {mean})
+        ({s.file} line {s.line}, the records&apos; step {s.step - 1}: mean {mean})
       </span>
     </label>
   );

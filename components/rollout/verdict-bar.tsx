@@ -1,8 +1,9 @@
 "use client";
 // The verdict at a glance: the severity (trained, trained with warnings, masked) as a pill in its
-// class colours and every reason as a sentence, then delivered fraction, profile, reward and
-// whether the other builder profile would decide differently. Words come from lib/severity. What
-// is decided after the first paint (the other profile, the run's policy) says so while it is.
+// class colours and every reason as a sentence (the trainer's step files' among them, once read),
+// then delivered fraction, profile, reward and whether the other builder profile decides otherwise.
+// Words come from lib/severity. What is decided after the first paint (the other profile, the
+// run's policy, the truth check) says so while it is.
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo } from "react";
@@ -91,6 +92,7 @@ export function VerdictBar() {
       <Facts view={view} />
       <OtherProfile facts={facts} />
       <PolicyNote facts={facts} severity={severity} />
+      <TrainerNote facts={facts} />
       <ReadIssues read={view.read} />
     </section>
   );
@@ -124,6 +126,18 @@ function PolicyNote({ facts, severity }: { facts: FactsState; severity: Severity
         ? "The run's policy model is not known yet (its summary index is still being built), "
         : "The run's policy model could not be read, "}
       so whether a model other than the policy is the main chain cannot be judged yet.
+    </p>
+  );
+}
+
+/** While the truth check reads the run's step files, "trained" is the capture's word alone. */
+function TrainerNote({ facts }: { facts: FactsState }) {
+  if (!facts.trainerPending && facts.trainerError === null) return null;
+  return (
+    <p className="muted small" data-testid="trainer-pending">
+      {facts.trainerPending
+        ? "Checking the trainer's step files (train_data_step{N}.jsonl) for this rollout's trained sample…"
+        : `The trainer's step files could not be checked against this rollout: ${facts.trainerError}.`}
     </p>
   );
 }

@@ -237,6 +237,7 @@ export async function buildModel({
     ...inspectorStoreFacts(capture, verdict),
     has_capture: hasCapture(capture, record),
     capture_expected: run.manifest.capture === undefined ? null : run.manifest.capture === "on",
+    trainer_differs: null, // the truth check reads the run's step files: the page asks for it
     chains,
     main_rule: mainRule(verdict.profile),
     prefix_breaks: verdict.build ? prefixBreaks(verdict.build, decoder) : [],

@@ -3,6 +3,7 @@
 // parse every body with them; strict objects, so a field one side lacks fails. Wire: snake_case.
 import { z } from "zod";
 import { maskReasonSchema, profileSchema } from "./api-runs";
+import { trainerDiffersSchema } from "./api-trainer";
 
 const nullableInt = z.int().nullable();
 const nullableNumber = z.number().nullable();
@@ -222,9 +223,9 @@ export const rolloutViewSchema = z.strictObject({
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
   dangling_intents: z.array(danglingIntentSchema),
-  /** Severity facts (lib/rollout/facts): the main chain's model and the run's policy (null
-   * until known), ids outside any vocabulary, the tombstone, lost calls, the state flag, generated
-   * token counts, the manifest's capture setting (unstated null), and any capture evidence. */
+  /** Severity facts (lib/rollout/facts): the main chain's model and the run's policy (null until
+   * known), ids outside any vocabulary, the tombstone, lost calls, the state flag, generated tokens,
+   * capture (manifest, evidence), the trainer's differing sample (truth check; null until asked). */
   main_model: nullableString,
   policy_model: nullableString,
   oov_tokens: nullableInt,
@@ -233,6 +234,7 @@ export const rolloutViewSchema = z.strictObject({
   generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),
   capture_expected: z.boolean().nullable(),
   has_capture: z.boolean(),
+  trainer_differs: trainerDiffersSchema.nullable(),
   chains: z.array(chainViewSchema),
   main_rule: z.strictObject({
     rule: z.enum(["generated_mass", "earliest_root"]),
@@ -272,11 +274,9 @@ export const rolloutViewSchema = z.strictObject({
 /** `?stamp=1`: only the rollout's file stamp, so a live page can poll without a build. */
 export const rolloutStampSchema = z.strictObject({ stamp: z.string() });
 
-/**
- * `?facts=1`: what the page leaves until after its first paint: the other profile's verdict (a
- * second decision over the rollout) and the run's policy model (a vote over the run's summary
- * index); `policy_pending` while that index has not completed once, so the policy is not known.
- */
+/** `?facts=1`: what the page leaves until after its first paint: the other profile's verdict (a
+ * second decision), the run's policy model (a vote over the run's summary index); `policy_pending`
+ * while that index has not completed once, so the policy is not known. */
 export const rolloutFactsSchema = z.strictObject({
   other_profile: otherProfileSchema,
   policy_model: nullableString,

@@ -50,6 +50,20 @@ export const truthSampleSchema = z.strictObject({
   max_token_pos: count.nullable(),
 });
 
+/**
+ * A trained sample whose token ids or loss mask differ from the rollout's main chain: its file's
+ * N (`train_data_step{N}.jsonl`), the records' step it joined, its 1-based line, and where.
+ */
+export const trainerDiffersSchema = z.strictObject({
+  step: count,
+  record_step: count,
+  line: count,
+  class: z.enum(["tokens_differ", "mask_differs"]),
+  /** The first chain position (0-based) whose token, or loss mask, differs. */
+  first_diff: count.nullable(),
+  mask_diffs: count,
+});
+
 export const loggedCheckSchema = z.enum(["equal", "differs", "not_logged", "not_computed"]);
 
 export const truthStepSchema = classCountsSchema.extend({
@@ -96,6 +110,7 @@ export const trainerTruthSchema = z.strictObject({
 
 export type TruthClass = z.infer<typeof truthClassSchema>;
 export type TruthSample = z.infer<typeof truthSampleSchema>;
+export type TrainerDiffers = z.infer<typeof trainerDiffersSchema>;
 export type TruthStep = z.infer<typeof truthStepSchema>;
 export type LoggedCheck = z.infer<typeof loggedCheckSchema>;
 export type TrainerTruth = z.infer<typeof trainerTruthSchema>;
@@ -120,6 +135,11 @@ export const rolloutMismatchSchema = z.strictObject({
   chain: z.string(),
   /** The run has NeMo-RL step files (`train_data_step*.jsonl`): without them the view says nothing. */
   step_logs: z.boolean(),
+  /**
+   * The joined sample whose token ids (first) or loss mask differ from the main chain built with
+   * the run's profile, whatever chain was asked for: the trainer's evidence for the verdict.
+   */
+  differs: trainerDiffersSchema.nullable(),
   /** False with a one-line `reason` when no joined sample covers this chain. */
   available: z.boolean(),
   reason: z.string().nullable(),

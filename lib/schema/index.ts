@@ -70,6 +70,7 @@ export {
   type RolloutMismatchQuery,
   rolloutMismatchQuerySchema,
   rolloutMismatchSchema,
+  type TrainerDiffers,
   type TrainerTruth,
   trainerTruthSchema,
   type TruthSample,

@@ -195,3 +195,40 @@ describe("pending", () => {
     );
   });
 });
+
+describe("the trainer's step files hold a sample that differs from the main chain", () => {
+  const sample = { step: 3, record_step: 2, line: 6, first_diff: 812, mask_diffs: 0 };
+
+  it("other token ids: trained with a warning that names the file, the line and the position", () => {
+    const result = classifySeverity({
+      ...clean,
+      trainer_differs: { ...sample, class: "tokens_differ" },
+    });
+    expect(result.severity).toBe("trained_with_warnings");
+    expect(SEVERITY_LABEL[result.severity]).not.toBe(SEVERITY_LABEL.trained);
+    expect(bannerSentences(result)).toEqual([
+      "Trained on, but the trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) holds other token ids than this main chain from position 812 on.",
+    ]);
+  });
+
+  it("another loss mask: how many positions, and the first", () => {
+    const result = classifySeverity({
+      ...clean,
+      trainer_differs: { ...sample, class: "mask_differs", first_diff: 30, mask_diffs: 14 },
+    });
+    expect(result.reasons.map((r) => r.sentence)).toEqual([
+      "The trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) has a loss mask that differs from the capture's at 14 positions (the first: position 30).",
+    ]);
+  });
+
+  it("a masked rollout stays masked, and keeps the warning after its mask reasons", () => {
+    const result = classifySeverity({
+      ...clean,
+      mask_sample: true,
+      mask_reasons: ["capture_incomplete"],
+      trainer_differs: { ...sample, class: "tokens_differ" },
+    });
+    expect(result.severity).toBe("masked");
+    expect(result.reasons.map((r) => r.code)).toEqual(["capture_incomplete", "trainer_differs"]);
+  });
+});

@@ -3,6 +3,8 @@
 // summary or a rollout view maps to; it never reads files and never re-decides the consumer's verdict.
 import type { MaskReason } from "@/lib/builder";
 import type { FailedCallFact } from "./failed-call";
+import type { TrainerDiffers } from "@/lib/schema";
+import { trainerDiffersReason } from "./trainer-differs";
 import {
   agentMaskedReason,
   branchesDroppedReason,
@@ -57,6 +59,8 @@ export interface SeverityInput {
   has_capture?: boolean;
   /** The run's manifest says capture is on (true), off (false) or does not say (null). */
   capture_expected?: boolean | null;
+  /** The trainer's step files hold a sample of this rollout that differs from its main chain. */
+  trainer_differs?: TrainerDiffers | null;
 }
 
 export interface SeverityResult {
@@ -130,6 +134,7 @@ function warnings(input: SeverityInput): Reason[] {
   if (input.torn_tail === true) out.push(tornTailReason());
   if (input.has_capture === false && input.capture_expected !== false)
     out.push(noCaptureReason(input.capture_expected ?? null));
+  if (input.trainer_differs) out.push(trainerDiffersReason(input.trainer_differs));
   return out;
 }
 

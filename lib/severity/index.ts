@@ -8,3 +8,4 @@ export * from "./reasons";
 export * from "./record-reasons";
 export * from "./vocabulary";
 export * from "./summary-sentences";
+export * from "./trainer-differs";

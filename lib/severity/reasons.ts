@@ -15,7 +15,8 @@ export type WarningCode =
   | "branches_dropped"
   | "out_of_vocabulary"
   | "torn_tail"
-  | "no_capture";
+  | "no_capture"
+  | "trainer_differs";
 
 export type ReasonCode =
   MaskReason | "retired" | "agent_masked" | "other_mask" | WarningCode | "pending";
@@ -31,7 +32,13 @@ export interface Reason {
   sentence: string;
 }
 
-function reason(code: ReasonCode, severity: Reason["severity"], title: string, detail: string) {
+/** A reason with its banner sentence (the title capitalised, a colon, the detail). */
+export function makeReason(
+  code: ReasonCode,
+  severity: Reason["severity"],
+  title: string,
+  detail: string,
+) {
   const sentence = `${title.charAt(0).toUpperCase()}${title.slice(1)}: ${detail}.`;
   return { code, severity, title, detail, sentence } satisfies Reason;
 }
@@ -84,14 +91,14 @@ export interface MaskFacts {
 export function maskReason(r: MaskReason, f: MaskFacts): Reason {
   switch (r) {
     case "capture_incomplete":
-      return reason(r, "masked", "capture incomplete", incompleteDetail(f.incomplete));
+      return makeReason(r, "masked", "capture incomplete", incompleteDetail(f.incomplete));
     case "unresolved_retry": {
       const n = f.unresolved_retries;
       const which =
         n !== null && n > 0
           ? `${plural(n, "call")} in the final retry group`
           : "the final retry group";
-      return reason(
+      return makeReason(
         r,
         "masked",
         "unresolved final retry",
@@ -99,14 +106,14 @@ export function maskReason(r: MaskReason, f: MaskFacts): Reason {
       );
     }
     case "all_side_calls":
-      return reason(
+      return makeReason(
         r,
         "masked",
         "only side calls",
         "every captured call was a side call (titles, probes), so no policy call is left to train on",
       );
     case "build_error":
-      return reason(
+      return makeReason(
         r,
         "masked",
         "build error",
@@ -115,7 +122,7 @@ export function maskReason(r: MaskReason, f: MaskFacts): Reason {
           : "the consumer failed to build the rollout",
       );
     case "no_token_records":
-      return reason(
+      return makeReason(
         r,
         "masked",
         "no token records",
@@ -123,7 +130,7 @@ export function maskReason(r: MaskReason, f: MaskFacts): Reason {
       );
     case "multiple_roots": {
       const n = f.roots !== null ? `${f.roots} roots` : "several roots";
-      return reason(
+      return makeReason(
         r,
         "masked",
         "several roots",
@@ -132,7 +139,7 @@ export function maskReason(r: MaskReason, f: MaskFacts): Reason {
     }
     case "multiple_chains": {
       const n = f.chains !== null ? `${f.chains} chains` : "several chains";
-      return reason(
+      return makeReason(
         r,
         "masked",
         "several chains",
@@ -144,7 +151,7 @@ export function maskReason(r: MaskReason, f: MaskFacts): Reason {
 
 /** A mask reason this version does not know (a newer consumer's), kept in its own words. */
 export function otherMaskReason(name: string): Reason {
-  return reason(
+  return makeReason(
     "other_mask",
     "masked",
     name.replace(/_/g, " "),
@@ -167,7 +174,7 @@ export function retiredReason(t: Tombstone, masked: boolean, error: string | nul
   const snapshot = t.snapshot_id !== "" ? `snapshot ${code(t.snapshot_id)}` : "a snapshot";
   const history = `${t.frozen ? "frozen at" : "at"} ${snapshot}, version ${t.version}, delivered, then its token files were deleted`;
   const answer = error !== null ? `; the consumer now answers ${code(error)}` : "";
-  return reason(
+  return makeReason(
     "retired",
     masked ? "masked" : "trained_with_warnings",
     WARNING_TITLES.retired,
@@ -176,7 +183,7 @@ export function retiredReason(t: Tombstone, masked: boolean, error: string | nul
 }
 
 export function agentMaskedReason(): Reason {
-  return reason(
+  return makeReason(
     "agent_masked",
     "masked",
     "masked by the agent",
@@ -198,13 +205,14 @@ export const WARNING_TITLES = {
   out_of_vocabulary: "token ids outside any vocabulary",
   torn_tail: "torn tail",
   no_capture: "no token capture",
+  trainer_differs: "the trainer's sample differs",
   retired: "retired tombstone",
 } as const satisfies Record<WarningCode | "retired", string>;
 
 export type WarningFilterCode = keyof typeof WARNING_TITLES;
 
 export function cutShortReason(f: FailedCallFact): Reason {
-  return reason(
+  return makeReason(
     "cut_short",
     "trained_with_warnings",
     WARNING_TITLES.cut_short,
@@ -213,7 +221,7 @@ export function cutShortReason(f: FailedCallFact): Reason {
 }
 
 export function otherModelReason(mainModel: string, policyModel: string): Reason {
-  return reason(
+  return makeReason(
     "other_model_main",
     "trained_with_warnings",
     WARNING_TITLES.other_model_main,
@@ -228,7 +236,7 @@ export function branchesDroppedReason(
   // Never round a partial delivery up to "100%".
   const pct = `${Math.min(99.9, Math.round(fraction * 1000) / 10)}%`;
   const counts = generated ? ` (${generated.delivered} of ${generated.captured})` : "";
-  return reason(
+  return makeReason(
     "branches_dropped",
     "trained_with_warnings",
     WARNING_TITLES.branches_dropped,
@@ -248,7 +256,7 @@ export function outOfVocabularyReason(count: number, first: OutsideIdFact | null
   const where = first
     ? `; first: id ${first.digits} in call ${first.model_call_id}, line ${first.line}`
     : "";
-  return reason(
+  return makeReason(
     "out_of_vocabulary",
     "trained_with_warnings",
     WARNING_TITLES.out_of_vocabulary,
@@ -257,7 +265,7 @@ export function outOfVocabularyReason(count: number, first: OutsideIdFact | null
 }
 
 export function tornTailReason(): Reason {
-  return reason(
+  return makeReason(
     "torn_tail",
     "trained_with_warnings",
     WARNING_TITLES.torn_tail,
@@ -270,7 +278,7 @@ export function noCaptureReason(expected: boolean | null): Reason {
   const run = expected
     ? "although the run captures tokens"
     : "and the run does not say whether it captures tokens";
-  return reason(
+  return makeReason(
     "no_capture",
     "trained_with_warnings",
     WARNING_TITLES.no_capture,
@@ -279,5 +287,5 @@ export function noCaptureReason(expected: boolean | null): Reason {
 }
 
 export function pendingReason(why: string): Reason {
-  return reason("pending", "pending", "not yet known", why);
+  return makeReason("pending", "pending", "not yet known", why);
 }

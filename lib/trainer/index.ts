@@ -16,5 +16,5 @@ export {
 export { chartPoints, CURVE_MAX_POINTS, type ScalarSeries } from "./scalar-series";
 export { seriesFacts } from "./packed-series";
 export { runTraining, trainingCharts, TRAINING_METRICS } from "./training-section";
-export { trainerTruth, trainerTruthAll } from "./truth-check";
+export { trainerLogDir, trainerTruth, trainerTruthAll } from "./truth-check";
 export { isTrainerJob, runTrainerJob } from "./jobs";

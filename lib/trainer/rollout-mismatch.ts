@@ -9,6 +9,7 @@ import type { RolloutMismatch, RolloutMismatchQuery, TruthSample } from "@/lib/s
 import { tokenErrors } from "./mismatch";
 import { listStepFiles, readStepFile, type StepSample } from "./step-data";
 import { trainerLogDir, trainerTruthAll } from "./truth-check";
+import { differsByRollout } from "./truth-join";
 
 /** Which joined sample colours the rollout when several do: the closest to the capture first. */
 const PREFERENCE = { identical: 0, mask_differs: 1, tokens_differ: 2, no_capture: 3 } as const;
@@ -46,12 +47,14 @@ export async function rolloutMismatch(
 ): Promise<RolloutMismatch> {
   assertRolloutId(rolloutId);
   const logDir = await trainerLogDir(run);
+  const samples = logDir ? (await trainerTruthAll(run)).samples : [];
   const base = {
     run_id: run.id,
     rollout_id: rolloutId,
     chain: q.chain,
     offset: q.offset,
     step_logs: logDir !== null,
+    differs: differsByRollout(samples)[rolloutId] ?? null,
   };
   const none = (reason: string): RolloutMismatch => ({
     ...base,
@@ -64,7 +67,7 @@ export async function rolloutMismatch(
   if (!logDir) return none("This run has no NeMo-RL step logs (train_data_step{N}.jsonl).");
   const why = await unavailable(run, q);
   if (why) return none(why);
-  const row = joinedSample((await trainerTruthAll(run)).samples, rolloutId);
+  const row = joinedSample(samples, rolloutId);
   if (!row) return none("No trained sample in the step logs joins this rollout's main chain.");
   const sample = await stepSampleOf(logDir, row);
   if (!sample) return none(`train_data_step${row.step}.jsonl changed since the check; reload.`);

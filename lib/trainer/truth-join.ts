@@ -1,7 +1,9 @@
 // The truth check's core: joins one step's trained samples to the step's captured rollouts and
 // classifies each pair. Rule: a sample joins the unclaimed rollout whose main chain equals its tokens
 // (the one at the sample's `idx` among equals); otherwise the rollout sharing the longest token
-// prefix (unclaimed first, then the one at its `idx`). Pure; reading and decoding are truth-check's.
+// prefix (unclaimed first, then the one at its `idx`). Also which rollouts the joined samples say
+// the trainer trained on otherwise. Pure; reading and decoding are truth-check's.
+import type { TrainerDiffers, TruthSample } from "@/lib/schema";
 
 export type TruthClass = "identical" | "mask_differs" | "tokens_differ" | "no_capture";
 
@@ -115,4 +117,21 @@ function nearest(
 function isBetter(a: readonly number[], b: readonly number[]): boolean {
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return (a[k] as number) > (b[k] as number);
   return false;
+}
+
+/**
+ * Each rollout a differing sample joined, with that sample: tokens before the mask, then the
+ * lowest step (samples come in step order). The verdict's evidence from the trainer's side.
+ */
+export function differsByRollout(samples: readonly TruthSample[]): Record<string, TrainerDiffers> {
+  const out: Record<string, TrainerDiffers> = {};
+  for (const s of samples) {
+    if (s.rollout_id === null) continue;
+    if (s.class !== "tokens_differ" && s.class !== "mask_differs") continue;
+    const had = out[s.rollout_id];
+    if (had && (had.class === "tokens_differ" || s.class === "mask_differs")) continue;
+    const { step, record_step, line, first_diff, mask_diffs } = s;
+    out[s.rollout_id] = { step, record_step, line, class: s.class, first_diff, mask_diffs };
+  }
+  return out;
 }

@@ -46,6 +46,7 @@ export function severityInputOf(view: RolloutView): SeverityInput {
     torn_tail: view.read.torn_tail,
     has_capture: view.has_capture,
     capture_expected: view.capture_expected,
+    trainer_differs: view.trainer_differs,
   };
 }
 

@@ -7,6 +7,7 @@ import type { RolloutView } from "@/lib/schema";
 import { positionOf, tabOf, tableHref } from "@/lib/view";
 import { InvalidInputError } from "@/lib/errors";
 import { pageAnswer, profileParam } from "@/lib/http";
+import { trainerLogDir } from "@/lib/trainer";
 import { VerdictBar } from "@/components/rollout/verdict-bar";
 import { RolloutInspector } from "@/components/rollout/rollout-inspector";
 import { RolloutNav } from "@/components/rollout/rollout-nav";
@@ -23,12 +24,15 @@ type Loaded = {
   view: RolloutView;
   seed: TokenWindowSeed | null;
   policyPending: boolean;
+  /** The run has NeMo-RL step files: the page asks the truth check about this rollout. */
+  trainerLogs: boolean;
 };
 
 // The view and, when the token tab shows, the token window the URL points at: the first token is
 // painted from the page itself, with no request before it. Nothing else waits for the first paint:
 // the other profile's verdict (a second decision) and, unless the run's index is complete, the
-// run's policy (the index reads every rollout) are asked for by the page once it is up.
+// run's policy (the index reads every rollout) are asked for by the page once it is up, as is the
+// truth check's answer for this rollout when the run has step files (two directory listings here).
 async function load(
   runId: string,
   rollout: string,
@@ -38,12 +42,15 @@ async function load(
     (async () => {
       const run = await requestRun(runId);
       const profile = profileParam(q.profile);
+      const logs = trainerLogDir(run).catch(() => null);
       const model = await inspectRollout(run, rollout, { profile, other: "if-known" });
       const { policy_model, policy_pending } = await knownRunPolicy(run);
+      const trainerLogs = (await logs) !== null;
       const window =
         tabOf(q.tab) === "tokens" ? firstWindow(model, q.chain || null, positionOf(q.pos)) : null;
       const seed = window && { profile: q.profile || null, stamp: model.view.stamp, window };
-      return { run, view: { ...model.view, policy_model }, seed, policyPending: policy_pending };
+      const view = { ...model.view, policy_model };
+      return { run, view, seed, policyPending: policy_pending, trainerLogs };
     })(),
   );
 }
@@ -121,7 +128,7 @@ async function RolloutContent({
       </>
     );
   }
-  const { run, view, seed, policyPending } = loaded;
+  const { run, view, seed, policyPending, trainerLogs } = loaded;
   const asked = strings.find(([k]) => k === "profile")?.[1] || null;
   return (
     <>
@@ -139,7 +146,12 @@ async function RolloutContent({
           <DiffWith run={run} rollout={rollout} profile={view.profile} />
         </Suspense>
       </div>
-      <RolloutFactsProvider view={view} profile={asked} policyPending={policyPending}>
+      <RolloutFactsProvider
+        view={view}
+        profile={asked}
+        policyPending={policyPending}
+        trainerLogs={trainerLogs}
+      >
         <VerdictBar />
         <RolloutInspector seed={seed} />
       </RolloutFactsProvider>

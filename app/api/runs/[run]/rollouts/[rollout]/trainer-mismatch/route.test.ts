@@ -95,6 +95,24 @@ describe("GET …/rollouts/{rollout}/trainer-mismatch", () => {
     expect(m.errors).toHaveLength(p.firstDiff!);
   });
 
+  it("says which joined sample differs from the capture, whatever chain is asked (the verdict's evidence)", async () => {
+    for (const cls of ["tokens_differ", "mask_differs"] as const) {
+      const p = byClass(cls);
+      const want = {
+        step: p.step,
+        record_step: p.step - 1, // NeMo-RL's step N trains the records of step N − 1
+        line: p.idx + 1,
+        class: cls,
+        first_diff: p.firstDiff,
+        mask_diffs: p.maskDiffs,
+      };
+      expect((await mismatch(p.rolloutId)).differs, cls).toEqual(want);
+      expect((await mismatch(p.rolloutId, "chain=side-1")).differs, cls).toEqual(want);
+    }
+    expect((await mismatch(byClass("identical").rolloutId)).differs).toBeNull();
+    expect((await mismatch("0-0", "chain=main", "gym-main-v1")).differs).toBeNull();
+  });
+
   it("another chain, another profile or a run without step logs: unavailable, with a reason", async () => {
     const id = byClass("identical").rolloutId;
     const other = await mismatch(id, "chain=side-1");
