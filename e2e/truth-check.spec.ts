@@ -60,3 +60,62 @@ test("grpo-capture-off: no capture to compare", async ({ page }) => {
     "No captured rollout for any of the 24 trained samples (capture is off)",
   );
 });
+
+test("grpo-capture-on: a rollout the trainer trained on otherwise is never plainly trained in the inspector", async ({
+  page,
+}) => {
+  const planted = [
+    { at: PLANTED.tokensDiffer, words: /holds other token ids than this main chain from position/ },
+    {
+      at: PLANTED.maskDiffers,
+      words: /has a loss mask that differs from the capture's at \d+ position/,
+    },
+  ];
+  for (const { at, words } of planted) {
+    const [n, idx] = at;
+    await page.goto(`/runs/grpo-capture-on/rollouts/${rolloutOf(at)}`);
+    const bar = page.getByTestId("verdict-bar");
+    await expect(bar).toHaveAttribute("data-severity", "trained_with_warnings");
+    await expect(page.getByTestId("verdict-label")).toHaveClass(/sev-warn/);
+    const first = bar.getByTestId("verdict-sentence").first();
+    await expect(first).toContainText("Trained on, but the trainer's sample differs:");
+    await expect(first).toContainText(
+      `train_data_step${n}.jsonl line ${idx + 1} (the records' step ${n - 1})`,
+    );
+    await expect(first).toContainText(words);
+    await expect(page.getByTestId("trainer-pending")).toHaveCount(0);
+  }
+  // A sample the trainer took as captured leaves the verdict alone once the check has answered.
+  const same = rolloutOf([PLANTED.tokensDiffer[0], PLANTED.tokensDiffer[1] - 1]);
+  await page.goto(`/runs/grpo-capture-on/rollouts/${same}`);
+  await expect(page.getByTestId("trainer-pending")).toHaveCount(0);
+  await expect(page.getByTestId("verdict-bar")).toHaveAttribute("data-severity", "trained");
+});
+
+test("grpo-capture-on: the table, its reason filter and the home page count them as trained with warnings", async ({
+  page,
+}) => {
+  const ids = [rolloutOf(PLANTED.tokensDiffer), rolloutOf(PLANTED.maskDiffers)].sort();
+  await page.goto("/runs/grpo-capture-on");
+  for (const id of ids) {
+    const row = page.locator(`[data-testid="rollout-row"][data-rollout-id="${id}"]`);
+    await expect(row).toContainText("trained, warnings");
+    await expect(row).toContainText("The trainer's sample differs.");
+  }
+  // The truth check's alert lists exactly them in the table, through the reason filter.
+  const alert = page.locator('[data-testid="alert"][data-kind="trainer_truth"]');
+  await alert.getByRole("link", { name: /list all 2 in the table/ }).click();
+  await expect(page).toHaveURL(/reason=trainer_differs/);
+  await expect(page.getByTestId("filter-reason")).toHaveValue("trainer_differs");
+  await expect(page.getByTestId("rollout-row")).toHaveCount(ids.length);
+  const shown = await page
+    .getByTestId("rollout-row")
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-rollout-id")));
+  expect(shown.sort()).toEqual(ids);
+  await page.goto("/");
+  const home = page.locator('[data-testid="runs-row"][data-run-id="grpo-capture-on"]');
+  await expect(home.getByTestId("run-severity-trained_with_warnings")).toHaveAttribute(
+    "data-count",
+    String(ids.length),
+  );
+});

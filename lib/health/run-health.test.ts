@@ -15,7 +15,7 @@ import { rolloutPage } from "@/lib/index/served";
 import { runHealth } from "./run-health";
 
 serveFixtureRuns();
-const RUNS = ["opencode-before-fix", "claude-code-capture-on", "gym-main-v1"];
+const RUNS = ["opencode-before-fix", "claude-code-capture-on", "gym-main-v1", "grpo-capture-on"];
 // Whole indexes: an alert and the table then count the same summaries.
 beforeAll(async () => {
   for (const id of RUNS) await indexFor(await getRun(id, RUNS_DIR)).snapshot({ waitMs: 60_000 });

@@ -148,6 +148,9 @@ export async function snapshotWithHealth(
     readTrainingCurve(run),
   ]);
   const { metrics } = read;
+  // The trainer's own logs against the capture (cached by file versions; none without logs), first:
+  // the rollouts it trained otherwise are a run-level warning the health counts (lib/index).
+  const truth = await truthAlerts(run).catch(() => []);
   // Taken again with nothing awaited after it until the health is computed: the rows counted
   // and the progress (pending) are of one moment, so counted + pending is the run's rollouts.
   const snap = await index.snapshot({ waitMs: 0 });
@@ -156,8 +159,6 @@ export async function snapshotWithHealth(
   // Its first statement runs before anything is awaited: the rows counted are this moment's.
   const extra = { pending, policyModel: facts.policy_model };
   const { health, notes, splice } = await healthOf(index, facts, extra, snap.count + pending);
-  // The trainer's own logs against the capture (cached by file versions; none without logs).
-  const truth = await truthAlerts(run).catch(() => []);
   const alerts = withTableQueries([
     ...health.alerts,
     ...fileAlerts(snap, metrics, run.manifestError),

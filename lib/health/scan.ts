@@ -5,7 +5,13 @@
 // (tests, the in-memory fallback) or give the event loop its turn between ranges. Reads only.
 import "server-only";
 import type Database from "better-sqlite3";
-import { TAG, NO_CAPTURE_SQL, OTHER_MODEL_SQL, SERVED_SEVERITY_SQL } from "@/lib/index";
+import {
+  TAG,
+  NO_CAPTURE_SQL,
+  OTHER_MODEL_SQL,
+  SERVED_SEVERITY_SQL,
+  TRAINER_SQL,
+} from "@/lib/index";
 import { EXPERT_FALLBACK_ALERT_THRESHOLD, SAMPLE } from "./health";
 
 /** Rows per range: each of a range's statements takes some 5–15 ms (other requests wait no longer). */
@@ -49,6 +55,7 @@ const BASE_SUMS = {
   found: "SUM(s.side_self > 0)",
   other: `SUM(${OTHER_MODEL_SQL})`,
   nocap: `SUM(${NO_CAPTURE_SQL})`,
+  tdiff: `SUM(${TRAINER_SQL})`,
   differ: "SUM(s.other_profile_disagrees)",
   oov_tokens: `SUM(CASE WHEN ${FLAGS.oov} THEN s.oov_tokens END)`,
   expert_expected: "SUM(s.expert_routes ->> '$.expected')",

@@ -135,6 +135,7 @@ function reportOf(db: Database.Database, scan: ScanResult, extra: HealthExtra): 
     c > 0 && titles.set(title, (titles.get(title) ?? 0) + c);
   addTitle(WARNING_TITLES.other_model_main, t.other);
   addTitle(WARNING_TITLES.no_capture, t.nocap);
+  addTitle(WARNING_TITLES.trainer_differs, t.tdiff);
   const sides = new Map<string, number>();
   if (t.has_pattern) sides.set("pattern", t.pattern);
   if (t.has_self) sides.set("self_calibration", t.self);

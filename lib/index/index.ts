@@ -46,7 +46,9 @@ export {
   OTHER_MODEL_SQL,
   type RunFacts,
   SERVED_SEVERITY_SQL,
+  TRAINER_SQL,
 } from "./sql";
+export { setTrainerDiffers, trainerDiffersOf } from "./trainer-facts";
 export {
   groupSignalOf,
   ledgerStepSums,

@@ -54,6 +54,7 @@ export function alertTableQuery(kind: string): string | null {
   if (kind === "masked_fraction") return "severity=masked";
   if (kind === "outside_token_ids") return "reason=out_of_vocabulary";
   if (kind === "rerendered_prefixes") return "ledger=rerendered";
+  if (kind === "trainer_truth") return "reason=trainer_differs";
   // lib/health's EXPERT_FALLBACK_ALERT_THRESHOLD (a layer above): the rollouts at or past it.
   if (kind === "expert_fallback") return "expert_fallback=0.01";
   return ALERT_FILTER_KINDS.some((k) => k === kind) ? `alert=${kind}` : null;

@@ -159,6 +159,11 @@ export class SummaryIndex {
     return `${this.instance}:${this.rows.generation}`;
   }
 
+  /** The rows as served changed though no row did (a run-level fact, ./trainer-facts). */
+  servedChanged(): void {
+    this.rows.generation++;
+  }
+
   /** A value derived from the current rows (a page, the health report), kept until they change. */
   memo<T>(key: string, compute: () => T): T {
     return this.views.get(this.rows.generation, key, compute);

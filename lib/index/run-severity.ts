@@ -1,15 +1,17 @@
 // The run-level part of the severity model: the run's policy model (the main-chain model most of
 // its rollouts train on) and the warnings only a run can give (another model than its policy as a
-// rollout's main chain, no token capture in a run that captures), added to summaries as they are
+// rollout's main chain, no token capture in a run that captures, a trained sample in the trainer's
+// step files that differs from the capture: ./trainer-facts), added to summaries as they are
 // served. Pure: a summary's own severity is lib/runs' (summarize), the classes are lib/severity's.
 import type { RolloutSummary, RunManifest } from "@/lib/schema";
-import { noCaptureReason, otherModelReason, type Reason, type WarningCode } from "@/lib/severity";
-
-export interface RunSeverityFacts {
-  policy_model: string | null;
-  /** The manifest says capture is on (true), off (false) or does not say (null). */
-  capture_expected: boolean | null;
-}
+import {
+  noCaptureReason,
+  otherModelReason,
+  trainerDiffersReason,
+  type Reason,
+  type WarningCode,
+} from "@/lib/severity";
+import type { RunFacts } from "./sql";
 
 /** The order lib/severity's classifySeverity gives warnings in; mask reasons come before all. */
 const WARNING_ORDER: readonly WarningCode[] = [
@@ -19,6 +21,7 @@ const WARNING_ORDER: readonly WarningCode[] = [
   "out_of_vocabulary",
   "torn_tail",
   "no_capture",
+  "trainer_differs",
 ];
 
 const rank = (code: string): number => WARNING_ORDER.indexOf(code as WarningCode);
@@ -39,7 +42,7 @@ export function captureExpected(manifest: Pick<RunManifest, "capture">): boolean
 }
 
 /** The run's warnings for one rollout; a pending rollout stays pending (nothing is known yet). */
-export function runWarnings(s: RolloutSummary, facts: RunSeverityFacts): Reason[] {
+export function runWarnings(s: RolloutSummary, facts: RunFacts): Reason[] {
   if (s.severity === "pending") return [];
   const out: Reason[] = [];
   const policy = facts.policy_model;
@@ -49,11 +52,13 @@ export function runWarnings(s: RolloutSummary, facts: RunSeverityFacts): Reason[
   if (!s.has_capture && facts.capture_expected !== false) {
     out.push(noCaptureReason(facts.capture_expected));
   }
+  const trainer = facts.trainer_differs?.[s.rollout_id];
+  if (trainer) out.push(trainerDiffersReason(trainer));
   return out;
 }
 
 /** The summary with the run's warnings: a trained rollout with any becomes trained with warnings. */
-export function applyRunFacts(s: RolloutSummary, facts: RunSeverityFacts): RolloutSummary {
+export function applyRunFacts(s: RolloutSummary, facts: RunFacts): RolloutSummary {
   const added = runWarnings(s, facts);
   if (added.length === 0) return s;
   let reasons = s.severity_reasons;

@@ -9,6 +9,7 @@ import { filterKey, type RolloutQuery } from "./query";
 import type { RunLayout } from "@/lib/runs";
 import { tokenizerNeeded } from "@/lib/text";
 import { applyRunFacts, captureExpected } from "./run-severity";
+import { trainerDiffersOf } from "./trainer-facts";
 import { indexFor, type IndexSnapshot, type SummaryIndex } from "./run-index";
 import {
   countMatching,
@@ -34,6 +35,7 @@ export function runFactsOf(index: SummaryIndex, run: RunLayout): RunFacts {
   return index.memo("run-facts", () => ({
     policy_model: policyModelOf(index.rows),
     capture_expected: captureExpected(run.manifest),
+    trainer_differs: trainerDiffersOf(run),
   }));
 }
 

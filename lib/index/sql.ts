@@ -5,7 +5,7 @@
 // capture in a capturing run) is applied in SQL from the run's facts, as ./run-severity
 // applies it to a summary. Not responsible for parsing the query (./query).
 import "server-only";
-import type { RolloutSummary, RolloutNeighbors } from "@/lib/schema";
+import type { RolloutSummary, RolloutNeighbors, TrainerDiffers } from "@/lib/schema";
 import { SEVERITY_ORDER } from "@/lib/severity";
 import type { RolloutQuery } from "./query";
 import { SUMMARY_SELECT, summaryOfRow, TAG } from "./columns";
@@ -13,10 +13,13 @@ import type { SummaryRows } from "./rows";
 import { isDamage } from "@/lib/rollout";
 import { indexTextSoon, parseTextQuery, retireTrigrams, trigramsDone } from "./search";
 
-/** The run's facts its severity is served with (./run-severity's RunSeverityFacts). */
+/** The run's facts its severity is served with (./run-severity applies them to a summary). */
 export interface RunFacts {
   policy_model: string | null;
+  /** The manifest says capture is on (true), off (false) or does not say (null). */
   capture_expected: boolean | null;
+  /** Rollouts whose trained sample in the trainer's step files differs (./trainer-facts), by id. */
+  trainer_differs?: Readonly<Record<string, TrainerDiffers>>;
 }
 
 type Params = Record<string, unknown>;
@@ -30,12 +33,16 @@ export const OTHER_MODEL_SQL =
   "(s.severity != 'pending' AND s.main_model IS NOT NULL AND @policy IS NOT NULL AND s.main_model != @policy)";
 /** No capture evidence in a run that captures or does not say (a run-level warning). */
 export const NO_CAPTURE_SQL = "(s.severity != 'pending' AND s.has_capture = 0 AND @cap = 1)";
+/** The trainer's step files hold a sample of the rollout that differs (a run-level warning). */
+export const TRAINER_SQL =
+  "(s.severity != 'pending' AND s.id IN (SELECT value FROM json_each(@tdiff)))";
 /** The severity as served: a trained rollout with a run-level warning is trained with warnings. */
-export const SERVED_SEVERITY_SQL = `(CASE WHEN s.severity = 'trained' AND (${OTHER_MODEL_SQL} OR ${NO_CAPTURE_SQL}) THEN 'trained_with_warnings' ELSE s.severity END)`;
+export const SERVED_SEVERITY_SQL = `(CASE WHEN s.severity = 'trained' AND (${OTHER_MODEL_SQL} OR ${NO_CAPTURE_SQL} OR ${TRAINER_SQL}) THEN 'trained_with_warnings' ELSE s.severity END)`;
 
 export const factParams = (f: RunFacts): Params => ({
   policy: f.policy_model,
   cap: f.capture_expected === false ? 0 : 1,
+  tdiff: JSON.stringify(Object.keys(f.trainer_differs ?? {})),
 });
 
 const SEVERITY_RANK = `(CASE ${SERVED_SEVERITY_SQL} ${SEVERITY_ORDER.map((s, i) => `WHEN '${s}' THEN ${i}`).join(" ")} END)`;
@@ -71,7 +78,9 @@ export function whereOf(q: RolloutQuery, facts: RunFacts, trigrams: number | nul
         ? ` OR ${OTHER_MODEL_SQL}`
         : q.reason === "no_capture"
           ? ` OR ${NO_CAPTURE_SQL}`
-          : "";
+          : q.reason === "trainer_differs"
+            ? ` OR ${TRAINER_SQL}`
+            : "";
     and.push(`(${tagged(TAG.reason + q.reason)}${run})`);
   }
   if (q.status) and.push(tagged(TAG.status + q.status));

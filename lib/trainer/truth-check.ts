@@ -7,7 +7,7 @@ import "server-only";
 import path from "node:path";
 import { processCache } from "@/lib/cache";
 import { reviveStoreError, storePool } from "@/lib/rollout";
-import { indexFor, idsOfSteps } from "@/lib/index";
+import { indexFor, idsOfSteps, setTrainerDiffers } from "@/lib/index";
 import type { RunLayout } from "@/lib/runs";
 import { confinedRunPath, trainerLogsDir } from "./log-place";
 import type { TrainerTruth, TruthSample, TruthStep } from "@/lib/schema";
@@ -20,7 +20,7 @@ import { readTrainerLogs } from "./read-logs";
 import { listStepFiles, lossTokensOf, readStepFile } from "./step-data";
 import type { StepFile, StepIssue } from "./step-data";
 import { candidatesOf, joinedOfStep, stepRecords, type StepRecord } from "./truth-candidates";
-import { joinStep, type TruthJoin } from "./truth-join";
+import { differsByRollout, joinStep, type TruthJoin } from "./truth-join";
 
 export const JOIN_RULE =
   "train_data_step{N}.jsonl holds step N−1 of the rollout records (NeMo-RL names it total_steps + 1). " +
@@ -239,7 +239,10 @@ async function truthRun(run: RunLayout, { refreshMs = 2000 }: TruthLook): Promis
       );
     }
     const joined = mergeJoined(results.map((r) => r.joined));
-    return { truth: assemble(run, logDir, results), joined };
+    const truth = assemble(run, logDir, results);
+    // The run's served rows carry it as a warning on each rollout the trainer trained otherwise.
+    setTrainerDiffers(run, differsByRollout(truth.samples));
+    return { truth, joined };
   })();
   cache().set(run.dir, { key, value });
   value.catch(() => cache().delete(run.dir));
