@@ -33,9 +33,12 @@ export const OTHER_MODEL_SQL =
   "(s.severity != 'pending' AND s.main_model IS NOT NULL AND @policy IS NOT NULL AND s.main_model != @policy)";
 /** No capture evidence in a run that captures or does not say (a run-level warning). */
 export const NO_CAPTURE_SQL = "(s.severity != 'pending' AND s.has_capture = 0 AND @cap = 1)";
-/** The trainer's step files hold a sample of the rollout that differs (a run-level warning). */
+/**
+ * The trainer's step files hold a sample of the rollout that differs (a run-level warning); a run
+ * without any (almost every one) pays one comparison of a bound constant per row.
+ */
 export const TRAINER_SQL =
-  "(s.severity != 'pending' AND s.id IN (SELECT value FROM json_each(@tdiff)))";
+  "(@tdiff != '[]' AND s.severity != 'pending' AND s.id IN (SELECT value FROM json_each(@tdiff)))";
 /** The severity as served: a trained rollout with a run-level warning is trained with warnings. */
 export const SERVED_SEVERITY_SQL = `(CASE WHEN s.severity = 'trained' AND (${OTHER_MODEL_SQL} OR ${NO_CAPTURE_SQL} OR ${TRAINER_SQL}) THEN 'trained_with_warnings' ELSE s.severity END)`;
 
