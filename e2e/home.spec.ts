@@ -88,3 +88,22 @@ test("GET /api/runs describes every run", async ({ request }) => {
     masked: 3, // 1-0, 2-0 and the retired tombstone 3-0, as the test above says
   });
 });
+
+test("a run of trainer logs only says it has no rollout files, not 0 rollouts and 0 alerts", async ({
+  page,
+}) => {
+  // Runs whose directory holds neither rollouts.jsonl nor a token store, read from the files.
+  const logsOnly = readdirSync(FIXTURE_RUNS).filter((id) => {
+    const names = readdirSync(path.join(FIXTURE_RUNS, id));
+    return (
+      names.includes("run.json") && !names.includes("rollouts.jsonl") && !names.includes("tokens")
+    );
+  });
+  expect(logsOnly.length).toBeGreaterThan(0);
+  await page.goto("/");
+  for (const id of logsOnly) {
+    const row = page.locator(`[data-testid="runs-row"][data-run-id="${id}"]`);
+    await expect(row.getByTestId("run-rollouts")).toContainText(/^no rollout files/);
+    await expect(row.getByTestId("run-alerts")).toHaveText(/^—/);
+  }
+});

@@ -100,4 +100,26 @@ describe("overviewCells", () => {
       reward_source: "training curve: 100 steps",
     });
   });
+
+  it("a run of trainer logs only (no rollout files) says so, never 0 rollouts and 0 alerts", () => {
+    const logsOnly = run({
+      has_rollout_records: false,
+      has_store: false,
+      store_rollouts: 0,
+      rollouts: 0,
+      severity: { trained: 0, trained_with_warnings: 0, masked: 0, pending: 0 },
+      indexing: { ...progress, running: false, done: 0, total: 0 },
+      steps: 100,
+      reward: { mean: 0.5, source: "training curve" },
+    });
+    expect(overviewCells(logsOnly)).toMatchObject({
+      partial: false,
+      rollouts: "no rollout files",
+      masked: "—",
+      warnings: "—",
+      alerts: "—",
+    });
+    // A manifest problem is still an alert there.
+    expect(overviewCells({ ...logsOnly, alerts: 1 }).alerts).toBe("1");
+  });
 });

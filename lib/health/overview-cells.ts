@@ -1,7 +1,8 @@
 // The home page's words for a run's numbers. While the index is still summarising, a count is
 // partial ("16 of 40 so far") and masked, warnings, a records' reward and per-class counts are not
 // known ("—"): nothing says 0 or a final number before it is. A training curve's mean does not wait
-// for the index. Rendering the cells is components/runs' job.
+// for the index. A run with no rollout files says so, not "0". Rendering the cells is
+// components/runs' job.
 import type { RunOverview } from "@/lib/schema";
 import { curveSource, recordsSource } from "./number-sources";
 
@@ -53,12 +54,15 @@ export function overviewCells(r: RunOverview): OverviewCells {
     };
   }
   const share = (n: number) => `${n} (${((n / r.rollouts) * 100).toFixed(1)}%)`;
+  // No rollouts.jsonl and no store (a run of trainer logs only): nothing to count or to check,
+  // which "0 rollouts, 0 alerts" would read as counted and clean.
+  const nothing = !r.has_rollout_records && !r.has_store;
   return {
     partial: false,
-    rollouts: r.rollouts.toLocaleString("en-US"),
+    rollouts: nothing ? "no rollout files" : r.rollouts.toLocaleString("en-US"),
     masked: r.rollouts ? `${r.masked} (${(r.masked_fraction * 100).toFixed(1)}%)` : "—",
     warnings: r.rollouts ? share(r.severity.trained_with_warnings) : "—",
     ...rewardCells(r, false),
-    alerts: String(r.alerts),
+    alerts: nothing && r.alerts === 0 ? "—" : String(r.alerts),
   };
 }
