@@ -187,3 +187,22 @@ test("the reason filter offers warnings: torn tail lists the torn rollout", asyn
     torn[0]!.replace(".tokens.jsonl", ""),
   );
 });
+
+test("the torn rollout's delivered fraction says what it is of, and that the torn call is not in it", async ({
+  page,
+}) => {
+  const dir = path.join(RUNS, "claude-code-capture-on", "tokens");
+  const file = readdirSync(dir).find(
+    (f) => f.endsWith(".tokens.jsonl") && !readFileSync(path.join(dir, f), "utf8").endsWith("\n"),
+  )!;
+  // The generated tokens its whole lines captured, side calls left out: the run's side-call
+  // pattern is "haiku" (fixtures/generator/claude-code.ts), the harness's small model.
+  const captured = jsonl(path.join(dir, file))
+    .filter((e) => !String(e.requested_model).includes("haiku"))
+    .reduce((n, e) => n + (e.generation_token_ids as number[]).length, 0);
+  await page.goto(inspector("claude-code-capture-on", file.replace(".tokens.jsonl", "")));
+  const of = page.getByTestId("verdict-delivered-of");
+  await expect(of).toHaveText(
+    `of ${captured.toLocaleString("en-US")} generated tokens captured, not counting the torn last line's call`,
+  );
+});

@@ -11,6 +11,7 @@ import { rolloutSeverity } from "@/lib/view";
 import { ProfileSwitch } from "./profile-switch";
 import { useRolloutFacts, type FactsState } from "./rollout-facts";
 import type { RolloutView } from "@/lib/schema";
+import { plural } from "@/lib/text";
 import {
   bannerSentences,
   SEVERITY_CLASS,
@@ -148,6 +149,7 @@ function Facts({ view }: { view: RolloutView }) {
       <dt>delivered</dt>
       <dd data-testid="verdict-delivered">
         {view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}
+        <DeliveredOf view={view} />
       </dd>
       <dt>profile</dt>
       <dd>
@@ -185,6 +187,27 @@ function Facts({ view }: { view: RolloutView }) {
           ))}
       </dd>
     </dl>
+  );
+}
+
+/**
+ * What the delivered fraction is of: the generated tokens captured. A call the capture lost (a torn
+ * last line, a call whose tokens were never written) is in no count, so "100%" is said beside it.
+ */
+function DeliveredOf({ view }: { view: RolloutView }) {
+  const g = view.generated_tokens;
+  if (view.delivered_fraction === null || g === null) return null;
+  const lost = view.incomplete.lost_calls.length;
+  const missing = [
+    view.read.torn_tail ? "the torn last line's call" : null,
+    lost > 0 ? plural(lost, "lost call") : null,
+  ].filter((x) => x !== null);
+  return (
+    <span className="muted small" data-testid="verdict-delivered-of">
+      {" "}
+      of {g.captured.toLocaleString("en-US")} generated tokens captured
+      {missing.length > 0 && `, not counting ${missing.join(" or ")}`}
+    </span>
   );
 }
 
