@@ -55,7 +55,7 @@ async function watchRunPage(page: Page): Promise<void> {
         rows: document.querySelectorAll('[data-testid="rollout-row"]').length,
         matching: num(count?.dataset.matching),
         kpiRollouts: q("kpi-rollouts")?.textContent ?? null,
-        // Either no-alert sentence ("capture looks healthy", or the masked share under its threshold).
+        // Either no-alert sentence (nothing masked, or the masked share under its threshold).
         healthy: /No alerts:/.test(document.body?.textContent ?? ""),
         standIns: Array.from(
           document.querySelectorAll<HTMLElement>(
@@ -227,7 +227,7 @@ test("a capture-off run leads with its training curve and says in one line it ha
   // The note leads, the curve follows it, and nothing claims the capture is healthy.
   const [noteBox, curveBox] = [await note.boundingBox(), await curve.boundingBox()];
   expect(noteBox!.y).toBeLessThan(curveBox!.y);
-  await expect(page.getByText("capture looks healthy")).toHaveCount(0);
+  await expect(page.getByText("no capture check passed")).toHaveCount(0);
   await expect(page.getByTestId("alerts-none")).toHaveCount(0);
   // No empty capture-health panels ("none") and no capture KPIs.
   await expect(page.locator(".chart .empty")).toHaveCount(0);

@@ -153,7 +153,7 @@ function IndexProgress({ s }: { s: IndexState }) {
 }
 
 /**
- * Alerts found so far are shown as they come; "capture looks healthy" only once every rollout is
+ * Alerts found so far are shown as they come; the all-clear only once every rollout is
  * checked, and never for a run without capture.
  */
 function AlertsSection({

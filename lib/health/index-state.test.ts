@@ -183,7 +183,10 @@ describe("the words and claims", () => {
 
 describe("a settled run with no alert", () => {
   it("is called healthy only when no rollout is masked", () => {
-    expect(noAlertsWords(0, 0)).toEqual({ text: "No alerts: capture looks healthy.", ok: true });
+    expect(noAlertsWords(0, 0)).toEqual({
+      text: "No alerts: nothing masked, and no capture check passed its threshold.",
+      ok: true,
+    });
   });
 
   it("counts the masked rollouts under the alert's threshold instead, not in green", () => {

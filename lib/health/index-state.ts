@@ -123,7 +123,7 @@ export function tableCountWords(matching: number, s: IndexState): string {
 
 /** What the alerts section may say when the run has no alert (yet). */
 export type NoAlertsClaim =
-  /** Every rollout checked and none alerted: "capture looks healthy". */
+  /** Every rollout checked and none alerted: the alerts' all-clear. */
   | "healthy"
   /** Not every rollout is checked yet: no verdict on the run's health. */
   | "not_yet"
@@ -136,15 +136,19 @@ export function noAlertsClaim(s: IndexState, captureOff: boolean): NoAlertsClaim
 }
 
 /**
- * What a settled run with no alert says: "capture looks healthy" (in green) only when no rollout
- * is masked either. Rollouts masked under the alert's threshold are counted instead: 3% of a
+ * What a settled run with no alert says: the all-clear (in green) only when no rollout is masked
+ * either; it speaks of the capture's checks, not of the training signal (the ledger's). Rollouts masked under the alert's threshold are counted instead: 3% of a
  * million is 30,000 rollouts the trainer never sees, which "healthy" beside them would hide.
  */
 export function noAlertsWords(
   masked: number,
   maskedFraction: number,
 ): { text: string; ok: boolean } {
-  if (masked === 0) return { text: "No alerts: capture looks healthy.", ok: true };
+  if (masked === 0)
+    return {
+      text: "No alerts: nothing masked, and no capture check passed its threshold.",
+      ok: true,
+    };
   const share = `${(maskedFraction * 100).toFixed(1)}%`;
   const rollouts = plural(masked, "rollout is", "rollouts are", n(masked));
   return {
