@@ -1,6 +1,7 @@
 // Every zod schema and inferred type, one file per file type (token entry, capture exchange, store
 // state, rollout record, run manifest) and per API family (errors, runs, the rollout inspector).
 export * from "./token-entry";
+export { fastTokenEntry } from "./token-entry-fast";
 export * from "./capture-exchange";
 export * from "./store-state";
 export * from "./rollout-record";

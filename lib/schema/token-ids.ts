@@ -35,7 +35,8 @@ function describeId(t: unknown): string {
   return JSON.stringify(t);
 }
 
-const isTokenId = (t: unknown) => typeof t === "number" && Number.isSafeInteger(t) && t >= 0;
+export const isTokenId = (t: unknown): boolean =>
+  typeof t === "number" && Number.isSafeInteger(t) && t >= 0;
 
 export const tokenIdArray = z
   .any()

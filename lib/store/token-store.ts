@@ -4,6 +4,7 @@
 import "server-only";
 import path from "node:path";
 import {
+  fastTokenEntry,
   MAX_SCHEMA_VERSION,
   tokenEntrySchema,
   type StoreState,
@@ -193,10 +194,15 @@ async function readTokenLines(
         `schema_version ${version} is newer than this reader supports (${MAX_SCHEMA_VERSION})`,
       );
     }
-    const parsed = tokenEntrySchema.safeParse(l.value);
-    if (!parsed.success)
-      return problem(l.line, "ValidationError", () => describeZodError(parsed.error));
-    const e = parsed.data;
+    // A plainly well-formed line is shaped in one pass; any other goes to the schema, which
+    // accepts it or names its fault (lib/schema/token-entry-fast).
+    let e = fastTokenEntry(l.value);
+    if (e === null) {
+      const parsed = tokenEntrySchema.safeParse(l.value);
+      if (!parsed.success)
+        return problem(l.line, "ValidationError", () => describeZodError(parsed.error));
+      e = parsed.data;
+    }
     // The scanned lists replace the empty arrays that were validated in their place (same keys, so
     // the record's key order is JSON.parse's); routes are decoded before the line is reused.
     if (l.lists) Object.assign(e, l.lists);
