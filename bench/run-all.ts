@@ -15,6 +15,7 @@ import { benchCompareSeeds } from "./compare-seeds.bench";
 import { benchScale } from "./scale.bench";
 import { benchSearch } from "./search.bench";
 import { benchHotspots } from "./hotspots.bench";
+import { benchTokenEntry } from "./token-entry.bench";
 import { crashed, summarise } from "./util";
 
 const BENCHES: Array<[string, () => Promise<void>]> = [
@@ -30,6 +31,7 @@ const BENCHES: Array<[string, () => Promise<void>]> = [
   ["scale", benchScale],
   ["text search", benchSearch],
   ["mismatch hotspots", benchHotspots],
+  ["token entry check", benchTokenEntry],
 ];
 
 /** The benchmarks `--only` names (every one without it); an unknown name is an error, not a no-op. */
