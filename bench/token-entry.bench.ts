@@ -3,31 +3,23 @@
 // reader hands them over (their ids are scanned apart), and beside `JSON.parse` of the same lines:
 // each timed over about 200,000 entries, median of 5 alternating rounds, in this process (warm).
 // Target: the fast path at most half the schema's time.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { fastTokenEntry, tokenEntrySchema } from "@/lib/schema";
+import { sampleTokenLines } from "@/lib/testing/sample-token-lines";
 import { figure } from "./util";
 
-const RUNS = path.join(process.cwd(), "fixtures", "runs");
 const ENTRIES = 200_000;
 
+/** The lines that are entries, each with its prompt emptied as the store's reader hands it over. */
 function sampleLines(): string[] {
-  const out: string[] = [];
-  for (const run of readdirSync(RUNS)) {
-    const dir = path.join(RUNS, run, "tokens");
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith(".tokens.jsonl")))
-      for (const l of readFileSync(path.join(dir, f), "utf8").split("\n")) {
-        try {
-          const v = JSON.parse(l) as { prompt_token_ids?: unknown };
-          v.prompt_token_ids = [];
-          out.push(JSON.stringify(v));
-        } catch {
-          // a torn or empty line: not an entry
-        }
-      }
-  }
-  return out;
+  return sampleTokenLines().flatMap((l) => {
+    try {
+      const v = JSON.parse(l) as { prompt_token_ids?: unknown };
+      v.prompt_token_ids = [];
+      return [JSON.stringify(v)];
+    } catch {
+      return []; // a torn or empty line: not an entry
+    }
+  });
 }
 
 export async function benchTokenEntry(): Promise<void> {

@@ -2,13 +2,9 @@
 // sample differs from the capture (planted by fixtures/generator/nemo-rl-steps, regenerated here as
 // the generator's own record) are trained with a warning in the table, its reason filter and the
 // run's health, once the truth check has read the step files; the others are untouched.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { writeGrpoRuns } from "@/fixtures/generator/grpo";
-import { writeNemoRlSteps } from "@/fixtures/generator/nemo-rl-steps";
+import { plantedSamples } from "@/lib/testing/planted-samples";
 import { parseRolloutQuery } from "@/lib/index/query";
 import { indexFor } from "@/lib/index/run-index";
 import { rolloutPage } from "@/lib/index/served";
@@ -21,11 +17,8 @@ serveFixtureRuns();
 const ON = "grpo-capture-on";
 let differing: string[] = [];
 beforeAll(async () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-trainer-differs-"));
-  await writeGrpoRuns(root);
-  const { planted } = await writeNemoRlSteps(root);
-  differing = planted
-    .filter((p) => p.run === ON && p.cls !== "identical")
+  differing = (await plantedSamples(ON))
+    .filter((p) => p.cls !== "identical")
     .map((p) => p.rolloutId)
     .sort();
   await indexFor(await getRun(ON, RUNS_DIR)).snapshot({ waitMs: 60_000 });

@@ -2,24 +2,12 @@
 // runs' token stores it answers, with the schema's entry key for key and in the same order; on
 // thousands of lines varied field by field (absent, null, other types, extra and odd keys) it
 // either gives the schema's entry or steps aside, and never accepts a line the schema rejects.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fastTokenEntry } from "./token-entry-fast";
 import { tokenEntrySchema } from "./token-entry";
+import { sampleTokenLines } from "@/lib/testing/sample-token-lines";
 
-const RUNS = path.join(process.cwd(), "fixtures", "runs");
-
-function tokenLines(): string[] {
-  const out: string[] = [];
-  for (const run of readdirSync(RUNS)) {
-    const dir = path.join(RUNS, run, "tokens");
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith(".tokens.jsonl")))
-      out.push(...readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean));
-  }
-  return out;
-}
+const tokenLines = () => sampleTokenLines().filter(Boolean);
 
 /** The same values and the same key order (JSON text), or a disagreement named. */
 function agrees(value: unknown): "fast" | "schema" {

@@ -1,13 +1,12 @@
 // GET /api/runs/{run}/rollouts/{rollout}/trainer-mismatch over the committed GRPO fixtures. Expected
 // values are the generator's record of what it wrote (regenerated into a temp root; the fixtures test
 // keeps the committed files byte-equal to a regeneration), never the route's own computation.
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
-import { writeGrpoRuns } from "@/fixtures/generator/grpo";
-import { writeNemoRlSteps, type PlantedSample } from "@/fixtures/generator/nemo-rl-steps";
+import type { PlantedSample } from "@/fixtures/generator/nemo-rl-steps";
+import { plantedSamples } from "@/lib/testing/planted-samples";
 import { apiErrorSchema } from "@/lib/schema/api";
 import { rolloutMismatchSchema } from "@/lib/schema/api-trainer";
 import { tokenWindowSchema } from "@/lib/schema/api-tokens";
@@ -18,11 +17,7 @@ import { GET } from "./route";
 serveFixtureRuns();
 const ON = "grpo-capture-on";
 let planted: PlantedSample[] = [];
-beforeAll(async () => {
-  const root = mkdtempSync(path.join(os.tmpdir(), "rollout-lens-rollout-mismatch-"));
-  await writeGrpoRuns(root);
-  planted = (await writeNemoRlSteps(root)).planted.filter((p) => p.run === ON);
-}, 60_000);
+beforeAll(async () => void (planted = await plantedSamples(ON)), 60_000);
 
 const ctx = (run: string, rollout: string) =>
   ({ params: Promise.resolve({ run, rollout }) }) as never;
