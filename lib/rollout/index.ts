@@ -27,6 +27,7 @@ export {
   searchTextJson,
   searchTextOfJson,
 } from "./search-text";
+export { rawDeflate, rawInflate } from "./raw-deflate";
 export {
   type IndexedSummary,
   recordSummary,

@@ -6,12 +6,12 @@
 // and the byte where it starts, so a match is placed. Other chains, side calls and quarantined
 // calls are not indexed (docs/search.md). Not responsible for storing or querying it
 // (lib/index/search).
-import { deflateRawSync } from "node:zlib";
 import type { Verdict } from "@/lib/builder";
 import type { CaptureExchange, SearchText, TextKind } from "@/lib/schema";
 import { isFailedExchange } from "@/lib/severity";
 import { Utf8Text, type TokenDecoder } from "@/lib/tokens";
 import { inheritedLengths } from "./facts";
+import { rawDeflate } from "./raw-deflate";
 
 /**
  * Search text as the index keeps it: its UTF-8 bytes (deflated or not), their count, its segments
@@ -117,7 +117,7 @@ export function searchTextOf(
   return {
     // A copy of exact size: zlib's result is a view of a 16 kB buffer and the text's a view of a
     // shared one; a message to the index's thread would copy either whole.
-    body: deflated ? new Uint8Array(deflateRawSync(bytes, { level: 1 })) : bytes.slice(),
+    body: deflated ? rawDeflate(bytes) : bytes.slice(),
     deflated,
     bytes: bytes.length,
     segs: JSON.stringify(segments),

@@ -3,9 +3,8 @@
 // SQL function `lens_text_match` so the check composes with every other filter of the table.
 // Not responsible for narrowing the candidates (./store's FTS5 table) or parsing (./parse).
 import "server-only";
-import { inflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import { SEGMENT_SEPARATOR } from "@/lib/rollout";
+import { rawInflate, SEGMENT_SEPARATOR } from "@/lib/rollout";
 import type { TextHit, TextKind, TextSegment } from "@/lib/schema";
 import type { TextQuery } from "./parse";
 
@@ -38,7 +37,7 @@ function segmentsOf(segs: string, length: number): Segment[] {
 
 /** A search_text row's UTF-8 bytes. */
 export const utf8Of = (body: Buffer, deflated: number): Buffer =>
-  deflated ? inflateRawSync(body) : body;
+  deflated ? rawInflate(body) : body;
 
 /** Whether every needle occurs in the text (within the kinds asked for). */
 export function textMatches(text: Buffer, segs: string, q: Pick<TextQuery, "needles" | "kinds">) {
