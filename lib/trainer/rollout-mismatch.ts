@@ -3,13 +3,13 @@
 // file, exp(|gen − prev|) per position (./mismatch). Only the main chain, built with the run's own
 // profile, lines up with a sample; anything else is unavailable with a one-line reason.
 import "server-only";
+import { trainerDiffersOf } from "@/lib/index";
 import { assertRolloutId } from "@/lib/store";
 import { type RunLayout, decideRunProfile } from "@/lib/runs";
 import type { RolloutMismatch, RolloutMismatchQuery, TruthSample } from "@/lib/schema";
 import { tokenErrors } from "./mismatch";
 import { listStepFiles, readStepFile, type StepSample } from "./step-data";
 import { trainerLogDir, trainerTruthAll } from "./truth-check";
-import { differsByRollout } from "./truth-join";
 
 /** Which joined sample colours the rollout when several do: the closest to the capture first. */
 const PREFERENCE = { identical: 0, mask_differs: 1, tokens_differ: 2, no_capture: 3 } as const;
@@ -54,7 +54,8 @@ export async function rolloutMismatch(
     chain: q.chain,
     offset: q.offset,
     step_logs: logDir !== null,
-    differs: differsByRollout(samples)[rolloutId] ?? null,
+    // The truth check above handed its differing rollouts to the index's run-level facts.
+    differs: trainerDiffersOf(run)[rolloutId] ?? null,
   };
   const none = (reason: string): RolloutMismatch => ({
     ...base,
