@@ -117,3 +117,30 @@ test("a chart with nothing to draw is one line of text, not a panel", async ({ p
   }
   await expect(page.locator("figure.chart").getByText("none", { exact: true })).toHaveCount(0);
 });
+
+test("the table is as tall as its rows, up to 62% of the window, then scrolls", async ({
+  page,
+}) => {
+  const few = storedRollouts(BEFORE).length;
+  await page.goto(`/runs/${BEFORE}`);
+  await expect(page.getByTestId("rollouts-count")).toHaveText(`${few} of ${few} rollouts`);
+  const table = page.getByTestId("rollouts-table");
+  const rows = page.getByTestId("rollout-row");
+  await expect(rows).toHaveCount(few);
+  const head = (await table.getByRole("row").first().boundingBox())!;
+  const last = (await rows.last().boundingBox())!;
+  // Below its last row only the sideways scrollbar and the border: no empty box.
+  const box = (await table.boundingBox())!;
+  expect(few * last.height).toBeLessThan(VIEW.height * 0.62);
+  expect(box.y + box.height - (last.y + last.height)).toBeLessThan(24);
+  expect(box.height).toBeGreaterThan(head.height + few * last.height - 1);
+
+  // 40 rollouts are taller than the box: it stops at 62vh and scrolls.
+  await page.goto(`/runs/${CC}`);
+  await expect(page.getByTestId("rollouts-count")).toHaveText("40 of 40 rollouts");
+  // The box's height, borders included, is at most 62vh; at least that less its two borders.
+  const cap = VIEW.height * 0.62;
+  await expect.poll(async () => (await table.boundingBox())!.height).toBeGreaterThan(cap - 3);
+  expect((await table.boundingBox())!.height).toBeLessThanOrEqual(cap + 2);
+  expect(await table.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+});

@@ -207,7 +207,7 @@ export function RolloutsTable({
       )}
       {/* Divs, virtualised: ARIA roles make it a table; aria-rowindex counts the header as 1. */}
       <div
-        className={`vtable ${total === 0 ? "no-rows" : ""}`}
+        className="vtable"
         ref={scroller}
         data-testid="rollouts-table"
         hidden={bad.length > 0 || Boolean(error)}
