@@ -326,3 +326,27 @@ async function expectOnlyPanelsScroll(page: Page, panels: string[], height: numb
     expect(overflow, `${sel} scrolls itself`).toMatch(/auto|scroll/);
   }
 }
+
+test("the inspector's controls wait for the page to take them: disabled as served, enabled once hydrated", async ({
+  browser,
+  page,
+  baseURL,
+}) => {
+  // A select changed before hydration reverts to its value; a box ticked then never reaches the
+  // URL: either lost a choice (components/shared/live-controls).
+  const controls = {
+    tokens: ["sequence-select", "jump-to-call", "low-toggle"],
+    conversation: ["conversation-sequence", "conversation-shade-toggle"],
+  };
+  const off = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const served = await off.newPage();
+  for (const [tab, ids] of Object.entries(controls)) {
+    await served.goto(`${CC}/0-0?tab=${tab}`);
+    for (const id of ids) await expect(served.getByTestId(id)).toBeDisabled();
+  }
+  await off.close();
+  for (const [tab, ids] of Object.entries(controls)) {
+    await page.goto(`${CC}/0-0?tab=${tab}`);
+    for (const id of ids) await expect(page.getByTestId(id)).toBeEnabled(SLOW);
+  }
+});

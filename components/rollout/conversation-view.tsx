@@ -3,6 +3,7 @@
 // from re-fed text (mask 0), tool calls and results as blocks, side calls as collapsible threads
 // where they happened. Pages of items load as they scroll into view (virtualised, rows measured);
 // the items themselves are drawn by conversation-items.tsx.
+import { LiveInput } from "@/components/shared/live-controls";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef } from "react";
@@ -88,7 +89,7 @@ export function ConversationView({
           testId="conversation-sequence"
         />
         <label>
-          <input
+          <LiveInput
             type="checkbox"
             checked={shadeShown}
             onChange={(e) => {

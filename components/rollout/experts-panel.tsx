@@ -2,6 +2,7 @@
 // The token view's routed experts, on demand (URL `experts=1`): the selected token's experts per
 // MoE layer and a layer × expert load heatmap of the visible tokens, from the experts route
 // (docs/experts.md) one window at a time. Fallback and missing routes are named, never drawn.
+import { LiveInput } from "@/components/shared/live-controls";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "next/navigation";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
@@ -42,7 +43,7 @@ export function ExpertsToggle({
   const [on, setOn] = useUrlFlag(useSearchParams().get("experts") === "1");
   return (
     <label>
-      <input
+      <LiveInput
         type="checkbox"
         checked={on}
         onChange={(e) => {

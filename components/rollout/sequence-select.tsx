@@ -2,6 +2,7 @@
 // The sequence a view shows (the main chain, another chain, a single call): the token view's and
 // the conversation's toolbar pick it the same way, and a new sequence clears what pointed into
 // the old one (`clears`: a token position, a message).
+import { LiveSelect } from "@/components/shared/live-controls";
 
 export interface SequenceSelectProps {
   value: string;
@@ -16,7 +17,7 @@ export function SequenceSelect({ value, sequences, clears, onPatch, testId }: Se
   return (
     <label>
       sequence{" "}
-      <select
+      <LiveSelect
         value={value}
         onChange={(e) => onPatch({ chain: e.target.value, [clears]: null })}
         data-testid={testId}
@@ -26,7 +27,7 @@ export function SequenceSelect({ value, sequences, clears, onPatch, testId }: Se
             {s.label}
           </option>
         ))}
-      </select>
+      </LiveSelect>
     </label>
   );
 }

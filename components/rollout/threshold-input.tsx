@@ -1,6 +1,7 @@
 "use client";
 // The low-probability threshold box. It keeps what is being typed ("-", "-1.") as a draft and puts
 // only a complete log prob (a number ≤ 0) in the URL, so typing never switches the filter off.
+import { LiveInput } from "@/components/shared/live-controls";
 import { useState } from "react";
 
 export function ThresholdInput({
@@ -19,7 +20,7 @@ export function ThresholdInput({
   }
   const valid = (t: string) => t.trim() !== "" && Number.isFinite(Number(t)) && Number(t) <= 0;
   return (
-    <input
+    <LiveInput
       className="num"
       type="text"
       inputMode="decimal"

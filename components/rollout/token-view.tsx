@@ -5,6 +5,7 @@
 // slate. Only visible lines are in the DOM; windows load as they scroll in.
 // It opens at the URL's position, else at the selected call's first token. On demand: trained
 // tokens coloured by train/inference mismatch (`mismatch=1`), routed experts (`experts=1`).
+import { LiveInput, LiveSelect } from "@/components/shared/live-controls";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import {
@@ -182,7 +183,7 @@ export function TokenView(props: TokenViewProps) {
         />
         <label>
           jump to call{" "}
-          <select
+          <LiveSelect
             value={jumpValue(segments, call)}
             onChange={(e) => {
               const id = e.target.value;
@@ -198,10 +199,10 @@ export function TokenView(props: TokenViewProps) {
                 {i + 1}. {short(c)}
               </option>
             ))}
-          </select>
+          </LiveSelect>
         </label>
         <label>
-          <input
+          <LiveInput
             type="checkbox"
             checked={low !== null}
             onChange={(e) => onPatch({ low: e.target.checked ? "-2.3" : null })}

@@ -4,6 +4,7 @@
 // at all for a run without step files, `logs/train_data_step*.jsonl`), and
 // when the toggle is on loads exp(|gen − prev|) for every position of the chain, page by page.
 // The toggle's truth is in the URL (`mismatch=1`); the colours are lib/view/mismatch-palette's.
+import { LiveInput } from "@/components/shared/live-controls";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
@@ -91,7 +92,7 @@ export function MismatchToggle({
   const mean = s.mult_prob_error === null ? "–" : s.mult_prob_error.toFixed(4);
   return (
     <label title={`${s.file} line ${s.line}: the trained sample the truth check joined`}>
-      <input
+      <LiveInput
         type="checkbox"
         checked={shown}
         onChange={(e) => {
