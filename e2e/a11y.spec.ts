@@ -6,10 +6,9 @@ import { TOKEN_VIEW } from "./support/token-view";
 
 // WCAG AA contrast (4.5:1) checked by axe-core's color-contrast rule: the
 // inspector with the call timeline and the token view (generated and re-fed tokens), the
-// conversation tab, and the run page with its severity pills and charts. Every check runs in both
-// themes: as the system's preference (prefers-color-scheme), and as the top bar's
-// remembered choice (the rl-theme cookie) against the opposite system preference. Last, every
-// other WCAG 2.1 A and AA rule axe checks, on each kind of page.
+// conversation tab, and the run page with its severity pills and charts, in both themes; then the
+// top bar's remembered choice against the opposite system preference. Last, every other WCAG 2.1
+// A and AA rule axe checks, on each kind of page.
 
 /** No violation of the rules `axe` runs on the page, each named with its element. */
 async function expectNoViolations(axe: AxeBuilder, what: string, where: string): Promise<void> {
@@ -61,22 +60,10 @@ async function chooseTheme(context: BrowserContext, baseURL: string, theme: Sche
 
 const opposite = (s: Scheme): Scheme => (s === "light" ? "dark" : "light");
 
-// The theme a page is checked in: the system's with no choice, or the choice (cookie) made against
-// the other system preference.
-const MODES = (["dark", "light"] as const).flatMap((theme) => [
-  { theme, system: theme, chosen: false },
-  { theme, system: opposite(theme), chosen: true },
-]);
-
-for (const { theme, system, chosen } of MODES) {
-  const mode = chosen
-    ? `${theme} theme chosen (system ${system})`
-    : `${theme} theme from the system`;
-  test.describe(mode, () => {
-    test.use({ colorScheme: system });
-    test.beforeEach(async ({ context, baseURL }) => {
-      if (chosen) await chooseTheme(context, baseURL ?? "", theme);
-    });
+// Contrast in both themes as the system's preference (prefers-color-scheme).
+for (const theme of ["dark", "light"] as const) {
+  test.describe(`${theme} theme from the system`, () => {
+    test.use({ colorScheme: theme });
 
     for (const [run, rollout] of [
       ["claude-code-capture-on", "0-0"], // compaction: two roots, side calls, trained
@@ -86,11 +73,8 @@ for (const { theme, system, chosen } of MODES) {
       test(`the inspector meets AA contrast: ${run} ${rollout}, tokens then conversation`, async ({
         page,
       }) => {
-        // The cookie's theme is the system's palette under another selector: each run's 0-0 (side
-        // calls, the warning banner, a failed row) and the run page check that selector.
-        test.skip(chosen && rollout !== "0-0", "the system's theme checks this rollout's palette");
         await page.goto(`/runs/${run}/rollouts/${rollout}`);
-        await expectTheme(page, theme, chosen);
+        await expectTheme(page, theme, false);
         await tokensShown(page);
         // A low-probability filter shows the quiet and the matching tokens too.
         await page.getByTestId("low-toggle").click();
@@ -105,11 +89,9 @@ for (const { theme, system, chosen } of MODES) {
     test("the 500-call, 200k-token rollout meets AA contrast: timeline, tokens, conversation", async ({
       page,
     }) => {
-      // Its colours are the smaller rollouts' ones: once per theme is enough (no cookie repeat).
-      test.skip(chosen, "the same palette as the system's theme, checked without the cookie");
       test.setTimeout(180_000);
       await page.goto(`/runs/${LARGE_RUN}/rollouts/${GENERATED_ROLLOUT}`, { timeout: 120_000 });
-      await expectTheme(page, theme, chosen);
+      await expectTheme(page, theme, false);
       await tokensShown(page);
       await expectNoContrastViolations(page, "the 500-call rollout's tokens");
       await conversationShown(page);
@@ -121,7 +103,7 @@ for (const { theme, system, chosen } of MODES) {
     }) => {
       for (const run of ["opencode-before-fix", "claude-code-capture-on", "gym-main-example"]) {
         await page.goto(`/runs/${run}`);
-        await expectTheme(page, theme, chosen);
+        await expectTheme(page, theme, false);
         await expect(page.getByTestId("rollout-row").first()).toBeVisible();
         await drawAll(page); // the charts below the first screen too
         await expectNoContrastViolations(page, `the ${run} run page`);
@@ -129,6 +111,37 @@ for (const { theme, system, chosen } of MODES) {
       await page.goto("/");
       await expect(page.getByTestId("runs-row").first()).toBeVisible();
       await expectNoContrastViolations(page, "the home page");
+    });
+  });
+}
+
+// A theme chosen in the top bar (the rl-theme cookie) is the system's theme of the same name: every
+// colour is a light-dark() property and the root's color-scheme alone picks one (lib/view/
+// palette.test fails on any other rule or script that asks the system). So the contrast checks
+// above run once per theme, and under the cookie, against the other system preference, the pages
+// only have to be in the chosen theme.
+for (const theme of ["dark", "light"] as const) {
+  const system = opposite(theme);
+  test.describe(`${theme} theme chosen (system ${system})`, () => {
+    test.use({ colorScheme: system });
+    test("home, a run and a rollout are in the chosen theme", async ({
+      context,
+      baseURL,
+      page,
+    }) => {
+      await chooseTheme(context, baseURL ?? "", theme);
+      for (const url of [
+        "/",
+        "/runs/claude-code-capture-on",
+        "/runs/opencode-before-fix/rollouts/0-0",
+      ]) {
+        await page.goto(url);
+        await expectTheme(page, theme, true);
+        const scheme = await page.evaluate(
+          () => getComputedStyle(document.documentElement).colorScheme,
+        );
+        expect(scheme, url).toBe(theme);
+      }
     });
   });
 }

@@ -182,19 +182,24 @@ describe("the themes' palette (app/globals.css)", () => {
   });
 });
 
-/** Every stylesheet of the app and the components. */
-function stylesheets(): Array<{ file: string; css: string }> {
-  const found = [{ file: "app/globals.css", css: GLOBALS }];
+/** The files under `dirs` whose names end with `ext`, with their text. */
+function sources(dirs: readonly string[], ext: RegExp): Array<{ file: string; text: string }> {
+  const found: Array<{ file: string; text: string }> = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const rel = path.join(dir, e.name);
       if (e.isDirectory()) walk(rel);
-      else if (e.name.endsWith(".css"))
-        found.push({ file: rel, css: readFileSync(path.join(ROOT, rel), "utf8") });
+      else if (ext.test(e.name))
+        found.push({ file: rel, text: readFileSync(path.join(ROOT, rel), "utf8") });
     }
   };
-  walk("components");
+  dirs.forEach(walk);
   return found;
+}
+
+/** Every stylesheet of the app and the components. */
+function stylesheets(): Array<{ file: string; css: string }> {
+  return sources(["app", "components"], /\.css$/).map(({ file, text }) => ({ file, css: text }));
 }
 
 describe("every colour is a themed property", () => {
@@ -218,6 +223,27 @@ describe("every colour is a themed property", () => {
         .replace(/--[\w-]+\s*:\s*light-dark\([^;]*\);/g, "");
       expect(literal.exec(rules)?.[0], file).toBeUndefined();
     }
+  });
+
+  // So a theme chosen in the top bar paints exactly the system's theme of the same name, and
+  // e2e/a11y.spec checks the contrast of each page once per theme, not again under the cookie.
+  it("is picked by the root's color-scheme alone: no other rule or script asks the system", () => {
+    const system =
+      /^@media \(prefers-color-scheme: light\) \{\s*:root \{\s*color-scheme: light;\s*\}$/;
+    const choice = /^:root\[data-theme="(light|dark)"\] \{\s*color-scheme: \1;\s*\}$/;
+    const found: string[] = [];
+    for (const { file, text } of sources(["app", "components", "lib"], /\.(css|tsx?)$/)) {
+      if (/\.test\.tsx?$/.test(file)) continue;
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      if (/matchMedia\s*\(/.test(code)) found.push(`${file}: matchMedia`);
+      const rules = [
+        ...code.matchAll(/@media[^{]*prefers-color-scheme[^{]*\{([^{}]*\{[^}]*\})*/g),
+        ...code.matchAll(/[^{}]*\[data-theme[^{]*\{[^}]*\}/g),
+      ].map((m) => m[0].trim());
+      for (const r of rules)
+        if (!system.test(r) && !choice.test(r)) found.push(`${file}: ${r.slice(0, 60)}`);
+    }
+    expect(found).toEqual([]);
   });
 
   it("refers only to properties the themes define", () => {
