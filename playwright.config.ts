@@ -18,6 +18,7 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
+  globalSetup: "./e2e/support/read-only-root.ts",
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "reports/e2e.json" }]],
   projects: [
     {
