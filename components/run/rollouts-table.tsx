@@ -16,6 +16,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type RolloutSummary, type RunHealth, DOWNLOADS, withQuery } from "@/lib/schema";
 import { useUrlState } from "@/components/shared/url-state";
+import { useHydrated } from "@/components/shared/use-hydrated";
 import { tableCountWords, type IndexState } from "@/lib/health/pure";
 import { parseTextQuery } from "@/lib/index/pure";
 import { noTextMatchWords, textHitHref } from "@/lib/view";
@@ -30,6 +31,8 @@ import { TextHitLine, TextSearchBox } from "./text-search";
 import { cellClass, TableHead } from "./table-head";
 
 const ROW = 30;
+/** The header row's height, rounded up (a box of rows that fit is sized to them: `fits`). */
+const HEAD = 40;
 /** The hit line under each row while the text is searched (app/globals.css `.vhit`). */
 const HIT_LINE = 24; // the line (23px) and the row's bottom border
 
@@ -58,6 +61,10 @@ export function RolloutsTable({
   const textQuery = useMemo(() => parseTextQuery(text), [text]);
   const searching = textQuery !== null;
   const rowHeight = searching ? ROW + HIT_LINE : ROW;
+  // Every row fits in the 62vh box: it is sized to them, with no empty box below. Decided against
+  // the window, not the box, so shrinking it changes nothing; the rows in view stay the same
+  // (they are all of them), so no request for their record fields is cut short and made again.
+  const hydrated = useHydrated();
   const sorting: SortingState = [
     {
       id: (!badKeys.has("sort") && params.get("sort")) || "rollout_id",
@@ -207,7 +214,7 @@ export function RolloutsTable({
       )}
       {/* Divs, virtualised: ARIA roles make it a table; aria-rowindex counts the header as 1. */}
       <div
-        className="vtable"
+        className={`vtable ${fitsClass(hydrated, total, rowHeight)}`}
         ref={scroller}
         data-testid="rollouts-table"
         hidden={bad.length > 0 || Boolean(error)}
@@ -271,4 +278,11 @@ export function RolloutsTable({
       </div>
     </section>
   );
+}
+
+/** "no-rows" for an empty table, "fits" when every row fits in the 62vh box (app/globals.css). */
+function fitsClass(hydrated: boolean, total: number | null, rowHeight: number): string {
+  if (total === 0) return "no-rows";
+  if (!hydrated || total === null) return "";
+  return HEAD + total * rowHeight + 4 <= window.innerHeight * 0.62 ? "fits" : "";
 }
