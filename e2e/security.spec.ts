@@ -129,10 +129,10 @@ const allAnswered = (request: APIRequestContext, urls: string[]) =>
   Promise.all(urls.map((u) => answered(request, u)));
 
 /**
- * Every page and route of one gym-v1 case run (fixtures/gym-v1-cases): the run page with each
- * rollout's lifecycle as the case's files give it, the run's routes, and per rollout every profile,
- * the stamp and facts, token windows, the conversation, neighbours, progress, each call, and the
- * inspector on every tab.
+ * Every route of one gym-v1 case run (fixtures/gym-v1-cases) and its run page, with each rollout's
+ * lifecycle as the case's files give it: the run's routes, and per rollout every profile, the
+ * stamp and facts, token windows, the conversation, neighbours, progress and each call. The
+ * inspector's tabs of a rollout of every case run are opened by console-clean.spec.
  */
 async function visitGymCase(page: Page, request: APIRequestContext, run: string, name: string) {
   await page.goto(`/runs/${run}`);
@@ -176,20 +176,14 @@ async function visitGymCase(page: Page, request: APIRequestContext, run: string,
         `${r}/tokens?chain=${encodeURIComponent(`call:${c}`)}&limit=50`,
       ]),
     ]);
-    const tabs = ["tokens", "conversation", "chains", ...(calls[0] ? ["call"] : [])];
-    for (const tab of tabs) {
-      const call = tab === "call" ? `&call=${encodeURIComponent(calls[0] as string)}` : "";
-      await page.goto(`/runs/${run}/rollouts/${id}?tab=${tab}${call}`);
-      await expect(page.getByTestId("verdict-bar"), `${run} ${id} ${tab}`).toBeVisible();
-    }
   }
 }
 
 // Read-only: the runner's global setup fingerprints the served runs root before the first test and
 // fails the run if any byte, size, time or path differs after the last (support/read-only-root), so
 // every page any spec opens is covered. This test adds the routes no page asks for as such: each
-// run's exports, a few rollouts under both profiles, token windows and calls, and every page and
-// route of each gym-v1 case store.
+// run's exports, a few rollouts under both profiles, token windows and calls, and every route and
+// the run page of each gym-v1 case store.
 test("read-only: every route of every run is asked for (the root is checked after all tests)", async ({
   page,
   request,
