@@ -92,6 +92,29 @@ test("grpo-capture-on: a rollout the trainer trained on otherwise is never plain
   await expect(page.getByTestId("verdict-bar")).toHaveAttribute("data-severity", "trained");
 });
 
+test("grpo-capture-on: until the trainer's step files answer, a trained rollout is not yet known, never green", async ({
+  page,
+}) => {
+  // The check's answer is held back until the page has been read in the meantime.
+  const same = rolloutOf([PLANTED.tokensDiffer[0], PLANTED.tokensDiffer[1] - 1]);
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/trainer-mismatch?*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/runs/grpo-capture-on/rollouts/${same}`);
+  const bar = page.getByTestId("verdict-bar");
+  await expect(bar).toHaveAttribute("data-severity", "pending");
+  await expect(bar.getByTestId("verdict-label")).toHaveText("not yet known");
+  await expect(bar.getByTestId("verdict-sentence").first()).toContainText(
+    "whether the trainer trained this sample as captured is not yet known",
+  );
+  release();
+  await expect(bar).toHaveAttribute("data-severity", "trained");
+  await expect(bar.getByTestId("verdict-label")).toHaveText("trained");
+});
+
 test("grpo-capture-on: the table, its reason filter and the home page count them as trained with warnings", async ({
   page,
 }) => {

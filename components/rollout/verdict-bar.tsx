@@ -20,6 +20,10 @@ import {
   type SeverityResult,
 } from "@/lib/severity";
 
+const CHECKING_TRAINER =
+  "Trained on by the capture's consumer; whether the trainer trained this sample as captured is " +
+  "not yet known: its step files (train_data_step{N}.jsonl) are being checked.";
+
 /** "call 2" in a sentence links to `?call=2` (the timeline's call 2), the other parameters kept. */
 function CallLinks({ text }: { text: string }) {
   const params = useSearchParams();
@@ -65,14 +69,18 @@ export function VerdictBar() {
   const facts = useRolloutFacts();
   const { view } = facts;
   const severity = useMemo(() => rolloutSeverity(view), [view]);
-  const cls = SEVERITY_CLASS[severity.severity];
-  const sentences = bannerSentences(severity);
+  // Trained with nothing against it, but the trainer's step files are still being read for this
+  // rollout's sample: not yet known, never a green "trained" the check may take back.
+  const checking = facts.trainerPending && severity.severity === "trained";
+  const shown = checking ? "pending" : severity.severity;
+  const cls = SEVERITY_CLASS[shown];
+  const sentences = checking ? [CHECKING_TRAINER] : bannerSentences(severity);
   return (
     <section
       className="card verdict-bar"
-      style={{ borderLeftColor: SEVERITY_PALETTE[severity.severity].chart }}
+      style={{ borderLeftColor: SEVERITY_PALETTE[shown].chart }}
       data-testid="verdict-bar"
-      data-severity={severity.severity}
+      data-severity={shown}
     >
       <div className="verdict-main">
         <span
@@ -80,7 +88,7 @@ export function VerdictBar() {
           data-testid="verdict-label"
           title={severity.reasons.map((r) => r.title).join(" · ")}
         >
-          {SEVERITY_LABEL[severity.severity]}
+          {SEVERITY_LABEL[shown]}
         </span>
         <div className="verdict-sentences" data-testid="verdict-sentences">
           {sentences.map((s, i) => (
@@ -93,7 +101,7 @@ export function VerdictBar() {
       <Facts view={view} />
       <OtherProfile facts={facts} />
       <PolicyNote facts={facts} severity={severity} />
-      <TrainerNote facts={facts} />
+      <TrainerNote facts={facts} severity={severity} />
       <ReadIssues read={view.read} />
     </section>
   );
@@ -132,8 +140,9 @@ function PolicyNote({ facts, severity }: { facts: FactsState; severity: Severity
 }
 
 /** While the truth check reads the run's step files, "trained" is the capture's word alone. */
-function TrainerNote({ facts }: { facts: FactsState }) {
+function TrainerNote({ facts, severity }: { facts: FactsState; severity: SeverityResult }) {
   if (!facts.trainerPending && facts.trainerError === null) return null;
+  if (facts.trainerPending && severity.severity === "trained") return null; // the banner says it
   return (
     <p className="muted small" data-testid="trainer-pending">
       {facts.trainerPending
