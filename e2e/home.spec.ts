@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { FIXTURE_RUNS } from "./support/paths";
+import { scratchDir, startNext, stopNext } from "./support/server";
 
 test("home lists the bundled runs and a run shows each rollout's verdict", async ({ page }) => {
   await page.goto("/");
@@ -106,4 +108,32 @@ test("a run of trainer logs only says it has no rollout files, not 0 rollouts an
     await expect(row.getByTestId("run-rollouts")).toContainText(/^no rollout files/);
     await expect(row.getByTestId("run-alerts")).toHaveText(/^—/);
   }
+});
+
+test.describe("on a fresh server, its index cache empty", () => {
+  const PORT = 3131;
+  let server: ChildProcess | undefined;
+  let cache: string | undefined;
+  test.beforeAll(async () => {
+    cache = scratchDir("rollout-lens-e2e-home-cache-");
+    server = (await startNext(PORT, { ROLLOUT_LENS_RUNS: FIXTURE_RUNS, ROLLOUT_LENS_CACHE: cache }))
+      .child;
+  });
+  test.afterAll(() => stopNext(server, cache));
+
+  test("the home page moves from indexing to its final numbers by itself, no reload", async ({
+    page,
+  }) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    // The first answer comes before any index has ended: some row says so.
+    const partial = page.locator('[data-testid="runs-row"][data-partial]');
+    await expect(partial.first()).toBeVisible();
+    await page.evaluate(() => ((window as { loadedOnce?: true }).loadedOnce = true));
+    await expect(partial).toHaveCount(0, { timeout: 60_000 });
+    const row = page.locator('[data-testid="runs-row"][data-run-id="gym-main-example"]');
+    await expect(row.getByTestId("run-rollouts")).toHaveText("5");
+    await expect(row.getByTestId("run-masked")).toHaveText("3 (60.0%)");
+    // The same document throughout: the rows were rendered again in place, not reloaded.
+    expect(await page.evaluate(() => (window as { loadedOnce?: true }).loadedOnce)).toBe(true);
+  });
 });

@@ -5,7 +5,8 @@
 // them. The one mean reward names its source (the training curve where there is one, else the
 // records).
 import Link from "next/link";
-import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
 import type { RunOverview } from "@/lib/schema";
 import {
   alertSeverityClass,
@@ -18,6 +19,28 @@ import { isPartial, overviewCells, curveSource, indexState } from "@/lib/health/
 import { TableLink, Words } from "@/components/run/alerts";
 
 const PENDING = SEVERITY_CLASS.pending;
+/** How often the page asks the server again while a run's numbers are not final. */
+const REFRESH_MS = 1500;
+
+/** A run whose numbers may still change: its index is counting, running or summarising. */
+function settling(r: RunOverview): boolean {
+  const state = indexState(r.indexing, r.rollouts, r.has_rollout_records || r.has_store);
+  return isPartial(r) || state.kind !== "complete";
+}
+
+/**
+ * The server renders the home page once; while any run is still being indexed it renders it again
+ * every REFRESH_MS (the router keeps what was picked), so "indexing 0/24" moves on by itself.
+ */
+function useRefreshWhileSettling(runs: RunOverview[]): void {
+  const router = useRouter();
+  const pending = runs.some(settling);
+  useEffect(() => {
+    if (!pending) return;
+    const t = window.setTimeout(() => router.refresh(), REFRESH_MS);
+    return () => window.clearTimeout(t);
+  }, [runs, pending, router]);
+}
 
 /**
  * A run's rollouts per class; pending only while the index is still summarising, and then the
@@ -51,6 +74,7 @@ function SeverityCounts({ run }: { run: RunOverview }) {
 
 export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
   const [picked, setPicked] = useState<string[]>([]);
+  useRefreshWhileSettling(runs);
   if (runs.length === 0) {
     return (
       <div className="card empty" data-testid="runs-empty">
