@@ -8,7 +8,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 T0=$SECONDS
 step() { printf '\n=== %s  [+%ss]\n' "$*" "$((SECONDS - T0))"; }
 mkdir -p reports
-rm -f reports/unit-alone.json reports/unit.json reports/e2e-timed.json reports/e2e.json reports/pack.json reports/pack.log reports/lint.log
+rm -f reports/unit-alone.json reports/unit.json reports/unit-isolated.json reports/e2e-timed.json reports/e2e.json reports/pack.json reports/pack.log reports/lint.log
 
 step "system packages (Debian chromium, python3-numpy/scipy: installed as root, else named)"
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -43,7 +43,9 @@ node scripts/build-node.mjs
 step "unit tests (vitest), the rest on two workers, beside the package check (npm pack, install into an empty prefix, rollout-lens serve a sample run)"
 node scripts/pack-test.mjs --report reports/pack.json >reports/pack.log 2>&1 &
 pack_pid=$!
-UNIT_SET=rest vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || unit_rc=$?
+# vitest.config.ts: the files that share their worker's modules, then those that each need fresh ones.
+UNIT_SET=shared vitest run --reporter=default --reporter=json --outputFile.json=reports/unit.json || unit_rc=$?
+UNIT_SET=isolated vitest run --reporter=default --reporter=json --outputFile.json=reports/unit-isolated.json || unit_rc=$?
 pack_rc=0
 wait "$pack_pid" || pack_rc=$?
 cat reports/pack.log
@@ -58,6 +60,6 @@ step "e2e, the rest on two workers"
 E2E_REPORT=reports/e2e.json playwright test --project=rest || e2e_rc=$?
 
 step "summary"
-node scripts/summary.mjs reports/unit-alone.json,reports/unit.json reports/e2e-timed.json,reports/e2e.json reports/pack.json
+node scripts/summary.mjs reports/unit-alone.json,reports/unit.json,reports/unit-isolated.json reports/e2e-timed.json,reports/e2e.json reports/pack.json
 echo "test time: $((SECONDS - T0))s"
 exit $(( unit_rc != 0 || e2e_rc != 0 || pack_rc != 0 ))
