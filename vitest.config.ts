@@ -98,8 +98,9 @@ export default defineConfig({
   },
   test: {
     include: set === "alone" ? ALONE : set === "isolated" ? ISOLATED : ALL,
+    // The timed files run alone, never again in the rest (ISOLATED names some of them too).
     exclude:
-      set === "rest" || set === "shared"
+      set === "rest" || set === "shared" || set === "isolated"
         ? [...configDefaults.exclude, ...ALONE, ...(set === "shared" ? ISOLATED : [])]
         : configDefaults.exclude,
     ...(set === "alone" && { maxWorkers: 1 }),
