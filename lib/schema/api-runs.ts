@@ -185,8 +185,11 @@ export const lifecycleAlertKindSchema = z.enum(["outside_token_ids"]);
 
 /** The index's alert (lib/health/alerts/records): a built verdict the record's contradicts. */
 export const recordAlertKindSchema = z.enum(["record_disagrees"]);
-/** The trainer truth check's alert (lib/health/alerts/truth): trained samples that differ. */
-export const trainerAlertKindSchema = z.enum(["trainer_truth"]);
+/**
+ * The trainer truth check's alerts (lib/health/alerts/truth): trained samples that differ, and the
+ * trainer's train/inference mismatch (lib/health/alerts/mismatch).
+ */
+export const trainerAlertKindSchema = z.enum(["trainer_truth", "trainer_mismatch"]);
 
 export const alertSchema = z.strictObject({
   kind: z.enum([

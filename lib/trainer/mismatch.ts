@@ -4,6 +4,18 @@
 // (the sequence multiplicative probability error); a step's `token_mult_prob_error` is the mean over
 // every masked token of the step (token-normalised, not a mean of sample means). Pure.
 
+/**
+ * NeMo-RL's model guide (docs/adding-new-models.md): a `token_mult_prob_error` above 1.05 between
+ * backends of equal precision "requires further investigation".
+ */
+export const INVESTIGATE_ABOVE = 1.05;
+
+/**
+ * `grpo.seq_logprob_error_threshold` as NeMo-Gym's GRPO recipes set it (grpo_nanov3, Nemotron 3
+ * Super): NeMo-RL leaves a sample whose sequence error exceeds it out of the loss.
+ */
+export const SEQUENCE_GATE = 2;
+
 export interface MismatchInput {
   tokenLossMask: readonly number[] | null;
   sampleLossMask: number | null;

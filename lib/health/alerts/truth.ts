@@ -1,11 +1,14 @@
-// The run alert of the truth check: on a capture-on run, any trained sample whose tokens or loss
-// mask differ from what the capture delivered (lib/trainer/truth-check). Capture-off runs have no
-// delivery to compare with, so they get none. Not responsible for the check itself.
+// The run alerts of the truth check: on a capture-on run, any trained sample whose tokens or loss
+// mask differ from what the capture delivered (lib/trainer/truth-check); capture-off runs have no
+// delivery to compare with, so they get none. And, on any run with step files, the trainer's
+// train/inference mismatch (./mismatch). Not responsible for the check itself.
 import "server-only";
 import type { Alert } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs";
-import { trainerTruth } from "@/lib/trainer";
+import type { TrainerTruth } from "@/lib/schema/api-trainer";
+import { trainerTruthAll } from "@/lib/trainer";
 import { plural } from "@/lib/text";
+import { mismatchAlert, type MismatchAlert } from "./mismatch";
 
 /** The alert's kind; lib/schema/api-runs alertSchema must list it (see the report). */
 export const TRUTH_ALERT_KIND = "trainer_truth";
@@ -13,10 +16,14 @@ const SAMPLE = 20;
 
 export type TruthAlert = Omit<Alert, "kind"> & { kind: typeof TRUTH_ALERT_KIND };
 
-export async function truthAlerts(run: RunLayout): Promise<TruthAlert[]> {
-  if (run.manifest.capture !== "on") return [];
+export async function truthAlerts(run: RunLayout): Promise<Array<TruthAlert | MismatchAlert>> {
   // Its caller (the run's health) has just brought the index up to date, at its own cadence.
-  const t = await trainerTruth(run, { refreshMs: Infinity });
+  const t = await trainerTruthAll(run, { refreshMs: Infinity });
+  const mismatch = mismatchAlert(t);
+  return [...(run.manifest.capture === "on" ? differsAlerts(t) : []), ...(mismatch ? [mismatch] : [])];
+}
+
+function differsAlerts(t: TrainerTruth): TruthAlert[] {
   const { samples, mask_differs: masks, tokens_differ: tokens } = t.totals;
   const differing = masks + tokens;
   if (differing === 0) return [];

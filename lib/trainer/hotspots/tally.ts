@@ -3,11 +3,11 @@
 // exp(|gen − prev|), docs/hotspots.md), and the worst occurrence. Pure: one sample at a time,
 // tallies merge in any order. Turns and MoE layers need the capture: ./joined. Not responsible for
 // reading, ranking or decoding.
-import { tokenError, type MismatchInput } from "../mismatch";
+import { INVESTIGATE_ABOVE, tokenError, type MismatchInput } from "../mismatch";
 import { addDense, DENSE_LIMIT, denseSize, emptyDense, mergeDense, type DenseAccs } from "./dense";
 
-/** A token's error above this is in the tail: NeMo-RL's own alarm for a sample's mean error. */
-export const TAIL_ERROR = 1.05;
+/** A token's error above this is in the tail: NeMo-RL's own alarm for a mean error. */
+export const TAIL_ERROR = INVESTIGATE_ABOVE;
 
 export interface Occurrence {
   step: number;
