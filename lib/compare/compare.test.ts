@@ -77,7 +77,7 @@ describe("capture on versus off (GRPO training runs)", () => {
     // The headline in plain words: no real reward difference is planted (fixtures/generator: one
     // curve family for all three GRPO runs), means over the 100 shared steps and the seed gap.
     expect(t.headline).toBe(
-      "No difference we can detect: grpo-capture-on 0.552 vs grpo-capture-off 0.546; two seeds of the same setup differ by about 0.003.",
+      "No difference we can detect: grpo-capture-on 0.552 vs grpo-capture-off 0.546; two seeds of the same setup differ by about 0.003; with this evidence (1.7 df) a shift smaller than about ±0.020 would not be told apart.",
     );
     expect(cal.shape_test).toMatchObject({ fired: false, heavy_tailed: false });
     expect(t.series[10]).toMatchObject({ step: 10 });

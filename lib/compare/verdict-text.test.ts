@@ -42,7 +42,7 @@ const levels = { a: "on", b: "off", mean_a: 0.552, mean_b: 0.546 };
 describe("headline", () => {
   it("within noise: no difference we can detect, the means and the seed gap", () => {
     expect(headline(levels, verdict({}))).toBe(
-      "No difference we can detect: on 0.552 vs off 0.546; two seeds of the same setup differ by about 0.003.",
+      "No difference we can detect: on 0.552 vs off 0.546; two seeds of the same setup differ by about 0.003; with this evidence (1.7 df) a shift smaller than about ±0.020 would not be told apart.",
     );
   });
 
@@ -119,7 +119,7 @@ describe("seed groups in words", () => {
   it("the headline counts the seeds and gives their spread, pooled over both sides", () => {
     // Pooled sd: √((2 · 0.004² + 1 · 0.001²) / 3) = 0.00332.
     expect(headline({ ...levels, n_a: 3, n_b: 2 }, seeds())).toBe(
-      "No difference we can detect: on (3 seeds) 0.552 vs off (2 seeds) 0.546; a run's mean varies between seeds of one setup by about 0.003 (sd).",
+      "No difference we can detect: on (3 seeds) 0.552 vs off (2 seeds) 0.546; a run's mean varies between seeds of one setup by about 0.003 (sd); with this evidence (2.6 df) a shift smaller than about ±0.018 would not be told apart.",
     );
   });
 

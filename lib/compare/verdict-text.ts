@@ -179,7 +179,8 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
     (robust
       ? ` (medians${h.n_a === undefined ? "" : " of each side's first run"}: the values are heavy-tailed, so means would follow a few spikes)`
       : "");
-  if (c.decision === "within_noise") return `No difference we can detect: ${levels}; ${seeds}.`;
+  if (c.decision === "within_noise")
+    return `No difference we can detect: ${levels}; ${seeds}${reach(c, robust, k)}.`;
   const why: string[] = [];
   if (sh?.fired)
     why.push(
@@ -194,6 +195,18 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
   if (c.correlation_test && c.correlation_test.p < c.correlation_level)
     why.push("the runs follow each other step by step less closely than two seeds do");
   return `Differs: ${levels}; ${seeds}. ${why.length ? capital(why.join("; ")) + "." : ""}`.trim();
+}
+
+/**
+ * What "no difference" can mean: the smallest shift of the mean the test would have told apart
+ * from seed noise (its interval's half-width), so a headline on 1.7 df does not read as "equal".
+ * None on heavy tails, where the headline speaks of medians and the mean test does not decide.
+ */
+function reach(c: CalibratedVerdict, robust: boolean, k: number): string {
+  const m = c.mean_test;
+  if (robust || !m) return "";
+  const half = (m.high - m.low) / 2;
+  return `; with this evidence (${m.df.toFixed(1)} df) a shift smaller than about ±${half.toFixed(k)} would not be told apart`;
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
