@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UnknownRunError } from "@/lib/errors";
+import { runsHeldBy } from "./holders";
 import { getRun, listRuns } from "./root";
 
 function root(): string {
@@ -65,5 +66,19 @@ describe("NeMo-RL experiments as runs", () => {
     expect((await listRuns(r)).map((x) => x.id)).toEqual(["grpo.exp_001"]);
     await expect(getRun("grpo.exp_002", r)).rejects.toBeInstanceOf(UnknownRunError);
     await expect(getRun("nope.exp_001", r)).rejects.toBeInstanceOf(UnknownRunError);
+  });
+
+  it("the holder's own id answers with the runs it holds, a run's with none", async () => {
+    const r = root();
+    logDir(path.join(r, "grpo"), ["exp_002", "exp_001"]);
+    mkdirSync(path.join(r, "plain"));
+    expect(await runsHeldBy("grpo", r)).toEqual([
+      { id: "grpo.exp_001", name: "grpo/exp_001" },
+      { id: "grpo.exp_002", name: "grpo/exp_002" },
+    ]);
+    expect(await runsHeldBy("plain", r)).toBeNull();
+    expect(await runsHeldBy("grpo.exp_001", r)).toBeNull();
+    expect(await runsHeldBy("missing", r)).toBeNull();
+    expect(await runsHeldBy("../grpo", r)).toBeNull();
   });
 });

@@ -29,3 +29,4 @@ export {
   type RolloutRecords,
 } from "./rollout-records";
 export { getRun, isOneRun, listRuns, resolveRunLayout, type RunLayout, runsRoot } from "./root";
+export { runsHeldBy } from "./holders";

@@ -23,13 +23,9 @@ import {
 } from "@/lib/store";
 import { runManifestSchema, type RunManifest } from "@/lib/schema";
 import { databaseRunsOf } from "./database-runs";
+import { heldRunsOf, type Held } from "./holders";
 import { jsonSyntaxWords, manifestIssueWords } from "./manifest-words";
-import {
-  experimentRunId,
-  experimentRunName,
-  experimentsOf,
-  parseExperimentRunId,
-} from "./experiments";
+import { experimentRunName, experimentsOf, parseExperimentRunId } from "./experiments";
 import { InvalidRunIdError, UnknownRunError } from "@/lib/errors";
 
 export interface RunLayout {
@@ -198,30 +194,12 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
     return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
   const names = (await listSubdirectories(root)).filter(isValidRunId);
   const c = await confinementOf(root, "the runs root");
-  // A NeMo-RL log directory in the root stands for its experiments, each a run (./experiments).
-  const held = await Promise.all(
-    names.map((n) => experimentsOf(path.join(/*turbopackIgnore: true*/ root, n))),
-  );
-  // So does a directory whose MLflow database holds several runs (./database-runs).
-  const inDatabases = await Promise.all(
-    names.map((n, i) => ((held[i] ?? []).length > 0 ? [] : databaseRunsOf(n, path.join(root, n)))),
-  );
+  // A NeMo-RL log directory in the root stands for its experiments, each a run, and so does a
+  // directory whose MLflow database holds several runs (./holders).
+  const held = await Promise.all(names.map((n) => heldRunsOf(root, n)));
   const runs = names.flatMap((name, i): Held[] => {
-    const exps = held[i] ?? [];
-    const dbRuns = inDatabases[i] ?? [];
-    if (dbRuns.length > 0)
-      return dbRuns.map((r) => ({
-        id: r.id,
-        dir: path.join(root, name),
-        name: r.name,
-        manifest: r.manifest,
-      }));
-    if (exps.length === 0) return [{ id: name, dir: path.join(root, name) }];
-    return exps.map((exp) => ({
-      id: experimentRunId(name, exp),
-      dir: path.join(root, name, exp),
-      name: experimentRunName(name, exp),
-    }));
+    const h = held[i] ?? [];
+    return h.length > 0 ? h : [{ id: name, dir: path.join(root, name) }];
   });
   const ids = new Set(names);
   const listed = await Promise.all(
@@ -231,15 +209,6 @@ export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
       .map(async (r) => named(await resolveRunLayout(r.id, r.dir, root, c), r.name, r.manifest)),
   );
   return listed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** A run a directory of the root holds: an experiment of a log directory, or a database's run. */
-interface Held {
-  id: string;
-  dir: string;
-  name?: string;
-  /** run.json fields the run stands for (a database's run: which one, and where the file is). */
-  manifest?: RunManifest;
 }
 
 /** The layout with `name` as its name unless its run.json names it, and `manifest`'s fields. */

@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
+import { HeldRuns } from "@/components/run/held-runs";
 import { orNotFound } from "@/lib/http";
+import { runsHeldBy, runsRoot } from "@/lib/runs";
 import { requestRun } from "./request-run";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +17,8 @@ export default async function RunLayout({
   params: Promise<{ run: string }>;
 }) {
   const { run } = await params;
+  const held = await runsHeldBy(run, runsRoot());
+  if (held) return <HeldRuns id={run} runs={held} />;
   await orNotFound(requestRun(run));
   return children;
 }
