@@ -101,7 +101,7 @@ export function VerdictBar() {
       <Facts view={view} />
       <OtherProfile facts={facts} />
       <PolicyNote facts={facts} severity={severity} />
-      <TrainerNote facts={facts} severity={severity} />
+      <TrainerNote facts={facts} inBanner={checking} />
       <ReadIssues read={view.read} />
     </section>
   );
@@ -139,10 +139,13 @@ function PolicyNote({ facts, severity }: { facts: FactsState; severity: Severity
   );
 }
 
-/** While the truth check reads the run's step files, "trained" is the capture's word alone. */
-function TrainerNote({ facts, severity }: { facts: FactsState; severity: SeverityResult }) {
+/**
+ * While the truth check reads the run's step files, or when it failed: unless the banner already
+ * says it is checking (`inBanner`, a rollout the build alone would call trained).
+ */
+function TrainerNote({ facts, inBanner }: { facts: FactsState; inBanner: boolean }) {
   if (!facts.trainerPending && facts.trainerError === null) return null;
-  if (facts.trainerPending && severity.severity === "trained") return null; // the banner says it
+  if (inBanner) return null;
   return (
     <p className="muted small" data-testid="trainer-pending">
       {facts.trainerPending

@@ -6,7 +6,7 @@
 // records).
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { RunOverview } from "@/lib/schema";
 import {
   alertSeverityClass,
@@ -15,29 +15,43 @@ import {
   SEVERITY_ORDER,
   ZERO_COUNT_CLASS,
 } from "@/lib/severity";
-import { isPartial, overviewCells, curveSource, indexState } from "@/lib/health/pure";
+import {
+  isPartial,
+  isSettling,
+  overviewCells,
+  overviewIndexState,
+  curveSource,
+} from "@/lib/health/pure";
 import { TableLink, Words } from "@/components/run/alerts";
+import { LiveInput } from "@/components/shared/live-controls";
 
 const PENDING = SEVERITY_CLASS.pending;
 /** How often the page asks the server again while a run's numbers are not final. */
 const REFRESH_MS = 1500;
 
-/** A run whose numbers may still change: its index is counting, running or summarising. */
-function settling(r: RunOverview): boolean {
-  const state = indexState(r.indexing, r.rollouts, r.has_rollout_records || r.has_store);
-  return isPartial(r) || state.kind !== "complete";
-}
+/** The longest wait between two renders while a run never settles (a run still being written). */
+const REFRESH_MAX_MS = 15_000;
 
 /**
  * The server renders the home page once; while any run is still being indexed it renders it again
- * every REFRESH_MS (the router keeps what was picked), so "indexing 0/24" moves on by itself.
+ * (the router keeps what was picked), so "indexing 0/24" moves on by itself: every REFRESH_MS at
+ * first, the wait doubling after each 20 renders up to REFRESH_MAX_MS, so a run that is written
+ * for hours does not have the page rendered every 1.5 s all along.
  */
 function useRefreshWhileSettling(runs: RunOverview[]): void {
   const router = useRouter();
-  const pending = runs.some(settling);
+  const pending = runs.some(isSettling);
+  const rounds = useRef(0);
   useEffect(() => {
-    if (!pending) return;
-    const t = window.setTimeout(() => router.refresh(), REFRESH_MS);
+    if (!pending) {
+      rounds.current = 0;
+      return;
+    }
+    const wait = Math.min(REFRESH_MAX_MS, REFRESH_MS * 2 ** Math.floor(rounds.current / 20));
+    const t = window.setTimeout(() => {
+      rounds.current++;
+      router.refresh();
+    }, wait);
     return () => window.clearTimeout(t);
   }, [runs, pending, router]);
 }
@@ -139,8 +153,7 @@ function RunRow({
   toggle: (id: string) => void;
 }) {
   // An index still listing the run's files reports no rollouts yet: not a 0 (lib/health/index-state).
-  const counting =
-    indexState(r.indexing, r.rollouts, r.has_rollout_records || r.has_store).kind === "counting";
+  const counting = overviewIndexState(r).kind === "counting";
   const c = counting
     ? {
         partial: true,
@@ -156,7 +169,7 @@ function RunRow({
   return (
     <tr data-testid="runs-row" data-run-id={r.id} data-partial={c.partial || undefined}>
       <td>
-        <input
+        <LiveInput
           type="checkbox"
           aria-label={`pick ${r.id}`}
           checked={picked}

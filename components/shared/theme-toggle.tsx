@@ -4,7 +4,7 @@
 // root layout reads, so the next page's first HTML already carries it: no script before paint.
 import { useState } from "react";
 import { THEME_CHOICES, themeChoiceOf, themeCookie, type ThemeChoice } from "@/lib/view";
-import { useHydrated } from "./use-hydrated";
+import { LiveSelect } from "./live-controls";
 
 const LABEL: Readonly<Record<ThemeChoice, string>> = {
   system: "system",
@@ -14,7 +14,6 @@ const LABEL: Readonly<Record<ThemeChoice, string>> = {
 
 export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
   const [choice, setChoice] = useState(initial);
-  const hydrated = useHydrated();
 
   function choose(next: ThemeChoice) {
     setChoice(next);
@@ -27,9 +26,8 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
   return (
     <label className="theme-toggle">
       <span className="muted">theme</span>
-      <select
+      <LiveSelect
         value={choice}
-        disabled={!hydrated}
         onChange={(e) => choose(themeChoiceOf(e.target.value))}
         data-testid="theme-toggle"
       >
@@ -38,7 +36,7 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
             {LABEL[c]}
           </option>
         ))}
-      </select>
+      </LiveSelect>
     </label>
   );
 }

@@ -9,7 +9,7 @@ import { E2E_RUNS } from "./paths";
 const LISTED = 20;
 
 /** What changed between two fingerprints: paths added, removed, or with other bytes or times. */
-export function changedPaths(
+function changedPaths(
   before: Readonly<Record<string, string>>,
   after: Readonly<Record<string, string>>,
 ): string[] {

@@ -4,6 +4,7 @@
 // for the index. A run with no rollout files says so, not "0". Rendering the cells is
 // components/runs' job.
 import type { RunOverview } from "@/lib/schema";
+import { indexState, type IndexState } from "./index-state";
 import { curveSource, recordsSource } from "./number-sources";
 
 export interface OverviewCells {
@@ -22,6 +23,16 @@ export interface OverviewCells {
 /** The index has not summarised every rollout yet (running, or rollouts still pending). */
 export function isPartial(r: RunOverview): boolean {
   return r.indexing.running || r.severity.pending > 0;
+}
+
+/** The state of the run's index as its home row reads it (./index-state). */
+export function overviewIndexState(r: RunOverview): IndexState {
+  return indexState(r.indexing, r.rollouts, r.has_rollout_records || r.has_store);
+}
+
+/** A run whose numbers may still change: its index is counting, running or summarising. */
+export function isSettling(r: RunOverview): boolean {
+  return isPartial(r) || overviewIndexState(r).kind !== "complete";
 }
 
 function rewardCells(

@@ -11,5 +11,5 @@ export {
   tableCountWords,
 } from "./index-state";
 export { captureOffLine, curveSource, recordsSource } from "./number-sources";
-export { isPartial, overviewCells } from "./overview-cells";
+export { isPartial, isSettling, overviewCells, overviewIndexState } from "./overview-cells";
 export { reasonTitleSeverity } from "./reason-severity";

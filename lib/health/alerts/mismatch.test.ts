@@ -84,10 +84,7 @@ const sample = (mult: number | null, id: string, line = 1): TruthSample => ({
 });
 
 const truthOf = (run: number | null, samples: TruthSample[]) =>
-  ({ totals: { token_mult_prob_error: run }, samples }) as Pick<
-    TrainerTruth,
-    "totals" | "samples"
-  >;
+  ({ totals: { token_mult_prob_error: run }, samples }) as Pick<TrainerTruth, "totals" | "samples">;
 
 describe("mismatchAlert's thresholds", () => {
   it("stays silent at 1.05 and under, with no sample past 2", () => {

@@ -5,8 +5,8 @@
 // not rollouts: the table has no filter by mismatch, and the run's hotspots (docs/hotspots.md) say
 // where it concentrates, each worst occurrence linked. Pure; the values are lib/trainer's.
 import type { Alert } from "@/lib/schema";
-import type { TrainerTruth } from "@/lib/schema/api-trainer";
-import { INVESTIGATE_ABOVE, SEQUENCE_GATE } from "@/lib/trainer/mismatch";
+import type { TrainerTruth } from "@/lib/schema";
+import { INVESTIGATE_ABOVE, SEQUENCE_GATE } from "@/lib/trainer/pure";
 import { plural } from "@/lib/text";
 
 export const MISMATCH_ALERT_KIND = "trainer_mismatch";

@@ -5,7 +5,7 @@
 import "server-only";
 import type { Alert } from "@/lib/schema";
 import type { RunLayout } from "@/lib/runs";
-import type { TrainerTruth } from "@/lib/schema/api-trainer";
+import type { TrainerTruth } from "@/lib/schema";
 import { trainerTruthAll } from "@/lib/trainer";
 import { plural } from "@/lib/text";
 import { mismatchAlert, type MismatchAlert } from "./mismatch";
@@ -20,7 +20,10 @@ export async function truthAlerts(run: RunLayout): Promise<Array<TruthAlert | Mi
   // Its caller (the run's health) has just brought the index up to date, at its own cadence.
   const t = await trainerTruthAll(run, { refreshMs: Infinity });
   const mismatch = mismatchAlert(t);
-  return [...(run.manifest.capture === "on" ? differsAlerts(t) : []), ...(mismatch ? [mismatch] : [])];
+  return [
+    ...(run.manifest.capture === "on" ? differsAlerts(t) : []),
+    ...(mismatch ? [mismatch] : []),
+  ];
 }
 
 function differsAlerts(t: TrainerTruth): TruthAlert[] {
