@@ -254,6 +254,6 @@ test("a mean reward shown on the home and run pages names its source, apart from
   await expect(row.getByTestId("run-steps")).toHaveText(`training curve: ${steps} steps`);
   await page.goto(`/runs/${run}`);
   await expect(page.getByTestId("run-sources")).toHaveText(
-    `Sources: mean reward ${mean.toFixed(3)} (records: ${records.length} rollouts) · reward per step (training curve: ${steps} steps)`,
+    `Sources: mean reward ${mean.toFixed(3)} (records: ${records.length} rollouts) · mean reward per step 0.552 (training curve: ${steps} steps: the runs list's and compare's)`,
   );
 });

@@ -213,7 +213,13 @@ function Sources({
   const parts: string[] = [];
   if (isSettled(state) && health.reward_mean !== null)
     parts.push(`mean reward ${health.reward_mean.toFixed(3)} (${recordsSource(health.rollouts)})`);
-  if (curve) parts.push(`reward per step (${curveSource(curve.steps)})`);
+  // The runs list and compare show the curve's mean: said here too, so the two pages' numbers meet.
+  if (curve)
+    parts.push(
+      curve.mean === null
+        ? `reward per step (${curveSource(curve.steps)})`
+        : `mean reward per step ${curve.mean.toFixed(3)} (${curveSource(curve.steps)}: the runs list's and compare's)`,
+    );
   if (parts.length === 0) return null;
   return (
     <p className="muted small" data-testid="run-sources">

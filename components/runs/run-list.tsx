@@ -21,6 +21,7 @@ import {
   overviewCells,
   overviewIndexState,
   curveSource,
+  partialAlerts,
 } from "@/lib/health/pure";
 import { TableLink, Words } from "@/components/run/alerts";
 import { LiveInput } from "@/components/shared/live-controls";
@@ -162,7 +163,7 @@ function RunRow({
         warnings: "—",
         reward: "—",
         reward_source: null,
-        alerts: "—",
+        alerts: partialAlerts(r),
       }
     : overviewCells(r);
   const pending = c.partial ? PENDING : undefined;

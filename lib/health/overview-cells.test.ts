@@ -51,6 +51,9 @@ describe("overviewCells", () => {
       reward_source: null,
       alerts: "—",
     });
+    // An alert raised while indexing is counted as such: neither "—" beside it nor a final number.
+    expect(overviewCells(run({ alerts: 1 })).alerts).toBe("1 alert so far");
+    expect(overviewCells(run({ alerts: 3 })).alerts).toBe("3 alerts so far");
   });
 
   it("a cold run with nothing summarised says 0 of N so far, never a bare 0", () => {

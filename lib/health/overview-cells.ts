@@ -6,6 +6,7 @@
 import type { RunOverview } from "@/lib/schema";
 import { indexState, type IndexState } from "./index-state";
 import { curveSource, recordsSource } from "./number-sources";
+import { plural } from "@/lib/text";
 
 export interface OverviewCells {
   /** The run's numbers are still partial: the cells carry the pending class. */
@@ -18,6 +19,11 @@ export interface OverviewCells {
   /** Where the mean reward is from ("training curve: 100 steps", "records: 24 rollouts"), or null. */
   reward_source: string | null;
   alerts: string;
+}
+
+/** The alerts cell while the run indexes: the ones raised so far, said as such, or not known. */
+export function partialAlerts(r: RunOverview): string {
+  return r.alerts > 0 ? `${plural(r.alerts, "alert")} so far` : "—";
 }
 
 /** The index has not summarised every rollout yet (running, or rollouts still pending). */
@@ -61,7 +67,7 @@ export function overviewCells(r: RunOverview): OverviewCells {
       masked: "—",
       warnings: "—",
       ...rewardCells(r, true),
-      alerts: r.alerts > 0 ? `${r.alerts} so far` : "—",
+      alerts: partialAlerts(r),
     };
   }
   const share = (n: number) => `${n} (${((n / r.rollouts) * 100).toFixed(1)}%)`;

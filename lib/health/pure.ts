@@ -11,5 +11,11 @@ export {
   tableCountWords,
 } from "./index-state";
 export { captureOffLine, curveSource, recordsSource } from "./number-sources";
-export { isPartial, isSettling, overviewCells, overviewIndexState } from "./overview-cells";
+export {
+  isPartial,
+  isSettling,
+  overviewCells,
+  overviewIndexState,
+  partialAlerts,
+} from "./overview-cells";
 export { reasonTitleSeverity } from "./reason-severity";
