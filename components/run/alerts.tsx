@@ -33,11 +33,16 @@ export function Alerts({
 }: {
   runId: string;
   alerts: Alert[];
-  /** The run's masked rollouts and their share: "healthy" only when there are none. */
-  masked: { count: number; fraction: number };
+  /** The run's masked rollouts, their share, and those trained with warnings: "healthy" only when
+   * there are none of either. */
+  masked: { count: number; fraction: number; warnings: number };
 }) {
   if (alerts.length === 0) {
-    const words = noAlertsWords(masked.count, masked.fraction);
+    const words = noAlertsWords({
+      masked: masked.count,
+      maskedFraction: masked.fraction,
+      warnings: masked.warnings,
+    });
     return (
       <p className={words.ok ? "ok-text" : "muted"} data-testid="alerts-none">
         {words.text}

@@ -176,7 +176,11 @@ function AlertsSection({
         <Alerts
           runId={runId}
           alerts={health.alerts}
-          masked={{ count: health.masked, fraction: health.masked_fraction }}
+          masked={{
+            count: health.masked,
+            fraction: health.masked_fraction,
+            warnings: health.severity.trained_with_warnings,
+          }}
         />
       ) : (
         <p className="muted" data-testid="alerts-pending">

@@ -182,8 +182,8 @@ describe("the words and claims", () => {
 });
 
 describe("a settled run with no alert", () => {
-  it("is called healthy only when no rollout is masked", () => {
-    expect(noAlertsWords(0, 0)).toEqual({
+  it("is called healthy only when no rollout is masked or trained with warnings", () => {
+    expect(noAlertsWords({ masked: 0, maskedFraction: 0, warnings: 0 })).toEqual({
       text: "No alerts: nothing masked, and no capture check passed its threshold.",
       ok: true,
     });
@@ -191,10 +191,24 @@ describe("a settled run with no alert", () => {
 
   it("counts the masked rollouts under the alert's threshold instead, not in green", () => {
     // The 1M-record scale run: 29,968 of 1,000,000 masked, under the 5% masked-fraction alert.
-    expect(noAlertsWords(29_968, 29_968 / 1_000_000)).toEqual({
+    expect(
+      noAlertsWords({ masked: 29_968, maskedFraction: 29_968 / 1_000_000, warnings: 0 }),
+    ).toEqual({
       text: "No alerts: 29,968 rollouts are masked (3.0%), under the 5% that raises one; no other measure passed its threshold.",
       ok: false,
     });
-    expect(noAlertsWords(1, 1 / 250).text).toMatch(/^No alerts: 1 rollout is masked \(0\.4%\)/);
+    expect(noAlertsWords({ masked: 1, maskedFraction: 1 / 250, warnings: 0 }).text).toMatch(
+      /^No alerts: 1 rollout is masked \(0\.4%\)/,
+    );
+  });
+
+  it("counts rollouts trained with warnings, not in green (a torn tail under no alert)", () => {
+    expect(noAlertsWords({ masked: 0, maskedFraction: 0, warnings: 1 })).toEqual({
+      text: "No alerts: nothing masked, but 1 rollout is trained with warnings (their reasons are in the table); no capture check passed its threshold.",
+      ok: false,
+    });
+    expect(noAlertsWords({ masked: 2, maskedFraction: 0.01, warnings: 3 }).text).toContain(
+      "under the 5% that raises one; 3 rollouts are trained with warnings",
+    );
   });
 });

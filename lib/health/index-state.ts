@@ -137,22 +137,33 @@ export function noAlertsClaim(s: IndexState, captureOff: boolean): NoAlertsClaim
 
 /**
  * What a settled run with no alert says: the all-clear (in green) only when no rollout is masked
- * either; it speaks of the capture's checks, not of the training signal (the ledger's). Rollouts masked under the alert's threshold are counted instead: 3% of a
- * million is 30,000 rollouts the trainer never sees, which "healthy" beside them would hide.
+ * or trained with warnings either; it speaks of the capture's checks, not of the training signal
+ * (the ledger's). Rollouts masked under the alert's threshold are counted instead: 3% of a million
+ * is 30,000 rollouts the trainer never sees, which "healthy" beside them would hide; so are those
+ * trained with warnings (a torn tail, a lifecycle left open), each with its reason in the table.
  */
-export function noAlertsWords(
-  masked: number,
-  maskedFraction: number,
-): { text: string; ok: boolean } {
-  if (masked === 0)
+export function noAlertsWords(c: { masked: number; maskedFraction: number; warnings: number }): {
+  text: string;
+  ok: boolean;
+} {
+  const warned =
+    c.warnings > 0
+      ? `${plural(c.warnings, "rollout is", "rollouts are", n(c.warnings))} trained with warnings (their reasons are in the table)`
+      : null;
+  if (c.masked === 0 && warned === null)
     return {
       text: "No alerts: nothing masked, and no capture check passed its threshold.",
       ok: true,
     };
-  const share = `${(maskedFraction * 100).toFixed(1)}%`;
-  const rollouts = plural(masked, "rollout is", "rollouts are", n(masked));
+  if (c.masked === 0)
+    return {
+      text: `No alerts: nothing masked, but ${warned}; no capture check passed its threshold.`,
+      ok: false,
+    };
+  const share = `${(c.maskedFraction * 100).toFixed(1)}%`;
+  const rollouts = plural(c.masked, "rollout is", "rollouts are", n(c.masked));
   return {
-    text: `No alerts: ${rollouts} masked (${share}), under the ${MASKED_ALERT_THRESHOLD * 100}% that raises one; no other measure passed its threshold.`,
+    text: `No alerts: ${rollouts} masked (${share}), under the ${MASKED_ALERT_THRESHOLD * 100}% that raises one${warned ? `; ${warned}` : ""}; no other measure passed its threshold.`,
     ok: false,
   };
 }
