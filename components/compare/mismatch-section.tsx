@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import { type MismatchDistribution, API } from "@/lib/schema";
 import { getApi } from "@/components/shared/api";
+import { INVESTIGATE_ABOVE, SEQUENCE_GATE } from "@/lib/trainer/pure";
 
 const A = "var(--run-a)",
   B = "var(--run-b)";
@@ -52,9 +53,37 @@ export function MismatchSection({ a, b }: { a: string; b: string }) {
         <code>train_data_step&#123;N&#125;.jsonl</code>. With capture off, re-tokenization drift
         shows as a tail far above 1.
       </p>
+      <Lead runs={runs} />
       <Quantiles runs={runs} />
       <Histogram runs={runs} />
     </section>
+  );
+}
+
+/** Samples at SEQUENCE_GATE or above: the histogram's bins from that edge on. */
+const pastGate = (d: MismatchDistribution) =>
+  d.bins.filter((b) => b.from >= SEQUENCE_GATE).reduce((a, b) => a + b.count, 0);
+
+/**
+ * The section's finding in words, beside the reward headline above (which speaks of its scalar
+ * only): each run's token_mult_prob_error against the 1.05 NeMo-RL asks to investigate, and its
+ * samples at the gate NeMo-Gym's recipes set. Facts and thresholds, not a test between the runs.
+ */
+function Lead({ runs }: { runs: [MismatchDistribution, MismatchDistribution] }) {
+  const one = (d: MismatchDistribution) => {
+    const v = d.token_mult_prob_error;
+    if (v === null) return `${d.run_id}: no trained token`;
+    const over = v > INVESTIGATE_ABOVE ? "above" : "within";
+    const gate = pastGate(d);
+    const tail = gate > 0 ? `, ${gate} of ${d.samples} samples at ${SEQUENCE_GATE} or more` : "";
+    return `${d.run_id} ${v.toFixed(4)} (${over} ${INVESTIGATE_ABOVE}${tail})`;
+  };
+  const bad = runs.some((d) => (d.token_mult_prob_error ?? 0) > INVESTIGATE_ABOVE);
+  return (
+    <p className={`verdict-text ${bad ? "warn-text" : ""}`} data-testid="compare-mismatch-lead">
+      <code>token_mult_prob_error</code> over every trained sample: {runs.map(one).join(" vs ")}.
+      NeMo-RL&apos;s model guide asks to investigate above {INVESTIGATE_ABOVE}.
+    </p>
   );
 }
 

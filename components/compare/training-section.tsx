@@ -131,7 +131,7 @@ export function TrainingSection({ c }: { c: Comparison }) {
         )}
       </p>
       <details data-testid="compare-statistics">
-        <summary>The statistics behind this</summary>
+        <summary>How the verdict is reached, in words (the numbers are in the table below)</summary>
         <p className="verdict-text" data-testid="compare-verdict">
           {t.verdict}
         </p>

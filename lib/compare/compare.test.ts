@@ -71,13 +71,13 @@ describe("capture on versus off (GRPO training runs)", () => {
       p: expect.closeTo(0.18092226888541968, 6),
     });
     expect(t.verdict).toMatch(
-      /^Within run-to-run noise \(5% level\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
+      /^Within run-to-run noise \(5% level in all: the mean's t test at 4%, the distributions' at 0\.5%, the correlation's at 0\.5%\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
     );
     expect(t.verdict).toMatch(/correlation 0\.943 is not below the floor 0\.952 \(Steiger z/);
     // The headline in plain words: no real reward difference is planted (fixtures/generator: one
     // curve family for all three GRPO runs), means over the 100 shared steps and the seed gap.
     expect(t.headline).toBe(
-      "No difference we can detect: grpo-capture-on 0.552 vs grpo-capture-off 0.546; two seeds of the same setup differ by about 0.003; with this evidence (1.7 df) a shift smaller than about ±0.020 would not be told apart.",
+      "No difference we can detect in train/reward: grpo-capture-on 0.552 vs grpo-capture-off 0.546; two seeds of the same setup differ by about 0.003; with this evidence (1.7 df) a shift smaller than about ±0.020 would not be told apart.",
     );
     expect(cal.shape_test).toMatchObject({ fired: false, heavy_tailed: false });
     expect(t.series[10]).toMatchObject({ step: 10 });
@@ -121,7 +121,7 @@ describe("capture on versus off (GRPO training runs)", () => {
     expect(t.calibrated.shape_test!.median_b).toBeGreaterThan(1.032);
     expect(t.calibrated.shape_test!.median_b).toBeLessThan(1.051);
     expect(t.headline).toMatch(
-      /^Differs: grpo-capture-on median 1\.00\d+ vs grpo-capture-off median 1\.04\d+; two seeds of the same setup differ by about 0\.000\d+ \(medians/,
+      /^Differs in train\/token_mult_prob_error: grpo-capture-on median 1\.00\d+ vs grpo-capture-off median 1\.04\d+; two seeds of the same setup differ by about 0\.000\d+ \(medians/,
     );
     expect(t.headline).not.toMatch(/noise|no difference/i);
     expect(t.verdict).not.toMatch(/within run-to-run noise/i);

@@ -49,6 +49,8 @@ export function compareTraining(
   baseline: RunInput | null,
   baselineAgainst: RunInput | null,
   seeds?: SeedSides,
+  /** The scalar compared, named in the headline (none: the headline names none). */
+  scalar?: string,
 ): TrainingComparison | null {
   if (seeds && (seeds.a.runs.length > 1 || seeds.b.runs.length > 1))
     return compareSeedTraining(
@@ -57,6 +59,7 @@ export function compareTraining(
         ? { run: stepSeries(baseline), against: stepSeries(baselineAgainst) }
         : null,
       ROLLING_WINDOW,
+      scalar,
     );
   const byStepB = new Map(
     b.metrics.filter((r) => r.reward !== null).map((r) => [r.step, r.reward as number]),
@@ -127,7 +130,10 @@ export function compareTraining(
       calibrated.decision
     ],
     calibrated,
-    headline: headline({ a: a.id, b: b.id, mean_a: mean(ra), mean_b: mean(rb) }, calibrated),
+    headline: headline(
+      { a: a.id, b: b.id, mean_a: mean(ra), mean_b: mean(rb), scalar },
+      calibrated,
+    ),
     verdict: verdictInWords(a.id, b.id, calibrated, correlation, floor),
   };
 }

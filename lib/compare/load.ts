@@ -220,7 +220,8 @@ async function compareNow(
   });
   const seeds =
     grouped && chosen ? { a: side(sa, ia, scalarsA), b: side(sb, ib, scalarsB) } : undefined;
-  const training = compareTraining(ia, ib, ibase, iagainst, seeds);
+  // metrics.jsonl's own reward when no trainer scalar is chosen (lib/compare/comparison).
+  const training = compareTraining(ia, ib, ibase, iagainst, seeds, chosen ?? "reward");
   if (!training)
     notes.push(
       chosen

@@ -38,6 +38,7 @@ export function compareSeedTraining(
   sides: SeedSides,
   pair: { run: StepSeries; against: StepSeries } | null,
   window: number,
+  scalar?: string,
 ): TrainingComparison | null {
   const [sa, sb] = [sides.a.runs, sides.b.runs];
   const [ma, mb] = [sideMean(sa, sides.a.label), sideMean(sb, sides.b.label)];
@@ -87,6 +88,7 @@ export function compareSeedTraining(
         mean_b: mean(rb),
         n_a: sa.length,
         n_b: sb.length,
+        scalar,
       },
       calibrated,
     ),

@@ -80,7 +80,7 @@ describe("sides of several runs", () => {
     );
     expect(t.floor_test).toBeNull();
     expect(t.headline).toMatch(
-      /^No difference we can detect: grpo-seeds-on \(3 seeds\) 0\.\d+ vs grpo-seeds-off \(2 seeds\) /,
+      /^No difference we can detect in \S+: grpo-seeds-on \(3 seeds\) 0\.\d+ vs grpo-seeds-off \(2 seeds\) /,
     );
     expect(t.verdict).toMatch(
       /^a is 3 seeds \(seed_group grpo-seeds-on: grpo-seeds-on-2, grpo-seeds-on-1, grpo-seeds-on-3\), b is 2 seeds/,

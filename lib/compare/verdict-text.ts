@@ -112,8 +112,8 @@ function verdictBody(
     const lead = `On each side's first run (seed pair ${s.run} vs ${s.against}): `;
     const head =
       c.decision === "differs"
-        ? `Differs beyond seed-to-seed noise (5% level; ${c.reason}): ${seedsMeanPart(a, b, c)}.`
-        : `Within seed-to-seed noise (5% level): ${seedsMeanPart(a, b, c)}; a shift smaller than ` +
+        ? `Differs beyond seed-to-seed noise (${levelWords(c)}; ${c.reason}): ${seedsMeanPart(a, b, c)}.`
+        : `Within seed-to-seed noise (${levelWords(c)}): ${seedsMeanPart(a, b, c)}; a shift smaller than ` +
           `about ±${((m.high - m.low) / 2).toFixed(3)} would not be told apart from seed noise.`;
     return `${head} ${lead}${lowerFirst(correlationPart(c, r, floor))}${shapePart(c)}`;
   }
@@ -125,10 +125,20 @@ function verdictBody(
     `p = ${p(m.p)})`;
   const head =
     c.decision === "differs"
-      ? `Differs beyond run-to-run noise (5% level; ${c.reason}): ${meanPart}.`
-      : `Within run-to-run noise (5% level): ${meanPart}; a shift smaller than about ` +
+      ? `Differs beyond run-to-run noise (${levelWords(c)}; ${c.reason}): ${meanPart}.`
+      : `Within run-to-run noise (${levelWords(c)}): ${meanPart}; a shift smaller than about ` +
         `±${((m.high - m.low) / 2).toFixed(3)} would not be told apart from seed noise.`;
   return `${head} ${correlationPart(c, r, floor)}${shapePart(c)}`;
+}
+
+const pct = (x: number) => `${+(x * 100).toFixed(2)}%`;
+
+/** The decision's level and how it is split between the three tests (Bonferroni). */
+function levelWords(c: CalibratedVerdict): string {
+  return (
+    `${pct(c.level)} level in all: the mean's t test at ${pct(c.mean_level)}, the ` +
+    `distributions' at ${pct(c.shape_level)}, the correlation's at ${pct(c.correlation_level)}`
+  );
 }
 
 /** Decimals that show a difference of `size` to its first significant digit (at least 3). */
@@ -146,6 +156,8 @@ export interface HeadlineInput {
   /** Runs on each side, said when a side has several; absent with one run per side. */
   n_a?: number;
   n_b?: number;
+  /** The scalar compared: the headline says which, so it is not read as about every measure. */
+  scalar?: string;
 }
 
 /** The spread of one run's mean between seeds, pooled over both sides (n − 1 weights). */
@@ -179,8 +191,9 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
     (robust
       ? ` (medians${h.n_a === undefined ? "" : " of each side's first run"}: the values are heavy-tailed, so means would follow a few spikes)`
       : "");
+  const inWhat = h.scalar === undefined ? "" : ` in ${h.scalar}`;
   if (c.decision === "within_noise")
-    return `No difference we can detect: ${levels}; ${seeds}${reach(c, robust, k)}.`;
+    return `No difference we can detect${inWhat}: ${levels}; ${seeds}${reach(c, robust, k)}.`;
   const why: string[] = [];
   if (sh?.fired)
     why.push(
@@ -194,7 +207,7 @@ export function headline(h: HeadlineInput, c: CalibratedVerdict): string {
     );
   if (c.correlation_test && c.correlation_test.p < c.correlation_level)
     why.push("the runs follow each other step by step less closely than two seeds do");
-  return `Differs: ${levels}; ${seeds}. ${why.length ? capital(why.join("; ")) + "." : ""}`.trim();
+  return `Differs${inWhat}: ${levels}; ${seeds}. ${why.length ? capital(why.join("; ")) + "." : ""}`.trim();
 }
 
 /**
