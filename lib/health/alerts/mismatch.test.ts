@@ -44,6 +44,7 @@ describe("the trainer's mismatch alert on the generated GRPO runs", () => {
     expect(a.message).toContain(
       `the worst ${worst.multProbError.toFixed(3)}, \`train_data_step${worst.step}.jsonl\` line ${worst.idx + 1}`,
     );
+    expect(a.message).toContain("but this run's step files keep them in");
     // The table has no filter by mismatch: the alert names the file and line, not rollouts.
     expect(a.rollout_ids).toEqual([]);
   });

@@ -33,7 +33,7 @@ export function mismatchAlert(t: Pick<TrainerTruth, "totals" | "samples">): Mism
   const gate =
     worst === undefined
       ? `; no sample's own error is above ${SEQUENCE_GATE}.`
-      : `; the sequence error of ${plural(over.length, "sample", "samples", over.length.toLocaleString("en-US"))} is above ${SEQUENCE_GATE}, the \`grpo.seq_logprob_error_threshold\` NeMo-Gym's GRPO recipes set, which leaves such a sample out of the loss (the worst ${three(worst.mult_prob_error as number)}, \`train_data_step${worst.step}.jsonl\` line ${worst.line}).`;
+      : `; the sequence error of ${plural(over.length, "sample", "samples", over.length.toLocaleString("en-US"))} is above ${SEQUENCE_GATE} (the worst ${three(worst.mult_prob_error as number)}, \`train_data_step${worst.step}.jsonl\` line ${worst.line}): NeMo-Gym's GRPO recipes set \`grpo.seq_logprob_error_threshold: ${SEQUENCE_GATE}\` to leave such samples out of the loss, but this run's step files keep them in (their loss masks are not 0).`;
   return {
     kind: MISMATCH_ALERT_KIND,
     severity: "warning",
