@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { E2E_RUNS } from "./support/paths";
 
 const GRPO = ["grpo-capture-on", "grpo-capture-off", "grpo-capture-off-seed2"];
 
@@ -47,6 +48,12 @@ test("capture on vs off: correlation, floor and verdict match an independent com
   await expect(page.getByTestId("mean-diff")).toHaveText("+0.006 [−0.007, +0.019]");
   await expect(page.getByTestId("baseline")).toContainText("marked as a seed repeat in run.json");
   await expect(page.getByTestId("chart-reward").locator(".recharts-line")).toHaveCount(4);
+  // Capture off holds no rollout files (read from the fixture): its counts are unknown, not 0.
+  const offFiles = readdirSync(path.join(E2E_RUNS, "grpo-capture-off"));
+  expect(offFiles.filter((f) => f === "rollouts.jsonl" || f === "tokens")).toEqual([]);
+  const offCell = (row: string) => page.getByTestId(`capture-${row}`).locator("td").nth(1);
+  await expect(offCell("rollouts")).toHaveText("— (none found)");
+  await expect(offCell("invalid")).toHaveText("—");
   await page.screenshot({ path: "test-results/compare-grpo.png", fullPage: true });
 });
 

@@ -122,7 +122,7 @@ const captured =
 
 export function CaptureSection({ c }: { c: Comparison }) {
   const rows: Array<[string, (s: CaptureSide) => string, string]> = [
-    ["rollouts", (s) => String(s.rollouts), "rollouts"],
+    ["rollouts", (s) => (s.rollouts === 0 ? "— (none found)" : String(s.rollouts)), "rollouts"],
     ["masked", captured((s) => `${s.masked} (${(s.masked_fraction * 100).toFixed(1)}%)`), "masked"],
     [
       "mask reasons",
@@ -134,7 +134,12 @@ export function CaptureSection({ c }: { c: Comparison }) {
       captured((s) => String(s.capture_failures)),
       "failures",
     ],
-    ["invalid rows (unreadable or unbuildable)", (s) => String(s.invalid_rows), "invalid"],
+    [
+      "invalid rows (unreadable or unbuildable)",
+      // An unreadable line of rollouts.jsonl counts even where nothing was captured.
+      (s) => (s.rollouts === 0 && s.invalid_rows === 0 ? "—" : String(s.invalid_rows)),
+      "invalid",
+    ],
     ["model-call status codes", codes, "status"],
     ["failed model calls", captured((s) => String(s.failed_calls)), "failed"],
     [
