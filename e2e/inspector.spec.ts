@@ -139,6 +139,10 @@ test("the dangling-intent rollout is masked and shows the intent as a timeline r
   await expect(page.getByTestId("verdict-sentences")).toContainText(
     `${dangling[0]} never got a token entry`,
   );
+  // Its delivered fraction counts only the calls written: it says the missing one is not in it.
+  await expect(page.getByTestId("verdict-delivered-of")).toContainText(
+    "not counting 1 call whose intent got no token entry",
+  );
   const row = page.locator(`[data-testid="timeline-row"][data-call-id="${dangling[0]}"]`);
   await expect(row).toHaveAttribute("data-role", "intent");
   await row.click();

@@ -210,9 +210,18 @@ function DeliveredOf({ view }: { view: RolloutView }) {
   const g = view.generated_tokens;
   if (view.delivered_fraction === null || g === null) return null;
   const lost = view.incomplete.lost_calls.length;
+  const dangling = view.dangling_intents.length;
+  // Calls the capture never wrote have no tokens to count: "100%" counts only what was written.
   const missing = [
     view.read.torn_tail ? "the torn last line's call" : null,
     lost > 0 ? plural(lost, "lost call") : null,
+    dangling > 0
+      ? plural(
+          dangling,
+          "call whose intent got no token entry",
+          "calls whose intents got no token entry",
+        )
+      : null,
   ].filter((x) => x !== null);
   return (
     <span className="muted small" data-testid="verdict-delivered-of">
