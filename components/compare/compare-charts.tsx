@@ -88,7 +88,8 @@ export function CallsChart({ e, a, b }: { e: EvaluationComparison; a: string; b:
     <figure className="chart card" data-testid="chart-calls">
       <figcaption>Calls made per rollout, captured + failed + lost (rollouts)</figcaption>
       <BarChart
-        width={480}
+        responsive
+        width="100%"
         height={220}
         data={data}
         margin={{ top: 18, right: 8, left: -18, bottom: 0 }}
