@@ -1,4 +1,6 @@
 // Expected numbers come from lib/compare/reference.py (numpy/scipy), not from this code.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { RUNS_DIR } from "@/fixtures/generate";
 import { computeHealth } from "@/lib/testing/health-reference";
@@ -196,6 +198,32 @@ describe("opencode after versus before the fix (evaluation runs)", () => {
     ]);
     expect(c.capture.b.failed_calls).toBe(12);
     expect(c.capture.a.failed_calls).toBe(0);
+  });
+
+  it("runs of different agents are not paired by task index, and the note says why", async () => {
+    // Fixture truth: the agents each run's rollouts.jsonl names, read here without the index.
+    const agents = (run: string) => [
+      ...new Set(
+        readFileSync(path.join(RUNS_DIR, run, "rollouts.jsonl"), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .flatMap((l) => {
+            try {
+              const name = (JSON.parse(l) as { agent_ref?: { name?: unknown } }).agent_ref?.name;
+              return typeof name === "string" ? [name] : [];
+            } catch {
+              return []; // the fixture's malformed record
+            }
+          }),
+      ),
+    ];
+    const [x, y] = [agents("claude-code-capture-on"), agents("gym-main-v1")];
+    expect(x.filter((n) => y.includes(n))).toEqual([]);
+    const c = await compareRuns("claude-code-capture-on", "gym-main-v1", null);
+    expect(c.evaluation).toBeNull();
+    expect(c.notes).toContain(
+      `No evaluation comparison: the runs' records name different agents (claude-code-capture-on: ${x.sort().join(", ")}; gym-main-v1: ${y.sort().join(", ")}), so a task index names a different task in each.`,
+    );
   });
 });
 

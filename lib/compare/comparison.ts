@@ -36,6 +36,8 @@ export interface RunInput {
   summaries: RolloutSummary[];
   health: HealthReport;
   unreadableRecords: number;
+  /** The agents its records name (`agent_ref.name`); absent or empty when they name none. */
+  agents?: readonly string[];
 }
 
 /**
@@ -174,7 +176,18 @@ function callsHistogram(
   return [...m].sort((x, y) => x[0] - y[0]).map(([calls, count]) => ({ calls, count }));
 }
 
+/**
+ * Why the runs' tasks cannot be paired, or null: task indices number each agent's own dataset, so
+ * two runs whose records name agents, none of them shared, hold different tasks under one index.
+ */
+export function unpairedTasks(a: RunInput, b: RunInput): string | null {
+  const [x, y] = [a.agents ?? [], b.agents ?? []];
+  if (x.length === 0 || y.length === 0 || x.some((n) => y.includes(n))) return null;
+  return `No evaluation comparison: the runs' records name different agents (${a.id}: ${x.join(", ")}; ${b.id}: ${y.join(", ")}), so a task index names a different task in each.`;
+}
+
 export function compareEvaluation(a: RunInput, b: RunInput): EvaluationComparison | null {
+  if (unpairedTasks(a, b) !== null) return null;
   const ta = perTask(a.summaries),
     tb = perTask(b.summaries);
   const tasks = [...ta.keys()].filter((t) => tb.has(t)).sort((x, y) => x - y);

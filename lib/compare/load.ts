@@ -17,12 +17,13 @@ import {
 } from "@/lib/trainer";
 import { getRun, listRuns, runsRoot, type RunLayout } from "@/lib/runs";
 import { shared } from "@/lib/cache";
-import { indexFor } from "@/lib/index";
+import { indexFor, recordAgents } from "@/lib/index";
 import type { Comparison, RunRef } from "@/lib/schema";
 import type { StepSeries } from "./calibrated";
 import {
   captureSide,
   compareEvaluation,
+  unpairedTasks,
   compareTraining,
   stepSeries,
   type RunInput,
@@ -46,7 +47,10 @@ async function load(
   chosen: string | null,
   notes: string[],
 ): Promise<RunInput> {
-  const { snap, health, metrics } = await snapshotWithHealth(run, 60_000);
+  const [{ snap, health, metrics }, agents] = await Promise.all([
+    snapshotWithHealth(run, 60_000),
+    recordAgents(run),
+  ]);
   for (const error of [metrics.error, snap.records_error])
     if (error) notes.push(`Run ${run.id}: could not read ${error}.`);
   return {
@@ -56,6 +60,7 @@ async function load(
     summaries: indexFor(run).all(),
     health,
     unreadableRecords: snap.unreadable_count,
+    agents,
   };
 }
 
@@ -235,7 +240,8 @@ async function compareNow(
   const evaluation = compareEvaluation(ia, ib);
   if (!evaluation)
     notes.push(
-      "No evaluation comparison: the runs share no task index with a reward in their rollout records.",
+      unpairedTasks(ia, ib) ??
+        "No evaluation comparison: the runs share no task index with a reward in their rollout records.",
     );
   return {
     a: ref(a),

@@ -16,6 +16,7 @@ export {
 } from "./search";
 export {
   idsOfSteps,
+  recordAgents,
   recordColumnsSql,
   recordOf,
   type RecordRead,

@@ -70,6 +70,24 @@ export async function recordOf(run: RunLayout, id: string): Promise<RecordRead> 
   return { record: null, error: `the index's copy of ${id}: ${describeZodError(parsed.error)}` };
 }
 
+/**
+ * The distinct `agent_ref.name`s of the run's records (at most 50, sorted): which agents it ran,
+ * so a comparison can tell two runs of one agent from two runs whose task indices name different
+ * tasks. One pass over the table; none without records.
+ */
+export async function recordAgents(run: RunLayout): Promise<string[]> {
+  if (!run.rolloutsFile) return [];
+  const index = indexFor(run);
+  await index.syncedRecords();
+  return index.rows.handle
+    .prepare(
+      "SELECT a FROM (SELECT DISTINCT json_extract(record, '$.agent_ref.name') AS a FROM records) " +
+        "WHERE typeof(a) = 'text' ORDER BY a LIMIT 50",
+    )
+    .pluck()
+    .all() as string[];
+}
+
 /** Why `file` cannot be read whole, in the words of every whole-file read (a directory: refused). */
 async function notRegular(file: string): Promise<string | null> {
   return (await cachedOrError("records.unversioned", file, async () => null)).error;
