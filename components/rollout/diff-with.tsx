@@ -1,6 +1,7 @@
 // "diff with…" in the inspector's head: the same rollout's main chain under the other builder
 // profile, each other attempt `R-aN` of it, and the same rollout id in the root's other runs, as
-// links to the diff page. A server component
+// links to the diff page (an id is a task index and a rollout index: the same task only where the
+// runs ran one agent's dataset, which the link's title says rather than checks). A server component
 // streamed after the page (its own Suspense boundary): listing the store never delays a paint.
 import Link from "next/link";
 import { otherProfile, type Profile } from "@/lib/builder";
@@ -47,7 +48,7 @@ export async function DiffWith({
           <Link
             href={diffHref(self, { run: id, rollout })}
             data-testid="diff-with-run"
-            title={`rollout ${rollout} (the same task and index) in run ${id}`}
+            title={`rollout ${rollout} in run ${id}: the same id, the same task only if both runs ran one agent's dataset`}
           >
             {id}
           </Link>
