@@ -180,8 +180,12 @@ test("swap sides and deep links", async ({ page }) => {
 
 test("choose two runs on the home page", async ({ page, request }) => {
   await page.goto("/");
+  const hint = page.getByTestId("pick-hint");
+  await expect(hint).toHaveText("Pick two runs to compare them.");
   await page.locator('[data-run-id="opencode-after-fix"]').getByTestId("pick-run").check();
+  await expect(hint).toHaveText("One run picked: pick another to compare with it.");
   await page.locator('[data-run-id="opencode-before-fix"]').getByTestId("pick-run").check();
+  await expect(hint).toHaveText("Two runs picked; a third replaces the first.");
   await page.getByTestId("compare-link").click();
   await expect(page).toHaveURL(/\/compare\?a=opencode-after-fix&b=opencode-before-fix$/);
   await expect(page.getByTestId("evaluation")).toBeVisible();

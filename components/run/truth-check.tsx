@@ -194,7 +194,15 @@ function SampleTable({
                 <Where s={s} />
               </td>
               <td>
-                {err(s.mult_prob_error)} ({err(s.max_token_error)} at {s.max_token_pos ?? "–"})
+                {s.masked_tokens === 0 ? (
+                  <span className="muted">
+                    no token in the loss: its sample mask or token loss masks keep none
+                  </span>
+                ) : (
+                  <>
+                    {err(s.mult_prob_error)} ({err(s.max_token_error)} at {s.max_token_pos ?? "–"})
+                  </>
+                )}
               </td>
             </tr>
           ))}

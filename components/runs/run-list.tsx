@@ -105,7 +105,13 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
   return (
     <>
       <div className="toolbar">
-        <span className="muted">Pick two runs to compare them.</span>
+        <span className="muted" data-testid="pick-hint">
+          {a && b
+            ? "Two runs picked; a third replaces the first."
+            : a
+              ? "One run picked: pick another to compare with it."
+              : "Pick two runs to compare them."}
+        </span>
         {a && b ? (
           <Link
             className="button"
