@@ -20,10 +20,15 @@ export function WorstLink({
   experts?: boolean;
 }) {
   const w = s.worst;
+  // Not "no rollout": the sample may join one whose chain differs from the trainer's from here on.
   if (w.rollout_id === null)
     return (
-      <span className="muted" title={`${w.file} line ${w.line}`}>
-        {s.max.toFixed(3)} (no rollout)
+      <span
+        className="muted"
+        title="not linked: the sample has no capture, or the trainer's tokens differ from the capture's at or before this position (the truth check above says which)"
+        data-testid="hotspots-unlinked"
+      >
+        {s.max.toFixed(3)} ({w.file} line {w.line}, position {n(w.pos)})
       </span>
     );
   return (
