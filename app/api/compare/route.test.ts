@@ -58,7 +58,7 @@ describe("GET /api/compare", () => {
       ).json(),
     );
     expect(mult.training?.calibrated.decision).toBe("differs");
-    expect(mult.training?.headline).toMatch(/^Differs: /);
+    expect(mult.training?.headline).toMatch(/^Differs in train\/token_mult_prob_error: /);
     expect(kl.scalars).toContain("train/reward");
     const bad = await get("a=grpo-capture-on&b=grpo-capture-off&scalar=train%2Fnope");
     expect(bad.status).toBe(400);
