@@ -5,7 +5,12 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { writeSignalLedger, type SignalLedgerTruth } from "@/fixtures/generator/signal-ledger";
+import {
+  MASKED_OUT,
+  writeSignalLedger,
+  type SignalLedgerTruth,
+} from "@/fixtures/generator/signal-ledger";
+import { trainerTruthAll } from "@/lib/trainer/truth-check";
 import { getRun } from "@/lib/runs/root";
 import { parseRolloutQuery } from "@/lib/index/query";
 import { rolloutPage } from "@/lib/index/served";
@@ -23,6 +28,19 @@ beforeAll(async () => {
   run = await getRun(written.run, root);
   ledger = await runLedger(run);
 }, 60_000);
+
+describe("the sample the trainer left out of the loss (sample_loss_mask 0)", () => {
+  it("is not 'identical' in the truth check: its loss mask differs at every trained token", async () => {
+    const t = await trainerTruthAll(run);
+    const s = t.samples.find((x) => x.rollout_id === MASKED_OUT)!;
+    // The generator wrote the main chain's own loss mask and a sample mask of 0.
+    expect(s).toMatchObject({ class: "mask_differs", loss_tokens: 0 });
+    expect(s.mask_diffs).toBeGreaterThan(0);
+    expect(t.samples.filter((x) => x.class === "mask_differs").map((x) => x.rollout_id)).toContain(
+      MASKED_OUT,
+    );
+  });
+});
 
 describe("the signal ledger of signal-ledger", () => {
   it("equals the planted counts per step, each loss by name", () => {

@@ -62,6 +62,8 @@ export const trainerDiffersSchema = z.strictObject({
   /** The first chain position (0-based) whose token, or loss mask, differs. */
   first_diff: count.nullable(),
   mask_diffs: count,
+  /** The trainer's masks keep none of the sample's tokens in the loss (sample_loss_mask 0, say). */
+  left_out: z.boolean(),
 });
 
 export const loggedCheckSchema = z.enum(["equal", "differs", "not_logged", "not_computed"]);

@@ -197,7 +197,14 @@ describe("pending", () => {
 });
 
 describe("the trainer's step files hold a sample that differs from the main chain", () => {
-  const sample = { step: 3, record_step: 2, line: 6, first_diff: 812, mask_diffs: 0 };
+  const sample = {
+    step: 3,
+    record_step: 2,
+    line: 6,
+    first_diff: 812,
+    mask_diffs: 0,
+    left_out: false,
+  };
 
   it("other token ids: trained with a warning that names the file, the line and the position", () => {
     const result = classifySeverity({
@@ -218,6 +225,22 @@ describe("the trainer's step files hold a sample that differs from the main chai
     });
     expect(result.reasons.map((r) => r.sentence)).toEqual([
       "The trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) has a loss mask that differs from the capture's at 14 positions (the first: position 30).",
+    ]);
+  });
+
+  it("a sample the trainer left out of the loss says so, not only how many positions differ", () => {
+    const result = classifySeverity({
+      ...clean,
+      trainer_differs: {
+        ...sample,
+        class: "mask_differs",
+        first_diff: 12,
+        mask_diffs: 92,
+        left_out: true,
+      },
+    });
+    expect(result.reasons.map((r) => r.sentence)).toEqual([
+      "The trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture trains 92 tokens: the trainer left this sample out.",
     ]);
   });
 

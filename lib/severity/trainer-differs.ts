@@ -15,7 +15,9 @@ export function trainerDiffersReason(f: TrainerDiffers): Reason {
   const detail =
     f.class === "tokens_differ"
       ? `${where} holds other token ids than this main chain${from}`
-      : `${where} has a loss mask that differs from the capture's at ${plural(f.mask_diffs, "position")}${first}`;
+      : f.left_out
+        ? `${where} keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture trains ${plural(f.mask_diffs, "token")}: the trainer left this sample out`
+        : `${where} has a loss mask that differs from the capture's at ${plural(f.mask_diffs, "position")}${first}`;
   return makeReason(
     "trainer_differs",
     "trained_with_warnings",

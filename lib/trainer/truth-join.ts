@@ -20,6 +20,8 @@ export interface TruthSampleInput {
   agentName: string | null;
   tokenIds: readonly number[];
   tokenLossMask: readonly number[] | null;
+  /** `sample_loss_mask`: 0 leaves the whole sample out of the loss, whatever its token mask. */
+  sampleLossMask?: number | null;
 }
 
 export interface TruthJoin {
@@ -48,8 +50,10 @@ export function classifyPair(s: TruthSampleInput, c: TruthCandidate): TruthJoin 
   let first: number | null = null;
   let diffs = 0;
   const mask = s.tokenLossMask;
+  // The loss NeMo-RL computes weighs a token by token_loss_mask × sample_loss_mask.
+  const out = s.sampleLossMask === 0;
   for (let t = 0; mask && t < mask.length; t++) {
-    if ((mask[t] !== 0 ? 1 : 0) === (main.loss_mask[t] !== 0 ? 1 : 0)) continue;
+    if ((!out && mask[t] !== 0 ? 1 : 0) === (main.loss_mask[t] !== 0 ? 1 : 0)) continue;
     first ??= t;
     diffs++;
   }
@@ -131,7 +135,16 @@ export function differsByRollout(samples: readonly TruthSample[]): Record<string
     const had = out[s.rollout_id];
     if (had && (had.class === "tokens_differ" || s.class === "mask_differs")) continue;
     const { step, record_step, line, first_diff, mask_diffs } = s;
-    out[s.rollout_id] = { step, record_step, line, class: s.class, first_diff, mask_diffs };
+    const left_out = s.class === "mask_differs" && s.loss_tokens === 0;
+    out[s.rollout_id] = {
+      step,
+      record_step,
+      line,
+      class: s.class,
+      first_diff,
+      mask_diffs,
+      left_out,
+    };
   }
   return out;
 }

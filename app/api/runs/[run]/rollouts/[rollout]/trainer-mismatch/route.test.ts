@@ -100,6 +100,7 @@ describe("GET …/rollouts/{rollout}/trainer-mismatch", () => {
         class: cls,
         first_diff: p.firstDiff,
         mask_diffs: p.maskDiffs,
+        left_out: false, // the planted samples keep their sample mask
       };
       expect((await mismatch(p.rolloutId)).differs, cls).toEqual(want);
       expect((await mismatch(p.rolloutId, "chain=side-1")).differs, cls).toEqual(want);
