@@ -1,7 +1,7 @@
 // The run page's trainer truth check over the GRPO fixture runs: the two samples the generator
 // planted in grpo-capture-on (fixtures/generator/nemo-rl-steps PLANTED) are named and link to their
 // rollouts; the capture-off run says there is nothing to compare.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { PLANTED } from "../fixtures/generator/nemo-rl-planted";
 
@@ -27,7 +27,7 @@ test("grpo-capture-on: the truth check names the planted samples and links to th
   await page.goto("/runs/grpo-capture-on");
   const section = page.getByTestId("truth-check");
   await expect(section.getByTestId("truth-summary")).toContainText(
-    "trained on exactly what the capture delivered for 22 of 24 samples",
+    "trained on exactly the tokens and loss masks the capture delivered for 22 of 24 samples",
   );
   await expect(section.getByTestId("truth-step-row")).toHaveCount(3);
   const [maskStep, maskIdx] = PLANTED.maskDiffers;
@@ -141,4 +141,45 @@ test("grpo-capture-on: the table, its reason filter and the home page count them
     "data-count",
     String(ids.length),
   );
+});
+
+/**
+ * NeMo-RL's token_mult_prob_error over a run's step files, computed here from the files: the mean
+ * of exp(|generation − prev|) over every token whose token × sample loss mask is not 0, position 0
+ * dropped (NeMo-RL's ClippedPGLossFn; lib/trainer is not used).
+ */
+function runMultProbError(run: string): number {
+  const dir = `fixtures/runs/${run}/logs`;
+  let [sum, n] = [0, 0];
+  for (const f of readdirSync(dir).filter((x) => /^train_data_step\d+\.jsonl$/.test(x)))
+    for (const line of readFileSync(`${dir}/${f}`, "utf8").split("\n").filter(Boolean)) {
+      const s = JSON.parse(line) as Record<string, number[][] | number[]>;
+      const [gen, prev, mask] = ["generation_logprobs", "prev_logprobs", "token_loss_mask"].map(
+        (k) => (s[k] as number[][])[0]!,
+      );
+      const sample = (s.sample_loss_mask as number[])[0]!;
+      const len = (s.input_lengths as number[])[0]!;
+      for (let t = 1; t < len; t++)
+        if (mask![t]! * sample !== 0)
+          [sum, n] = [sum + Math.exp(Math.abs(gen![t]! - prev![t]!)), n + 1];
+    }
+  return sum / n;
+}
+
+test("grpo-hotspots: same tokens and masks, but log probs that disagree, is not a green all-clear", async ({
+  page,
+}) => {
+  const mult = runMultProbError("grpo-hotspots");
+  expect(mult).toBeGreaterThan(1.05); // the fixture plants three tokens off
+  await page.goto("/runs/grpo-hotspots");
+  const summary = page.getByTestId("truth-summary");
+  await expect(summary).toContainText(
+    `its log probs disagree with the inference engine's (token_mult_prob_error ${mult.toFixed(3)}, above 1.05`,
+  );
+  await expect(summary).not.toHaveClass(/ok-text/);
+  const alert = page.locator('[data-testid="alert"][data-kind="trainer_mismatch"]');
+  await expect(alert).toContainText(
+    `\`token_mult_prob_error\` is ${mult.toFixed(3)}`.replace(/`/g, ""),
+  );
+  await expect(page.getByTestId("alerts-none")).toHaveCount(0);
 });

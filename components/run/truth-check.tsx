@@ -13,6 +13,7 @@ import {
   API,
 } from "@/lib/schema";
 import { alertRolloutHref } from "@/lib/view";
+import { INVESTIGATE_ABOVE } from "@/lib/trainer/pure";
 import { getApi } from "@/components/shared/api";
 
 const n = (v: number) => v.toLocaleString("en-US");
@@ -52,10 +53,19 @@ function Summary({ t }: { t: TrainerTruth }) {
         where re-tokenization drift shows.
       </p>
     );
+  // Same tokens and masks is not same log probs: green only when those agree too (NeMo-RL's 1.05).
+  const mult = t.totals.token_mult_prob_error;
+  const disagree = mult !== null && mult > INVESTIGATE_ABOVE;
   return (
-    <p data-testid="truth-summary" className={identical === samples ? "ok-text" : undefined}>
-      The trainer trained on exactly what the capture delivered for {n(identical)} of {n(samples)}{" "}
-      samples.
+    <p
+      data-testid="truth-summary"
+      className={identical === samples ? (disagree ? "warn-text" : "ok-text") : undefined}
+    >
+      The trainer trained on exactly the tokens and loss masks the capture delivered for{" "}
+      {n(identical)} of {n(samples)} samples
+      {disagree
+        ? `; its log probs disagree with the inference engine's (token_mult_prob_error ${mult.toFixed(3)}, above ${INVESTIGATE_ABOVE}: see the alert).`
+        : "."}
     </p>
   );
 }
