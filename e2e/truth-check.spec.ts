@@ -78,7 +78,9 @@ test("grpo-capture-on: a rollout the trainer trained on otherwise is never plain
     await expect(bar).toHaveAttribute("data-severity", "trained_with_warnings");
     await expect(page.getByTestId("verdict-label")).toHaveClass(/sev-warn/);
     const first = bar.getByTestId("verdict-sentence").first();
-    await expect(first).toContainText("Trained on, but the trainer's sample differs:");
+    await expect(first).toContainText(
+      "Trained on by the capture's consumer, but the trainer's sample differs:",
+    );
     await expect(first).toContainText(
       `train_data_step${n}.jsonl line ${idx + 1} (the records' step ${n - 1})`,
     );
@@ -182,4 +184,30 @@ test("grpo-hotspots: same tokens and masks, but log probs that disagree, is not 
     `\`token_mult_prob_error\` is ${mult.toFixed(3)}`.replace(/`/g, ""),
   );
   await expect(page.getByTestId("alerts-none")).toHaveCount(0);
+});
+
+test("signal-ledger: the sample the trainer left out of the loss is never plainly 'trained'", async ({
+  page,
+}) => {
+  // Fixture truth: the step file's sample whose sample_loss_mask is 0, and the rollout its idx
+  // names among the step's records (rollouts.jsonl order, as NeMo-RL's idx counts them).
+  const sample = readFileSync("fixtures/runs/signal-ledger/logs/train_data_step1.jsonl", "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { idx: number; sample_loss_mask: number[] })
+    .find((s) => s.sample_loss_mask[0] === 0)!;
+  const step0 = readFileSync("fixtures/runs/signal-ledger/rollouts.jsonl", "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map(
+      (l) => JSON.parse(l) as { step: number; _ng_task_index: number; _ng_rollout_index: number },
+    )
+    .filter((r) => r.step === 0);
+  const r = step0[sample.idx]!;
+  await page.goto(`/runs/signal-ledger/rollouts/${r._ng_task_index}-${r._ng_rollout_index}`);
+  const bar = page.getByTestId("verdict-bar");
+  await expect(bar).toHaveAttribute("data-severity", "trained_with_warnings");
+  await expect(bar.getByTestId("verdict-sentence").first()).toContainText(
+    "but the trainer left its sample out of the loss: `train_data_step1.jsonl`".replace(/`/g, ""),
+  );
 });

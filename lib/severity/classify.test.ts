@@ -214,7 +214,7 @@ describe("the trainer's step files hold a sample that differs from the main chai
     expect(result.severity).toBe("trained_with_warnings");
     expect(SEVERITY_LABEL[result.severity]).not.toBe(SEVERITY_LABEL.trained);
     expect(bannerSentences(result)).toEqual([
-      "Trained on, but the trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) holds other token ids than this main chain from position 812 on.",
+      "Trained on by the capture's consumer, but the trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) holds other token ids than this main chain from position 812 on.",
     ]);
   });
 
@@ -239,8 +239,8 @@ describe("the trainer's step files hold a sample that differs from the main chai
         left_out: true,
       },
     });
-    expect(result.reasons.map((r) => r.sentence)).toEqual([
-      "The trainer's sample differs: `train_data_step3.jsonl` line 6 (the records' step 2) keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture trains 92 tokens: the trainer left this sample out.",
+    expect(bannerSentences(result)).toEqual([
+      "Trained on by the capture's consumer, but the trainer left its sample out of the loss: `train_data_step3.jsonl` line 6 (the records' step 2) keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture's consumer trains 92 tokens.",
     ]);
   });
 

@@ -174,7 +174,12 @@ export function bannerSentences(result: SeverityResult): string[] {
   if (result.severity === "trained" || !first) return [`${HEADLINES[result.severity]}.`];
   if (result.severity === "pending") return result.reasons.map((r) => r.sentence);
   if (result.severity === "trained_with_warnings") {
-    return [`Trained on, but ${first.title}: ${first.detail}.`, ...rest.map((r) => r.sentence)];
+    // "Trained on" is the capture consumer's word; the trainer's own files are another witness.
+    const by = first.code === "trainer_differs" ? " by the capture's consumer" : "";
+    return [
+      `Trained on${by}, but ${first.title}: ${first.detail}.`,
+      ...rest.map((r) => r.sentence),
+    ];
   }
   return [`${HEADLINES[result.severity]}.`, ...result.reasons.map((r) => r.sentence)];
 }

@@ -16,12 +16,11 @@ export function trainerDiffersReason(f: TrainerDiffers): Reason {
     f.class === "tokens_differ"
       ? `${where} holds other token ids than this main chain${from}`
       : f.left_out
-        ? `${where} keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture trains ${plural(f.mask_diffs, "token")}: the trainer left this sample out`
+        ? `${where} keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture's consumer trains ${plural(f.mask_diffs, "token")}`
         : `${where} has a loss mask that differs from the capture's at ${plural(f.mask_diffs, "position")}${first}`;
-  return makeReason(
-    "trainer_differs",
-    "trained_with_warnings",
-    WARNING_TITLES.trainer_differs,
-    detail,
-  );
+  // The same reason (its code, filter and counts); its title says what the trainer did instead.
+  const title = f.left_out
+    ? "the trainer left its sample out of the loss"
+    : WARNING_TITLES.trainer_differs;
+  return makeReason("trainer_differs", "trained_with_warnings", title, detail);
 }
