@@ -8,7 +8,7 @@ const CHART_TITLES = [
   "Why not simply trained",
   "Mask reasons",
   "Delivered fraction",
-  "Calls per rollout",
+  "Captured calls per rollout",
   "HTTP status of model calls",
 ];
 /** Bar heights of a chart's placeholder, as fractions of its frame: a shape, not data. */

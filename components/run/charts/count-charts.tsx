@@ -109,7 +109,7 @@ function specs(h: RunHealth): Spec[] {
       chart: "calls",
       id: "calls",
       none: "no captured calls",
-      title: "Calls per rollout",
+      title: "Captured calls per rollout",
       data: h.calls_per_rollout,
       bucketAxis: "captured calls",
       ...perRollout,

@@ -52,10 +52,10 @@ const SPECS: Spec[] = [
   },
   {
     id: "per-step-calls",
-    title: "Calls per rollout, per step",
-    valueAxis: "calls per rollout (mean)",
+    title: "Captured calls per rollout, per step",
+    valueAxis: "captured calls per rollout (mean)",
     format: fixed(1),
-    series: [{ key: "calls_mean", label: "mean calls per rollout", color: NEUTRAL }],
+    series: [{ key: "calls_mean", label: "mean captured calls per rollout", color: NEUTRAL }],
     row: (p) => ({ calls_mean: p.calls_mean }),
   },
   {
