@@ -252,3 +252,19 @@ test("two seed groups: mean lines with bands, seed counts in the verdict, a pick
     "grpo-seeds-on-3 (seed group grpo-seeds-on)",
   ]);
 });
+
+test("runs of different agents, one without a model-call store: no task pairing, no guessed 0s", async ({
+  page,
+}) => {
+  // Fixture truth: gym-main-v1 keeps no model-call store, claude-code-capture-on does.
+  const has = (run: string) => readdirSync(path.join(E2E_RUNS, run)).includes("model-calls");
+  expect([has("claude-code-capture-on"), has("gym-main-v1")]).toEqual([true, false]);
+  await page.goto("/compare?a=claude-code-capture-on&b=gym-main-v1");
+  await expect(page.getByTestId("compare-notes")).toContainText(
+    "the runs' records name different agents",
+  );
+  await expect(page.getByTestId("evaluation")).toHaveCount(0);
+  const cell = (row: string) => page.getByTestId(`capture-${row}`).locator("td").nth(1);
+  await expect(cell("failed")).toHaveText("— (no model-call statuses recorded)");
+  await expect(cell("cut-short")).toHaveText("— (no model-call statuses recorded)");
+});

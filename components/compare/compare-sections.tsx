@@ -114,6 +114,19 @@ function codes(s: CaptureSide): string {
   return s.status_codes.map((c) => `${c.key}×${c.count}`).join(" ") || "—";
 }
 
+/**
+ * A count over model calls' statuses: with no status recorded (no model-call store) a failure
+ * leaves no trace, so 0 would be a guess; it is "—" there.
+ */
+const statused =
+  (get: (s: CaptureSide) => number) =>
+  (s: CaptureSide): string =>
+    s.rollouts === 0
+      ? "— (no captured rollouts)"
+      : s.status_codes.length === 0 && get(s) === 0
+        ? "— (no model-call statuses recorded)"
+        : String(get(s));
+
 /** A count over captured rollouts: with none captured (capture off) it is not 0 but unknown. */
 const captured =
   (get: (s: CaptureSide) => string) =>
@@ -141,10 +154,10 @@ export function CaptureSection({ c }: { c: Comparison }) {
       "invalid",
     ],
     ["model-call status codes", codes, "status"],
-    ["failed model calls", captured((s) => String(s.failed_calls)), "failed"],
+    ["failed model calls", statused((s) => s.failed_calls), "failed"],
     [
       "rollouts cut short by a failed call (the last call failed)",
-      captured((s) => String(s.cut_short)),
+      statused((s) => s.cut_short),
       "cut-short",
     ],
     [
