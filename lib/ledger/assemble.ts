@@ -13,6 +13,8 @@ export interface JoinedSample {
   rollout_id: string | null;
   class: "identical" | "mask_differs" | "tokens_differ" | "no_capture";
   loss_tokens: number | null;
+  /** Loss-mask tokens whose logged advantage is not 0; null when the step file logs none. */
+  advantage_tokens: number | null;
 }
 
 export interface LedgerInput {
@@ -28,19 +30,25 @@ export interface LedgerInput {
 }
 
 export const ADVANTAGE_RULE =
-  `GRPO groups by ${DEFAULT_GROUP_FIELD} and step (the groups route's default): a group carries an ` +
-  "advantage when at least two unmasked rewards differ; its loss-mask tokens count.";
+  "The trainer's own `advantages` where its step file logs them: the loss-mask tokens whose " +
+  `advantage is not 0 count. Else GRPO groups by ${DEFAULT_GROUP_FIELD} and step (the groups ` +
+  "route's default): a group carries an advantage when at least two unmasked rewards differ; its " +
+  "loss-mask tokens count.";
 
 export function assembleLedger(input: LedgerInput): RunLedger {
-  const trained = new Map<number, { loss: number; adv: number }>();
+  // `unknown`: a sample had neither logged advantages nor a group to tell them by.
+  const trained = new Map<number, { loss: number; adv: number; unknown: boolean }>();
   let noMask = 0;
   for (const s of input.samples) {
     // A sample the truth check could not join to a captured rollout is not a captured token.
     if (s.rollout_id === null || s.class === "no_capture") continue;
     if (s.loss_tokens === null) noMask++;
-    const t = trained.get(s.record_step) ?? { loss: 0, adv: 0 };
+    const t = trained.get(s.record_step) ?? { loss: 0, adv: 0, unknown: false };
     t.loss += s.loss_tokens ?? 0;
-    if (input.signal?.get(s.rollout_id) === true) t.adv += s.loss_tokens ?? 0;
+    // What the trainer logged wins over what the rewards say it should have computed.
+    if (s.advantage_tokens !== null) t.adv += s.advantage_tokens;
+    else if (input.signal === null) t.unknown = true;
+    else if (input.signal.get(s.rollout_id) === true) t.adv += s.loss_tokens ?? 0;
     trained.set(s.record_step, t);
   }
   const issues = [...input.issues];
@@ -63,7 +71,10 @@ export function assembleLedger(input: LedgerInput): RunLedger {
       },
       delivered: s.delivered,
       in_loss_mask: inLoss,
-      with_advantage: inLoss === null || input.signal === null ? null : (t?.adv ?? 0),
+      with_advantage:
+        inLoss === null || t?.unknown || (t === undefined && input.signal === null)
+          ? null
+          : (t?.adv ?? 0),
       step_file: file ?? null,
       calls: s.calls,
       rerendered: s.rerendered,

@@ -10,7 +10,7 @@ export const LOSS_WORDS = {
   branches: "branches",
   masked: "masked rollouts",
   outside_loss_mask: "outside the loss mask",
-  equal_reward: "equal-reward groups",
+  equal_reward: "no advantage",
 } as const;
 export type LossName = keyof typeof LOSS_WORDS;
 

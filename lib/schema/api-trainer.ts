@@ -46,6 +46,8 @@ export const truthSampleSchema = z.strictObject({
   masked_tokens: count,
   /** Tokens the trainer's loss mask (and sample mask) keep; null without token_loss_mask. */
   loss_tokens: count.nullable(),
+  /** Of those, the ones whose logged advantage is not 0; null without `advantages`. */
+  advantage_tokens: count.nullable(),
   max_token_error: ratio,
   max_token_pos: count.nullable(),
 });

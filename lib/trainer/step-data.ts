@@ -54,6 +54,22 @@ export function lossTokensOf(
   return n;
 }
 
+/**
+ * Loss-mask tokens whose logged advantage is not 0: the ones the policy gradient moves (the
+ * ledger's advantage stage, docs/ledger.md). Null when the line has no token_loss_mask or no
+ * `advantages` (the ledger then falls back to the groups' rewards).
+ */
+export function advantageTokensOf(
+  s: Pick<StepSample, "tokenLossMask" | "sampleLossMask" | "advantages">,
+): number | null {
+  const [mask, adv] = [s.tokenLossMask, s.advantages];
+  if (!mask || !adv) return null;
+  if (s.sampleLossMask === 0) return 0;
+  let n = 0;
+  for (let t = 0; t < mask.length; t++) if (mask[t] !== 0 && (adv[t] ?? 0) !== 0) n++;
+  return n;
+}
+
 const STEP_FILE = /^(train|val)_data_step(\d+)\.jsonl$/;
 
 /** NeMo-RL's step logs in `dir`, by kind then step; empty when `dir` is missing or unreadable. */

@@ -30,7 +30,7 @@ export const LEDGER_SEGMENTS: readonly Segment[] = [
   { key: "with_advantage", label: "reached the gradient", filter: "delivered" },
   {
     key: "equal_reward",
-    label: "equal-reward groups (no advantage)",
+    label: "no advantage (equal-reward groups, or a logged advantage of 0)",
     filter: "delivered",
     noSignalGroups: true,
   },

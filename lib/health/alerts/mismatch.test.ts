@@ -80,6 +80,7 @@ const sample = (mult: number | null, id: string, line = 1): TruthSample => ({
   mult_prob_error: mult,
   masked_tokens: mult === null ? 0 : 5,
   loss_tokens: null,
+  advantage_tokens: null,
   max_token_error: mult,
   max_token_pos: mult === null ? null : 3,
 });
