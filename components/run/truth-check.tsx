@@ -127,34 +127,36 @@ function TruthView({ truth: t }: { truth: TrainerTruth }) {
           {i.message}
         </div>
       ))}
-      <table className="grid" data-testid="truth-steps">
-        <thead>
-          <tr>
-            <th>step file</th>
-            <th>samples</th>
-            <th>identical</th>
-            <th>mask differs</th>
-            <th>tokens differ</th>
-            <th>no capture</th>
-            <th>token_mult_prob_error</th>
-            <th>logged</th>
-          </tr>
-        </thead>
-        <tbody>
-          {t.steps.map((s) => (
-            <tr key={s.step} data-testid="truth-step-row">
-              <td className="mono">{s.file}</td>
-              <td>{n(s.samples)}</td>
-              <td>{n(s.identical)}</td>
-              <td>{n(s.mask_differs)}</td>
-              <td>{n(s.tokens_differ)}</td>
-              <td>{n(s.no_capture)}</td>
-              <td>{err(s.token_mult_prob_error)}</td>
-              <LoggedCell s={s} />
+      <div {...scrollRegion("the truth check per step file")}>
+        <table className="grid" data-testid="truth-steps">
+          <thead>
+            <tr>
+              <th>step file</th>
+              <th>samples</th>
+              <th>identical</th>
+              <th>mask differs</th>
+              <th>tokens differ</th>
+              <th>no capture</th>
+              <th>token_mult_prob_error</th>
+              <th>logged</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {t.steps.map((s) => (
+              <tr key={s.step} data-testid="truth-step-row">
+                <td className="mono">{s.file}</td>
+                <td>{n(s.samples)}</td>
+                <td>{n(s.identical)}</td>
+                <td>{n(s.mask_differs)}</td>
+                <td>{n(s.tokens_differ)}</td>
+                <td>{n(s.no_capture)}</td>
+                <td>{err(s.token_mult_prob_error)}</td>
+                <LoggedCell s={s} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <SampleTable runId={t.run_id} rows={t.samples.slice(0, SHOWN)} total={t.samples_total} />
     </section>
   );
@@ -174,53 +176,64 @@ function SampleTable({
       <p className="muted" data-testid="truth-samples-count">
         Samples, differences first: {n(rows.length)} of {n(total)}.
       </p>
-      <table className="grid" data-testid="truth-samples">
-        <thead>
-          <tr>
-            <th>step / idx</th>
-            <th>rollout</th>
-            <th>check</th>
-            <th>where</th>
-            <th>mult prob error (worst token)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((s) => (
-            <tr key={`${s.step}-${s.line}`} data-testid="truth-sample" data-class={s.class}>
-              <td className="mono">
-                {s.step} / {s.idx ?? "–"}
-              </td>
-              <td>
-                {s.rollout_id ? (
-                  <Link href={alertRolloutHref(runId, s.rollout_id)} className="mono">
-                    {s.rollout_id}
-                  </Link>
-                ) : (
-                  "–"
-                )}
-              </td>
-              <td>{CLASS_WORDS[s.class]}</td>
-              <td>
-                <Where s={s} />
-              </td>
-              <td>
-                {s.masked_tokens === 0 ? (
-                  <span className="muted">
-                    no token in the loss: its sample mask or token loss masks keep none
-                  </span>
-                ) : (
-                  <>
-                    {err(s.mult_prob_error)} ({err(s.max_token_error)} at {s.max_token_pos ?? "–"})
-                  </>
-                )}
-              </td>
+      <div {...scrollRegion("the truth check's samples")}>
+        <table className="grid" data-testid="truth-samples">
+          <thead>
+            <tr>
+              <th>step / idx</th>
+              <th>rollout</th>
+              <th>check</th>
+              <th>where</th>
+              <th>mult prob error (worst token)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={`${s.step}-${s.line}`} data-testid="truth-sample" data-class={s.class}>
+                <td className="mono">
+                  {s.step} / {s.idx ?? "–"}
+                </td>
+                <td>
+                  {s.rollout_id ? (
+                    <Link href={alertRolloutHref(runId, s.rollout_id)} className="mono">
+                      {s.rollout_id}
+                    </Link>
+                  ) : (
+                    "–"
+                  )}
+                </td>
+                <td>{CLASS_WORDS[s.class]}</td>
+                <td>
+                  <Where s={s} />
+                </td>
+                <td>
+                  {s.masked_tokens === 0 ? (
+                    <span className="muted">
+                      no token in the loss: its sample mask or token loss masks keep none
+                    </span>
+                  ) : (
+                    <>
+                      {err(s.mult_prob_error)} ({err(s.max_token_error)} at {s.max_token_pos ?? "–"}
+                      )
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
+
+/** A long table's box: at most about a dozen rows high, scrolled by wheel or keyboard. */
+const scrollRegion = (label: string) => ({
+  style: { maxHeight: 440, overflowY: "auto" as const },
+  tabIndex: 0,
+  role: "region",
+  "aria-label": label,
+});
 
 function Where({ s }: { s: TruthSample }) {
   if (s.first_diff === null) return "–";

@@ -128,6 +128,9 @@ export function CountChart(props: CountChartProps) {
   const category = { dataKey: "label", tick: AXIS_TICK, interval: 0 } as const;
   const plotHeight = horizontal ? Math.max(PLOT_HEIGHT, 28 * rows.length + 24) : PLOT_HEIGHT;
   const value = { allowDecimals: false, tick: axisTick, interval: 0 } as const;
+  // Room right of the longest bar for its count label: some 7 px a digit.
+  const digits = String(rows.reduce((m, r) => Math.max(m, r.count), 0)).length;
+  const labelRoom = Math.max(28, 12 + 7 * digits);
   return (
     <ChartFrame
       id={props.id}
@@ -147,7 +150,7 @@ export function CountChart(props: CountChartProps) {
           layout={horizontal ? "vertical" : "horizontal"}
           margin={
             horizontal
-              ? { top: 4, right: 28, left: 0, bottom: 0 }
+              ? { top: 4, right: labelRoom, left: 0, bottom: 0 }
               : { top: 18, right: 8, left: -18, bottom: 0 }
           }
           cursor={rows.some((r) => r.query !== null) ? "pointer" : undefined}
