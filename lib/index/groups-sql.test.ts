@@ -112,6 +112,9 @@ describe("the SQL path answers as the in-memory path", () => {
       lines.push(
         JSON.stringify({ _ng_task_index: 99, _ng_rollout_index: i, step: 1, reward, mask_sample }),
       );
+    // Task 98: no reward recorded at all (whether it carries a signal is not known).
+    for (const i of [0, 1])
+      lines.push(JSON.stringify({ _ng_task_index: 98, _ng_rollout_index: i, step: 2 }));
     writeFileSync(file, lines.join("\n") + "\n");
     const { fields } = await expectSamePaths(file);
     expect(fields).toEqual(expect.arrayContaining(["name", "mixed", "meta.flag", "meta.deep.x"]));

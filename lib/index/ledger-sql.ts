@@ -47,17 +47,18 @@ export function rerenderedRollouts(
 
 /**
  * Rollout id → whether its group (by task and step, the groups route's default) carries an
- * advantage: at least two unmasked rewards, not all equal. Null when the run has no task field.
+ * advantage: at least two unmasked rewards, not all equal; null where no member's record has a
+ * reward (not known). Null when the run has no task field.
  */
-export function groupSignalOf(db: Database.Database): Map<string, boolean> | null {
+export function groupSignalOf(db: Database.Database): Map<string, boolean | null> | null {
   const fields = sampleFields(db).map((f) => f.path);
   if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
   const t = groupTables(db, DEFAULT_GROUP_FIELD);
   const rows = db
     .prepare(
-      `SELECT m.id AS id, g.no_signal AS none FROM ${t.members} m
+      `SELECT m.id AS id, g.no_signal AS none, g.unrewarded AS unknown FROM ${t.members} m
        JOIN ${t.groups} g ON g.kind = m.kind AND g.v = m.v AND g.step IS m.step`,
     )
-    .all() as Array<{ id: string; none: number }>;
-  return new Map(rows.map((r) => [r.id, r.none === 0]));
+    .all() as Array<{ id: string; none: number; unknown: number }>;
+  return new Map(rows.map((r) => [r.id, r.unknown === 1 ? null : r.none === 0]));
 }

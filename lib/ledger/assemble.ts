@@ -23,8 +23,11 @@ export interface LedgerInput {
   /** Record step → its train_data_step file's name. */
   stepFiles: ReadonlyMap<number, string>;
   samples: readonly JoinedSample[];
-  /** Rollout id → its group carries an advantage; null when the run has no groups. */
-  signal: ReadonlyMap<string, boolean> | null;
+  /**
+   * Rollout id → its group carries an advantage (null: its group has no reward recorded); null
+   * when the run has no groups.
+   */
+  signal: ReadonlyMap<string, boolean | null> | null;
   rerendered: RerenderedAt[];
   issues: string[];
 }
@@ -33,7 +36,7 @@ export const ADVANTAGE_RULE =
   "The trainer's own `advantages` where its step file logs them: the loss-mask tokens whose " +
   `advantage is not 0 count. Else GRPO groups by ${DEFAULT_GROUP_FIELD} and step (the groups ` +
   "route's default): a group carries an advantage when at least two unmasked rewards differ; its " +
-  "loss-mask tokens count.";
+  "loss-mask tokens count; with no reward in its records, the step's count is not known.";
 
 export function assembleLedger(input: LedgerInput): RunLedger {
   // `unknown`: a sample had neither logged advantages nor a group to tell them by.
@@ -47,7 +50,7 @@ export function assembleLedger(input: LedgerInput): RunLedger {
     t.loss += s.loss_tokens ?? 0;
     // What the trainer logged wins over what the rewards say it should have computed.
     if (s.advantage_tokens !== null) t.adv += s.advantage_tokens;
-    else if (input.signal === null) t.unknown = true;
+    else if (input.signal === null || input.signal.get(s.rollout_id) === null) t.unknown = true;
     else if (input.signal.get(s.rollout_id) === true) t.adv += s.loss_tokens ?? 0;
     trained.set(s.record_step, t);
   }

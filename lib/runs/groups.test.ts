@@ -84,9 +84,9 @@ describe("runGroups over grpo-capture-on", () => {
       [2, 5, [0, 1, 1, 0], false],
     ]);
     expect(g.per_step).toEqual([
-      { step: 0, groups: 2, no_signal: 1 },
-      { step: 1, groups: 2, no_signal: 1 },
-      { step: 2, groups: 2, no_signal: 0 },
+      { step: 0, groups: 2, no_signal: 1, no_rewards: 0 },
+      { step: 1, groups: 2, no_signal: 1, no_rewards: 0 },
+      { step: 2, groups: 2, no_signal: 0, no_rewards: 0 },
     ]);
     expect(g.groups[0]!.members.map((m) => m.rollout_id)).toEqual(["0-0", "0-1", "0-2", "0-3"]);
     expect(g.groups[1]!.members.every((m) => m.advantage === 0)).toBe(true);
@@ -115,6 +115,21 @@ describe("runGroups over grpo-capture-on", () => {
     expect(bad).toThrow(InvalidInputError);
     expect(bad).toThrow(/by: "nope" is not a scalar field.*allowed: .*"_ng_task_index"/);
     expect(() => q("baseline=median")).toThrow(/baseline/);
+  });
+
+  it("a group whose records carry no reward is not said to lack a signal: it is not known", () => {
+    const recs = new Map<string, Record<string, unknown>>([
+      ["0-0", { _ng_task_index: 0, step: 0 }],
+      ["0-1", { _ng_task_index: 0, step: 0 }],
+      ["1-0", { _ng_task_index: 1, step: 0, reward: 1 }],
+      ["1-1", { _ng_task_index: 1, step: 0, reward: 1 }],
+    ]);
+    const g = runGroups(recs, q(""));
+    expect(g.groups.map((x) => [x.key, x.no_signal])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
+    expect(g.per_step).toEqual([{ step: 0, groups: 2, no_signal: 1, no_rewards: 1 }]);
   });
 
   it("records without a task index: no groups and by null", () => {

@@ -60,9 +60,10 @@ export function signalPerStep(groups: readonly RolloutGroup[]): StepSignal[] {
   const out = new Map<number | null, StepSignal>();
   for (const g of groups) {
     let s = out.get(g.step);
-    if (!s) out.set(g.step, (s = { step: g.step, groups: 0, no_signal: 0 }));
+    if (!s) out.set(g.step, (s = { step: g.step, groups: 0, no_signal: 0, no_rewards: 0 }));
     s.groups++;
     if (g.no_signal) s.no_signal++;
+    if (g.members.every((m) => m.reward === null)) s.no_rewards++;
   }
   return [...out.values()].sort((a, b) => byStep(a.step, b.step));
 }
@@ -95,5 +96,7 @@ export function runGroups(records: ReadonlyMap<string, RecordLike>, q: GroupsQue
     max_group_size: groups.reduce((a, g) => Math.max(a, g.n), 0),
     ungrouped,
     records: records.size,
+    logged: null,
+    logged_error: null,
   };
 }

@@ -1,0 +1,49 @@
+// The ledger's advantage stage when the step files log no advantages: the groups' rewards decide,
+// and a group with no reward recorded leaves its step's count unknown (null), never 0 or all.
+import { describe, expect, it } from "vitest";
+import { assembleLedger, type LedgerInput } from "./assemble";
+
+const sums = (step: number) => ({
+  ...{ step, rollouts: 2, counted: 2, captured: 100, side_calls: 0, retries_dropped: 0 },
+  ...{ quarantined: 0, branches: 0, masked: 0, delivered: 100 },
+  ...{ calls: 2, rerendered: 0, rerendered_rollouts: 0 },
+});
+
+function input(signal: LedgerInput["signal"]): LedgerInput {
+  return {
+    runId: "r",
+    sums: [sums(0)],
+    stepFiles: new Map([[0, "train_data_step1.jsonl"]]),
+    samples: ["0-0", "0-1"].map((id) => ({
+      ...{ record_step: 0, rollout_id: id, class: "identical" as const },
+      ...{ loss_tokens: 30, advantage_tokens: null },
+    })),
+    signal,
+    rerendered: [],
+    issues: [],
+  };
+}
+
+describe("the ledger's advantage stage from the groups", () => {
+  it("counts the loss tokens of rollouts whose group's rewards differ, none of equal ones", () => {
+    const differ = new Map([
+      ["0-0", true],
+      ["0-1", false],
+    ]);
+    expect(assembleLedger(input(differ)).steps[0]).toMatchObject({
+      in_loss_mask: 60,
+      with_advantage: 30,
+    });
+  });
+
+  it("a group with no reward recorded: not known", () => {
+    const unknown = new Map<string, boolean | null>([
+      ["0-0", true],
+      ["0-1", null],
+    ]);
+    expect(assembleLedger(input(unknown)).steps[0]).toMatchObject({
+      in_loss_mask: 60,
+      with_advantage: null,
+    });
+  });
+});
