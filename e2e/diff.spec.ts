@@ -23,6 +23,11 @@ test("two members of a GRPO group: the known first divergence, then a changed me
   await expect(a.getByTestId("diff-reward")).toHaveText(String(GROUP_PAIR.rewardA));
   await expect(b.getByTestId("diff-reward")).toHaveText(String(GROUP_PAIR.rewardB));
   await expect(b.getByTestId("diff-advantage")).toContainText("\u22121.000");
+  // Its step file logs reward − the task group's mean (rewards 1, 1, 0, 1): 0 − 0.75, which the
+  // default rule above (leave-one-out, normalised) is not.
+  const logged = b.getByTestId("diff-logged-advantage");
+  await expect(logged).toContainText("\u22120.750");
+  await expect(logged).toContainText("not the rule above");
 
   const changed = page.locator('[data-testid="diff-row"][data-diverges="1"]');
   await expect(changed).toHaveAttribute("data-kind", "changed");

@@ -153,3 +153,58 @@ test("a record-field column shows each rollout's value, and the choice is in the
   await expect(bad).toContainText('"bogus"');
   await expect(bad).toContainText("_ng_task_index");
 });
+
+/** Each trained rollout's logged advantage, read from the step files (its first loss token's). */
+function loggedFromStepFiles(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const n of [1, 2, 3]) {
+    const file = path.join(FIXTURE_RUNS, RUN, "logs", `train_data_step${n}.jsonl`);
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    // The generator writes step N's samples in the order of step N − 1's records.
+    const recs = records.filter((r) => r.step === n - 1);
+    for (const [i, l] of lines.entries()) {
+      const s = JSON.parse(l) as { token_loss_mask: number[][]; advantages: number[][] };
+      const first = s.token_loss_mask[0]!.indexOf(1);
+      const r = recs[i]!;
+      out.set(`${r._ng_task_index}-${r._ng_rollout_index}`, s.advantages[0]![first]!);
+    }
+  }
+  return out;
+}
+
+test("the groups set the trainer's logged advantages beside their own, and switch to the rule that gives them", async ({
+  page,
+}) => {
+  const logged = loggedFromStepFiles();
+  const groups = expectedGroups();
+  const members = groups.flatMap((g) => g.ids.map((id, j) => ({ id, g, j })));
+  const off = (m: (typeof members)[number]) =>
+    Math.abs(advantage(m.g.rewards, m.j) - logged.get(m.id)!) >
+    1e-3 * Math.max(1, Math.abs(logged.get(m.id)!));
+  const differ = members.filter(off).length;
+  expect(differ).toBeGreaterThan(0); // the fixture's trainer used group means, not normalised
+  await page.goto(`/runs/${RUN}?group=_ng_task_index`);
+  const line = page.getByTestId("groups-logged");
+  await expect(line).toHaveAttribute("data-differ", String(differ));
+  await expect(line).toContainText(
+    `for ${differ} of the ${members.length} rollouts on this page that have both`,
+  );
+  await expect(line).toContainText("group-mean baseline, not normalised");
+  for (const m of members) {
+    const cell = page.locator(`[data-testid="group-logged-advantage"][data-rollout-id="${m.id}"]`);
+    await expect(cell).toHaveText(signed(logged.get(m.id)!));
+    await expect(cell).toHaveAttribute("data-differs", off(m) ? "1" : "0");
+  }
+
+  await page.getByTestId("groups-use-fit").click();
+  await expect(page).toHaveURL(/[?&]group_baseline=group_mean/);
+  await expect(page).toHaveURL(/[?&]group_normalize=0/);
+  await expect(line).toHaveAttribute("data-differ", "0");
+  await expect(page.getByTestId("group-baseline")).toHaveValue("group_mean");
+  await expect(page.getByTestId("group-normalize")).not.toBeChecked();
+  for (const m of members) {
+    const mean = m.g.rewards.reduce((a, v) => a + v, 0) / m.g.rewards.length;
+    const adv = page.locator(`[data-testid="group-advantage"][data-rollout-id="${m.id}"]`);
+    await expect(adv).toHaveText(signed(m.g.equal ? 0 : m.g.rewards[m.j]! - mean));
+  }
+});

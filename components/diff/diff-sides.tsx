@@ -4,6 +4,7 @@
 import Link from "next/link";
 import type { DiffSide, RolloutDiff } from "@/lib/schema";
 import { SEVERITY_CLASS, SEVERITY_LABEL } from "@/lib/severity";
+import { loggedDiffers } from "@/lib/runs/pure";
 import { signed } from "@/lib/view";
 import styles from "./diff.module.css";
 
@@ -33,7 +34,7 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
         <dt>advantage</dt>
         <dd
           data-testid="diff-advantage"
-          title="GRPO advantage in its group, as the run page's groups give it"
+          title="GRPO advantage in its group from the rewards (leave-one-out baseline, normalised), as the run page's groups give it by default"
         >
           {side.advantage === null ? "—" : signed(side.advantage)}
           {side.group && (
@@ -43,6 +44,20 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
             </span>
           )}
         </dd>
+        {side.logged_advantage !== null && (
+          <>
+            <dt>logged advantage</dt>
+            <dd
+              data-testid="diff-logged-advantage"
+              title="The advantage the trainer logged for this rollout's sample (its step file's advantages)"
+            >
+              {signed(side.logged_advantage)}
+              {loggedDiffers(side.advantage, side.logged_advantage) && (
+                <span className="warn-text"> (not the rule above: see the run&apos;s groups)</span>
+              )}
+            </dd>
+          </>
+        )}
         <dt>chain</dt>
         <dd>
           {side.length.toLocaleString("en")} tokens, {side.messages} messages

@@ -2,26 +2,36 @@
 // GRPO groups of a run (/api/runs/{run}/groups): one row per group (a task's rollouts in one step)
 // with each rollout's reward, the spread, each one's advantage linking to it, and equal-reward
 // groups flagged in the severity model's warning colour (no training signal). State is in the URL
-// (GROUP_KEYS). Also the run page's per-step count of such groups (GroupSignal).
+// (GROUP_KEYS). The run page's per-step count of such groups is ./group-signal.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useUrlReady, type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
-import { type RolloutGroup, type RunGroups, API, apiUrl } from "@/lib/schema";
+import { type AdvantageRule, type RolloutGroup, type RunGroups, API, apiUrl } from "@/lib/schema";
 import { SEVERITY_CLASS } from "@/lib/severity";
 import { inspectorHref, signed } from "@/lib/view";
 import { plural } from "@/lib/text";
-import { ROLLOUTS_ANCHOR } from "./alerts";
 import { fieldText } from "./column-picker";
 import { GroupDiff } from "./group-diff";
+import { LoggedCell, LoggedLine, RuleControls, ruleKeys, ruleOf } from "./groups-logged";
 import { getApi } from "@/components/shared/api";
 
-export const GROUP_KEYS = ["group", "group_step", "group_signal", "group_offset"] as const;
+export const GROUP_KEYS = [
+  "group",
+  "group_step",
+  "group_signal",
+  "group_offset",
+  "group_baseline",
+  "group_normalize",
+] as const;
 export const TASK_FIELD = "_ng_task_index";
 const LIMIT = 200;
-const NO_SIGNAL = "no training signal (all rewards equal)";
+export const NO_SIGNAL = "no training signal (all rewards equal)";
 
-function useGroups(runId: string, query: string): { body: RunGroups | null; error: string | null } {
+export function useGroups(
+  runId: string,
+  query: string,
+): { body: RunGroups | null; error: string | null } {
   const url = apiUrl(API.groups, { run: runId }, new URLSearchParams(query));
   const [got, setGot] = useState<{ url: string; body: RunGroups | null; error: string | null }>();
   useEffect(() => {
@@ -54,10 +64,14 @@ export function GroupsView({
   const step = params.get("group_step");
   if (step) q.set("step", step);
   if (params.get("group_signal") === "none") q.set("signal", "none");
+  const rule = ruleOf(params);
+  q.set("baseline", rule.baseline);
+  q.set("normalize", rule.normalize ? "1" : "0");
   const { body, error } = useGroups(runId, q.toString());
   const [noSignalOnly, setNoSignalOnly] = useUrlFlag(params.get("group_signal") === "none");
   const page = (o: number) => set({ group_offset: o > 0 ? String(o) : null });
   const ready = useUrlReady();
+  const use = (r: AdvantageRule) => set(ruleKeys(r));
   return (
     <div data-testid="groups-view">
       {/* Disabled until the URL takes updates (components/shared/url-state useUrlReady). */}
@@ -93,6 +107,7 @@ export function GroupsView({
           />{" "}
           only groups with no signal
         </label>
+        <RuleControls rule={rule} use={use} />
         <button
           className="linkish"
           onClick={() => set(Object.fromEntries(GROUP_KEYS.map((k) => [k, null])))}
@@ -107,15 +122,17 @@ export function GroupsView({
         </div>
       )}
       {!error && !body && <p className="muted">loading groups…</p>}
-      {body && <GroupsTable runId={runId} params={params} body={body} page={page} />}
+      {body && <GroupsTable runId={runId} params={params} body={body} page={page} use={use} />}
     </div>
   );
 }
 
 type TableProps = { runId: string; params: URLSearchParams; body: RunGroups };
 
-function GroupsTable(props: TableProps & { page: (offset: number) => void }) {
-  const { body, page } = props;
+function GroupsTable(
+  props: TableProps & { page: (offset: number) => void; use: (r: AdvantageRule) => void },
+) {
+  const { body, page, use } = props;
   const d = body.definition;
   const shown = body.groups.length;
   return (
@@ -139,23 +156,37 @@ function GroupsTable(props: TableProps & { page: (offset: number) => void }) {
         )}
       </div>
       <p className="muted small" data-testid="groups-definition" title={d.source}>
-        Advantage as NeMo-RL&apos;s GRPO gives it:{" "}
+        Advantage from the rewards as NeMo-RL&apos;s GRPO computes it with this rule:{" "}
         {d.baseline === "leave_one_out"
           ? "reward − the mean of the group's other rewards"
           : "reward − the group's mean reward"}
         {d.normalize && `, divided by their sample std + ${d.epsilon} where that std is above 0`}.
         Rewards all exactly equal: every advantage is 0.
       </p>
+      <LoggedLine body={body} use={use} />
       <table className="grid" data-testid="groups-table">
         <thead>
           <Headers
             names={["Step", body.by === TASK_FIELD ? "Task" : (body.by ?? ""), "n", "Rewards"]}
-            more={["Mean", "Spread (std · min–max)", "Advantage per rollout", "Signal", "Diff"]}
+            more={[
+              "Mean",
+              "Spread (std · min–max)",
+              body.logged ? "Advantage per rollout (this rule)" : "Advantage per rollout",
+              ...(body.logged ? ["Logged by the trainer"] : []),
+              "Signal",
+              "Diff",
+            ]}
           />
         </thead>
         <tbody>
           {body.groups.map((g) => (
-            <GroupRow key={`${g.step}:${String(g.key)}`} g={g} {...props} />
+            <GroupRow
+              key={`${g.step}:${String(g.key)}`}
+              g={g}
+              runId={props.runId}
+              params={props.params}
+              body={body}
+            />
           ))}
         </tbody>
       </table>
@@ -163,7 +194,7 @@ function GroupsTable(props: TableProps & { page: (offset: number) => void }) {
   );
 }
 
-function GroupRow({ g, runId, params }: TableProps & { g: RolloutGroup }) {
+function GroupRow({ g, runId, params, body }: TableProps & { g: RolloutGroup }) {
   return (
     <tr
       data-testid="group-row"
@@ -209,6 +240,7 @@ function GroupRow({ g, runId, params }: TableProps & { g: RolloutGroup }) {
           </span>
         ))}
       </td>
+      {body.logged && <LoggedCell g={g} runId={runId} params={params} />}
       <td>
         {g.no_signal ? (
           <span
@@ -217,6 +249,10 @@ function GroupRow({ g, runId, params }: TableProps & { g: RolloutGroup }) {
             style={{ whiteSpace: "nowrap" }}
           >
             {NO_SIGNAL}
+          </span>
+        ) : g.members.every((m) => m.reward === null) ? (
+          <span className="muted" data-testid="group-no-rewards">
+            not known: no reward recorded
           </span>
         ) : (
           <span className="muted">—</span>
@@ -229,67 +265,12 @@ function GroupRow({ g, runId, params }: TableProps & { g: RolloutGroup }) {
   );
 }
 
-function Headers({ names, more = [] }: { names: string[]; more?: string[] }) {
+export function Headers({ names, more = [] }: { names: string[]; more?: string[] }) {
   return (
     <tr>
       {[...names, ...more].map((h) => (
         <th key={h}>{h}</th>
       ))}
     </tr>
-  );
-}
-
-/**
- * The run page's count of groups without training signal per step; nothing for a run without
- * groups of two or more (one rollout per task is not GRPO: every such "group" would be flagged).
- */
-export function GroupSignal({ runId }: { runId: string }) {
-  const { body } = useGroups(runId, "limit=1");
-  if (!body || body.by === null || body.max_group_size < 2) return null;
-  const total = body.per_step.reduce((a, s) => a + s.groups, 0);
-  const none = body.per_step.reduce((a, s) => a + s.no_signal, 0);
-  const href = (q: Record<string, string>) =>
-    `/runs/${encodeURIComponent(runId)}?${new URLSearchParams({ group: body.by ?? TASK_FIELD, ...q }).toString()}#${ROLLOUTS_ANCHOR}`;
-  return (
-    <section data-testid="group-signal">
-      <h2>GRPO groups</h2>
-      <p className="muted">
-        {none} of {plural(total, "group")} (by {body.by === TASK_FIELD ? "task" : body.by} and step)
-        carry <span className={`badge ${SEVERITY_CLASS.trained_with_warnings}`}>{NO_SIGNAL}</span>:
-        each of their rollouts gets advantage 0.{" "}
-        <Link href={href({})} data-testid="group-signal-open">
-          Show the groups
-        </Link>
-      </p>
-      <div
-        style={{ maxHeight: 280, overflowY: "auto", width: "fit-content" }}
-        tabIndex={0}
-        role="region"
-        aria-label="groups per step"
-      >
-        <table className="grid" style={{ width: "auto" }}>
-          <thead>
-            <Headers names={["Step", "Groups", "No signal"]} />
-          </thead>
-          <tbody>
-            {body.per_step.map((s) => (
-              <tr key={String(s.step)} data-testid="group-signal-step" data-step={s.step ?? ""}>
-                <td>{num(s.step)}</td>
-                <td>{s.groups}</td>
-                <td data-testid="group-signal-count" data-count={s.no_signal}>
-                  {s.no_signal > 0 && s.step !== null ? (
-                    <Link href={href({ group_step: String(s.step), group_signal: "none" })}>
-                      {s.no_signal}
-                    </Link>
-                  ) : (
-                    s.no_signal
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
   );
 }

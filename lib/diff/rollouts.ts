@@ -1,7 +1,7 @@
 // The diff route's answer: both rollouts read through the inspector's cached model (lib/inspect
 // rolloutModel, so a pair already open in the inspector costs no build), their chains' messages
 // aligned (./align), each side's verdict, reward and GRPO advantage (lib/index rolloutGroupSql,
-// the groups route's computation), and with `message` the token diff of one changed row. Not
+// the groups route's computation) with the one the trainer logged, and with `message` the token diff of one changed row. Not
 // responsible for building models, deciding verdicts or computing advantages.
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
@@ -9,6 +9,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { rolloutGroupSql, withSyncedRecords } from "@/lib/index";
 import { chainMessages, type ChainMessages, rolloutModel } from "@/lib/inspect";
 import { getRun } from "@/lib/runs";
+import { loggedAdvantages } from "@/lib/trainer";
 import type { DiffSide, RolloutDiff, TokenDiffAnswer } from "@/lib/schema";
 import { bannerSentences } from "@/lib/severity";
 import { rolloutSeverity } from "@/lib/view";
@@ -59,6 +60,8 @@ async function loadSide(
     ? await withSyncedRecords(run, (db) => rolloutGroupSql(db, ref.rollout))
     : null;
   const member = group?.members.find((m) => m.rollout_id === ref.rollout);
+  // Unreadable step files cost the side its logged value, which the groups view names.
+  const logged = await loggedAdvantages(run).catch(() => null);
   const severity = rolloutSeverity(model.view);
   const side: DiffSide = {
     run: ref.run,
@@ -71,6 +74,7 @@ async function loadSide(
     verdict: bannerSentences(severity),
     reward: model.view.record?.reward ?? member?.reward ?? null,
     advantage: member?.advantage ?? null,
+    logged_advantage: logged?.byRollout.get(ref.rollout) ?? null,
     group: group ? { key: group.key, step: group.step } : null,
   };
   return { side, seq, decoder: model.decoder };

@@ -37,9 +37,10 @@ const MEMBER_ROWS = `SELECT id, step, kind, v, reward, masked FROM (SELECT id,
 
 /** Per group: size, and no signal when fewer than two voting rewards or all of them equal. */
 const GROUP_ROWS = (m: string) => `SELECT step, kind, v, count(*) AS n,
-  (sum(NOT masked AND reward IS NOT NULL) < 2
-    OR min(CASE WHEN NOT masked THEN reward END) = max(CASE WHEN NOT masked THEN reward END))
+  (sum(reward IS NOT NULL) > 0 AND (sum(NOT masked AND reward IS NOT NULL) < 2
+    OR min(CASE WHEN NOT masked THEN reward END) = max(CASE WHEN NOT masked THEN reward END)))
     AS no_signal,
+  sum(reward IS NOT NULL) = 0 AS unrewarded,
   CASE kind WHEN 1 THEN rl_natural_key(v) END AS nk, CASE kind WHEN 1 THEN rl_tie_key(v) END AS tk
   FROM ${m} GROUP BY step, kind, v`;
 
@@ -86,6 +87,7 @@ interface GroupRow {
   v: string | number;
   n: number;
   no_signal: number;
+  unrewarded: number;
 }
 
 const keyOf = (g: GroupRow): FieldValue => (g.kind === 2 ? g.v === 1 : g.v);
@@ -122,7 +124,7 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
   if (by === null)
     return {
       ...{ by, fields, definition, total: 0, offset: q.offset, groups: [], per_step: [] },
-      ...{ max_group_size: 0, ungrouped: records, records },
+      ...{ max_group_size: 0, ungrouped: records, records, logged: null, logged_error: null },
     };
   const t = groupTables(db, by);
   const where = "(@step IS NULL OR step = @step) AND (@none IS NULL OR no_signal = @none)";
@@ -138,7 +140,8 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
     .all({ ...filter, limit: q.limit, offset: q.offset }) as GroupRow[];
   const per_step = db
     .prepare(
-      `SELECT step, count(*) AS groups, sum(no_signal) AS no_signal FROM ${t.groups}
+      `SELECT step, count(*) AS groups, sum(no_signal) AS no_signal, sum(unrewarded) AS no_rewards
+       FROM ${t.groups}
        GROUP BY step ORDER BY step IS NULL, step`,
     )
     .all() as StepSignal[];
@@ -152,6 +155,8 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
     max_group_size: sizes.max,
     ungrouped: records - sizes.grouped,
     records,
+    logged: null,
+    logged_error: null,
   };
 }
 

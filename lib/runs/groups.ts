@@ -120,8 +120,13 @@ export function groupOf(
     n: members.length,
     rewards,
     ...spreadOf(rewards),
-    no_signal: rewards.length < 2 || allEqual(rewards),
-    members: members.map((m, i) => ({ ...m, advantage: advantages[i] ?? null })),
+    // No reward recorded at all: whether the trainer's rewards differed is not known here.
+    no_signal: members.some((m) => m.reward !== null) && (rewards.length < 2 || allEqual(rewards)),
+    members: members.map((m, i) => ({
+      ...m,
+      advantage: advantages[i] ?? null,
+      logged_advantage: null,
+    })),
   };
   return group;
 }

@@ -11,6 +11,12 @@ export {
   type Member,
   parseGroupsQuery,
 } from "./groups";
+export {
+  ADVANTAGE_RULES,
+  LOGGED_TOLERANCE,
+  type LoggedByRollout,
+  withLoggedAdvantages,
+} from "./logged-advantages";
 export { type MetricsRow, readMetrics, type RunMetrics } from "./metrics";
 export { decideRunProfile, type ProfileDecision } from "./profile";
 export {

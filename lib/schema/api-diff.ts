@@ -21,8 +21,13 @@ export const diffSideSchema = z.strictObject({
   /** The verdict's sentences (lib/severity bannerSentences). */
   verdict: z.array(z.string()),
   reward: z.number().nullable(),
-  /** The rollout's GRPO advantage in its group (lib/runs grpoAdvantages); null outside a group. */
+  /**
+   * The rollout's GRPO advantage in its group (lib/runs grpoAdvantages, the groups route's default
+   * rule: leave-one-out, normalised); null outside a group.
+   */
   advantage: z.number().nullable(),
+  /** The advantage the trainer logged for its sample (lib/trainer loggedAdvantages); null: none. */
+  logged_advantage: z.number().nullable(),
   group: z.strictObject({ key: fieldValueSchema, step: int.nullable() }).nullable(),
 });
 

@@ -35,6 +35,11 @@ export const groupMemberSchema = z.strictObject({
   /** Null for a rollout that does not vote: no reward, or its record says `mask_sample: true`. */
   advantage: z.number().nullable(),
   masked: z.boolean(),
+  /**
+   * The advantage the trainer logged for the rollout's sample (train_data_step{N}.jsonl
+   * `advantages`, at its first loss token); null where none is logged or joined to it.
+   */
+  logged_advantage: z.number().nullable(),
 });
 
 export const rolloutGroupSchema = z.strictObject({
@@ -49,7 +54,10 @@ export const rolloutGroupSchema = z.strictObject({
   std: z.number().nullable(),
   min: z.number().nullable(),
   max: z.number().nullable(),
-  /** Every voting reward exactly equal (or fewer than two): every advantage is 0. */
+  /**
+   * Every voting reward exactly equal (or fewer than two): every advantage is 0. False when no
+   * member's record carries a reward (not known).
+   */
   no_signal: z.boolean(),
   members: z.array(groupMemberSchema),
 });
@@ -59,8 +67,36 @@ export const stepSignalSchema = z.strictObject({
   step: int.nullable(),
   groups: int,
   no_signal: int,
+  /** Groups whose records carry no reward: whether they carry a signal is not known. */
+  no_rewards: int,
 });
 export type StepSignal = z.infer<typeof stepSignalSchema>;
+
+/** NeMo-RL's advantage options: the baseline and whether the std divides. */
+export const advantageRuleSchema = z.strictObject({
+  baseline: baselineKindSchema,
+  normalize: z.boolean(),
+});
+export type AdvantageRule = z.infer<typeof advantageRuleSchema>;
+
+/** The trainer's logged advantages against the page's rule (lib/runs/logged-advantages). */
+export const loggedAdvantagesSchema = z.strictObject({
+  /** The run's trained samples with a logged advantage that joined a rollout, and their files. */
+  samples: int,
+  files: z.array(z.string()),
+  /**
+   * This page's members with a logged advantage; of those, the ones the page's rule also gives one
+   * (a reward, not masked), and the ones it gives another.
+   */
+  members: int,
+  compared: int,
+  differ: int,
+  /** Agreement: within `tolerance` × max(1, |logged|). */
+  tolerance: z.number(),
+  /** The option sets that reproduce every logged value on this page; [] when none does. */
+  fits: z.array(advantageRuleSchema),
+});
+export type LoggedAdvantages = z.infer<typeof loggedAdvantagesSchema>;
 
 /** GET /api/runs/{run}/groups?by=&baseline=&normalize=&step=&signal=&offset=&limit=. */
 export const runGroupsSchema = z.strictObject({
@@ -85,5 +121,9 @@ export const runGroupsSchema = z.strictObject({
   /** Records without a value for `by` (not in any group). */
   ungrouped: int,
   records: int,
+  /** Null when the run's step files log no advantages (or it has none). */
+  logged: loggedAdvantagesSchema.nullable(),
+  /** Why the step files could not be read for the logged advantages; null when they could. */
+  logged_error: z.string().nullable(),
 });
 export type RunGroups = z.infer<typeof runGroupsSchema>;

@@ -48,6 +48,8 @@ export const truthSampleSchema = z.strictObject({
   loss_tokens: count.nullable(),
   /** Of those, the ones whose logged advantage is not 0; null without `advantages`. */
   advantage_tokens: count.nullable(),
+  /** The sample's logged advantage (its first loss token's); null without `advantages`. */
+  advantage: ratio,
   max_token_error: ratio,
   max_token_pos: count.nullable(),
 });

@@ -45,9 +45,11 @@ export {
   MAX_CONVERSATION_LIMIT,
 } from "./api-conversation";
 export {
+  type AdvantageRule,
   type BaselineKind,
   baselineKindSchema,
   type FieldValue,
+  type LoggedAdvantages,
   type RecordField,
   type RecordFields,
   recordFieldsSchema,

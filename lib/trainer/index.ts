@@ -18,3 +18,4 @@ export { seriesFacts } from "./packed-series";
 export { runTraining, trainingCharts, TRAINING_METRICS } from "./training-section";
 export { trainerLogDir, trainerTruth, trainerTruthAll } from "./truth-check";
 export { isTrainerJob, runTrainerJob } from "./jobs";
+export { loggedAdvantages } from "./logged-advantages";

@@ -70,6 +70,21 @@ export function advantageTokensOf(
   return n;
 }
 
+/**
+ * The sample's logged advantage: `advantages` at its first loss-mask token (GRPO logs one value per
+ * sample, repeated over its tokens), or at its first token when no token is in the loss. Null when
+ * the line has no `advantages` or the value is not finite.
+ */
+export function loggedAdvantageOf(
+  s: Pick<StepSample, "tokenLossMask" | "advantages">,
+): number | null {
+  const adv = s.advantages;
+  if (!adv || adv.length === 0) return null;
+  const first = s.tokenLossMask ? s.tokenLossMask.findIndex((m) => m !== 0) : -1;
+  const v = adv[first >= 0 && first < adv.length ? first : 0];
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
 const STEP_FILE = /^(train|val)_data_step(\d+)\.jsonl$/;
 
 /** NeMo-RL's step logs in `dir`, by kind then step; empty when `dir` is missing or unreadable. */

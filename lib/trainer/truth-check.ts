@@ -17,7 +17,13 @@ import { compareLogged, LOGGED_RELATIVE_TOLERANCE, LOGGED_TAG } from "./logged-m
 import { mergeJoined, type JoinedTally } from "./hotspots/pure";
 import { sampleMismatch, stepMismatch, type SampleMismatch } from "./mismatch";
 import { readTrainerLogs } from "./read-logs";
-import { advantageTokensOf, listStepFiles, lossTokensOf, readStepFile } from "./step-data";
+import {
+  advantageTokensOf,
+  listStepFiles,
+  loggedAdvantageOf,
+  lossTokensOf,
+  readStepFile,
+} from "./step-data";
 import type { StepFile, StepIssue } from "./step-data";
 import { candidatesOf, joinedOfStep, stepRecords, type StepRecord } from "./truth-candidates";
 import { differsByRollout, joinStep, type TruthJoin } from "./truth-join";
@@ -125,6 +131,7 @@ async function checkStep(
       masked_tokens: m?.maskedTokens ?? 0,
       loss_tokens: lossTokensOf(s),
       advantage_tokens: advantageTokensOf(s),
+      advantage: loggedAdvantageOf(s),
       max_token_error: finiteOrNull(m?.max ?? null),
       max_token_pos: m?.maxPos ?? null,
     };

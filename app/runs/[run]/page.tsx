@@ -4,7 +4,7 @@ import { runHealth } from "@/lib/health";
 import { decideRunProfile } from "@/lib/runs";
 import { requestRun } from "./request-run";
 import { RunOverview } from "@/components/run/run-overview";
-import { GroupSignal } from "@/components/run/groups-table";
+import { GroupSignal } from "@/components/run/group-signal";
 import { OpeningFrame } from "@/components/run/rollout-link";
 
 export const dynamic = "force-dynamic";

@@ -81,6 +81,7 @@ const sample = (mult: number | null, id: string, line = 1): TruthSample => ({
   masked_tokens: mult === null ? 0 : 5,
   loss_tokens: null,
   advantage_tokens: null,
+  advantage: null,
   max_token_error: mult,
   max_token_pos: mult === null ? null : 3,
 });
