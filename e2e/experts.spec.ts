@@ -24,6 +24,20 @@ test("the run page lists each rollout's expert fallback, charts it per step and 
   await page.screenshot({ path: "test-results/experts-run-page.png" });
 });
 
+test("a rollout whose replay fell back past 1% is not plainly trained, in the table and the inspector", async ({
+  page,
+}) => {
+  // 0-0's first call has every 7th route row planted as fallback (all −1): past 1% of its chain.
+  await page.goto(`/runs/${MOE_RUN}?reason=expert_fallback`);
+  const row = page.locator('[data-testid="rollout-row"][data-rollout-id="0-0"]');
+  await expect(row).toContainText("trained, warnings", { timeout: 60_000 });
+  await page.goto(`/runs/${MOE_RUN}/rollouts/0-0`);
+  await expect(page.getByTestId("verdict-sentences")).toContainText(
+    /expert routes fell back: \d+(\.\d)?% of the main chain's routed experts/,
+    { timeout: 60_000 },
+  );
+});
+
 test("a selected token's experts and the visible tokens' expert load, on demand", async ({
   page,
 }) => {

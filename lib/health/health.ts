@@ -3,13 +3,13 @@
 // computed by ./sql over the index; the same in memory, the tests' reference, is
 // lib/testing/health-reference. Pure; no I/O and no token arrays.
 import type { Alert, AlertKind, Count, RolloutSummary } from "@/lib/schema";
-import { describeFailedCall } from "@/lib/severity";
+import { describeFailedCall, EXPERT_FALLBACK_WARN_AT } from "@/lib/severity";
 import { deliveredBucket } from "@/lib/view";
 import { counted, plural } from "@/lib/text";
 
 export const MASKED_ALERT_THRESHOLD = 0.05;
 /** Routes replay should not fall back: past 1% of a run's routes is worth a look (docs/experts.md). */
-export const EXPERT_FALLBACK_ALERT_THRESHOLD = 0.01;
+export const EXPERT_FALLBACK_ALERT_THRESHOLD = EXPERT_FALLBACK_WARN_AT;
 export const SAMPLE = 20;
 
 export function counts(m: Map<string, number>, order: "key" | "count" = "count"): Count[] {

@@ -12,7 +12,7 @@ import { recordHash, type RolloutRecords, type RunLayout } from "@/lib/runs";
 import type { SummarizeInput } from "@/lib/rollout";
 
 /** Bump when a summary's shape or the builder's verdicts change: every row is recomputed. */
-export const SUMMARY_VERSION = 10;
+export const SUMMARY_VERSION = 11;
 /**
  * Rows are also keyed by the app build (Next's BUILD_ID), so a rebuilt app never serves summaries
  * an older builder computed; a restart of the same build re-opens the index instantly.

@@ -9,6 +9,7 @@ import {
   rolloutSourceOf,
   buildRolloutOffThread,
   countOutsideIds,
+  expertFactsOf,
   danglingIntentsOf,
   decidedEntries,
   hasCapture,
@@ -234,6 +235,7 @@ export async function buildModel({
     main_model: mainModelOf(verdict),
     policy_model: null, // the run's policy needs every rollout: the page sets it when the run has it
     oov_tokens: countOutsideIds(entries, inheritedLengths(verdict), outsideVocabulary(decoder)),
+    expert_fallback_fraction: expertFactsOf(verdict).expert_fallback_fraction,
     ...inspectorStoreFacts(capture, verdict),
     has_capture: hasCapture(capture, record),
     capture_expected: run.manifest.capture === undefined ? null : run.manifest.capture === "on",

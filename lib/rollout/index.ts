@@ -12,6 +12,7 @@ export {
   mainModelOf,
   storeFacts,
 } from "./facts";
+export { expertFactsOf } from "./experts";
 export { classifyStoreError, isStoreJob, runStoreJob, type StoreJob } from "./jobs";
 export {
   buildRolloutOffThread,

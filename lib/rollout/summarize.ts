@@ -102,6 +102,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
   const decoder = input.tokenizer ? await searchDecoder(input.tokenizer) : null;
   const readError = readErrorOf(capture, v);
   const newerSchema = readError !== null && /schema_version/.test(readError);
+  const experts = expertFactsOf(v);
   const severity = severityOf({
     ...storeFacts(capture, v),
     mask_sample: v.mask_sample,
@@ -116,6 +117,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
     delivered_fraction: typeof m.delivered_fraction === "number" ? m.delivered_fraction : null,
     torn_tail: v.torn_tail,
     oov_tokens: oov,
+    expert_fallback_fraction: experts.expert_fallback_fraction,
   });
   // The ledger's kept calls: what the build chained, or (no build) every entry but side calls.
   const sideIds = new Set(v.side_calls.map((c) => c.model_call_id));
@@ -155,7 +157,7 @@ export async function summarizeRollout(input: SummarizeInput): Promise<IndexedSu
     cut_short_call: timeline.cut?.fact ?? null,
     main_model: mainModelOf(v),
     oov_tokens: oov,
-    ...expertFactsOf(v),
+    ...experts,
     has_capture: hasCapture(capture, record),
     reward: record?.reward ?? null,
     step: record?.step ?? null,

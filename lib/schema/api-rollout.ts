@@ -229,6 +229,8 @@ export const rolloutViewSchema = z.strictObject({
   main_model: nullableString,
   policy_model: nullableString,
   oov_tokens: nullableInt,
+  /** The main chain's expert routes fallen back or missing, over those expected; null: no routes. */
+  expert_fallback_fraction: nullableNumber,
   tombstone: tombstoneSchema.nullable(),
   incomplete: z.strictObject({ lost_calls: z.array(z.string()), state_flag: z.boolean() }),
   generated_tokens: z.strictObject({ captured: z.int(), delivered: z.int() }).nullable(),

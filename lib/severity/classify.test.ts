@@ -255,3 +255,17 @@ describe("the trainer's step files hold a sample that differs from the main chai
     expect(result.reasons.map((r) => r.code)).toEqual(["capture_incomplete", "trainer_differs"]);
   });
 });
+
+describe("router replay that fell back (docs/experts.md: 1% of the main chain's routes)", () => {
+  const at = (f: number | null) => classifySeverity({ ...clean, expert_fallback_fraction: f });
+
+  it("warns at 1% and past it, naming the share; below it, or with no routes, says nothing", () => {
+    expect(at(null).severity).toBe("trained");
+    expect(at(0.0099).severity).toBe("trained");
+    expect(at(0.01).severity).toBe("trained_with_warnings");
+    expect(reasonTitles(at(0.56))).toContain("expert routes fell back");
+    expect(bannerSentences(at(0.56)).join(" ")).toContain("56% of the main chain's routed experts");
+    expect(bannerSentences(at(0.9999)).join(" ")).toContain("99.9%");
+    expect(bannerSentences(at(1)).join(" ")).toContain("100%");
+  });
+});

@@ -5,6 +5,7 @@ import type { MaskReason } from "@/lib/builder";
 import type { FailedCallFact } from "./failed-call";
 import type { TrainerDiffers } from "@/lib/schema";
 import { trainerDiffersReason } from "./trainer-differs";
+import { EXPERT_FALLBACK_WARN_AT, expertFallbackReason } from "./expert-fallback";
 import {
   agentMaskedReason,
   branchesDroppedReason,
@@ -59,6 +60,8 @@ export interface SeverityInput {
   has_capture?: boolean;
   /** The run's manifest says capture is on (true), off (false) or does not say (null). */
   capture_expected?: boolean | null;
+  /** The main chain's routed experts fallen back or missing, over those expected (MoE). */
+  expert_fallback_fraction?: number | null;
   /** The trainer's step files hold a sample of this rollout that differs from its main chain. */
   trainer_differs?: TrainerDiffers | null;
 }
@@ -132,6 +135,9 @@ function warnings(input: SeverityInput): Reason[] {
   const oov = input.oov_tokens ?? null;
   if (oov !== null && oov > 0) out.push(outOfVocabularyReason(oov, input.oov_first ?? null));
   if (input.torn_tail === true) out.push(tornTailReason());
+  const fallback = input.expert_fallback_fraction ?? null;
+  if (fallback !== null && fallback >= EXPERT_FALLBACK_WARN_AT)
+    out.push(expertFallbackReason(fallback));
   if (input.has_capture === false && input.capture_expected !== false)
     out.push(noCaptureReason(input.capture_expected ?? null));
   if (input.trainer_differs) out.push(trainerDiffersReason(input.trainer_differs));

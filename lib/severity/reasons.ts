@@ -16,7 +16,8 @@ export type WarningCode =
   | "out_of_vocabulary"
   | "torn_tail"
   | "no_capture"
-  | "trainer_differs";
+  | "trainer_differs"
+  | "expert_fallback";
 
 export type ReasonCode =
   MaskReason | "retired" | "agent_masked" | "other_mask" | WarningCode | "pending";
@@ -206,6 +207,7 @@ export const WARNING_TITLES = {
   torn_tail: "torn tail",
   no_capture: "no token capture",
   trainer_differs: "the trainer's sample differs",
+  expert_fallback: "expert routes fell back",
   retired: "retired tombstone",
 } as const satisfies Record<WarningCode | "retired", string>;
 

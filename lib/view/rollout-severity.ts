@@ -43,6 +43,7 @@ export function severityInputOf(view: RolloutView): SeverityInput {
     generated_tokens: view.generated_tokens,
     oov_tokens: view.oov_tokens,
     oov_first: firstOutsideId(view),
+    expert_fallback_fraction: view.expert_fallback_fraction,
     torn_tail: view.read.torn_tail,
     has_capture: view.has_capture,
     capture_expected: view.capture_expected,

@@ -41,6 +41,20 @@ describe("expert_fallback_fraction in the rollouts table", () => {
     }
   });
 
+  it("warns on each rollout at or past 1%, as the run's alert lists them", async () => {
+    const p = await page("");
+    const warned = p.rollouts.filter((r) =>
+      r.severity_reasons.some((x) => x.code === "expert_fallback"),
+    );
+    const over = Object.entries(MOE_TRUTH.rollouts)
+      .filter(([, t]) => t.fraction !== null && t.fraction >= 0.01)
+      .map(([id]) => id);
+    expect(over.length).toBeGreaterThan(0);
+    expect(over.length).toBeLessThan(p.rollouts.length); // some stay unwarned
+    expect(warned.map((r) => r.rollout_id)).toEqual(over);
+    for (const r of warned) expect(r.severity).not.toBe("trained");
+  });
+
   it("sorts by it, nulls last", async () => {
     const p = await page("sort=expert_fallback_fraction&dir=desc");
     const known = Object.entries(MOE_TRUTH.rollouts)
