@@ -47,7 +47,6 @@ export const viewVerdictSchema = z.strictObject({
 });
 
 // --- the rollout view ---------------------------------------------------------------------------
-
 export const callRoleSchema = z.enum([
   "main",
   "branch",
@@ -223,13 +222,12 @@ export const rolloutViewSchema = z.strictObject({
   calls: z.array(callViewSchema),
   failed: z.array(failedCallSchema),
   dangling_intents: z.array(danglingIntentSchema),
-  /** Severity facts (lib/rollout/facts): the main chain's model and the run's policy (null until
-   * known), ids outside any vocabulary, the tombstone, lost calls, the state flag, generated tokens,
-   * capture (manifest, evidence), the trainer's differing sample (truth check; null until asked). */
+  /** Severity facts (lib/rollout/facts): main chain's model, run's policy (null until known), ids
+   * outside any vocabulary, expert fallback (null: no routes), tombstone, lost calls, state flag,
+   * generated tokens, capture (manifest, evidence), trainer's differing sample (null until asked). */
   main_model: nullableString,
   policy_model: nullableString,
   oov_tokens: nullableInt,
-  /** The main chain's expert routes fallen back or missing, over those expected; null: no routes. */
   expert_fallback_fraction: nullableNumber,
   tombstone: tombstoneSchema.nullable(),
   incomplete: z.strictObject({ lost_calls: z.array(z.string()), state_flag: z.boolean() }),
