@@ -2,7 +2,7 @@
 // in words, a stage's link lists its rollouts in the table (equal-reward groups: the group view
 // of the groups without signal), and the re-rendered prefixes' link opens the inspector at the
 // first differing token. Expected groups are the generator's plan.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { drawAll } from "./support/charts";
@@ -15,6 +15,20 @@ test("the signal ledger says where the tokens went and links each stage", async 
   await expect(ledger.getByTestId("ledger-sentence")).toContainText(
     "of the generated tokens you paid for reached the gradient",
     { timeout: 60_000 },
+  );
+  // The totals are the whole run's, its steps without a step file included: the fixture's truth.
+  const run = path.join(FIXTURE_RUNS, "signal-ledger");
+  const steps = new Set(
+    readFileSync(path.join(run, "rollouts.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { step: number }).step),
+  );
+  const files = readdirSync(path.join(run, "logs")).filter((f) => /^train_data_step\d+/.test(f));
+  const without = steps.size - files.length;
+  expect(without).toBeGreaterThan(0);
+  await expect(ledger.getByTestId("ledger-stages-scope")).toContainText(
+    `${without} step${without === 1 ? "" : "s"} without a step file included`,
   );
   await drawAll(page);
   await expect(ledger.locator(".recharts-bar-rectangle").first()).toBeVisible();

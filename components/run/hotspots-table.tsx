@@ -70,6 +70,15 @@ export function HotspotTable(props: {
         </tr>
       </thead>
       <tbody>
+        {rows.length === 0 && (
+          <tr data-testid="hotspots-none">
+            <td colSpan={5} className="muted">
+              {minCount > 1
+                ? `none seen ${minCount} times or more: too few samples to rank them`
+                : "none"}
+            </td>
+          </tr>
+        )}
         {rows.map((r) => (
           <tr key={r.key} data-testid="hotspots-row" data-key={r.key}>
             <td>{props.label(r)}</td>

@@ -5,6 +5,7 @@
 // Shows nothing for a run without captured tokens. Asked again whenever the run's index moved
 // (`version`: a run still being written), keeping the last answer shown meanwhile.
 import Link from "next/link";
+import { plural } from "@/lib/text";
 import { useEffect, useState } from "react";
 import { API, type RunLedger } from "@/lib/schema";
 import { ledgerRows, ledgerTotals, rerenderRows, segmentQuery, tokenAtHref } from "@/lib/view";
@@ -54,21 +55,30 @@ export function SignalLedger({ runId, version }: { runId: string; version: numbe
 
 function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
   const pct = (v: number) => `${(100 * v).toFixed(v < 0.01 && v > 0 ? 1 : 0)}%`;
+  const unknown = l.steps.filter((s) => s.in_loss_mask === null).length;
   return (
-    <ul className="ledger-stages small" data-testid="ledger-stages">
-      {ledgerTotals(l).map((g) => (
-        <li key={g.key} data-key={g.key}>
-          <span style={{ color: SEGMENT_COLOURS[g.key] }}>●</span> {g.label}:{" "}
-          <strong>{g.tokens.toLocaleString("en-US")}</strong> tokens ({pct(g.share)}) ·{" "}
-          <Link
-            href={link.href(segmentQuery(g, null, l.group_field))}
-            data-testid="ledger-stage-link"
-          >
-            rollouts
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <>
+      <p className="small muted" data-testid="ledger-stages-scope">
+        The whole run&apos;s {l.totals.captured.toLocaleString("en-US")} captured generated tokens
+        {unknown > 0 &&
+          `, ${plural(unknown, "step")} without a step file included (the trainer's stages unknown there, so counted as delivered)`}
+        :
+      </p>
+      <ul className="ledger-stages small" data-testid="ledger-stages">
+        {ledgerTotals(l).map((g) => (
+          <li key={g.key} data-key={g.key}>
+            <span style={{ color: SEGMENT_COLOURS[g.key] }}>●</span> {g.label}:{" "}
+            <strong>{g.tokens.toLocaleString("en-US")}</strong> tokens ({pct(g.share)}) ·{" "}
+            <Link
+              href={link.href(segmentQuery(g, null, l.group_field))}
+              data-testid="ledger-stage-link"
+            >
+              rollouts
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
