@@ -127,3 +127,15 @@ test("an error body's hit is text, never markup, and opens the failed call's det
   await expect(page).toHaveURL(new RegExp(`[?&]tab=call&call=${body.model_call_id}(&|$)`));
   await expect(page.getByTestId("call-detail")).toContainText(body.model_call_id);
 });
+
+test("a kind: word that names no kind is looked for as text, and the box says so", async ({
+  page,
+}) => {
+  await page.goto(`/runs/${CC}`);
+  await page.getByTestId("search-text").fill(`kind:tools ${PHRASE}`);
+  await expect(page.getByTestId("search-unknown-kind")).toContainText(
+    "kind:tools: not a kind (generated, input or error), looked for as text",
+  );
+  await page.getByTestId("search-text").fill(`kind:generated ${PHRASE}`);
+  await expect(page.getByTestId("search-unknown-kind")).toHaveCount(0);
+});

@@ -172,6 +172,17 @@ describe("each listed rollout's best hit", () => {
     expect(hit?.pos).toBe(first.prompt_token_ids.length + first.generation_token_ids.length);
   });
 
+  it("marks the words as typed in a row where they occur so, not the first word alone", async () => {
+    // The fixture's command is "rm -rf ./build-cache": unquoted, `rm -rf` is two words that both
+    // occur; the hit (and the inspector's find it opens) is the whole "rm -rf", not "rm".
+    const p = await page(SEARCH_RUN, `text=${encodeURIComponent("rm -rf")}`);
+    for (const id of SEARCH_TRUTH.command.rollouts)
+      expect(p.text_hits?.[id]).toMatchObject({ kind: "generated", match: "rm -rf" });
+    // In another order they are not in a row: the earliest word is marked.
+    const q = await page(SEARCH_RUN, `text=${encodeURIComponent("./build-cache rm")}`);
+    for (const id of SEARCH_TRUTH.command.rollouts) expect(q.text_hits?.[id]?.match).toBe("rm");
+  });
+
   it("places an error body by its call, with no token", async () => {
     const p = await page(SEARCH_RUN, "text=context_length");
     expect(p.text_hits?.["3-0"]).toMatchObject({ kind: "error", pos: null });

@@ -41,7 +41,9 @@ export function TextSearchBox({
   const unavailable = search?.unavailable ?? null;
   const partial = search && !unavailable ? textIndexedWords(search.indexed, indexTotal) : null;
   // A lone quote or blanks hold nothing to look for: the table is not narrowed, and says why.
-  const nothing = value.trim() !== "" && parseTextQuery(value) === null;
+  const parsed = parseTextQuery(value);
+  const nothing = value.trim() !== "" && parsed === null;
+  const unknownKinds = parsed?.unknownKinds ?? [];
   return (
     <div className="text-search" data-testid="search">
       <label htmlFor="search-text">Search text</label>
@@ -70,6 +72,10 @@ export function TextSearchBox({
         ) : nothing ? (
           <span className="warn-text" data-testid="search-nothing">
             Nothing to look for yet
+          </span>
+        ) : unknownKinds.length > 0 ? (
+          <span className="warn-text" data-testid="search-unknown-kind">
+            {unknownKinds.join(", ")}: not a kind (generated, input or error), looked for as text
           </span>
         ) : partial ? (
           <span data-testid="search-progress" data-indexed={search?.indexed}>

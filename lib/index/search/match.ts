@@ -68,36 +68,64 @@ export function registerTextMatch(db: Database.Database): void {
   });
 }
 
-/** The first place a needle occurs, earliest first, in the segments asked for; null if none. */
+/**
+ * The best match in the segments asked for: the words as typed in a row (`rm -rf`: "rm", blanks,
+ * "-rf") where they occur so, else the first place a needle occurs, earliest first; null if none.
+ */
 export function bestHit(text: Buffer, segs: string, q: TextQuery): TextHit | null {
-  for (const s of segmentsOf(segs, text.length)) {
-    if (q.kinds && !q.kinds.includes(s.kind)) continue;
-    const piece = text.toString("utf8", s.from, s.to);
-    const lower = piece.toLowerCase();
-    // Offsets of the lower-cased text are the text's own unless lower-casing changed its length.
-    const same = lower.length === piece.length;
-    // No needle (`kind:` alone): the segment's opening.
-    let at = q.needles.length === 0 ? 0 : -1;
-    let needle = "";
-    for (const n of q.needles) {
-      const k = lower.indexOf(n);
-      if (k >= 0 && (at < 0 || k < at)) [at, needle] = [k, n];
+  const parts = segmentsOf(segs, text.length).filter((s) => !q.kinds || q.kinds.includes(s.kind));
+  const row =
+    q.needles.length > 1 ? new RegExp(q.needles.map(escapeRegExp).join("\\s+"), "u") : null;
+  if (row) {
+    for (const s of parts) {
+      const hit = hitIn(text, s, (lower) => {
+        const m = row.exec(lower);
+        return m ? [m.index, m[0].length] : null;
+      });
+      if (hit) return hit;
     }
-    if (at < 0) continue;
-    const src = same ? piece : lower;
-    return {
-      kind: KIND_NAME[s.kind],
-      call: s.call,
-      pos: s.pos < 0 ? null : s.pos,
-      before: (at > BEFORE ? "…" : "") + src.slice(Math.max(0, at - BEFORE), at),
-      match: src.slice(at, at + needle.length),
-      after:
-        src.slice(at + needle.length, at + needle.length + AFTER) +
-        (at + needle.length + AFTER < src.length ? "…" : ""),
-    };
+  }
+  for (const s of parts) {
+    const hit = hitIn(text, s, (lower) => {
+      // No needle (`kind:` alone): the segment's opening.
+      if (q.needles.length === 0) return [0, 0];
+      let best: [number, number] | null = null;
+      for (const n of q.needles) {
+        const k = lower.indexOf(n);
+        if (k >= 0 && (best === null || k < best[0])) best = [k, n.length];
+      }
+      return best;
+    });
+    if (hit) return hit;
   }
   return null;
 }
+
+/** The hit `find` places in segment `s`'s lower-cased text (offset, length), with its context. */
+function hitIn(
+  text: Buffer,
+  s: Segment,
+  find: (lower: string) => [at: number, length: number] | null,
+): TextHit | null {
+  const piece = text.toString("utf8", s.from, s.to);
+  const lower = piece.toLowerCase();
+  const found = find(lower);
+  if (!found) return null;
+  const [at, length] = found;
+  // Offsets of the lower-cased text are the text's own unless lower-casing changed its length.
+  const src = lower.length === piece.length ? piece : lower;
+  return {
+    kind: KIND_NAME[s.kind],
+    call: s.call,
+    pos: s.pos < 0 ? null : s.pos,
+    before: (at > BEFORE ? "…" : "") + src.slice(Math.max(0, at - BEFORE), at),
+    match: src.slice(at, at + length),
+    after:
+      src.slice(at + length, at + length + AFTER) + (at + length + AFTER < src.length ? "…" : ""),
+  };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Each listed rollout's best match, by id. */
 export function textHitsOf(

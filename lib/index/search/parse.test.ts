@@ -23,9 +23,15 @@ describe("parseTextQuery", () => {
     expect(parseTextQuery("kind:nothing")).toMatchObject({
       needles: ["kind:nothing"],
       kinds: null,
+      unknownKinds: ["kind:nothing"], // the box says it is looked for as text
     });
     // A place alone: rollouts with text of that kind (a failed call's body, for kind:error).
-    expect(parseTextQuery("kind:error")).toEqual({ needles: [], kinds: ["e"], fts: null });
+    expect(parseTextQuery("kind:error")).toEqual({
+      needles: [],
+      kinds: ["e"],
+      fts: null,
+      unknownKinds: [],
+    });
   });
 
   it("quotes every trigram, doubling quotes, so FTS5 reads none of the user's text as syntax", () => {

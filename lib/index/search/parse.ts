@@ -12,6 +12,8 @@ export interface TextQuery {
   kinds: TextKind[] | null;
   /** The FTS5 MATCH expression narrowing the candidates; null when no needle has 3 characters. */
   fts: string | null;
+  /** `kind:` words naming no kind (`kind:tools`): looked for as text, and the box says so. */
+  unknownKinds: string[];
 }
 
 const KIND_WORDS: Record<string, TextKind> = {
@@ -32,6 +34,7 @@ export function parseTextQuery(raw: string): TextQuery | null {
   const text = raw.replace(/[\u0000-\u001f\u007f]/g, " ");
   const needles: string[] = [];
   const kinds = new Set<TextKind>();
+  const unknownKinds: string[] = [];
   let i = 0;
   while (i < text.length) {
     if (/\s/.test(text[i] as string)) {
@@ -52,11 +55,13 @@ export function parseTextQuery(raw: string): TextQuery | null {
     const kind = /^kind:(.+)$/i.exec(word)?.[1]?.toLowerCase();
     if (kind !== undefined && KIND_WORDS[kind]) kinds.add(KIND_WORDS[kind]);
     else needles.push(word);
+    if (kind !== undefined && !KIND_WORDS[kind]) unknownKinds.push(word);
   }
   const lowered = [...new Set(needles.map((n) => n.toLowerCase()))];
   const where = kinds.size ? [...kinds].sort() : null;
-  if (lowered.length === 0) return where ? { needles: [], kinds: where, fts: null } : null;
-  return { needles: lowered, kinds: where, fts: ftsOf(lowered) };
+  if (lowered.length === 0)
+    return where ? { needles: [], kinds: where, fts: null, unknownKinds } : null;
+  return { needles: lowered, kinds: where, fts: ftsOf(lowered), unknownKinds };
 }
 
 /** Every needle's trigrams (by code point, as FTS5's trigram tokenizer counts), each quoted, ANDed. */
