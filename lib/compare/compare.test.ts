@@ -73,7 +73,7 @@ describe("capture on versus off (GRPO training runs)", () => {
       p: expect.closeTo(0.18092226888541968, 6),
     });
     expect(t.verdict).toMatch(
-      /^Within run-to-run noise \(5% level in all: the mean's t test at 4%, the distributions' at 0\.5%, the correlation's at 0\.5%\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
+      /^Within run-to-run noise \(5% level in all: the mean's t test at 4%, the distributions' at 0\.5%; the correlation's at 0\.5%\): grpo-capture-on − grpo-capture-off = \+0\.006 per step, while two seeds of one configuration differ by \+0\.003 \(grpo-capture-off-seed2 vs grpo-capture-off\); counting that run-to-run shift, the 96\.0% interval is −0\.014 to \+0\.026 \(t = 1\.75, 1\.7 df, p = 0\.243\)/,
     );
     expect(t.verdict).toMatch(/correlation 0\.943 is not below the floor 0\.952 \(Steiger z/);
     // The headline in plain words: no real reward difference is planted (fixtures/generator: one

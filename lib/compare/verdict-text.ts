@@ -133,11 +133,16 @@ function verdictBody(
 
 const pct = (x: number) => `${+(x * 100).toFixed(2)}%`;
 
-/** The decision's level and how it is split between the three tests (Bonferroni). */
+/**
+ * The decision's level and how it is split between the three tests (Bonferroni): a test that did
+ * not run keeps its share, set aside, and is said not to have run.
+ */
 function levelWords(c: CalibratedVerdict): string {
+  const unrun = (ran: boolean) => (ran ? "" : ", not run here");
   return (
     `${pct(c.level)} level in all: the mean's t test at ${pct(c.mean_level)}, the ` +
-    `distributions' at ${pct(c.shape_level)}, the correlation's at ${pct(c.correlation_level)}`
+    `distributions' at ${pct(c.shape_level)}${unrun(c.shape_test !== null)}; the correlation's ` +
+    `at ${pct(c.correlation_level)}${unrun(c.correlation_test !== null)}`
   );
 }
 
