@@ -27,7 +27,8 @@ test("two members of a GRPO group: the known first divergence, then a changed me
   // default rule above (leave-one-out, normalised) is not.
   const logged = b.getByTestId("diff-logged-advantage");
   await expect(logged).toContainText("\u22120.750");
-  await expect(logged).toContainText("not the rule above");
+  await expect(logged).toContainText("not this rule's");
+  await expect(b.getByTestId("diff-advantage")).toContainText("leave-one-out baseline, normalised");
 
   const changed = page.locator('[data-testid="diff-row"][data-diverges="1"]');
   await expect(changed).toHaveAttribute("data-kind", "changed");

@@ -207,4 +207,19 @@ test("the groups set the trainer's logged advantages beside their own, and switc
     const adv = page.locator(`[data-testid="group-advantage"][data-rollout-id="${m.id}"]`);
     await expect(adv).toHaveText(signed(m.g.equal ? 0 : m.g.rewards[m.j]! - mean));
   }
+
+  // The diff page the group's link opens computes its advantages with the same rule.
+  const first = members.find((m) => !m.g.equal)!;
+  const row = page.locator(
+    `[data-testid="group-row"][data-key="${first.g.task}"][data-step="${first.g.step}"]`,
+  );
+  await row.getByTestId("group-diff-link").click();
+  await expect(page).toHaveURL(/\/diff\?.*baseline=group_mean.*normalize=0/);
+  for (const side of ["a", "b"]) {
+    const s = page.getByTestId(`diff-side-${side}`);
+    await expect(s.getByTestId("diff-advantage")).toContainText(
+      "group-mean baseline, not normalised",
+    );
+    await expect(s.getByTestId("diff-logged-advantage")).not.toContainText("not this rule's");
+  }
 });

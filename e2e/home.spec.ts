@@ -138,3 +138,18 @@ test.describe("on a fresh server, its index cache empty", () => {
     expect(await page.evaluate(() => (window as { loadedOnce?: true }).loadedOnce)).toBe(true);
   });
 });
+
+test("at 1,000 px the runs table scrolls in its own box and the page does not scroll sideways", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await page.goto("/");
+  await expect(page.getByTestId("runs-table")).toBeVisible();
+  const [page_, table, box] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.querySelector('[data-testid="runs-table"]')!.scrollWidth,
+    window.innerWidth,
+  ]);
+  expect(table).toBeGreaterThan(box); // the table is wider than the window…
+  expect(page_).toBeLessThanOrEqual(box); // …and only its box scrolls
+});

@@ -83,3 +83,18 @@ test("the re-rendered prefixes link to the first differing token and raise an al
   await first.click();
   await expect(page).toHaveURL(/pos=45/);
 });
+
+test("a trainer stage's link says it lists the delivered rollouts, and the table says which it lists", async ({
+  page,
+}) => {
+  await page.goto("/runs/signal-ledger");
+  const stage = page.getByTestId("signal-ledger").locator('[data-key="with_advantage"]');
+  const link = stage.getByTestId("ledger-stage-link");
+  await expect(link).toHaveText("delivered rollouts", { timeout: 60_000 });
+  await link.click();
+  await expect(page).toHaveURL(/ledger=delivered/);
+  // Beside the table's count, not only far above it by the charts.
+  const note = page.getByTestId("rollouts-section").getByTestId("chart-filter");
+  await expect(note).toContainText("delivered on their main chain");
+  await expect(note).toContainText("not something the table filters by");
+});

@@ -211,3 +211,17 @@ test("signal-ledger: the sample the trainer left out of the loss is never plainl
     "but the trainer left its sample out of the loss: `train_data_step1.jsonl`".replace(/`/g, ""),
   );
 });
+
+test("grpo-capture-on: the diff page's verdict counts the trainer's differing sample too", async ({
+  page,
+}) => {
+  const differs = rolloutOf(PLANTED.tokensDiffer);
+  const same = rolloutOf([PLANTED.tokensDiffer[0], PLANTED.tokensDiffer[1] - 1]);
+  await page.goto(`/diff?a=grpo-capture-on/${differs}&b=grpo-capture-on/${same}`);
+  const a = page.getByTestId("diff-side-a");
+  await expect(a.getByTestId("diff-verdict")).toHaveClass(/sev-warn/);
+  await expect(a).toContainText("the trainer's sample differs");
+  await expect(page.getByTestId("diff-side-b").getByTestId("diff-verdict")).toHaveClass(
+    /sev-trained/,
+  );
+});

@@ -3,6 +3,7 @@ import { DiffRows } from "@/components/diff/diff-rows";
 import { DiffSides, FirstDivergence } from "@/components/diff/diff-sides";
 import { diffRollouts } from "@/lib/diff";
 import { pageAnswer, profileParam } from "@/lib/http";
+import { parseAdvantageRule } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,9 @@ const one = (v: string | string[] | undefined) => (typeof v === "string" && v !=
 export default async function DiffPage({ searchParams }: { searchParams: Promise<Search> }) {
   const q = await searchParams;
   const ask = Object.fromEntries(
-    (["a", "b", "chain", "profile", "profile_a", "profile_b"] as const).flatMap((k) => {
+    (
+      ["a", "b", "chain", "profile", "profile_a", "profile_b", "baseline", "normalize"] as const
+    ).flatMap((k) => {
       const v = one(q[k]);
       return v === null ? [] : [[k, v]];
     }),
@@ -26,6 +29,7 @@ export default async function DiffPage({ searchParams }: { searchParams: Promise
         chain: one(q.chain),
         profileA: profileParam(one(q.profile_a) ?? one(q.profile)),
         profileB: profileParam(one(q.profile_b) ?? one(q.profile)),
+        rule: parseAdvantageRule(new URLSearchParams(ask)),
       }))(),
   );
   if ("error" in d)

@@ -6,6 +6,8 @@ import type { DiffSide, RolloutDiff } from "@/lib/schema";
 import { SEVERITY_CLASS, SEVERITY_LABEL } from "@/lib/severity";
 import { loggedDiffers } from "@/lib/runs/pure";
 import { signed } from "@/lib/view";
+import { ROLLOUTS_ANCHOR } from "@/components/run/alerts";
+import { ruleWords } from "@/components/run/groups-logged";
 import styles from "./diff.module.css";
 
 const rolloutHref = (s: DiffSide, query: string) =>
@@ -34,13 +36,14 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
         <dt>advantage</dt>
         <dd
           data-testid="diff-advantage"
-          title="GRPO advantage in its group from the rewards (leave-one-out baseline, normalised), as the run page's groups give it by default"
+          title="GRPO advantage in its group from the rewards, as the run's groups give it under this rule"
         >
           {side.advantage === null ? "—" : signed(side.advantage)}
           {side.group && (
             <span className="muted">
               {" "}
-              (task {String(side.group.key)}, step {side.group.step ?? "—"})
+              (task {String(side.group.key)}, step {side.group.step ?? "—"};{" "}
+              {ruleWords(side.advantage_rule)})
             </span>
           )}
         </dd>
@@ -53,7 +56,17 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
             >
               {signed(side.logged_advantage)}
               {loggedDiffers(side.advantage, side.logged_advantage) && (
-                <span className="warn-text"> (not the rule above: see the run&apos;s groups)</span>
+                <span className="warn-text">
+                  {" "}
+                  (not this rule&apos;s:{" "}
+                  <Link
+                    href={`/runs/${encodeURIComponent(side.run)}?group=_ng_task_index#${ROLLOUTS_ANCHOR}`}
+                    data-testid="diff-logged-groups"
+                  >
+                    the run&apos;s groups
+                  </Link>{" "}
+                  say which rule gives it)
+                </span>
               )}
             </dd>
           </>

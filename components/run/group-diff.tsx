@@ -3,7 +3,7 @@
 // advantage, where the group's rewards disagree) and open the diff page on them.
 import Link from "next/link";
 import { useState } from "react";
-import type { RolloutGroup } from "@/lib/schema";
+import type { AdvantageRule, RolloutGroup } from "@/lib/schema";
 import { diffHref } from "@/lib/view";
 
 function defaultPair(g: RolloutGroup): [string, string] {
@@ -16,7 +16,16 @@ function defaultPair(g: RolloutGroup): [string, string] {
   return [ids[0] ?? "", ids[1] ?? ids[0] ?? ""];
 }
 
-export function GroupDiff({ runId, g }: { runId: string; g: RolloutGroup }) {
+export function GroupDiff({
+  runId,
+  g,
+  rule,
+}: {
+  runId: string;
+  g: RolloutGroup;
+  /** The groups view's advantage rule: the diff page computes its advantages with it too. */
+  rule: AdvantageRule;
+}) {
   const [pair, setPair] = useState(() => defaultPair(g));
   if (g.members.length < 2) return <span className="muted">—</span>;
   const pick = (k: 0 | 1, label: string) => (
@@ -37,7 +46,11 @@ export function GroupDiff({ runId, g }: { runId: string; g: RolloutGroup }) {
     <span style={{ whiteSpace: "nowrap" }}>
       {pick(0, "a")} {pick(1, "b")}{" "}
       <Link
-        href={diffHref({ run: runId, rollout: pair[0] }, { run: runId, rollout: pair[1] })}
+        href={diffHref(
+          { run: runId, rollout: pair[0] },
+          { run: runId, rollout: pair[1] },
+          { rule },
+        )}
         data-testid="group-diff-link"
       >
         diff

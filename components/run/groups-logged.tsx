@@ -148,7 +148,7 @@ export function LoggedCell({
               data-logged={v ?? ""}
               data-differs={off ? "1" : "0"}
               className={off ? "warn-text" : undefined}
-              title={`rollout ${m.rollout_id}: logged ${v ?? "nothing"}${off ? `, this rule gives ${signed(m.advantage ?? 0)}` : ""}`}
+              title={`rollout ${m.rollout_id}: logged ${v === null ? "nothing" : signed(v)}${off ? `, this rule gives ${signed(m.advantage ?? 0)}` : ""}`}
             >
               {v === null ? "—" : signed(v)}
             </Link>

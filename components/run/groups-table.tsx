@@ -161,7 +161,9 @@ function GroupsTable(
           ? "reward − the mean of the group's other rewards"
           : "reward − the group's mean reward"}
         {d.normalize && `, divided by their sample std + ${d.epsilon} where that std is above 0`}.
-        Rewards all exactly equal: every advantage is 0.
+        In a group whose rewards are all exactly equal, every advantage is 0.
+        {body.groups.some((g) => g.members.some((m) => m.masked)) &&
+          " A masked rollout's reward is struck out: it does not vote (mean and spread leave it out)."}
       </p>
       <LoggedLine body={body} use={use} />
       <table className="grid" data-testid="groups-table">
@@ -216,7 +218,7 @@ function GroupRow({ g, runId, params, body }: TableProps & { g: RolloutGroup }) 
             className={m.masked ? "muted" : undefined}
           >
             {i > 0 && " "}
-            {num(m.reward)}
+            {m.masked ? <s>{num(m.reward)}</s> : num(m.reward)}
           </span>
         ))}
       </td>
@@ -259,7 +261,7 @@ function GroupRow({ g, runId, params, body }: TableProps & { g: RolloutGroup }) 
         )}
       </td>
       <td>
-        <GroupDiff runId={runId} g={g} />
+        <GroupDiff runId={runId} g={g} rule={body.definition} />
       </td>
     </tr>
   );

@@ -6,14 +6,12 @@
 // text ("no side calls"), not a panel. The cards fill the width in a grid (app/globals.css `.charts`).
 import type { RunHealth } from "@/lib/schema";
 import { plural } from "@/lib/text";
-import { ChartFilterNote } from "./charts/chart-filter-note";
 import { CountCharts, EmptyCountCharts } from "./charts/count-charts";
 import { StepCharts } from "./charts/step-charts";
 import { useBucketLink } from "./charts/use-bucket-link";
 
-/** The headline numbers, and the line saying which chart bucket the table lists. */
+/** The headline numbers (the line saying which chart bucket the table lists is the table's). */
 export function HealthKpis({ h }: { h: RunHealth }) {
-  const link = useBucketLink(h.run_id);
   return (
     <>
       <div className="kpis" data-testid="kpis">
@@ -41,7 +39,6 @@ export function HealthKpis({ h }: { h: RunHealth }) {
         />
         <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
       </div>
-      <ChartFilterNote link={link} />
     </>
   );
 }

@@ -25,6 +25,8 @@ import { BadFields, pickedFields, useRecordFields, useRecordValues } from "./col
 import { GroupsView } from "./groups-table";
 import type { RowPages } from "./use-row-pages";
 import { FILTER_KEYS, TableFilters, queryFrom } from "./table-filters";
+import { ChartFilterNote } from "./charts/chart-filter-note";
+import { useBucketLink } from "./charts/use-bucket-link";
 import { BadQuery } from "./bad-query";
 import { hasInspectorPage } from "./lifecycle-cell";
 import { TextHitLine, TextSearchBox } from "./text-search";
@@ -52,6 +54,7 @@ export function RolloutsTable({
   state: IndexState | null;
 }) {
   const [params, set] = useUrlState();
+  const bucketLink = useBucketLink(runId);
   const query = queryFrom(params);
   const { page, error, bad, ensure, rowAt, hitAt } = rows;
   const total = page?.total ?? null,
@@ -182,6 +185,7 @@ export function RolloutsTable({
           export JSON
         </a>
       </div>
+      <ChartFilterNote link={bucketLink} />
       {bad.length > 0 && (
         <BadQuery bad={bad} drop={() => set(Object.fromEntries(bad.map((b) => [b.key, null])))} />
       )}

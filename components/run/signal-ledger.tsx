@@ -53,6 +53,12 @@ export function SignalLedger({ runId, version }: { runId: string; version: numbe
   );
 }
 
+/** A stage of the trainer's (loss mask, gradient): no filter of its own, so its delivered rollouts. */
+const trainerStage = (g: { key: string; filter: string; noSignalGroups?: true }) =>
+  g.filter === "delivered" && g.key !== "delivered" && !g.noSignalGroups;
+const TRAINER_STAGE_LINK =
+  "The table does not filter by what the trainer did with a rollout's tokens: this lists every rollout that delivered tokens on its main chain.";
+
 function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
   const pct = (v: number) => `${(100 * v).toFixed(v < 0.01 && v > 0 ? 1 : 0)}%`;
   const unknown = l.steps.filter((s) => s.in_loss_mask === null).length;
@@ -72,8 +78,9 @@ function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
             <Link
               href={link.href(segmentQuery(g, null, l.group_field))}
               data-testid="ledger-stage-link"
+              title={trainerStage(g) ? TRAINER_STAGE_LINK : undefined}
             >
-              rollouts
+              {trainerStage(g) ? "delivered rollouts" : "rollouts"}
             </Link>
           </li>
         ))}

@@ -124,28 +124,31 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
           <span className="button disabled">Compare</span>
         )}
       </div>
-      <table className="grid" data-testid="runs-table">
-        <thead>
-          <tr>
-            <th />
-            <th>Run</th>
-            <th>Capture</th>
-            <th>Rollouts</th>
-            <th>Masked</th>
-            <th>With warnings</th>
-            <th>Verdicts</th>
-            <th>Mean reward</th>
-            <th>Alerts</th>
-            <th>Profile</th>
-            <th>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <RunRow key={r.id} r={r} picked={picked.includes(r.id)} toggle={toggle} />
-          ))}
-        </tbody>
-      </table>
+      {/* A narrow window scrolls the table sideways in its own box, never the page. */}
+      <div style={{ overflowX: "auto" }} tabIndex={0} role="region" aria-label="runs">
+        <table className="grid" data-testid="runs-table">
+          <thead>
+            <tr>
+              <th />
+              <th>Run</th>
+              <th>Capture</th>
+              <th>Rollouts</th>
+              <th>Masked</th>
+              <th>With warnings</th>
+              <th>Verdicts</th>
+              <th>Mean reward</th>
+              <th>Alerts</th>
+              <th>Profile</th>
+              <th>Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((r) => (
+              <RunRow key={r.id} r={r} picked={picked.includes(r.id)} toggle={toggle} />
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

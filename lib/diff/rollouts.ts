@@ -8,8 +8,8 @@ import type { ProfileChoice } from "@/lib/builder";
 import { InvalidInputError } from "@/lib/errors";
 import { rolloutGroupSql, withSyncedRecords } from "@/lib/index";
 import { chainMessages, type ChainMessages, rolloutModel } from "@/lib/inspect";
-import { getRun } from "@/lib/runs";
-import { loggedAdvantages } from "@/lib/trainer";
+import { type AdvantageOptions, getRun, parseAdvantageRule } from "@/lib/runs";
+import { loggedAdvantages, rolloutTrainerDiffers } from "@/lib/trainer";
 import type { DiffSide, RolloutDiff, TokenDiffAnswer } from "@/lib/schema";
 import { bannerSentences } from "@/lib/severity";
 import { rolloutSeverity } from "@/lib/view";
@@ -26,6 +26,8 @@ export interface DiffRequest {
   message?: string | null;
   profileA?: ProfileChoice;
   profileB?: ProfileChoice;
+  /** The advantage rule (the groups view's); the groups route's default when absent. */
+  rule?: AdvantageOptions;
 }
 
 /** `RUN/ROLLOUT`, checked; the ids themselves are checked where they are read. */
@@ -51,18 +53,21 @@ async function loadSide(
   ref: { run: string; rollout: string },
   chain: string,
   profile: ProfileChoice | undefined,
+  rule: AdvantageOptions,
   signal: AbortSignal | undefined,
 ): Promise<Loaded> {
   const run = await getRun(ref.run);
   const model = await rolloutModel(run, ref.rollout, { profile, signal });
   const seq = chainMessages(model, chain);
   const group = run.rolloutsFile
-    ? await withSyncedRecords(run, (db) => rolloutGroupSql(db, ref.rollout))
+    ? await withSyncedRecords(run, (db) => rolloutGroupSql(db, ref.rollout, rule))
     : null;
   const member = group?.members.find((m) => m.rollout_id === ref.rollout);
   // Unreadable step files cost the side its logged value, which the groups view names.
   const logged = await loggedAdvantages(run).catch(() => null);
-  const severity = rolloutSeverity(model.view);
+  // The verdict counts what the trainer did with the rollout, as the inspector's does.
+  const differs = await rolloutTrainerDiffers(run, ref.rollout).catch(() => null);
+  const severity = rolloutSeverity({ ...model.view, trainer_differs: differs });
   const side: DiffSide = {
     run: ref.run,
     rollout: ref.rollout,
@@ -74,6 +79,7 @@ async function loadSide(
     verdict: bannerSentences(severity),
     reward: model.view.record?.reward ?? member?.reward ?? null,
     advantage: member?.advantage ?? null,
+    advantage_rule: rule,
     logged_advantage: logged?.byRollout.get(ref.rollout) ?? null,
     group: group ? { key: group.key, step: group.step } : null,
   };
@@ -85,10 +91,11 @@ export async function diffRollouts(q: DiffRequest, signal?: AbortSignal): Promis
   const refA = parseRolloutRef("a", q.a);
   const refB = parseRolloutRef("b", q.b);
   const chain = q.chain || "main";
+  const rule = q.rule ?? parseAdvantageRule(new URLSearchParams());
   const message = parseRow(q.message);
   const [a, b] = await Promise.all([
-    loadSide(refA, chain, q.profileA, signal),
-    loadSide(refB, chain, q.profileB, signal),
+    loadSide(refA, chain, q.profileA, rule, signal),
+    loadSide(refB, chain, q.profileB, rule, signal),
   ]);
   const { rows: aligned, aligned: ok } = alignMessages(
     spanKeys(a.seq.ids, a.seq.messages),

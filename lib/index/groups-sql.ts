@@ -161,12 +161,16 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
 }
 
 /**
- * The GRPO group (by task and step, the groups route's default with its default advantage
- * options) holding one rollout, its members' advantages computed as the groups route computes
- * them; null when the run has no task field or the rollout no record.
+ * The GRPO group (by task and step, the groups route's default) holding one rollout, its members'
+ * advantages computed as the groups route computes them under `rule` (its default when null); null
+ * when the run has no task field or the rollout no record.
  */
-export function rolloutGroupSql(db: Database.Database, rolloutId: string): RolloutGroup | null {
-  const q = parseGroupsQuery(new URLSearchParams());
+export function rolloutGroupSql(
+  db: Database.Database,
+  rolloutId: string,
+  rule: AdvantageOptions | null = null,
+): RolloutGroup | null {
+  const q = { ...parseGroupsQuery(new URLSearchParams()), ...rule };
   const fields = sampleFields(db).map((f) => f.path);
   if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
   const t = groupTables(db, DEFAULT_GROUP_FIELD);

@@ -86,6 +86,16 @@ describe("the signal ledger of signal-ledger", () => {
     const pct = (n: number) => `${Math.round((100 * n) / t.captured)}%`;
     expect(ledger.sentence).toContain(`${pct(t.withAdvantage!)} of the generated tokens`);
     expect(ledger.sentence).toContain("reached the gradient");
+    // The share's tokens are named, and the step without a step file is set apart with its own.
+    expect(ledger.sentence).toContain(
+      `(of ${t.captured.toLocaleString("en-US")} tokens, in the 1 step with a train_data_step file)`,
+    );
+    const rest = [...truth.steps.entries()]
+      .filter(([step]) => step !== 0)
+      .reduce((a, [, s]) => a + s.captured, 0);
+    expect(ledger.sentence).toContain(
+      `The 1 step without one (${rest.toLocaleString("en-US")} tokens) is not counted`,
+    );
   });
 
   it("each stage's filter lists exactly the rollouts with tokens there", async () => {

@@ -66,8 +66,17 @@ export function ledgerSentence(steps: readonly LedgerStep[]): string {
     largest[1] > 0
       ? `the largest loss is ${LOSS_WORDS[largest[0]]}, ${pct(largest[1], l.of)}`
       : "nothing was lost";
-  const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}; ${loss}.`;
+  const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}${scopeOf(steps, l)}; ${loss}.`;
   return [head, trainerNote(steps, l.stage), countedNote(steps)].filter((x) => x).join(" ");
+}
+
+/** Which tokens the shares are of, when only some steps' trainer stages are known. */
+function scopeOf(steps: readonly LedgerStep[], l: LedgerLosses): string {
+  if (l.stage === "delivered") return "";
+  const known = steps.filter((s) => s.in_loss_mask !== null).length;
+  if (known === steps.filter((s) => s.captured > 0).length) return "";
+  const k = known === 1 ? "the 1 step" : `the ${known} steps`;
+  return ` (of ${l.of.toLocaleString("en-US")} tokens, in ${k} with a train_data_step file)`;
 }
 
 function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
@@ -75,8 +84,12 @@ function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"])
     return "The trainer's loss mask is unknown (no train_data_step files).";
   const unknown = steps.filter((s) => s.in_loss_mask === null && s.captured > 0).length;
   if (unknown === 0) return "";
-  const rest = unknown === 1 ? "1 step without one is" : `${unknown} steps without one are`;
-  return `Over the steps with a train_data_step file; ${rest} unknown.`;
+  const tokens = steps
+    .filter((s) => s.in_loss_mask === null)
+    .reduce((a, s) => a + s.captured, 0)
+    .toLocaleString("en-US");
+  const rest = unknown === 1 ? "The 1 step without one" : `The ${unknown} steps without one`;
+  return `${rest} (${tokens} tokens) ${unknown === 1 ? "is" : "are"} not counted: the trainer's stages are unknown there.`;
 }
 
 /** Rollouts without a token store read (records alone, or not summarised yet) are not counted. */

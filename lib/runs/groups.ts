@@ -146,6 +146,13 @@ export const groupsQuerySchema = z.object({
 });
 export type GroupsQuery = z.infer<typeof groupsQuerySchema>;
 
+/** The advantage options of `params` (`baseline`, `normalize`), the groups route's defaults else. */
+export function parseAdvantageRule(params: URLSearchParams): AdvantageOptions {
+  const only = [...params].filter(([k]) => k === "baseline" || k === "normalize");
+  const q = parseGroupsQuery(new URLSearchParams(only));
+  return { baseline: q.baseline, normalize: q.normalize };
+}
+
 export function parseGroupsQuery(params: URLSearchParams): GroupsQuery {
   const raw = Object.fromEntries([...params].filter(([, v]) => v !== ""));
   const parsed = groupsQuerySchema.safeParse(raw);

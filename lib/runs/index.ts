@@ -9,6 +9,7 @@ export {
   groupOf,
   type GroupsQuery,
   type Member,
+  parseAdvantageRule,
   parseGroupsQuery,
 } from "./groups";
 export {

@@ -3,7 +3,7 @@
 // ids differ with the text around it, the messages aligned (runs of equal messages folded into one
 // row), and with `message=K` the token-level diff inside changed row K. Strict objects, snake_case.
 import { z } from "zod";
-import { fieldValueSchema } from "./api-groups";
+import { advantageRuleSchema, fieldValueSchema } from "./api-groups";
 import { profileSchema, severityStateSchema } from "./api-runs";
 
 const int = z.int();
@@ -26,6 +26,8 @@ export const diffSideSchema = z.strictObject({
    * rule: leave-one-out, normalised); null outside a group.
    */
   advantage: z.number().nullable(),
+  /** The rule `advantage` was computed with (the groups view's, carried by its diff link). */
+  advantage_rule: advantageRuleSchema,
   /** The advantage the trainer logged for its sample (lib/trainer loggedAdvantages); null: none. */
   logged_advantage: z.number().nullable(),
   group: z.strictObject({ key: fieldValueSchema, step: int.nullable() }).nullable(),

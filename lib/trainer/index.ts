@@ -19,3 +19,4 @@ export { runTraining, trainingCharts, TRAINING_METRICS } from "./training-sectio
 export { trainerLogDir, trainerTruth, trainerTruthAll } from "./truth-check";
 export { isTrainerJob, runTrainerJob } from "./jobs";
 export { loggedAdvantages } from "./logged-advantages";
+export { rolloutTrainerDiffers } from "./rollout-differs";

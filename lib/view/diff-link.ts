@@ -13,7 +13,12 @@ export interface DiffEnd {
 export function diffHref(
   a: DiffEnd,
   b: DiffEnd,
-  more: { chain?: string | null; message?: number | null } = {},
+  more: {
+    chain?: string | null;
+    message?: number | null;
+    /** The groups view's advantage rule; the default (leave-one-out, normalised) is no key. */
+    rule?: { baseline: "leave_one_out" | "group_mean"; normalize: boolean };
+  } = {},
 ): string {
   return withQuery("/diff", {
     a: `${a.run}/${a.rollout}`,
@@ -22,5 +27,7 @@ export function diffHref(
     profile_a: a.profile,
     profile_b: b.profile,
     message: more.message,
+    baseline: more.rule?.baseline === "group_mean" ? "group_mean" : null,
+    normalize: more.rule && !more.rule.normalize ? "0" : null,
   });
 }

@@ -14,13 +14,22 @@ const BUCKET_WORDS: Record<string, string> = {
   side_call: "side calls found by",
   fallback: "parent-link fallback",
   error_category: "model-call error category",
-  ledger: "generated tokens lost to or reaching", // the signal ledger (docs/ledger.md)
+  ledger: "generated tokens", // the signal ledger (docs/ledger.md): ./ledgerWords
 };
+
+/** A ledger stage's filter in words: where the rollouts' generated tokens went. */
+function ledgerWords(v: string): string {
+  // The trainer's stages have no filter of their own: their rollouts are the delivered ones.
+  if (v === "delivered")
+    return "generated tokens delivered on their main chain (which of them the trainer kept in its loss mask or gradient is not something the table filters by)";
+  return `generated tokens lost to ${v.replace(/_/g, " ")}`;
+}
 
 export function ChartFilterNote({ link }: { link: BucketLink }) {
   const params = useSearchParams();
   const applied = Object.entries(BUCKET_WORDS).flatMap(([key, words]) => {
     const v = params.get(key);
+    if (v && key === "ledger") return [ledgerWords(v)];
     return v ? [`${words} ${v.replace(/_/g, " ")}`] : [];
   });
   if (applied.length === 0) return null;

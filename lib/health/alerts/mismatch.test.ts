@@ -58,7 +58,7 @@ describe("the trainer's mismatch alert on the generated GRPO runs", () => {
     expect(over.length).toBeGreaterThan(0);
     expect(a.message).toContain(`the sequence error of ${over.length} sample`);
     const value = runValue("grpo-capture-on");
-    expect(a.message).toContain(value > 1.05 ? "above the 1.05" : "under the 1.05");
+    expect(a.message).toContain(value > 1.05 ? "above 1.05, past which" : "under 1.05, past which");
     // The check's own total agrees with the written errors (to rounding of the file's values).
     const t = await trainerTruthAll(run);
     expect(t.totals.token_mult_prob_error).toBeCloseTo(value, 6);
@@ -97,14 +97,14 @@ describe("mismatchAlert's thresholds", () => {
 
   it("speaks above 1.05 even when no sample passes the gate", () => {
     const a = mismatchAlert(truthOf(1.0501, [sample(1.2, "a"), sample(null, "b")]))!;
-    expect(a.message).toContain("is 1.050 over the 1 trained sample, above the 1.05");
+    expect(a.message).toContain("is 1.050 over the 1 trained sample, above 1.05, past which");
     expect(a.message).toContain("no sample's own error is above 2.");
     expect(a.count).toBe(0);
   });
 
   it("speaks under 1.05 when one sample passes 2, naming it and its line", () => {
     const a = mismatchAlert(truthOf(1.01, [sample(1, "a", 1), sample(2.5, "b", 7)]))!;
-    expect(a.message).toContain("under the 1.05");
+    expect(a.message).toContain("under 1.05, past which");
     expect(a.message).toContain("the sequence error of 1 sample is above 2");
     expect(a.message).toContain("the worst 2.500, `train_data_step1.jsonl` line 7");
     expect(a.rollout_ids).toEqual([]);

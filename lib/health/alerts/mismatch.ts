@@ -27,8 +27,8 @@ export function mismatchAlert(t: Pick<TrainerTruth, "totals" | "samples">): Mism
     run === null
       ? "The trainer's log probs and the inference engine's disagree"
       : runOver
-        ? `The trainer's log probs and the inference engine's disagree: \`token_mult_prob_error\` is ${three(run)} over the ${plural(trained, "trained sample", "trained samples", trained.toLocaleString("en-US"))}, above the ${INVESTIGATE_ABOVE} NeMo-RL's model guide asks to investigate`
-        : `\`token_mult_prob_error\` is ${three(run)} over the ${plural(trained, "trained sample", "trained samples", trained.toLocaleString("en-US"))}, under the ${INVESTIGATE_ABOVE} NeMo-RL's model guide asks to investigate, but some samples are far off`;
+        ? `The trainer's log probs and the inference engine's disagree: \`token_mult_prob_error\` is ${three(run)} over the ${plural(trained, "trained sample", "trained samples", trained.toLocaleString("en-US"))}, above ${INVESTIGATE_ABOVE}, past which NeMo-RL's model guide asks to investigate`
+        : `\`token_mult_prob_error\` is ${three(run)} over the ${plural(trained, "trained sample", "trained samples", trained.toLocaleString("en-US"))}, under ${INVESTIGATE_ABOVE}, past which NeMo-RL's model guide asks to investigate, but some samples are far off`;
   const worst = over[0];
   const gate =
     worst === undefined
