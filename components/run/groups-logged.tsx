@@ -123,38 +123,61 @@ export function LoggedLine({ body, use }: { body: RunGroups; use: (r: AdvantageR
   );
 }
 
-/** One group's logged values, each linking to its rollout. */
-export function LoggedCell({
+type Member = RolloutGroup["members"][number];
+
+/** One link per member of a group, to its rollout: what each shows is `link`'s. */
+export function MemberLinks({
   g,
   runId,
   params,
+  link,
 }: {
   g: RolloutGroup;
   runId: string;
   params: URLSearchParams;
+  link: (m: Member) => { text: string; title: string; attrs: Record<string, string> };
 }) {
   return (
     <td className="mono">
       {g.members.map((m, i) => {
-        const v = m.logged_advantage;
-        const off = loggedDiffers(m.advantage, v);
+        const { text, title, attrs } = link(m);
         return (
           <span key={m.rollout_id}>
             {i > 0 && " "}
             <Link
               href={inspectorHref(runId, m.rollout_id, params)}
-              data-testid="group-logged-advantage"
               data-rollout-id={m.rollout_id}
-              data-logged={v ?? ""}
-              data-differs={off ? "1" : "0"}
-              className={off ? "warn-text" : undefined}
-              title={`rollout ${m.rollout_id}: logged ${v === null ? "nothing" : signed(v)}${off ? `, this rule gives ${signed(m.advantage ?? 0)}` : ""}`}
+              title={`rollout ${m.rollout_id}: ${title}`}
+              {...attrs}
             >
-              {v === null ? "—" : signed(v)}
+              {text}
             </Link>
           </span>
         );
       })}
     </td>
+  );
+}
+
+/** One group's logged values, each linking to its rollout, in the warning colour where it differs. */
+export function LoggedCell(props: { g: RolloutGroup; runId: string; params: URLSearchParams }) {
+  return (
+    <MemberLinks
+      {...props}
+      link={(m) => {
+        const v = m.logged_advantage;
+        const off = loggedDiffers(m.advantage, v);
+        return {
+          text: v === null ? "—" : signed(v),
+          title: `logged ${v === null ? "nothing" : signed(v)}${off ? `, this rule gives ${signed(m.advantage ?? 0)}` : ""}`,
+          attrs: {
+            "data-testid": "group-logged-advantage",
+            "data-logged": v === null ? "" : String(v),
+            "data-differs": off ? "1" : "0",
+            ...(off ? { className: "warn-text" } : {}),
+          },
+        };
+      }}
+    />
   );
 }

@@ -3,17 +3,23 @@
 // with each rollout's reward, the spread, each one's advantage linking to it, and equal-reward
 // groups flagged in the severity model's warning colour (no training signal). State is in the URL
 // (GROUP_KEYS). The run page's per-step count of such groups is ./group-signal.
-import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useUrlReady, type UrlPatch } from "@/components/shared/url-state";
 import { useUrlFlag } from "@/components/shared/use-url-flag";
 import { type AdvantageRule, type RolloutGroup, type RunGroups, API, apiUrl } from "@/lib/schema";
 import { SEVERITY_CLASS } from "@/lib/severity";
-import { inspectorHref, signed } from "@/lib/view";
+import { signed } from "@/lib/view";
 import { plural } from "@/lib/text";
 import { fieldText } from "./column-picker";
 import { GroupDiff } from "./group-diff";
-import { LoggedCell, LoggedLine, RuleControls, ruleKeys, ruleOf } from "./groups-logged";
+import {
+  LoggedCell,
+  LoggedLine,
+  MemberLinks,
+  RuleControls,
+  ruleKeys,
+  ruleOf,
+} from "./groups-logged";
 import { getApi } from "@/components/shared/api";
 
 export const GROUP_KEYS = [
@@ -226,22 +232,19 @@ function GroupRow({ g, runId, params, body }: TableProps & { g: RolloutGroup }) 
       <td className="mono small">
         {g.std === null ? "—" : `${g.std.toFixed(3)} · ${num(g.min)}–${num(g.max)}`}
       </td>
-      <td className="mono">
-        {g.members.map((m, i) => (
-          <span key={m.rollout_id}>
-            {i > 0 && " "}
-            <Link
-              href={inspectorHref(runId, m.rollout_id, params)}
-              data-testid="group-advantage"
-              data-rollout-id={m.rollout_id}
-              data-advantage={m.advantage ?? ""}
-              title={`rollout ${m.rollout_id}: reward ${num(m.reward)}`}
-            >
-              {m.advantage === null ? "—" : signed(m.advantage)}
-            </Link>
-          </span>
-        ))}
-      </td>
+      <MemberLinks
+        g={g}
+        runId={runId}
+        params={params}
+        link={(m) => ({
+          text: m.advantage === null ? "—" : signed(m.advantage),
+          title: `reward ${num(m.reward)}`,
+          attrs: {
+            "data-testid": "group-advantage",
+            "data-advantage": m.advantage === null ? "" : String(m.advantage),
+          },
+        })}
+      />
       {body.logged && <LoggedCell g={g} runId={runId} params={params} />}
       <td>
         {g.no_signal ? (
