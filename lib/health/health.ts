@@ -54,8 +54,11 @@ export interface AlertFacts {
   };
   /** The first rollout on another model's main chain. */
   otherModel: string | null;
-  /** Routed experts over the run's main chains: expected routes and those that fell back. */
-  experts: { expected: number; fallback: number };
+  /**
+   * Routed experts over the run's main chains: expected routes and those that fell back; and the
+   * rollouts read from a store whose main chain carries no route at all (left out of those).
+   */
+  experts: { expected: number; fallback: number; none: number };
 }
 
 /** The cut-short alert in the severity model's words (lib/severity describeFailedCall). */
@@ -124,11 +127,16 @@ export function alertsOf(f: AlertFacts, extra: HealthExtra): Alert[] {
       `${counted(count("newer_schema"), "rollout", "holds", "hold")} records of a schema this version does not support.`,
     );
   const experts = f.experts.expected ? f.experts.fallback / f.experts.expected : 0;
-  if (experts > EXPERT_FALLBACK_ALERT_THRESHOLD)
+  // In a run with routes, a rollout without any has every token routed by the trainer.
+  const none =
+    f.experts.expected > 0 && f.experts.none > 0
+      ? ` ${counted(f.experts.none, "more rollout", "carries", "carry")} no route at all in a run whose others have them (not counted above): all their tokens train with the trainer's router.`
+      : "";
+  if (experts > EXPERT_FALLBACK_ALERT_THRESHOLD || none)
     add(
       "expert_fallback",
       "warning",
-      `${(experts * 100).toFixed(1)}% of the routed experts on main chains fell back to the trainer's router or are missing (${f.experts.fallback} of ${f.experts.expected} routes; threshold ${EXPERT_FALLBACK_ALERT_THRESHOLD * 100}%): those tokens train with other experts than inference used.`,
+      `${(experts * 100).toFixed(1)}% of the routed experts on main chains fell back to the trainer's router or are missing (${f.experts.fallback} of ${f.experts.expected} routes; threshold ${EXPERT_FALLBACK_ALERT_THRESHOLD * 100}%): those tokens train with other experts than inference used.${none}`,
     );
   return out;
 }

@@ -113,7 +113,7 @@ function alertFacts(db: Database.Database, scan: ScanResult, rollouts: number): 
       expert_fallback: flag("expert_fallback"),
     },
     rollouts,
-    experts: { expected: t.expert_expected, fallback: t.expert_fallback },
+    experts: { expected: t.expert_expected, fallback: t.expert_fallback, none: t.expert_none },
     cutShort: {
       first: first && call ? { rollout_id: first, cut_short_call: JSON.parse(call) } : null,
       trained: total(scan.groups, WARNED).f_cut_short,

@@ -53,7 +53,7 @@ export function computeHealth(
     unreadable_records: [],
     expert_fallback: [],
   };
-  const experts = { expected: 0, fallback: 0 };
+  const experts = { expected: 0, fallback: 0, none: 0 };
   let masked = 0,
     quarantined = 0,
     withQuarantine = 0,
@@ -89,6 +89,7 @@ export function computeHealth(
       flagged.expert_fallback.push(s.rollout_id);
     experts.expected += s.expert_routes?.expected ?? 0;
     experts.fallback += s.expert_routes?.fallback ?? 0;
+    if (s.source === "store" && (s.n_calls ?? 0) > 0 && s.expert_routes === null) experts.none++;
     if (s.unreadable) flagged.unreadable.push(s.rollout_id);
     if (s.newer_schema) flagged.newer_schema.push(s.rollout_id);
   }

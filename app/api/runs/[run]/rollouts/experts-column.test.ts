@@ -94,5 +94,11 @@ describe("expert fallback in the run's health", () => {
       if (t.fraction !== null)
         [fallback, expected] = [fallback + t.fallback, expected + t.expected];
     expect(alert?.message).toContain(`(${fallback} of ${expected} routes;`);
+    // A rollout without any route (5-0: no call carries them) is named apart, not left unsaid.
+    const none = Object.values(MOE_TRUTH.rollouts).filter((t) => t.fraction === null).length;
+    expect(none).toBe(1);
+    expect(alert?.message).toContain(
+      "1 more rollout carries no route at all in a run whose others have them",
+    );
   });
 });
