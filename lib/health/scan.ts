@@ -61,7 +61,8 @@ const BASE_SUMS = {
   expert_expected: "SUM(s.expert_routes ->> '$.expected')",
   expert_fallback: "SUM(s.expert_routes ->> '$.fallback')",
   // Read from a store with calls, and no call of the main chain carries routes.
-  expert_none: "SUM(s.source = 'store' AND s.n_calls > 0 AND (s.expert_routes ->> '$.expected') IS NULL)",
+  expert_none:
+    "SUM(s.source = 'store' AND s.n_calls > 0 AND (s.expert_routes ->> '$.expected') IS NULL)",
   splice_calls: "SUM(s.splice ->> '$.calls')",
   splice_rerendered: "SUM(s.splice ->> '$.rerendered')",
 };
