@@ -116,6 +116,15 @@ test("the side-model rollout warns that another model is the main chain", async 
   await expect(page.getByTestId("verdict-sentence").first()).toHaveText(
     `Trained on, but another model as main chain: the main chain comes from ${side}, not the run's policy model ${policy}; a side model may have out-generated the policy.`,
   );
+  // The diff page's verdict of the same rollout says so too.
+  await page.goto(`/diff?a=${run}/6-0&b=${run}/0-0`);
+  const a = page.getByTestId("diff-side-a");
+  await expect(a.getByTestId("diff-verdict")).toHaveClass(/sev-warn/);
+  await expect(a.getByTestId("diff-verdict-sentence").first()).toContainText(
+    `the main chain comes from ${side}, not the run's policy model ${policy}`,
+  );
+  await expect(a.locator("code").first()).toHaveText(side);
+  await page.goto(inspector(run, "6-0"));
   // The policy's own calls are the side calls of this rollout, each with the self-calibration reason.
   const sideRows = page.locator('[data-testid="timeline-row"][data-role="side_call"]');
   await expect(sideRows).toHaveCount(policyCalls.length);

@@ -8,6 +8,7 @@ import { loggedDiffers } from "@/lib/runs/pure";
 import { signed } from "@/lib/view";
 import { ROLLOUTS_ANCHOR } from "@/components/run/alerts";
 import { ruleWords } from "@/components/run/groups-logged";
+import { CodeSpans } from "@/components/shared/code-spans";
 import styles from "./diff.module.css";
 
 const rolloutHref = (s: DiffSide, query: string) =>
@@ -26,8 +27,8 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
         </span>
       </h2>
       {side.verdict.map((s) => (
-        <p key={s} className="small">
-          {s}
+        <p key={s} className="small" data-testid="diff-verdict-sentence">
+          <CodeSpans text={s} />
         </p>
       ))}
       <dl className="facts">

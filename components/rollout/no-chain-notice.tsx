@@ -3,14 +3,8 @@
 // read, and none of it goes to training. A call can still be shown alone, as the model saw it.
 import type { Reason } from "@/lib/severity";
 import { noChainWords } from "@/lib/view";
+import { CodeSpans as Sentence } from "@/components/shared/code-spans";
 import { short } from "./labels";
-
-/** A sentence with its `code` spans set in monospace (an odd count of backticks: as it is). */
-function Sentence({ text }: { text: string }) {
-  const parts = text.split("`");
-  if (parts.length % 2 === 0) return <>{text}</>;
-  return <>{parts.map((p, i) => (i % 2 === 1 ? <code key={i}>{p}</code> : p))}</>;
-}
 
 export function NoChainNotice({
   reasons,

@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { rolloutSeverity } from "@/lib/view";
+import { CodeSpans } from "@/components/shared/code-spans";
 import { ProfileSwitch } from "./profile-switch";
 import { useRolloutFacts, type FactsState } from "./rollout-facts";
 import type { RolloutView } from "@/lib/schema";
@@ -51,18 +52,9 @@ function CallLinks({ text }: { text: string }) {
   );
 }
 
-/** A sentence with its `code` spans (ids, error types, locations) set in monospace. */
+/** A sentence with its `code` spans in monospace and its "call N" linked. */
 function Sentence({ text }: { text: string }) {
-  const parts = text.split("`");
-  // An odd number of backticks would leave a span open: show the text as it is.
-  if (parts.length % 2 === 0) return <CallLinks text={text} />;
-  return (
-    <>
-      {parts.map((p, i) =>
-        i % 2 === 1 ? <code key={i}>{p}</code> : <CallLinks key={i} text={p} />,
-      )}
-    </>
-  );
+  return <CodeSpans text={text} plain={(t, i) => <CallLinks key={i} text={t} />} />;
 }
 
 export function VerdictBar() {

@@ -7,7 +7,7 @@ import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { InvalidInputError } from "@/lib/errors";
 import { rolloutGroupSql, withSyncedRecords } from "@/lib/index";
-import { chainMessages, type ChainMessages, rolloutModel } from "@/lib/inspect";
+import { chainMessages, type ChainMessages, knownRunPolicy, rolloutModel } from "@/lib/inspect";
 import { type AdvantageOptions, getRun, parseAdvantageRule } from "@/lib/runs";
 import { loggedAdvantages, rolloutTrainerDiffers } from "@/lib/trainer";
 import type { DiffSide, RolloutDiff, TokenDiffAnswer } from "@/lib/schema";
@@ -65,9 +65,17 @@ async function loadSide(
   const member = group?.members.find((m) => m.rollout_id === ref.rollout);
   // Unreadable step files cost the side its logged value, which the groups view names.
   const logged = await loggedAdvantages(run).catch(() => null);
-  // The verdict counts what the trainer did with the rollout, as the inspector's does.
-  const differs = await rolloutTrainerDiffers(run, ref.rollout).catch(() => null);
-  const severity = rolloutSeverity({ ...model.view, trainer_differs: differs });
+  // The verdict counts what the trainer did with the rollout, and the run's policy model once the
+  // run's index knows it, as the inspector's does.
+  const [differs, policy] = await Promise.all([
+    rolloutTrainerDiffers(run, ref.rollout).catch(() => null),
+    knownRunPolicy(run),
+  ]);
+  const severity = rolloutSeverity({
+    ...model.view,
+    trainer_differs: differs,
+    policy_model: policy.policy_model ?? model.view.policy_model,
+  });
   const side: DiffSide = {
     run: ref.run,
     rollout: ref.rollout,
