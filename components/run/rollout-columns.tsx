@@ -212,7 +212,7 @@ export const COLUMNS: Col[] = [
     accessorFn: (s) => s.expert_fallback_fraction,
     header: "Expert fallback",
     meta: {
-      width: 96,
+      width: 120,
       render: (s) =>
         s.expert_fallback_fraction === null ? (
           "—"
