@@ -268,3 +268,24 @@ test("runs of different agents, one without a model-call store: no task pairing,
   await expect(cell("failed")).toHaveText("— (no model-call statuses recorded)");
   await expect(cell("cut-short")).toHaveText("— (no model-call statuses recorded)");
 });
+
+test("capture health carries each run page's alerts, the trainer's truth check among them", async ({
+  page,
+}) => {
+  // grpo-capture-on's step files plant one sample with other tokens and one with another loss
+  // mask (fixtures/generator/nemo-rl-planted) among every line of its step files.
+  const logs = path.join(E2E_RUNS, "grpo-capture-on", "logs");
+  const samples = readdirSync(logs)
+    .filter((f) => /^train_data_step\d+\.jsonl$/.test(f))
+    .reduce(
+      (n, f) => n + readFileSync(path.join(logs, f), "utf8").split("\n").filter(Boolean).length,
+      0,
+    );
+  await page.goto("/compare?a=grpo-capture-on&b=grpo-capture-off");
+  const row = page.getByTestId("capture-alerts");
+  await expect(row.locator("td").first()).toContainText(
+    `The trainer did not train on what the capture delivered for 2 of ${samples} samples`,
+    { timeout: 60_000 },
+  );
+  await expect(row.locator("td").nth(1)).toContainText("log probs and the inference engine's");
+});

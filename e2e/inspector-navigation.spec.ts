@@ -350,3 +350,25 @@ test("the inspector's controls wait for the page to take them: disabled as serve
     for (const id of ids) await expect(page.getByTestId(id)).toBeEnabled(SLOW);
   }
 });
+
+test("jump to call numbers each call as the timeline does, not by its place in the sequence", async ({
+  page,
+}) => {
+  // gym-main-v1 4-0: an empty-generation call is excluded from the chain, so the chain's third
+  // call is the timeline's fourth.
+  await page.goto("/runs/gym-main-v1/rollouts/4-0?tab=tokens");
+  const options = page.getByTestId("jump-to-call").locator("option:not([value=''])");
+  await expect(options.first()).toBeAttached({ timeout: 30_000 });
+  const listed = await options.evaluateAll((os) =>
+    os.map((o) => [o.getAttribute("value"), o.textContent?.split(".")[0]] as const),
+  );
+  expect(listed.length).toBeGreaterThan(1);
+  let skipped = false;
+  for (const [id, n] of listed) {
+    const row = page.locator(`[data-testid="timeline-row"][data-call-id="${id}"]`);
+    const number = await row.getAttribute("data-call-number");
+    expect(n, `call ${id}`).toBe(number);
+    if (Number(number) !== listed.findIndex(([x]) => x === id) + 1) skipped = true;
+  }
+  expect(skipped, "a call outside the chain shifts the numbers (the fixture's truth)").toBe(true);
+});

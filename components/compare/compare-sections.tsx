@@ -1,6 +1,7 @@
 // The compare page's sections as plain views: evaluation by task and capture health side by side
 // (training statistics and the verdict are ./training-section). Numbers print with their intervals.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { CaptureSide, Comparison } from "@/lib/schema";
 import { CallsChart } from "./compare-charts";
 import { diffHref, signed } from "@/lib/view";
@@ -133,8 +134,23 @@ const captured =
   (s: CaptureSide): string =>
     s.rollouts === 0 ? "— (no captured rollouts)" : get(s);
 
+/** The run page's alerts, in their colours; "none" only when the run's health says so. */
+function alertList(s: CaptureSide): ReactNode {
+  if (s.alerts.length === 0) return "none";
+  return (
+    <ul className="small" style={{ margin: 0, paddingLeft: 16 }}>
+      {s.alerts.map((a, i) => (
+        <li key={i} className="warn-text" data-severity={a.severity}>
+          {a.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function CaptureSection({ c }: { c: Comparison }) {
-  const rows: Array<[string, (s: CaptureSide) => string, string]> = [
+  const rows: Array<[string, (s: CaptureSide) => ReactNode, string]> = [
+    ["the run page's alerts", alertList, "alerts"],
     ["rollouts", (s) => (s.rollouts === 0 ? "— (none found)" : String(s.rollouts)), "rollouts"],
     ["masked", captured((s) => `${s.masked} (${(s.masked_fraction * 100).toFixed(1)}%)`), "masked"],
     [

@@ -17,6 +17,7 @@ import {
   itemOfPosition,
   jumpValue,
   moveCursor,
+  timelinePositions,
   tokenItems,
   type TokenItem,
 } from "@/lib/view";
@@ -32,6 +33,7 @@ import { TokenItemView } from "./token-lines";
 import { MismatchToggle, useTrainerMismatch } from "./trainer-mismatch";
 import { fmtInt, short } from "./labels";
 import { SequenceSelect } from "./sequence-select";
+import { useRolloutFacts } from "./rollout-facts";
 import styles from "./token-view.module.css";
 import { rolloutUrl, type RolloutAsk } from "./rollout-api";
 import { withMore } from "@/components/shared/api";
@@ -165,6 +167,9 @@ export function TokenView(props: TokenViewProps) {
 
   const generated = segments.reduce((n, s) => n + (s.kind === "generated" ? s.length : 0), 0);
   const calls = useMemo(() => [...new Set(segments.map((s) => s.call))], [segments]);
+  // Numbered as the timeline and banners number calls (failed ones too), not by this sequence.
+  const { view } = useRolloutFacts();
+  const numbers = useMemo(() => timelinePositions(view.calls, view.failed), [view]);
   const { trainingOf } = props;
   const byCall = useMemo(
     () => new Map(calls.map((c) => [c, trainingOf ? trainingOf(c) : training])),
@@ -194,9 +199,9 @@ export function TokenView(props: TokenViewProps) {
             data-testid="jump-to-call"
           >
             <option value="">—</option>
-            {calls.map((c, i) => (
+            {calls.map((c) => (
               <option key={c} value={c}>
-                {i + 1}. {short(c)}
+                {numbers.get(c) ?? "–"}. {short(c)}
               </option>
             ))}
           </LiveSelect>

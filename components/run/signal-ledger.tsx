@@ -100,7 +100,7 @@ function Rerenders({ runId, l, link }: { runId: string; l: RunLedger; link: Buck
         series={[{ key: "share", label: "re-rendered calls", color: WARNING }]}
         valueAxis="% of the step's calls"
         stepAxis="step (rollout records)"
-        format={(v) => `${(100 * v).toFixed(1)}%`}
+        format={(v) => `${+(100 * v).toFixed(2)}%`}
         query={(step) => segmentQuery({ filter: "rerendered" }, step)}
         link={link}
         fromZero

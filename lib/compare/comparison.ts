@@ -247,5 +247,6 @@ export function captureSide(run: RunInput): CaptureSide {
     failed_calls: run.summaries.reduce((n, s) => n + s.failed_calls, 0),
     cut_short: run.summaries.filter((s) => s.cut_short).length,
     logged,
+    alerts: h.alerts.map((a) => ({ severity: a.severity, message: a.message })),
   };
 }

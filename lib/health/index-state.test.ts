@@ -184,7 +184,7 @@ describe("the words and claims", () => {
 describe("a settled run with no alert", () => {
   it("is called healthy only when no rollout is masked or trained with warnings", () => {
     expect(noAlertsWords({ masked: 0, maskedFraction: 0, warnings: 0 })).toEqual({
-      text: "No alerts: nothing masked, and no capture check passed its threshold.",
+      text: "No alerts: nothing masked, and no capture check went past its threshold.",
       ok: true,
     });
   });
@@ -194,7 +194,7 @@ describe("a settled run with no alert", () => {
     expect(
       noAlertsWords({ masked: 29_968, maskedFraction: 29_968 / 1_000_000, warnings: 0 }),
     ).toEqual({
-      text: "No alerts: 29,968 rollouts are masked (3.0%), under the 5% that raises one; no other measure passed its threshold.",
+      text: "No alerts: 29,968 rollouts are masked (3.0%), under the 5% that raises one; no other measure went past its threshold.",
       ok: false,
     });
     expect(noAlertsWords({ masked: 1, maskedFraction: 1 / 250, warnings: 0 }).text).toMatch(
@@ -204,7 +204,7 @@ describe("a settled run with no alert", () => {
 
   it("counts rollouts trained with warnings, not in green (a torn tail under no alert)", () => {
     expect(noAlertsWords({ masked: 0, maskedFraction: 0, warnings: 1 })).toEqual({
-      text: "No alerts: nothing masked, but 1 rollout is trained with warnings (their reasons are in the table); no capture check passed its threshold.",
+      text: "No alerts: nothing masked, but 1 rollout is trained with warnings (their reasons are in the table); no capture check went past its threshold.",
       ok: false,
     });
     expect(noAlertsWords({ masked: 2, maskedFraction: 0.01, warnings: 3 }).text).toContain(

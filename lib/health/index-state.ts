@@ -152,18 +152,18 @@ export function noAlertsWords(c: { masked: number; maskedFraction: number; warni
       : null;
   if (c.masked === 0 && warned === null)
     return {
-      text: "No alerts: nothing masked, and no capture check passed its threshold.",
+      text: "No alerts: nothing masked, and no capture check went past its threshold.",
       ok: true,
     };
   if (c.masked === 0)
     return {
-      text: `No alerts: nothing masked, but ${warned}; no capture check passed its threshold.`,
+      text: `No alerts: nothing masked, but ${warned}; no capture check went past its threshold.`,
       ok: false,
     };
   const share = `${(c.maskedFraction * 100).toFixed(1)}%`;
   const rollouts = plural(c.masked, "rollout is", "rollouts are", n(c.masked));
   return {
-    text: `No alerts: ${rollouts} masked (${share}), under the ${MASKED_ALERT_THRESHOLD * 100}% that raises one${warned ? `; ${warned}` : ""}; no other measure passed its threshold.`,
+    text: `No alerts: ${rollouts} masked (${share}), under the ${MASKED_ALERT_THRESHOLD * 100}% that raises one${warned ? `; ${warned}` : ""}; no other measure went past its threshold.`,
     ok: false,
   };
 }

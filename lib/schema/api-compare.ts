@@ -208,6 +208,8 @@ export const captureSideSchema = z.strictObject({
   cut_short: int,
   /** Sums of capture scalars the trainer logged in metrics.jsonl (token_capture/*). */
   logged: z.record(z.string(), z.number()),
+  /** The run page's alerts (the trainer's truth check's among them), in its words. */
+  alerts: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string() })),
 });
 
 export const runRefSchema = z.strictObject({
