@@ -1,8 +1,9 @@
 // The diff route's answer: both rollouts read through the inspector's cached model (lib/inspect
 // rolloutModel, so a pair already open in the inspector costs no build), their chains' messages
 // aligned (./align), each side's verdict, reward and GRPO advantage (lib/index rolloutGroupSql,
-// the groups route's computation) with the one the trainer logged, and with `message` the token diff of one changed row. Not
-// responsible for building models, deciding verdicts or computing advantages.
+// the groups route's computation) with the one the trainer logged, and with `message` the token
+// diff of one changed row. Not responsible for building models, deciding verdicts or computing
+// advantages.
 import "server-only";
 import type { ProfileChoice } from "@/lib/builder";
 import { InvalidInputError } from "@/lib/errors";
@@ -63,11 +64,11 @@ async function loadSide(
     ? await withSyncedRecords(run, (db) => rolloutGroupSql(db, ref.rollout, rule))
     : null;
   const member = group?.members.find((m) => m.rollout_id === ref.rollout);
-  // Unreadable step files cost the side its logged value, which the groups view names.
-  const logged = await loggedAdvantages(run).catch(() => null);
   // The verdict counts what the trainer did with the rollout, and the run's policy model once the
-  // run's index knows it, as the inspector's does.
-  const [differs, policy] = await Promise.all([
+  // run's index knows it, as the inspector's does. Unreadable step files cost the side its logged
+  // value, which the groups view names.
+  const [logged, differs, policy] = await Promise.all([
+    loggedAdvantages(run).catch(() => null),
     rolloutTrainerDiffers(run, ref.rollout).catch(() => null),
     knownRunPolicy(run),
   ]);

@@ -12,7 +12,6 @@ import {
   DEFAULT_GROUP_FIELD,
   EPSILON,
   groupOf,
-  parseGroupsQuery,
   type AdvantageOptions,
   type GroupsQuery,
   type Member,
@@ -162,15 +161,14 @@ export function runGroupsSql(db: Database.Database, q: GroupsQuery): RunGroups {
 
 /**
  * The GRPO group (by task and step, the groups route's default) holding one rollout, its members'
- * advantages computed as the groups route computes them under `rule` (its default when null); null
- * when the run has no task field or the rollout no record.
+ * advantages computed as the groups route computes them under `rule`; null when the run has no
+ * task field or the rollout no record.
  */
 export function rolloutGroupSql(
   db: Database.Database,
   rolloutId: string,
-  rule: AdvantageOptions | null = null,
+  rule: AdvantageOptions,
 ): RolloutGroup | null {
-  const q = { ...parseGroupsQuery(new URLSearchParams()), ...rule };
   const fields = sampleFields(db).map((f) => f.path);
   if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
   const t = groupTables(db, DEFAULT_GROUP_FIELD);
@@ -180,6 +178,5 @@ export function rolloutGroupSql(
   const row = db
     .prepare(`SELECT * FROM ${t.groups} WHERE kind = ? AND v = ? AND step IS ?`)
     .get(at.kind, at.v, at.step) as GroupRow | undefined;
-  const opts = { baseline: q.baseline, normalize: q.normalize };
-  return row ? (pageGroups(db, t, [row], opts)[0] ?? null) : null;
+  return row ? (pageGroups(db, t, [row], rule)[0] ?? null) : null;
 }

@@ -12,12 +12,7 @@ export {
   parseAdvantageRule,
   parseGroupsQuery,
 } from "./groups";
-export {
-  ADVANTAGE_RULES,
-  LOGGED_TOLERANCE,
-  type LoggedByRollout,
-  withLoggedAdvantages,
-} from "./logged-advantages";
+export { type LoggedByRollout, withLoggedAdvantages } from "./logged-advantages";
 export { type MetricsRow, readMetrics, type RunMetrics } from "./metrics";
 export { decideRunProfile, type ProfileDecision } from "./profile";
 export {

@@ -6,7 +6,7 @@ import type { AdvantageRule, LoggedAdvantages, RolloutGroup, RunGroups } from "@
 import { grpoAdvantages } from "./groups";
 
 /** Logged and recomputed agree within this × max(1, |logged|): logs are float32, often rounded. */
-export const LOGGED_TOLERANCE = 1e-3;
+const LOGGED_TOLERANCE = 1e-3;
 
 /** What the run's step files logged: each joined rollout's sample advantage, and the files. */
 export interface LoggedByRollout {
@@ -15,7 +15,7 @@ export interface LoggedByRollout {
 }
 
 /** Every option set, the route's default first. */
-export const ADVANTAGE_RULES: readonly AdvantageRule[] = [
+const ADVANTAGE_RULES: readonly AdvantageRule[] = [
   { baseline: "leave_one_out", normalize: true },
   { baseline: "leave_one_out", normalize: false },
   { baseline: "group_mean", normalize: true },

@@ -1,7 +1,8 @@
 // The diff page's address for two rollouts (docs/pages.md "The diff page"): `a` and `b` as
-// RUN/ROLLOUT, then what narrows it (the chain, each side's builder profile, the open message).
+// RUN/ROLLOUT, then what narrows it (the chain, each side's builder profile, the open message,
+// the groups view's advantage rule).
 // Pure; not responsible for what the page shows (lib/diff).
-import { withQuery } from "@/lib/schema";
+import { type AdvantageRule, withQuery } from "@/lib/schema";
 
 export interface DiffEnd {
   run: string;
@@ -17,7 +18,7 @@ export function diffHref(
     chain?: string | null;
     message?: number | null;
     /** The groups view's advantage rule; the default (leave-one-out, normalised) is no key. */
-    rule?: { baseline: "leave_one_out" | "group_mean"; normalize: boolean };
+    rule?: AdvantageRule;
   } = {},
 ): string {
   return withQuery("/diff", {
