@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { listStepFiles, readStepFile, type StepFile } from "./step-data";
+import { listStepFiles, loggedAdvantageOf, readStepFile, type StepFile } from "./step-data";
 
 function stepFile(text: string, name = "train_data_step4.jsonl"): StepFile {
   const dir = mkdtempSync(path.join(os.tmpdir(), "nemo-rl-steps-"));
@@ -118,5 +118,19 @@ describe("listStepFiles", () => {
       ["val", 1],
     ]);
     expect(await listStepFiles(path.join(dir, "missing"))).toEqual([]);
+  });
+});
+
+describe("loggedAdvantageOf", () => {
+  it("reads the first loss token's value, the first token's without one, and none it cannot tell", () => {
+    const of = (tokenLossMask: number[] | null, advantages: number[] | null) =>
+      loggedAdvantageOf({ tokenLossMask, advantages });
+    expect(of([0, 0, 1, 1], [9, 9, 0.25, 0.25])).toBe(0.25);
+    expect(of([0, 0, 0], [-0.5, -0.5, -0.5])).toBe(-0.5); // no loss token: the sample's value
+    expect(of(null, [0.75, 0.75])).toBe(0.75);
+    expect(of([1], null)).toBeNull();
+    expect(of([1], [])).toBeNull();
+    // A loss token past a cut list has no logged value: never another token's.
+    expect(of([0, 0, 0, 1], [9, 9])).toBeNull();
   });
 });

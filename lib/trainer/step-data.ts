@@ -73,7 +73,7 @@ export function advantageTokensOf(
 /**
  * The sample's logged advantage: `advantages` at its first loss-mask token (GRPO logs one value per
  * sample, repeated over its tokens), or at its first token when no token is in the loss. Null when
- * the line has no `advantages` or the value is not finite.
+ * the line has no `advantages`, none at that token, or it is not finite.
  */
 export function loggedAdvantageOf(
   s: Pick<StepSample, "tokenLossMask" | "advantages">,
@@ -81,7 +81,8 @@ export function loggedAdvantageOf(
   const adv = s.advantages;
   if (!adv || adv.length === 0) return null;
   const first = s.tokenLossMask ? s.tokenLossMask.findIndex((m) => m !== 0) : -1;
-  const v = adv[first >= 0 && first < adv.length ? first : 0];
+  // A loss token past the logged values (a cut list) has none: never another token's instead.
+  const v = adv[first >= 0 ? first : 0];
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
