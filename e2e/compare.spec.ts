@@ -288,4 +288,8 @@ test("capture health carries each run page's alerts, the trainer's truth check a
     { timeout: 60_000 },
   );
   await expect(row.locator("td").nth(1)).toContainText("log probs and the inference engine's");
+  // In the run page's colours and with its code spans, not raw backticks.
+  await expect(row.locator('li[data-severity="error"]').first()).toHaveClass(/bad-text/);
+  await expect(row.locator("code").first()).toHaveText("train_data_step{N}.jsonl");
+  await expect(row).not.toContainText("`");
 });

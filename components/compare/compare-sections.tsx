@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { CaptureSide, Comparison } from "@/lib/schema";
+import { CodeSpans } from "@/components/shared/code-spans";
 import { CallsChart } from "./compare-charts";
 import { diffHref, signed } from "@/lib/view";
 
@@ -140,8 +141,12 @@ function alertList(s: CaptureSide): ReactNode {
   return (
     <ul className="small" style={{ margin: 0, paddingLeft: 16 }}>
       {s.alerts.map((a, i) => (
-        <li key={i} className="warn-text" data-severity={a.severity}>
-          {a.message}
+        <li
+          key={i}
+          className={a.severity === "error" ? "bad-text" : "warn-text"}
+          data-severity={a.severity}
+        >
+          <CodeSpans text={a.message} />
         </li>
       ))}
     </ul>
