@@ -51,8 +51,10 @@ export {
 } from "./sql";
 export { setTrainerDiffers, trainerDiffersOf } from "./trainer-facts";
 export {
+  equalRewardSums,
   groupSignalOf,
   ledgerStepSums,
   rerenderedRollouts,
+  type EqualRewardSums,
   type LedgerStepSums,
 } from "./ledger-sql";

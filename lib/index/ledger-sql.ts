@@ -62,3 +62,31 @@ export function groupSignalOf(db: Database.Database): Map<string, boolean | null
     .all() as Array<{ id: string; none: number; unknown: number }>;
   return new Map(rows.map((r) => [r.id, r.unknown === 1 ? null : r.none === 0]));
 }
+
+/** A step's delivered tokens, and the rollouts that have any, in GRPO groups whose rewards are all equal. */
+export interface EqualRewardSums {
+  step: number | null;
+  rollouts: number;
+  delivered: number;
+}
+
+/**
+ * Per step, the delivered tokens of rollouts whose group (groupSignalOf's) has rewards recorded
+ * and none that differ: GRPO gives them no advantage, whatever its baseline. Null with no groups.
+ */
+export function equalRewardSums(db: Database.Database): EqualRewardSums[] | null {
+  const fields = sampleFields(db).map((f) => f.path);
+  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
+  const t = groupTables(db, DEFAULT_GROUP_FIELD);
+  return db
+    .prepare(
+      `SELECT s.step AS step, ifnull(sum(json_extract(s.ledger, '$.delivered') > 0), 0) AS rollouts,
+         ifnull(sum(json_extract(s.ledger, '$.delivered')), 0) AS delivered
+       FROM ${t.members} m
+       JOIN ${t.groups} g ON g.kind = m.kind AND g.v = m.v AND g.step IS m.step
+       JOIN summaries s ON s.id = m.id
+       WHERE g.no_signal = 1 AND g.unrewarded = 0
+       GROUP BY s.step`,
+    )
+    .all() as EqualRewardSums[];
+}

@@ -19,6 +19,7 @@ function input(signal: LedgerInput["signal"]): LedgerInput {
       ...{ loss_tokens: 30, advantage_tokens: null },
     })),
     signal,
+    equal: null,
     rerendered: [],
     issues: [],
   };
@@ -45,5 +46,30 @@ describe("the ledger's advantage stage from the groups", () => {
       in_loss_mask: 60,
       with_advantage: null,
     });
+  });
+});
+
+describe("the ledger's sentence with no step file", () => {
+  // Two steps of 100 delivered tokens each, nothing lost on the way, no trainer file: the share
+  // stops at delivery, and step 1's 60 tokens sit in a group whose rewards are all equal.
+  const noFiles: LedgerInput = {
+    ...input(null),
+    sums: [sums(0), sums(1)],
+    stepFiles: new Map(),
+    samples: [],
+    equal: [{ step: 1, rollouts: 1, delivered: 60 }],
+  };
+  const l = assembleLedger(noFiles);
+
+  it("says how far nothing was lost, not that nothing was", () => {
+    expect(l.sentence).toContain("nothing was lost before delivery");
+    expect(l.sentence).not.toContain("nothing was lost.");
+  });
+
+  it("counts the equal-reward groups' delivered tokens over the whole run", () => {
+    expect(l.equal_reward).toEqual({ delivered: 60, rollouts: 1, of: 200 });
+    expect(l.sentence).toContain(
+      "60 delivered tokens (30%), of 1 rollout, are in GRPO groups whose rewards are all equal",
+    );
   });
 });

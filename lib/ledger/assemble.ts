@@ -3,9 +3,9 @@
 // group signal. Pure: reading is ./run-ledger's. A stage the run's files cannot tell is null
 // (unknown), never 0.
 import { DEFAULT_GROUP_FIELD } from "@/lib/runs";
-import type { LedgerStepSums } from "@/lib/index";
+import type { EqualRewardSums, LedgerStepSums } from "@/lib/index";
 import type { LedgerStep, LedgerTotals, RerenderedAt, RunLedger } from "@/lib/schema";
-import { ledgerSentence } from "./words";
+import { ledgerSentence, lossesOf } from "./words";
 
 /** A trained sample as the truth check joined it (lib/trainer). */
 export interface JoinedSample {
@@ -28,6 +28,8 @@ export interface LedgerInput {
    * when the run has no groups.
    */
   signal: ReadonlyMap<string, boolean | null> | null;
+  /** Per step, the delivered tokens in groups whose rewards are all equal; null with no groups. */
+  equal: readonly EqualRewardSums[] | null;
   rerendered: RerenderedAt[];
   issues: string[];
 }
@@ -85,15 +87,38 @@ export function assembleLedger(input: LedgerInput): RunLedger {
     };
   });
   const totals = totalsOf(steps);
+  const equal = equalRewardOf(steps, input.equal);
   return {
     run_id: input.runId,
     steps,
     totals,
-    sentence: ledgerSentence(steps),
+    sentence: ledgerSentence(steps, equal),
+    equal_reward: equal,
     rerendered_sample: input.rerendered,
     advantage_rule: ADVANTAGE_RULE,
     group_field: DEFAULT_GROUP_FIELD,
     issues,
+  };
+}
+
+/**
+ * The equal-reward groups' delivered tokens over the steps whose advantage stage the sentence's
+ * share leaves out (every step when it stops before the gradient; else those without a step file).
+ */
+function equalRewardOf(
+  steps: readonly LedgerStep[],
+  equal: readonly EqualRewardSums[] | null,
+): RunLedger["equal_reward"] {
+  if (equal === null) return null;
+  const all = lossesOf(steps).stage !== "with_advantage";
+  const left = steps.filter((s) => all || s.in_loss_mask === null);
+  if (left.length === 0) return null;
+  const wanted = new Set(left.map((s) => s.step));
+  const sums = equal.filter((e) => wanted.has(e.step));
+  return {
+    delivered: sums.reduce((a, e) => a + e.delivered, 0),
+    rollouts: sums.reduce((a, e) => a + e.rollouts, 0),
+    of: left.reduce((a, s) => a + s.delivered, 0),
   };
 }
 

@@ -98,6 +98,18 @@ describe("the signal ledger of signal-ledger", () => {
     );
   });
 
+  it("counts the step without a step file's equal-reward tokens, which no baseline gives advantage", () => {
+    // Step 0's advantage stage is known (its step file logs advantages); step 1's is not.
+    const t = truth.equalReward.get(1)!;
+    expect(t.delivered).toBeGreaterThan(0);
+    const of = truth.steps.get(1)!.parts.delivered;
+    expect(ledger.equal_reward).toEqual({ delivered: t.delivered, rollouts: t.rollouts, of });
+    const pct = `${Math.round((100 * t.delivered) / of)}% of theirs`;
+    expect(ledger.sentence).toContain(
+      `In the steps without one, ${t.delivered.toLocaleString("en-US")} delivered tokens (${pct}), of ${t.rollouts} rollout`,
+    );
+  });
+
   it("each stage's filter lists exactly the rollouts with tokens there", async () => {
     const page = async (q: string) =>
       (await rolloutPage(run, parseRolloutQuery(new URLSearchParams(q)))).rollouts.map(

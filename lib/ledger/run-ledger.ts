@@ -3,6 +3,7 @@
 // them (lib/trainer, cached per version of the files it read). Assembly is ./assemble's.
 import "server-only";
 import {
+  equalRewardSums,
   groupSignalOf,
   ledgerStepSums,
   rerenderedRollouts,
@@ -38,6 +39,7 @@ export async function runLedger(run: RunLayout): Promise<RunLedger> {
   const fromIndex = await withSyncedRecords(run, (db) => ({
     sums: ledgerStepSums(db),
     signal: groupSignalOf(db),
+    equal: equalRewardSums(db),
     rerendered: rerenderedAt(rerenderedRollouts(db, RERENDERED_SAMPLE)),
   }));
   const truth = await trainerTruthAll(run, { refreshMs: Infinity });

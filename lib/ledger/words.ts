@@ -1,6 +1,7 @@
 // The signal ledger's totals in words (docs/ledger.md): the share of the generated tokens that
 // reached the gradient, over the steps where that is known, and the largest loss by name.
-import type { LedgerStep } from "@/lib/schema";
+import type { LedgerStep, RunLedger } from "@/lib/schema";
+import { plural } from "@/lib/text";
 
 /** Each loss's name as the page and the sentence say it. */
 export const LOSS_WORDS = {
@@ -58,16 +59,40 @@ const REACHED = {
   with_advantage: "reached the gradient",
 } as const;
 
-export function ledgerSentence(steps: readonly LedgerStep[]): string {
+/** No loss found says how far it was looked for: past the stages known, a loss may still be. */
+const NOTHING_LOST = {
+  delivered: "nothing was lost before delivery",
+  in_loss_mask: "nothing was lost before the loss mask",
+  with_advantage: "nothing was lost",
+} as const;
+
+export function ledgerSentence(
+  steps: readonly LedgerStep[],
+  equal: RunLedger["equal_reward"] = null,
+): string {
   const l = lossesOf(steps);
   if (l.of === 0) return "No generated tokens were captured (or none is summarised yet).";
   const largest = l.losses.reduce((a, b) => (b[1] > a[1] ? b : a));
   const loss =
     largest[1] > 0
       ? `the largest loss is ${LOSS_WORDS[largest[0]]}, ${pct(largest[1], l.of)}`
-      : "nothing was lost";
+      : NOTHING_LOST[l.stage];
   const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}${scopeOf(steps, l)}; ${loss}.`;
-  return [head, trainerNote(steps, l.stage), countedNote(steps)].filter((x) => x).join(" ");
+  const notes = [trainerNote(steps, l.stage), equalNote(equal, l.stage), countedNote(steps)];
+  return [head, ...notes].filter((x) => x).join(" ");
+}
+
+/** Where the share stops short of the gradient: the tokens that no GRPO baseline gives advantage. */
+function equalNote(equal: RunLedger["equal_reward"], stage: LedgerLosses["stage"]): string {
+  if (equal === null || equal.delivered === 0) return "";
+  const n = equal.delivered.toLocaleString("en-US");
+  const share = pct(equal.delivered, equal.of);
+  const of = plural(equal.rollouts, "rollout", "rollouts", equal.rollouts.toLocaleString("en-US"));
+  const head =
+    stage === "with_advantage"
+      ? `In the steps without one, ${n} delivered tokens (${share} of theirs), of ${of},`
+      : `${n} delivered tokens (${share}), of ${of},`;
+  return `${head} are in GRPO groups whose rewards are all equal: no baseline gives them an advantage.`;
 }
 
 /** Which tokens the shares are of, when only some steps' trainer stages are known. */

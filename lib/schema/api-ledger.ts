@@ -91,6 +91,12 @@ export const runLedgerSchema = z.strictObject({
   sentence: z.string(),
   /** The first rollouts with a re-rendered prompt, each at its first one (the inspector's link). */
   rerendered_sample: z.array(rerenderedAtSchema),
+  /**
+   * Over the steps whose advantage stage the sentence's share leaves out: their delivered tokens
+   * (`of`), and those (with their rollouts) in GRPO groups whose rewards are all equal, which no
+   * baseline gives an advantage. Null when the run has no groups or every step's stage is known.
+   */
+  equal_reward: z.strictObject({ delivered: int, rollouts: int, of: int }).nullable(),
   /** How the advantage stage was decided (the groups route's grouping and rule). */
   advantage_rule: z.string(),
   /** The record field the advantage stage groups by (the groups view's `group=`). */
