@@ -186,7 +186,7 @@ test("grpo-hotspots: same tokens and masks, but log probs that disagree, is not 
   await expect(page.getByTestId("alerts-none")).toHaveCount(0);
 });
 
-test("signal-ledger: the sample the trainer left out of the loss is never plainly 'trained'", async ({
+test("signal-ledger: the sample the trainer left out of the loss is masked, not 'trained'", async ({
   page,
 }) => {
   // Fixture truth: the step file's sample whose sample_loss_mask is 0, and the rollout its idx
@@ -206,10 +206,19 @@ test("signal-ledger: the sample the trainer left out of the loss is never plainl
   const r = step0[sample.idx]!;
   await page.goto(`/runs/signal-ledger/rollouts/${r._ng_task_index}-${r._ng_rollout_index}`);
   const bar = page.getByTestId("verdict-bar");
-  await expect(bar).toHaveAttribute("data-severity", "trained_with_warnings");
-  await expect(bar.getByTestId("verdict-sentence").first()).toContainText(
-    "but the trainer left its sample out of the loss: `train_data_step1.jsonl`".replace(/`/g, ""),
+  await expect(bar).toHaveAttribute("data-severity", "masked");
+  await expect(bar.getByTestId("verdict-sentence").first()).toHaveText(
+    "Masked by the trainer, not the capture's consumer: excluded from training.",
   );
+  await expect(bar.getByTestId("verdict-sentence").nth(1)).toContainText(
+    "The trainer left its sample out of the loss: train_data_step1.jsonl",
+  );
+  // Its row in the table says so too, not "trained".
+  await page.goto(`/runs/signal-ledger?severity=masked`);
+  const id = `${r._ng_task_index}-${r._ng_rollout_index}`;
+  const row = page.getByTestId("rollout-row").filter({ hasText: id });
+  await expect(row.getByRole("link", { name: id, exact: true })).toBeVisible();
+  await expect(row).toContainText("masked");
 });
 
 test("grpo-capture-on: the diff page's verdict counts the trainer's differing sample too", async ({

@@ -23,7 +23,7 @@ const OTHER = `(s.id IN (SELECT id FROM summary_tags WHERE tag = '${TAG.reason}o
 export const FLAGS = {
   cut_short: "s.cut_short_call != 'null'",
   other_model_main: OTHER,
-  masked_fraction: "s.severity = 'masked'",
+  masked_fraction: `${SERVED_SEVERITY_SQL} = 'masked'`,
   dangling_intents: "s.dangling_intents > 0",
   unreadable: "s.unreadable = 1",
   newer_schema: "s.newer_schema = 1",

@@ -28,11 +28,13 @@ const rank = (code: string): number => WARNING_ORDER.indexOf(code as WarningCode
 
 type WireReason = RolloutSummary["severity_reasons"][number];
 
+const wireOf = (r: Reason): WireReason => ({ code: r.code, title: r.title });
+
 /** Inserts `r` where classifySeverity would have put it: before the first later warning. */
 function insertReason(reasons: readonly WireReason[], r: Reason): WireReason[] {
   const own = rank(r.code);
   const at = reasons.findIndex((x) => rank(x.code) > own);
-  const wire = { code: r.code, title: r.title };
+  const wire = wireOf(r);
   return at < 0 ? [...reasons, wire] : [...reasons.slice(0, at), wire, ...reasons.slice(at)];
 }
 
@@ -57,12 +59,18 @@ export function runWarnings(s: RolloutSummary, facts: RunFacts): Reason[] {
   return out;
 }
 
-/** The summary with the run's warnings: a trained rollout with any becomes trained with warnings. */
+/**
+ * The summary with the run's warnings: a trained rollout with any becomes trained with warnings,
+ * and one whose sample the trainer left out of the loss masked (that reason first).
+ */
 export function applyRunFacts(s: RolloutSummary, facts: RunFacts): RolloutSummary {
   const added = runWarnings(s, facts);
   if (added.length === 0) return s;
   let reasons = s.severity_reasons;
-  for (const r of added) reasons = insertReason(reasons, r);
+  const trained = s.severity === "trained" || s.severity === "trained_with_warnings";
+  const left = trained ? added.find((r) => r.severity === "masked") : undefined;
+  for (const r of added) if (r !== left) reasons = insertReason(reasons, r);
+  if (left) return { ...s, severity: "masked", severity_reasons: [wireOf(left), ...reasons] };
   const severity = s.severity === "trained" ? "trained_with_warnings" : s.severity;
   return { ...s, severity, severity_reasons: reasons };
 }

@@ -239,9 +239,22 @@ describe("the trainer's step files hold a sample that differs from the main chai
         left_out: true,
       },
     });
+    // Not trained on, whatever the capture's consumer would do: masked, the trainer's reason first.
+    expect(result.severity).toBe("masked");
     expect(bannerSentences(result)).toEqual([
-      "Trained on by the capture's consumer, but the trainer left its sample out of the loss: `train_data_step3.jsonl` line 6 (the records' step 2) keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture's consumer trains 92 tokens.",
+      "Masked by the trainer, not the capture's consumer: excluded from training.",
+      "The trainer left its sample out of the loss: `train_data_step3.jsonl` line 6 (the records' step 2) keeps none of its tokens in the loss (its sample or token loss masks are 0), where the capture's consumer trains 92 tokens.",
     ]);
+  });
+
+  it("left out of the loss, with a torn tail: masked, the trainer's reason before the warning", () => {
+    const result = classifySeverity({
+      ...clean,
+      torn_tail: true,
+      trainer_differs: { ...sample, class: "mask_differs", mask_diffs: 5, left_out: true },
+    });
+    expect(result.severity).toBe("masked");
+    expect(result.reasons.map((r) => r.code)).toEqual(["trainer_differs", "torn_tail"]);
   });
 
   it("a masked rollout stays masked, and keeps the warning after its mask reasons", () => {

@@ -154,9 +154,13 @@ export function classifySeverity(input: SeverityInput): SeverityResult {
     const why = input.pending_reason ?? "the verdict for this rollout has not been read yet";
     return { severity: "pending", reasons: [pendingReason(why)] };
   }
-  const masked = input.mask_sample || input.record_mask_sample === true;
+  const own = input.mask_sample || input.record_mask_sample === true;
   const reasons = [...maskedReasons(input, input.mask_sample), ...warnings(input)];
-  if (masked) return { severity: "masked", reasons };
+  if (own) return { severity: "masked", reasons };
+  // The trainer's step file kept none of its tokens in the loss: masked there, that reason first.
+  const left = reasons.findIndex((r) => r.severity === "masked");
+  if (left >= 0)
+    return { severity: "masked", reasons: [reasons[left]!, ...reasons.toSpliced(left, 1)] };
   return { severity: reasons.length > 0 ? "trained_with_warnings" : "trained", reasons };
 }
 
@@ -187,7 +191,12 @@ export function bannerSentences(result: SeverityResult): string[] {
       ...rest.map((r) => r.sentence),
     ];
   }
-  return [`${HEADLINES[result.severity]}.`, ...result.reasons.map((r) => r.sentence)];
+  // Masked in the trainer's own step file alone: the capture's consumer would have trained it.
+  const head =
+    first.code === "trainer_differs"
+      ? "Masked by the trainer, not the capture's consumer: excluded from training"
+      : HEADLINES[result.severity];
+  return [`${head}.`, ...result.reasons.map((r) => r.sentence)];
 }
 
 /** Every reason's title, for a pill's tooltip ("cut short · torn tail"). */

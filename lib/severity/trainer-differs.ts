@@ -2,7 +2,8 @@
 // (`train_data_step{N}.jsonl`, joined to the rollout by lib/trainer's truth check) whose token ids
 // or loss mask differ from the capture's main chain. The capture's consumer still trains on it as
 // built; what the trainer logged says it trained on something else, so the rollout is trained with
-// a warning, never plainly "trained".
+// a warning, never plainly "trained". A sample the trainer left out of the loss altogether (its
+// sample or token loss masks all 0) was not trained on: the rollout is masked, this the reason.
 import { makeReason, WARNING_TITLES, type Reason } from "./reasons";
 import { plural } from "@/lib/text";
 import type { TrainerDiffers } from "@/lib/schema";
@@ -22,5 +23,6 @@ export function trainerDiffersReason(f: TrainerDiffers): Reason {
   const title = f.left_out
     ? "the trainer left its sample out of the loss"
     : WARNING_TITLES.trainer_differs;
-  return makeReason("trainer_differs", "trained_with_warnings", title, detail);
+  const severity = f.left_out ? "masked" : "trained_with_warnings";
+  return makeReason("trainer_differs", severity, title, detail);
 }
