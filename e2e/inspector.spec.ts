@@ -152,6 +152,10 @@ test("the dangling-intent rollout is masked and shows the intent as a timeline r
   await expect(page.getByTestId("verdict-delivered-of")).toContainText(
     "not counting 1 call whose intent got no token entry",
   );
+  // Masked: its main chain's share is delivered, yet none of it trains, said beside the share.
+  await expect(page.getByTestId("verdict-delivered-of")).toContainText(
+    "; masked, so none of them is trained",
+  );
   const row = page.locator(`[data-testid="timeline-row"][data-call-id="${dangling[0]}"]`);
   await expect(row).toHaveAttribute("data-role", "intent");
   await row.click();

@@ -90,7 +90,7 @@ export function VerdictBar() {
           ))}
         </div>
       </div>
-      <Facts view={view} />
+      <Facts view={view} masked={severity.severity === "masked"} />
       <OtherProfile facts={facts} />
       <PolicyNote facts={facts} severity={severity} />
       <TrainerNote facts={facts} inBanner={checking} />
@@ -147,13 +147,13 @@ function TrainerNote({ facts, inBanner }: { facts: FactsState; inBanner: boolean
   );
 }
 
-function Facts({ view }: { view: RolloutView }) {
+function Facts({ view, masked }: { view: RolloutView; masked: boolean }) {
   return (
     <dl className="facts">
       <dt>delivered</dt>
       <dd data-testid="verdict-delivered">
         {view.delivered_fraction === null ? "—" : `${(view.delivered_fraction * 100).toFixed(1)}%`}
-        <DeliveredOf view={view} />
+        <DeliveredOf view={view} masked={masked} />
       </dd>
       <dt>profile</dt>
       <dd>
@@ -197,8 +197,9 @@ function Facts({ view }: { view: RolloutView }) {
 /**
  * What the delivered fraction is of: the generated tokens captured. A call the capture lost (a torn
  * last line, a call whose tokens were never written) is in no count, so "100%" is said beside it.
+ * A masked rollout's main chain is delivered, yet none of it trains: said beside it too.
  */
-function DeliveredOf({ view }: { view: RolloutView }) {
+function DeliveredOf({ view, masked }: { view: RolloutView; masked: boolean }) {
   const g = view.generated_tokens;
   if (view.delivered_fraction === null || g === null) return null;
   const lost = view.incomplete.lost_calls.length;
@@ -220,6 +221,7 @@ function DeliveredOf({ view }: { view: RolloutView }) {
       {" "}
       of {g.captured.toLocaleString("en-US")} generated tokens captured
       {missing.length > 0 && `, not counting ${missing.join(" or ")}`}
+      {masked && <span className="bad-text">; masked, so none of them is trained</span>}
     </span>
   );
 }
