@@ -67,7 +67,7 @@ describe("call timeline labels", () => {
     });
     expect(labelled(call("n", null, { requested_model: "", model: "entry-model" }))).toMatchObject({
       ...{ requested_model: null, served_model: "entry-model" },
-      ...{ status: "no exchange", status_ok: null },
+      ...{ status: "no HTTP log", status_ok: null },
     });
     const error = exchange({ status_code: 500, error_category: "server" });
     expect(labelled(call("h", null, { exchange: error }))).toMatchObject({

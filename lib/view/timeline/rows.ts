@@ -163,7 +163,8 @@ function describeRole(c: CallView): { label: string; reason: string | null; tone
 }
 
 function callStatus(x: CallView["exchange"]): { status: string; status_ok: boolean | null } {
-  if (!x) return { status: "no exchange", status_ok: null };
+  // The model-call store (HTTP status, latency) holds no exchange for this call, or there is none.
+  if (!x) return { status: "no HTTP log", status_ok: null };
   const repeat = x.count > 1 ? ` ×${x.count}` : "";
   if (x.status_code === null) return { status: `no status${repeat}`, status_ok: null };
   const ok = x.status_code >= 200 && x.status_code < 300;
