@@ -61,13 +61,19 @@ const TRAINER_STAGE_LINK =
 
 function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
   const pct = (v: number) => `${(100 * v).toFixed(v < 0.01 && v > 0 ? 1 : 0)}%`;
-  const unknown = l.steps.filter((s) => s.in_loss_mask === null).length;
+  const unknown = l.steps.filter((s) => s.step !== null && s.in_loss_mask === null).length;
+  const stepless = l.steps.some((s) => s.step === null && s.captured > 0);
+  const left = [
+    unknown > 0 ? `${plural(unknown, "step")} without a step file` : null,
+    stepless ? "the rollouts whose records name no step" : null,
+  ].filter((x) => x !== null);
+  const beyond = l.totals.beyond_delivered ?? 0;
   return (
     <>
       <p className="small muted" data-testid="ledger-stages-scope">
         The whole run&apos;s {l.totals.captured.toLocaleString("en-US")} captured generated tokens
-        {unknown > 0 &&
-          `, ${plural(unknown, "step")} without a step file included (the trainer's stages unknown there, so counted as delivered)`}
+        {left.length > 0 &&
+          `, ${left.join(" and ")} included (the trainer's stages unknown there, so counted as delivered)`}
         :
       </p>
       <ul className="ledger-stages small" data-testid="ledger-stages">
@@ -85,6 +91,13 @@ function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
           </li>
         ))}
       </ul>
+      {beyond > 0 && (
+        <p className="small warn-text" data-testid="ledger-beyond">
+          Not in these: {plural(beyond, "token", "tokens", beyond.toLocaleString("en-US"))} the
+          trainer&apos;s loss mask holds past those the capture delivered (samples whose loss mask
+          differs: the trainer truth check).
+        </p>
+      )}
     </>
   );
 }

@@ -40,6 +40,7 @@ const GROUP_ROWS = (m: string) => `SELECT step, kind, v, count(*) AS n,
     OR min(CASE WHEN NOT masked THEN reward END) = max(CASE WHEN NOT masked THEN reward END)))
     AS no_signal,
   sum(reward IS NOT NULL) = 0 AS unrewarded,
+  sum(NOT masked AND reward IS NOT NULL) AS voters,
   CASE kind WHEN 1 THEN rl_natural_key(v) END AS nk, CASE kind WHEN 1 THEN rl_tie_key(v) END AS tk
   FROM ${m} GROUP BY step, kind, v`;
 

@@ -71,8 +71,9 @@ export interface EqualRewardSums {
 }
 
 /**
- * Per step, the delivered tokens of rollouts whose group (groupSignalOf's) has rewards recorded
- * and none that differ: GRPO gives them no advantage, whatever its baseline. Null with no groups.
+ * Per step, the delivered tokens of rollouts whose group (groupSignalOf's) has two or more unmasked
+ * rewards, all equal: GRPO gives them no advantage, whatever its baseline. A group of one is not
+ * counted (nothing says the run groups its rollouts at all). Null with no groups.
  */
 export function equalRewardSums(db: Database.Database): EqualRewardSums[] | null {
   const fields = sampleFields(db).map((f) => f.path);
@@ -85,7 +86,7 @@ export function equalRewardSums(db: Database.Database): EqualRewardSums[] | null
        FROM ${t.members} m
        JOIN ${t.groups} g ON g.kind = m.kind AND g.v = m.v AND g.step IS m.step
        JOIN summaries s ON s.id = m.id
-       WHERE g.no_signal = 1 AND g.unrewarded = 0
+       WHERE g.no_signal = 1 AND g.voters >= 2
        GROUP BY s.step`,
     )
     .all() as EqualRewardSums[];

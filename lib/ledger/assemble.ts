@@ -61,7 +61,10 @@ export function assembleLedger(input: LedgerInput): RunLedger {
   const steps = input.sums.map((s): LedgerStep => {
     const file = s.step === null ? undefined : input.stepFiles.get(s.step);
     const t = s.step === null ? undefined : trained.get(s.step);
-    const inLoss = file === undefined ? null : (t?.loss ?? 0);
+    const loss = file === undefined ? null : (t?.loss ?? 0);
+    // A trainer's mask wider than the capture's can hold more than was delivered: set apart, so
+    // each stage is at most the one before it and the step's parts add up to what it captured.
+    const inLoss = loss === null ? null : Math.min(loss, s.delivered);
     return {
       step: s.step,
       rollouts: s.rollouts,
@@ -79,7 +82,8 @@ export function assembleLedger(input: LedgerInput): RunLedger {
       with_advantage:
         inLoss === null || t?.unknown || (t === undefined && input.signal === null)
           ? null
-          : (t?.adv ?? 0),
+          : Math.min(t?.adv ?? 0, inLoss),
+      beyond_delivered: loss === null || inLoss === null ? null : loss - inLoss,
       step_file: file ?? null,
       calls: s.calls,
       rerendered: s.rerendered,
@@ -141,6 +145,9 @@ function totalsOf(steps: readonly LedgerStep[]): LedgerTotals {
     in_loss_mask: known.length ? known.reduce((a, s) => a + (s.in_loss_mask ?? 0), 0) : null,
     with_advantage:
       known.length && advKnown ? known.reduce((a, s) => a + (s.with_advantage ?? 0), 0) : null,
+    beyond_delivered: known.length
+      ? known.reduce((a, s) => a + (s.beyond_delivered ?? 0), 0)
+      : null,
     captured_known: known.reduce((a, s) => a + s.captured, 0),
     delivered_known: known.reduce((a, s) => a + s.delivered, 0),
     calls: sum((s) => s.calls),

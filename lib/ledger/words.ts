@@ -78,8 +78,21 @@ export function ledgerSentence(
       ? `the largest loss is ${LOSS_WORDS[largest[0]]}, ${pct(largest[1], l.of)}`
       : NOTHING_LOST[l.stage];
   const head = `${pct(l.reached, l.of)} of the generated tokens you paid for ${REACHED[l.stage]}${scopeOf(steps, l)}; ${loss}.`;
-  const notes = [trainerNote(steps, l.stage), equalNote(equal, l.stage), countedNote(steps)];
+  const notes = [
+    trainerNote(steps, l.stage),
+    beyondNote(steps),
+    equalNote(equal, l.stage),
+    countedNote(steps),
+  ];
   return [head, ...notes].filter((x) => x).join(" ");
+}
+
+/** The trainer's loss-mask tokens past what the capture delivered, which no share counts. */
+function beyondNote(steps: readonly LedgerStep[]): string {
+  const n = steps.reduce((a, s) => a + (s.beyond_delivered ?? 0), 0);
+  if (n === 0) return "";
+  const tokens = plural(n, "token", "tokens", n.toLocaleString("en-US"));
+  return `The trainer's loss mask also holds ${tokens} past those the capture delivered (samples whose loss mask differs: the trainer truth check), counted in no share here.`;
 }
 
 /** Where the share stops short of the gradient: the tokens that no GRPO baseline gives advantage. */

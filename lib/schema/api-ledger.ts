@@ -68,6 +68,12 @@ export const ledgerStepSchema = z.strictObject({
   in_loss_mask: int.nullable(),
   /** Loss-mask tokens in GRPO groups whose rewards differ; null when the loss mask is unknown. */
   with_advantage: int.nullable(),
+  /**
+   * The trainer's loss-mask tokens past the step's delivered ones (samples whose loss mask differs
+   * from the capture's): set apart, so the stages above never hold more than was delivered. Null
+   * when the loss mask is unknown.
+   */
+  beyond_delivered: int.nullable(),
   /** The trainer file's name, when the step has one. */
   step_file: z.string().nullable(),
   /** Calls (non-side) and those whose prompt re-rendered an earlier turn. */

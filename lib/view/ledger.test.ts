@@ -14,6 +14,7 @@ const step = (over: Partial<LedgerStep>): LedgerStep => ({
   delivered: 100,
   in_loss_mask: null,
   with_advantage: null,
+  beyond_delivered: null,
   step_file: null,
   calls: 10,
   rerendered: 1,
