@@ -262,3 +262,20 @@ test("bad table parameters get a clear message", async ({ request }) => {
   expect((await res.json()).error).toMatch(/^sort: /);
   expect((await request.get("/api/runs/nope/health")).status()).toBe(404);
 });
+
+test("a note's table link shows its filter in the table's alert control, and clears there", async ({
+  page,
+}) => {
+  await page.goto(`/runs/${CC}`);
+  const note = page.locator('[data-testid="health-note"][data-kind="profile_disagreement"]');
+  const count = Number((await note.innerText()).match(/^(\d+) of /)![1]);
+  await note.getByRole("link", { name: "list them in the table" }).click();
+  await expect(page).toHaveURL(/alert=profile_disagreement/);
+  await expect(page.getByTestId("rollouts-count")).toHaveText(`${count} of 40 rollouts`);
+  // The applied filter is visible where filters are, not hidden behind "all".
+  const control = page.getByTestId("filter-alert");
+  await expect(control).toHaveValue("profile_disagreement");
+  await control.selectOption("");
+  await expect(page).not.toHaveURL(/alert=/);
+  await expect(page.getByTestId("rollouts-count")).toHaveText("40 of 40 rollouts");
+});

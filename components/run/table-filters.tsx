@@ -63,8 +63,14 @@ export function TableFilters({
       </select>
     </label>
   );
-  // An alert's link sets `alert`: shown (and cleared) here like any filter.
-  const alerts = health.alerts.filter((a) => a.table_query === `alert=${a.kind}`);
+  // An alert's or a note's link sets `alert`: shown (and cleared) here like any filter, and a
+  // value no alert offers (an old link) still shows as applied.
+  const alerts: Array<[string, string]> = [...health.alerts, ...health.notes]
+    .filter((a) => a.table_query === `alert=${a.kind}`)
+    .map((a) => [a.kind, `${a.kind.replace(/_/g, " ")} (${a.count})`]);
+  const applied = params.get("alert");
+  if (applied && !alerts.some(([k]) => k === applied))
+    alerts.push([applied, applied.replace(/_/g, " ")]);
   return (
     <fieldset className="toolbar" disabled={!ready} data-testid="table-filters">
       {select("verdict", "verdict", [
@@ -96,12 +102,7 @@ export function TableFilters({
           "step",
           health.per_step.map((p) => [String(p.step), String(p.step)]),
         )}
-      {(alerts.length > 0 || params.get("alert")) &&
-        select(
-          "alert",
-          "alert",
-          alerts.map((a) => [a.kind, `${a.kind.replace(/_/g, " ")} (${a.count})`]),
-        )}
+      {alerts.length > 0 && select("alert", "alert", alerts)}
       <label>
         <input
           type="checkbox"
