@@ -35,7 +35,17 @@ export function HealthKpis({ h }: { h: RunHealth }) {
         <Kpi
           id="quarantined"
           label="quarantined calls"
-          value={`${h.quarantined_calls} in ${plural(h.rollouts_with_quarantine, "rollout")}`}
+          value={
+            // No token store and no capture metrics in any record: not known, never "0".
+            h.rollouts_with_capture === 0 && h.rollouts > 0
+              ? "not known"
+              : `${h.quarantined_calls} in ${plural(h.rollouts_with_quarantine, "rollout")}`
+          }
+          title={
+            h.rollouts_with_capture === 0
+              ? "No rollout has capture evidence (a token store, or capture metrics in its record)."
+              : undefined
+          }
         />
         <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
       </div>
@@ -56,9 +66,10 @@ export function HealthCharts({ h }: { h: RunHealth }) {
   );
 }
 
-function Kpi({ id, label, value }: { id: string; label: string; value: string }) {
+function Kpi(props: { id: string; label: string; value: string; title?: string }) {
+  const { id, label, value, title } = props;
   return (
-    <div className="kpi card" data-testid={`kpi-${id}`}>
+    <div className="kpi card" data-testid={`kpi-${id}`} title={title}>
       <div className="muted small">{label}</div>
       <div className="kpi-value">{value}</div>
     </div>

@@ -40,6 +40,7 @@ const BASE_SUMS = {
   from_store: "SUM(s.source = 'store')",
   quarantined: "SUM(s.quarantined)",
   with_q: "SUM(s.quarantined > 0)",
+  with_capture: "SUM(s.has_capture)",
   reward_sum: "SUM(s.reward)",
   reward_n: "COUNT(s.reward)",
   delivered_sum: "SUM(s.delivered_fraction)",

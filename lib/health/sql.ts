@@ -155,6 +155,7 @@ function reportOf(db: Database.Database, scan: ScanResult, extra: HealthExtra): 
     calls_per_rollout: counts(byKey(scan.dists, "n_calls"), "key"),
     quarantined_calls: t.quarantined,
     rollouts_with_quarantine: t.with_q,
+    rollouts_with_capture: t.with_capture,
     side_calls_by_reason: counts(sides),
     fallbacks_by_reason: counts(tags(TAG.fallback)),
     status_codes: counts(tags(TAG.status), "key"),

@@ -230,6 +230,8 @@ export const healthReportSchema = z.strictObject({
   calls_per_rollout: z.array(countSchema),
   quarantined_calls: z.number(),
   rollouts_with_quarantine: int,
+  /** Rollouts with capture evidence (a token store, or capture metrics in the record). */
+  rollouts_with_capture: int,
   side_calls_by_reason: z.array(countSchema),
   fallbacks_by_reason: z.array(countSchema),
   status_codes: z.array(countSchema),

@@ -57,6 +57,7 @@ export function computeHealth(
   let masked = 0,
     quarantined = 0,
     withQuarantine = 0,
+    withCapture = 0,
     fromStore = 0;
   const rewards: number[] = [];
   for (const s of summaries) {
@@ -75,6 +76,7 @@ export function computeHealth(
     tally(calls, String(s.n_calls));
     quarantined += s.quarantined;
     if (s.quarantined > 0) withQuarantine++;
+    if (s.has_capture) withCapture++;
     if (s.side_call_reasons.pattern) tally(sides, "pattern", s.side_call_reasons.pattern);
     if (s.side_call_reasons.self_calibration)
       tally(sides, "self_calibration", s.side_call_reasons.self_calibration);
@@ -131,6 +133,7 @@ export function computeHealth(
     calls_per_rollout: counts(calls, "key"),
     quarantined_calls: quarantined,
     rollouts_with_quarantine: withQuarantine,
+    rollouts_with_capture: withCapture,
     side_calls_by_reason: counts(sides),
     fallbacks_by_reason: counts(fallbacks),
     status_codes: counts(codes, "key"),
