@@ -153,3 +153,21 @@ test("at 1,000 px the runs table scrolls in its own box and the page does not sc
   expect(table).toBeGreaterThan(box); // the table is wider than the window…
   expect(page_).toBeLessThanOrEqual(box); // …and only its box scrolls
 });
+
+test("a run with more alerts than its worst says how many more, and the run page lists them all", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const row = page.locator('[data-testid="runs-row"][data-run-id="grpo-capture-on"]');
+  // Its count once the run's health is in (a cell reads "—" or "so far" before).
+  await expect(row.getByTestId("run-alert-count")).toHaveText(/^\d+$/, { timeout: 30_000 });
+  const count = Number(await row.getByTestId("run-alert-count").innerText());
+  expect(count).toBeGreaterThan(1);
+  const more = row.getByTestId("run-more-alerts");
+  await expect(more).toHaveText(
+    `${count - 1} more alert${count - 1 === 1 ? "" : "s"} on the run page`,
+  );
+  await more.click();
+  await expect(page).toHaveURL(/\/runs\/grpo-capture-on$/);
+  await expect(page.getByTestId("alert")).toHaveCount(count);
+});

@@ -256,4 +256,8 @@ test("a mean reward shown on the home and run pages names its source, apart from
   await expect(page.getByTestId("run-sources")).toHaveText(
     `Sources: mean reward ${mean.toFixed(3)} (records: ${records.length} rollouts) · mean reward per step 0.552 (training curve: ${steps} steps: the runs list's and compare's)`,
   );
+  // The card beside the runs list's other mean names its source too.
+  await expect(page.getByTestId("kpi-reward")).toHaveText(
+    `mean reward (records)${mean.toFixed(3)}`,
+  );
 });

@@ -29,8 +29,14 @@ export function HealthKpis({ h }: { h: RunHealth }) {
         <Kpi id="policy" label="policy model" value={h.policy_model ?? "—"} />
         <Kpi
           id="reward"
-          label="mean reward"
+          // The runs list gives the training curve's mean where there is one: name this one's source.
+          label={h.curve?.mean != null ? "mean reward (records)" : "mean reward"}
           value={h.reward_mean === null ? "—" : h.reward_mean.toFixed(3)}
+          title={
+            h.curve?.mean != null
+              ? `Over the ${h.rollouts.toLocaleString("en-US")} rollout records; the training curve's mean (the runs list's) is ${h.curve.mean.toFixed(3)}.`
+              : undefined
+          }
         />
         <Kpi
           id="quarantined"

@@ -25,6 +25,7 @@ import {
 } from "@/lib/health/pure";
 import { TableLink, Words } from "@/components/run/alerts";
 import { LiveInput } from "@/components/shared/live-controls";
+import { plural } from "@/lib/text";
 
 const PENDING = SEVERITY_CLASS.pending;
 /** How often the page asks the server again while a run's numbers are not final. */
@@ -238,9 +239,13 @@ function RunRow({
       </td>
       <td data-testid="run-alerts">
         {r.alerts ? (
-          <span className="badge warn">{c.alerts}</span>
+          <span className="badge warn" data-testid="run-alert-count">
+            {c.alerts}
+          </span>
         ) : (
-          <span className="muted">{c.alerts}</span>
+          <span className="muted" data-testid="run-alert-count">
+            {c.alerts}
+          </span>
         )}
         <WorstAlert r={r} />
       </td>
@@ -280,6 +285,18 @@ function WorstAlert({ r }: { r: RunOverview }) {
     >
       <Words text={a.message} />
       <TableLink runId={r.id} alert={a} />
+      {r.alerts > 1 && (
+        <>
+          {" "}
+          <Link
+            className="muted"
+            href={`/runs/${encodeURIComponent(r.id)}`}
+            data-testid="run-more-alerts"
+          >
+            {plural(r.alerts - 1, "more alert")} on the run page
+          </Link>
+        </>
+      )}
     </div>
   );
 }
