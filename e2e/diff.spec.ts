@@ -2,7 +2,10 @@
 // first divergence and texts the generator planted (fixtures/generator/diff-pairs), and the
 // changed message opens its token diff. (The 500-call pair's cold diff, two 200k-token builds, is
 // timed by bench/diff.bench.ts rather than here.)
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { FIXTURE_RUNS } from "./support/paths";
 import { GROUP_PAIR } from "@/fixtures/generator/diff-pairs";
 
 test("two members of a GRPO group: the known first divergence, then a changed message's tokens", async ({
@@ -37,4 +40,21 @@ test("two members of a GRPO group: the known first divergence, then a changed me
   const added = page.locator('[data-testid="diff-op"][data-kind="added"]');
   await expect(added.first()).toContainText("but I will round differently");
   await expect(page.locator('[data-testid="diff-op"][data-kind="removed"]')).not.toHaveCount(0);
+});
+
+test("a rollout alone in its task has no advantage to show, and says why", async ({ page }) => {
+  // Fixture truth: claude-code-capture-on's records name each task once (no GRPO group).
+  const run = "claude-code-capture-on";
+  const records = readFileSync(path.join(FIXTURE_RUNS, run, "rollouts.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { _ng_task_index: number; _ng_rollout_index: number });
+  const a = records[0]!;
+  expect(records.filter((r) => r._ng_task_index === a._ng_task_index)).toHaveLength(1);
+  const id = `${a._ng_task_index}-${a._ng_rollout_index}`;
+  await page.goto(`/diff?a=${run}/${id}&b=${run}/${records[1]!._ng_task_index}-0`);
+  const side = page.getByTestId("diff-side-a");
+  await expect(side.getByTestId("diff-advantage")).toHaveText(
+    `— (alone in task ${a._ng_task_index}, step —: no group to compare its reward with)`,
+  );
 });

@@ -39,8 +39,17 @@ function SideCard({ name, side }: { name: "a" | "b"; side: DiffSide }) {
           data-testid="diff-advantage"
           title="GRPO advantage in its group from the rewards, as the run's groups give it under this rule"
         >
-          {side.advantage === null ? "—" : signed(side.advantage)}
-          {side.group && (
+          {side.group?.size === 1 ? (
+            <span className="muted" data-testid="diff-advantage-alone">
+              — (alone in task {String(side.group.key)}, step {side.group.step ?? "—"}: no group to
+              compare its reward with)
+            </span>
+          ) : side.advantage === null ? (
+            "—"
+          ) : (
+            signed(side.advantage)
+          )}
+          {side.group && side.group.size > 1 && (
             <span className="muted">
               {" "}
               (task {String(side.group.key)}, step {side.group.step ?? "—"};{" "}

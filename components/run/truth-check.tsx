@@ -49,8 +49,8 @@ function Summary({ t }: { t: TrainerTruth }) {
     return (
       <p data-testid="truth-summary">
         No captured rollout for any of the {n(samples)} trained samples
-        {t.capture === "off" ? " (capture is off)" : ""}: nothing to compare. The mismatch column is
-        where re-tokenization drift shows.
+        {t.capture === "off" ? " (capture is off)" : ""}: nothing to compare. The
+        token_mult_prob_error column is where re-tokenization drift shows.
       </p>
     );
   // Same tokens and masks is not same log probs: green only when those agree too (NeMo-RL's 1.05).

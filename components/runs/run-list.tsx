@@ -107,11 +107,13 @@ export function RunList({ runs, root }: { runs: RunOverview[]; root: string }) {
     <>
       <div className="toolbar">
         <span className="muted" data-testid="pick-hint">
-          {a && b
-            ? "Two runs picked; a third replaces the first."
-            : a
-              ? "One run picked: pick another to compare with it."
-              : "Pick two runs to compare them."}
+          {runs.length < 2
+            ? "Compare needs two runs: this root holds one."
+            : a && b
+              ? "Two runs picked; a third replaces the first."
+              : a
+                ? "One run picked: pick another to compare with it."
+                : "Pick two runs to compare them."}
         </span>
         {a && b ? (
           <Link

@@ -90,7 +90,7 @@ async function loadSide(
     advantage: member?.advantage ?? null,
     advantage_rule: rule,
     logged_advantage: logged?.byRollout.get(ref.rollout) ?? null,
-    group: group ? { key: group.key, step: group.step } : null,
+    group: group ? { key: group.key, step: group.step, size: group.members.length } : null,
   };
   return { side, seq, decoder: model.decoder };
 }

@@ -30,7 +30,8 @@ export const diffSideSchema = z.strictObject({
   advantage_rule: advantageRuleSchema,
   /** The advantage the trainer logged for its sample (lib/trainer loggedAdvantages); null: none. */
   logged_advantage: z.number().nullable(),
-  group: z.strictObject({ key: fieldValueSchema, step: int.nullable() }).nullable(),
+  /** Its group's key and step, and how many rollouts it holds (1: alone, no group to compare). */
+  group: z.strictObject({ key: fieldValueSchema, step: int.nullable(), size: int }).nullable(),
 });
 
 /** Text around a token position: the tokens before it, its own text, and the tokens after it. */
