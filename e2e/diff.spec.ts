@@ -2,7 +2,7 @@
 // first divergence and texts the generator planted (fixtures/generator/diff-pairs), and the
 // changed message opens its token diff. (The 500-call pair's cold diff, two 200k-token builds, is
 // timed by bench/diff.bench.ts rather than here.)
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { FIXTURE_RUNS } from "./support/paths";
@@ -57,4 +57,21 @@ test("a rollout alone in its task has no advantage to show, and says why", async
   await expect(side.getByTestId("diff-advantage")).toHaveText(
     `— (alone in task ${a._ng_task_index}, step —: no group to compare its reward with)`,
   );
+});
+
+test("'diff with' names the other runs holding the same id as maybe another task", async ({
+  page,
+}) => {
+  // Fixture truth: another run's token store holds a file of the same rollout id.
+  const run = "claude-code-capture-on";
+  const id = "0-0";
+  const holds = readdirSync(FIXTURE_RUNS).filter(
+    (r) => r !== run && existsSync(path.join(FIXTURE_RUNS, r, "tokens", `${id}.tokens.jsonl`)),
+  );
+  expect(holds.length).toBeGreaterThan(0);
+  await page.goto(`/runs/${run}/rollouts/${id}`);
+  await expect(page.getByTestId("diff-with-runs-label")).toHaveText(
+    " · the same id in other runs (maybe another task):",
+  );
+  await expect(page.getByTestId("diff-with-run").first()).toHaveText(holds.sort()[0]!);
 });

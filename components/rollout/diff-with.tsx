@@ -42,9 +42,18 @@ export async function DiffWith({
           </Link>
         </span>
       ))}
-      {elsewhere.runs.map((id) => (
+      {elsewhere.runs.length > 0 && (
+        <span className="muted" data-testid="diff-with-runs-label">
+          {" · "}the same id in{" "}
+          <span title="An id is a task index and a rollout index: the same task only if both runs ran one agent's dataset, which is not checked">
+            other runs (maybe another task)
+          </span>
+          :
+        </span>
+      )}
+      {elsewhere.runs.map((id, i) => (
         <span key={`run:${id}`}>
-          {" · "}
+          {i === 0 ? " " : " · "}
           <Link
             href={diffHref(self, { run: id, rollout })}
             data-testid="diff-with-run"
