@@ -216,10 +216,17 @@ function DeliveredOf({ view, masked }: { view: RolloutView; masked: boolean }) {
         )
       : null,
   ].filter((x) => x !== null);
+  // Side calls' tokens are outside the share (Gym's metric): said, since they can be most of them.
+  const sides = view.verdict.side_calls;
+  const sideTokens = sides.reduce((a, c) => a + c.generated_tokens, 0);
+  const outside =
+    sides.length > 0
+      ? ` outside its ${plural(sides.length, "side call")} (${plural(sideTokens, "more generated token", "more generated tokens", sideTokens.toLocaleString("en-US"))})`
+      : "";
   return (
     <span className="muted small" data-testid="verdict-delivered-of">
       {" "}
-      of {g.captured.toLocaleString("en-US")} generated tokens captured
+      of {g.captured.toLocaleString("en-US")} generated tokens captured{outside}
       {missing.length > 0 && `, not counting ${missing.join(" or ")}`}
       {masked && <span className="bad-text">; masked, so none of them is trained</span>}
     </span>
