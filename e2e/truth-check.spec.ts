@@ -219,6 +219,11 @@ test("signal-ledger: the sample the trainer left out of the loss is masked, not 
   const row = page.getByTestId("rollout-row").filter({ hasText: id });
   await expect(row.getByRole("link", { name: id, exact: true })).toBeVisible();
   await expect(row).toContainText("masked");
+  // Its delivered share is struck out: delivered, yet none of it trains.
+  await expect(row.getByTestId("delivered-masked")).toHaveAttribute(
+    "title",
+    "masked: none of it is trained",
+  );
 });
 
 test("grpo-capture-on: the diff page's verdict counts the trainer's differing sample too", async ({

@@ -163,8 +163,17 @@ export const COLUMNS: Col[] = [
     header: "Delivered",
     meta: {
       width: 80,
-      render: (s) =>
-        s.delivered_fraction === null ? "—" : `${(s.delivered_fraction * 100).toFixed(1)}%`,
+      render: (s) => {
+        if (s.delivered_fraction === null) return "—";
+        const pct = `${(s.delivered_fraction * 100).toFixed(1)}%`;
+        // A masked rollout's main chain is delivered, yet none of it trains: struck out, as said.
+        if (s.severity !== "masked") return pct;
+        return (
+          <s title="masked: none of it is trained" data-testid="delivered-masked">
+            {pct}
+          </s>
+        );
+      },
     },
   },
   {
