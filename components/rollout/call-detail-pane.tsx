@@ -62,7 +62,7 @@ export function CallDetailPane({
           {detail.prompt && (
             <>
               <h4>Prompt</h4>
-              <div className="split-bar" title="inherited prefix / interstitial">
+              <div className="split-bar" title="inherited prefix / new input (tool results, turns)">
                 <span className="inherited" style={{ flexGrow: detail.prompt.inherited_len }} />
                 <span
                   className="interstitial"
@@ -71,7 +71,7 @@ export function CallDetailPane({
               </div>
               <p className="small" data-testid="prompt-split">
                 {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent,{" "}
-                {fmtInt(detail.prompt.interstitial_len)} interstitial (re-fed, mask 0)
+                {fmtInt(detail.prompt.interstitial_len)} new input: tool results, turns (re-fed, mask 0)
               </p>
               {detail.prompt.inherited_tail !== null && (
                 <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>

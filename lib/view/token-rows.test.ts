@@ -235,6 +235,9 @@ describe("token text and segment words", () => {
     expect(segmentLabel("generated", t("pending"))).toBe("generated (mask 1)");
     expect(segmentLabel("prompt", t("masked"))).toBe("prompt (re-fed, mask 0)");
     expect(segmentLabel("inherited", t("trained"))).toBe("inherited prefix (input, mask 0)");
+    expect(segmentLabel("interstitial", t("trained"))).toBe(
+      "new input: tool results, turns (re-fed, mask 0)",
+    );
     for (const kind of ["inherited", "prompt", "interstitial", "generated"] as const) {
       for (const v of ["masked", "pending"] as const) {
         expect(segmentLabel(kind, t(v))).not.toMatch(/trained/);

@@ -182,6 +182,8 @@ export function moveCursor(
  */
 export function segmentLabel(kind: SegmentKind, training: SequenceTraining): string {
   if (kind === "inherited") return "inherited prefix (input, mask 0)";
+  // Between the last generation and this call's: tool results, user turns, template tokens.
+  if (kind === "interstitial") return "new input: tool results, turns (re-fed, mask 0)";
   if (kind !== "generated") return `${kind} (re-fed, mask 0)`;
   return training.words ? `generated (mask 1, ${training.words})` : "generated (mask 1)";
 }
