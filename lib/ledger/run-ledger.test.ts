@@ -87,12 +87,15 @@ describe("the signal ledger of signal-ledger", () => {
     expect(ledger.sentence).toContain(`${pct(t.withAdvantage!)} of the generated tokens`);
     expect(ledger.sentence).toContain("reached the gradient");
     // The share's tokens are named, and the step without a step file is set apart with its own.
-    expect(ledger.sentence).toContain(
-      `(of ${t.captured.toLocaleString("en-US")} tokens, in the 1 step with a train_data_step file)`,
-    );
     const rest = [...truth.steps.entries()]
       .filter(([step]) => step !== 0)
       .reduce((a, [, s]) => a + s.captured, 0);
+    // Its share of the whole run too, as the legend below gives every stage's.
+    const all = t.captured + rest;
+    const whole = `${Math.round((100 * t.withAdvantage!) / all)}% of the whole run's ${all.toLocaleString("en-US")}`;
+    expect(ledger.sentence).toContain(
+      `(of ${t.captured.toLocaleString("en-US")} tokens, in the 1 step with a train_data_step file; ${whole})`,
+    );
     expect(ledger.sentence).toContain(
       `The 1 step without one (${rest.toLocaleString("en-US")} tokens) is not counted`,
     );

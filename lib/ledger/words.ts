@@ -114,7 +114,10 @@ function scopeOf(steps: readonly LedgerStep[], l: LedgerLosses): string {
   const known = steps.filter((s) => s.in_loss_mask !== null).length;
   if (known === steps.filter((s) => s.captured > 0).length) return "";
   const k = known === 1 ? "the 1 step" : `the ${known} steps`;
-  return ` (of ${l.of.toLocaleString("en-US")} tokens, in ${k} with a train_data_step file)`;
+  // The legend below gives the whole run's shares: this one's is said too, so the two agree.
+  const all = steps.reduce((a, s) => a + s.captured, 0);
+  const whole = `${pct(l.reached, all)} of the whole run's ${all.toLocaleString("en-US")}`;
+  return ` (of ${l.of.toLocaleString("en-US")} tokens, in ${k} with a train_data_step file; ${whole})`;
 }
 
 function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
