@@ -25,7 +25,8 @@ test("a joined rollout's tokens take their mismatch colour on demand, with a leg
   const [step, idx] = PLANTED.maskDiffers;
   const sample = page
     .locator('[data-testid="truth-sample"][data-class="mask_differs"]')
-    .filter({ hasText: `${step} / ${idx}` });
+    .filter({ hasText: `train_data_step${step}.jsonl` })
+    .filter({ hasText: `idx ${idx}` });
   await sample.getByRole("link").click();
   await expect(page).toHaveURL(/\/runs\/grpo-capture-on\/rollouts\/\d+-\d+/);
   await expect(page.locator(TOKEN_VIEW.painted).first()).toBeVisible({ timeout: 60_000 });

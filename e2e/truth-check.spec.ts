@@ -5,6 +5,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { PLANTED } from "../fixtures/generator/nemo-rl-planted";
 
+/** The line (1-based) of train_data_step{N}.jsonl holding the sample of that idx. */
+function lineOf([n, idx]: readonly [number, number]): number {
+  const lines = readFileSync(`fixtures/runs/grpo-capture-on/logs/train_data_step${n}.jsonl`, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  return lines.findIndex((l) => (JSON.parse(l) as { idx: number }).idx === idx) + 1;
+}
+
 /**
  * The rollout a trained sample came from, read from the fixture's records: train_data_step{N}'s
  * line idx is the idx-th record (in file order) of capture step N − 1, as NeMo-RL numbers steps.
@@ -36,8 +44,13 @@ test("grpo-capture-on: the truth check names the planted samples and links to th
   const tokens = section.locator('[data-testid="truth-sample"][data-class="tokens_differ"]');
   await expect(mask).toHaveCount(1);
   await expect(tokens).toHaveCount(1);
-  await expect(mask).toContainText(`${maskStep} / ${maskIdx}`);
-  await expect(tokens).toContainText(`${tokStep} / ${tokIdx}`);
+  // Named as the alert names it: the step file, the sample's line in it, then its idx.
+  await expect(mask.getByTestId("truth-sample-where")).toHaveText(
+    `train_data_step${maskStep}.jsonl line ${lineOf(PLANTED.maskDiffers)} · idx ${maskIdx}`,
+  );
+  await expect(tokens.getByTestId("truth-sample-where")).toHaveText(
+    `train_data_step${tokStep}.jsonl line ${lineOf(PLANTED.tokensDiffer)} · idx ${tokIdx}`,
+  );
   await expect(tokens.getByTestId("truth-context")).toBeVisible();
   await expect(page.locator('[data-testid="alert"][data-kind="trainer_truth"]')).toBeVisible();
   // Each planted sample links to the very rollout it was trained from.

@@ -180,7 +180,9 @@ function SampleTable({
         <table className="grid" data-testid="truth-samples">
           <thead>
             <tr>
-              <th>step / idx</th>
+              <th title="The step file (train_data_step{N}.jsonl, holding the records' step N − 1), the sample's line in it, and its idx (NeMo-RL's place among the step's records)">
+                sample
+              </th>
               <th>rollout</th>
               <th>check</th>
               <th>where</th>
@@ -190,8 +192,9 @@ function SampleTable({
           <tbody>
             {rows.map((s) => (
               <tr key={`${s.step}-${s.line}`} data-testid="truth-sample" data-class={s.class}>
-                <td className="mono">
-                  {s.step} / {s.idx ?? "–"}
+                <td className="mono" data-testid="truth-sample-where">
+                  train_data_step{s.step}.jsonl line {s.line}
+                  {s.idx !== null && <span className="muted"> · idx {s.idx}</span>}
                 </td>
                 <td>
                   {s.rollout_id ? (
