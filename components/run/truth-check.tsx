@@ -192,7 +192,11 @@ function SampleTable({
           <tbody>
             {rows.map((s) => (
               <tr key={`${s.step}-${s.line}`} data-testid="truth-sample" data-class={s.class}>
-                <td className="mono" data-testid="truth-sample-where">
+                <td
+                  className="mono"
+                  style={{ whiteSpace: "nowrap" }}
+                  data-testid="truth-sample-where"
+                >
                   train_data_step{s.step}.jsonl line {s.line}
                   {s.idx !== null && <span className="muted"> · idx {s.idx}</span>}
                 </td>
