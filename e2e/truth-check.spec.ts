@@ -37,6 +37,8 @@ test("grpo-capture-on: the truth check names the planted samples and links to th
   await expect(section.getByTestId("truth-summary")).toContainText(
     "trained on exactly the tokens and loss masks the capture delivered for 22 of 24 samples",
   );
+  // Three step files: their table shows open (a long one folds under its summary).
+  await expect(section.getByTestId("truth-steps-details")).toHaveAttribute("open", "");
   await expect(section.getByTestId("truth-step-row")).toHaveCount(3);
   const [maskStep, maskIdx] = PLANTED.maskDiffers;
   const [tokStep, tokIdx] = PLANTED.tokensDiffer;

@@ -53,7 +53,11 @@ export function HealthKpis({ h }: { h: RunHealth }) {
               : undefined
           }
         />
-        <Kpi id="store" label="from token store" value={`${h.from_store} of ${h.rollouts}`} />
+        <Kpi
+          id="store"
+          label="from token store"
+          value={`${h.from_store.toLocaleString("en-US")} of ${h.rollouts.toLocaleString("en-US")}`}
+        />
       </div>
     </>
   );

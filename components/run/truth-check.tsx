@@ -112,6 +112,9 @@ function LoggedCell({ s }: { s: TruthStep }) {
   );
 }
 
+/** Up to this many step files, their table shows open; past it, folded under its summary. */
+const STEPS_OPEN = 12;
+
 function TruthView({ truth: t }: { truth: TrainerTruth }) {
   return (
     <section data-testid="truth-check">
@@ -127,36 +130,42 @@ function TruthView({ truth: t }: { truth: TrainerTruth }) {
           {i.message}
         </div>
       ))}
-      <div {...scrollRegion("the truth check per step file")}>
-        <table className="grid" data-testid="truth-steps">
-          <thead>
-            <tr>
-              <th>step file</th>
-              <th>samples</th>
-              <th>identical</th>
-              <th>mask differs</th>
-              <th>tokens differ</th>
-              <th>no capture</th>
-              <th>token_mult_prob_error</th>
-              <th>logged</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.steps.map((s) => (
-              <tr key={s.step} data-testid="truth-step-row">
-                <td className="mono">{s.file}</td>
-                <td>{n(s.samples)}</td>
-                <td>{n(s.identical)}</td>
-                <td>{n(s.mask_differs)}</td>
-                <td>{n(s.tokens_differ)}</td>
-                <td>{n(s.no_capture)}</td>
-                <td>{err(s.token_mult_prob_error)}</td>
-                <LoggedCell s={s} />
+      {/* Folded when long (157 step files drew a long box above the samples): one click opens it. */}
+      <details open={t.steps.length <= STEPS_OPEN} data-testid="truth-steps-details">
+        <summary className="small">
+          Per step file: {n(t.steps.length)} {t.steps.length === 1 ? "file" : "files"}
+        </summary>
+        <div {...scrollRegion("the truth check per step file")}>
+          <table className="grid" data-testid="truth-steps">
+            <thead>
+              <tr>
+                <th>step file</th>
+                <th>samples</th>
+                <th>identical</th>
+                <th>mask differs</th>
+                <th>tokens differ</th>
+                <th>no capture</th>
+                <th>token_mult_prob_error</th>
+                <th>logged</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {t.steps.map((s) => (
+                <tr key={s.step} data-testid="truth-step-row">
+                  <td className="mono">{s.file}</td>
+                  <td>{n(s.samples)}</td>
+                  <td>{n(s.identical)}</td>
+                  <td>{n(s.mask_differs)}</td>
+                  <td>{n(s.tokens_differ)}</td>
+                  <td>{n(s.no_capture)}</td>
+                  <td>{err(s.token_mult_prob_error)}</td>
+                  <LoggedCell s={s} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
       <SampleTable runId={t.run_id} rows={t.samples.slice(0, SHOWN)} total={t.samples_total} />
     </section>
   );
