@@ -66,3 +66,18 @@ describe("a bare capture directory's run.json fields from serve's flags", () => 
     }
   });
 });
+
+describe("a run's tokens/ served as it is", () => {
+  it("is named after the run holding it, not 'tokens', unless its run.json names it", async () => {
+    const holder = tempStore({});
+    const dir = path.join(holder, "gym-run", "tokens");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "r1.tokens.jsonl"), line(tokenRecord("r1", "a", [1], [2])));
+    const [run] = await listRuns(dir);
+    expect(run!.id).toBe("tokens");
+    expect(run!.manifest.name).toBe("gym-run/tokens");
+    expect((await getRun("tokens", dir)).manifest.name).toBe("gym-run/tokens");
+    writeFileSync(path.join(dir, "run.json"), JSON.stringify({ name: "mine" }));
+    expect((await getRun("tokens", dir)).manifest.name).toBe("mine");
+  });
+});

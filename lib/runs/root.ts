@@ -172,6 +172,17 @@ function withBareRunFields(run: RunLayout): RunLayout {
 }
 
 /**
+ * A root that is one run, with the flags' fields. A token store served as it is, a run's `tokens/`,
+ * is named after the run holding it ("gym-main-v1/tokens"), not "tokens", unless run.json names it.
+ */
+function bareRun(run: RunLayout, root: string): RunLayout {
+  const base = path.basename(root);
+  const holder = path.basename(path.dirname(root));
+  const name = base === "tokens" && holder ? `${holder}/tokens` : undefined;
+  return withBareRunFields(named(run, name));
+}
+
+/**
  * Whether `dir`, given as the runs root, is one run rather than a directory of runs: it holds token
  * files itself (a bare capture directory), its own run.json or rollouts.jsonl, or a tokens/
  * directory of token files. `serve` pointed at a run directory serves that run, with its records;
@@ -191,7 +202,7 @@ export async function isOneRun(dir: string): Promise<boolean> {
 /** Every run under the root, sorted by id. A root that is one run (isOneRun) is listed alone. */
 export async function listRuns(root = runsRoot()): Promise<RunLayout[]> {
   if (await isOneRun(root))
-    return [withBareRunFields(await resolveRunLayout(path.basename(root), root, root))];
+    return [bareRun(await resolveRunLayout(path.basename(root), root, root), root)];
   const names = (await listSubdirectories(root)).filter(isValidRunId);
   const c = await confinementOf(root, "the runs root");
   // A NeMo-RL log directory in the root stands for its experiments, each a run, and so does a
@@ -223,7 +234,7 @@ export async function getRun(id: string, root = runsRoot()): Promise<RunLayout> 
   if (!isValidRunId(id)) throw new InvalidRunIdError(id);
   if (await isOneRun(root)) {
     if (id !== path.basename(root)) throw new UnknownRunError(id);
-    return withBareRunFields(await resolveRunLayout(id, root, root));
+    return bareRun(await resolveRunLayout(id, root, root), root);
   }
   let dir = path.join(/*turbopackIgnore: true*/ root, id);
   let name: string | undefined;
