@@ -32,7 +32,7 @@ test("the run list, the run page and the inspector say which profile decided and
 
   await page.goto(`/runs/${GYM}`);
   await expect(page.getByTestId("run-profile-reason")).toHaveText(
-    `Builder profile gym-v1: ${GYM_LINE}`,
+    `Builder profile gym-v1 (Gym main's builder, as trainers run it): ${GYM_LINE}`,
   );
 
   const rollout = (readdirSync(TOKENS).find((n) => n.endsWith(".tokens.jsonl")) as string).split(

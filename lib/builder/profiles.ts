@@ -7,6 +7,12 @@ export type Profile = "seed" | "gym-v1";
 export type ProfileChoice = Profile | "auto";
 export const PROFILES: readonly Profile[] = ["seed", "gym-v1"];
 
+/** What each profile is, in a few words beside its name (a user does not know "seed"). */
+export const PROFILE_MEANING: Record<Profile, string> = {
+  seed: "the side-call pull request's builder",
+  "gym-v1": "Gym main's builder, as trainers run it",
+};
+
 export const PROFILE_OPTIONS: Record<Profile, BuilderOptions> = {
   seed: {
     recordedParents: true,

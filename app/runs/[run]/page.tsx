@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { orNotFound } from "@/lib/http";
 import { runHealth } from "@/lib/health";
+import { PROFILE_MEANING } from "@/lib/builder";
 import { decideRunProfile } from "@/lib/runs";
 import { requestRun } from "./request-run";
 import { RunOverview } from "@/components/run/run-overview";
@@ -47,7 +48,8 @@ export default async function RunPage({ params }: { params: Promise<{ run: strin
       {/* A run of trainer logs alone has nothing a builder profile judges. */}
       {hasSources && (
         <p className="muted small" data-testid="run-profile-reason">
-          Builder profile <span className="mono">{profile.profile}</span>: {profile.reason}
+          Builder profile <span className="mono">{profile.profile}</span> (
+          {PROFILE_MEANING[profile.profile]}): {profile.reason}
         </p>
       )}
       {/* A run.json problem is told once, as the run's first alert (lib/health/alerts/files). */}
