@@ -71,7 +71,8 @@ export function CallDetailPane({
               </div>
               <p className="small" data-testid="prompt-split">
                 {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent,{" "}
-                {fmtInt(detail.prompt.interstitial_len)} new input: tool results, turns (re-fed, mask 0)
+                {fmtInt(detail.prompt.interstitial_len)} new input: tool results, turns (re-fed,
+                mask 0)
               </p>
               {detail.prompt.inherited_tail !== null && (
                 <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>

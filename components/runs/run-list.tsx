@@ -8,13 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { RunOverview } from "@/lib/schema";
-import {
-  alertSeverityClass,
-  SEVERITY_CLASS,
-  SEVERITY_LABEL,
-  SEVERITY_ORDER,
-  ZERO_COUNT_CLASS,
-} from "@/lib/severity";
+import { SEVERITY_CLASS, SEVERITY_LABEL, SEVERITY_ORDER, ZERO_COUNT_CLASS } from "@/lib/severity";
 import {
   isPartial,
   isSettling,
@@ -23,9 +17,8 @@ import {
   curveSource,
   partialAlerts,
 } from "@/lib/health/pure";
-import { TableLink, Words } from "@/components/run/alerts";
+import { toldByWorstAlert, WorstAlert } from "./worst-alert";
 import { LiveInput } from "@/components/shared/live-controls";
-import { plural } from "@/lib/text";
 
 const PENDING = SEVERITY_CLASS.pending;
 /** How often the page asks the server again while a run's numbers are not final. */
@@ -265,40 +258,5 @@ function RunRow({
         )}
       </td>
     </tr>
-  );
-}
-
-/** The run's files' problem (manifest_error) is the worst alert's own message. */
-const toldByWorstAlert = (r: RunOverview) =>
-  r.worst_alert !== null &&
-  r.manifest_error !== null &&
-  (r.worst_alert.kind === "manifest" || r.worst_alert.kind === "unreadable") &&
-  r.manifest_error === r.worst_alert.message.replace(/\.$/, "");
-
-/** The run's worst alert in words, with the link to the rollouts it names where it names some. */
-function WorstAlert({ r }: { r: RunOverview }) {
-  const a = r.worst_alert;
-  if (!a) return null;
-  return (
-    <div
-      className={`small ${alertSeverityClass(a)}`}
-      data-testid="run-worst-alert"
-      data-kind={a.kind}
-    >
-      <Words text={a.message} />
-      <TableLink runId={r.id} alert={a} />
-      {r.alerts > 1 && (
-        <>
-          {" "}
-          <Link
-            className="muted"
-            href={`/runs/${encodeURIComponent(r.id)}`}
-            data-testid="run-more-alerts"
-          >
-            {plural(r.alerts - 1, "more alert")} on the run page
-          </Link>
-        </>
-      )}
-    </div>
   );
 }

@@ -46,7 +46,7 @@ describe("GET /api/diff", () => {
     // 2/3, sample std √(1/3)), so (1 − 2/3) / (√(1/3) + 1e-6); b's others are all 1 (std 0): 0 − 1.
     expect(d.a.advantage).toBeCloseTo(1 / 3 / (Math.sqrt(1 / 3) + 1e-6), 9);
     expect(d.b.advantage).toBe(-1);
-    expect(d.a.group).toEqual({ key: 0, step: 0 });
+    expect(d.a.group).toEqual({ key: 0, step: 0, size: 4 }); // rewards 1, 1, 0, 1: four rollouts
     expect([d.a.severity, d.b.severity]).toEqual(["trained", "trained"]);
     expect(d.token_diff).toBeNull();
   });
