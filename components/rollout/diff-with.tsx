@@ -43,12 +43,13 @@ export async function DiffWith({
         </span>
       ))}
       {elsewhere.runs.length > 0 && (
-        <span className="muted" data-testid="diff-with-runs-label">
-          {" · "}the same id in{" "}
-          <span title="An id is a task index and a rollout index: the same task only if both runs ran one agent's dataset, which is not checked">
-            other runs (maybe another task)
-          </span>
-          :
+        // Kept short: the head stays one line at 1280 px, or the panels below lose a row.
+        <span
+          className="muted"
+          data-testid="diff-with-runs-label"
+          title="The same rollout id in the root's other runs: an id is a task index and a rollout index, so the same task only if both runs ran one agent's dataset (maybe another task; not checked)"
+        >
+          {" · "}same id in:
         </span>
       )}
       {elsewhere.runs.map((id, i) => (

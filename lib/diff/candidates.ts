@@ -8,7 +8,7 @@ import type { RunLayout } from "@/lib/runs";
 import { attemptOf, fileVersion, listStore, listSubdirectories } from "@/lib/store";
 
 /** Runs named at most: a root of many A/B runs would otherwise fill the inspector's head. */
-export const OTHER_RUNS_SHOWN = 6;
+export const OTHER_RUNS_SHOWN = 4;
 
 /** The rollout's attempt group but itself (base first, then by N); empty without attempts. */
 export async function otherAttempts(run: RunLayout, rolloutId: string): Promise<string[]> {
