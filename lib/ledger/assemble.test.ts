@@ -73,3 +73,16 @@ describe("the ledger's sentence with no step file", () => {
     );
   });
 });
+
+describe("the ledger's sentence with rollouts whose records name no step", () => {
+  // Step 0 has its step file; a group of rollouts with no step (null) cannot have one.
+  const stepless: LedgerInput = { ...input(null), sums: [sums(0), { ...sums(0), step: null }] };
+  const l = assembleLedger(stepless);
+
+  it("names them as such, never as a step", () => {
+    expect(l.sentence).toContain(
+      "The rollouts whose records name no step (100 tokens) are not counted",
+    );
+    expect(l.sentence).not.toMatch(/\b1 step without one/);
+  });
+});

@@ -123,14 +123,22 @@ function scopeOf(steps: readonly LedgerStep[], l: LedgerLosses): string {
 function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
   if (stage === "delivered")
     return "The trainer's loss mask is unknown (no train_data_step files).";
-  const unknown = steps.filter((s) => s.in_loss_mask === null && s.captured > 0).length;
-  if (unknown === 0) return "";
-  const tokens = steps
-    .filter((s) => s.in_loss_mask === null)
-    .reduce((a, s) => a + s.captured, 0)
-    .toLocaleString("en-US");
-  const rest = unknown === 1 ? "The 1 step without one" : `The ${unknown} steps without one`;
-  return `${rest} (${tokens} tokens) ${unknown === 1 ? "is" : "are"} not counted: the trainer's stages are unknown there.`;
+  const left = steps.filter((s) => s.in_loss_mask === null && s.captured > 0);
+  if (left.length === 0) return "";
+  const tokens = left.reduce((a, s) => a + s.captured, 0).toLocaleString("en-US");
+  // Rollouts whose records name no step are no step: said apart.
+  const numbered = left.filter((s) => s.step !== null).length;
+  const parts = [
+    numbered === 0
+      ? null
+      : numbered === 1
+        ? "the 1 step without one"
+        : `the ${numbered} steps without one`,
+    numbered < left.length ? "the rollouts whose records name no step" : null,
+  ].filter((x) => x !== null);
+  const rest = parts.join(" and ");
+  const one = parts.length === 1 && numbered === 1;
+  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)} (${tokens} tokens) ${one ? "is" : "are"} not counted: the trainer's stages are unknown there.`;
 }
 
 /** Rollouts without a token store read (records alone, or not summarised yet) are not counted. */
