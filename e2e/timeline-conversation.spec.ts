@@ -208,7 +208,7 @@ test("the torn rollout's delivered fraction says what it is of, and that the tor
   // Its side calls' tokens are outside the share, and it says how many.
   const outside =
     sides.length > 0
-      ? ` outside its ${sides.length} side call${sides.length === 1 ? "" : "s"} (${tokens(sides).toLocaleString("en-US")} more generated token${tokens(sides) === 1 ? "" : "s"})`
+      ? `, not its ${sides.length === 1 ? "side call's" : `${sides.length} side calls'`} ${tokens(sides).toLocaleString("en-US")}`
       : "";
   await expect(of).toHaveText(
     `of ${captured.toLocaleString("en-US")} generated tokens captured${outside}, not counting the torn last line's call`,

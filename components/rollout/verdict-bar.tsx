@@ -221,7 +221,7 @@ function DeliveredOf({ view, masked }: { view: RolloutView; masked: boolean }) {
   const sideTokens = sides.reduce((a, c) => a + c.generated_tokens, 0);
   const outside =
     sides.length > 0
-      ? ` outside its ${plural(sides.length, "side call")} (${plural(sideTokens, "more generated token", "more generated tokens", sideTokens.toLocaleString("en-US"))})`
+      ? `, not its ${sides.length === 1 ? "side call's" : `${sides.length} side calls'`} ${sideTokens.toLocaleString("en-US")}`
       : "";
   return (
     <span className="muted small" data-testid="verdict-delivered-of">
