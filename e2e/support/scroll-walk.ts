@@ -5,6 +5,7 @@
 // the token view's spans (./token-view). One function holds both readers: page.evaluate sends a
 // function's source alone.
 import type { Page } from "@playwright/test";
+import { expectHydrated } from "./hydration";
 
 /** A virtual list at one scroll position. */
 export interface ListState {
@@ -136,6 +137,9 @@ export async function readArea(page: Page, area: TokenArea): Promise<DomState> {
 export async function walkArea(page: Page, area: ListArea): Promise<ListState[]>;
 export async function walkArea(page: Page, area: TokenArea): Promise<DomState[]>;
 export async function walkArea(page: Page, area: Area): Promise<State[]> {
+  // As served, the area holds its first lines and no virtual height (it reads as at its end): the
+  // walk starts once React has taken it over, or a cold server's first page ends it at once.
+  await expectHydrated(page.locator(area.scroll));
   const states = await page.evaluate(inPage, [area, "walk"] as const);
   if (typeof states === "string") throw new Error(states);
   return states as State[];
