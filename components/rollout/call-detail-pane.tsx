@@ -10,7 +10,7 @@ import {
   API,
   type RolloutParams,
 } from "@/lib/schema";
-import { outputItemText } from "@/lib/view";
+import { NEW_INPUT_WORDS, outputItemText } from "@/lib/view";
 import { fmtInt, linkLabel, roleLabel, sideReason } from "./labels";
 import { getApi } from "@/components/shared/api";
 
@@ -62,7 +62,7 @@ export function CallDetailPane({
           {detail.prompt && (
             <>
               <h4>Prompt</h4>
-              <div className="split-bar" title="inherited prefix / new input (tool results, turns)">
+              <div className="split-bar" title={`inherited prefix / ${NEW_INPUT_WORDS}`}>
                 <span className="inherited" style={{ flexGrow: detail.prompt.inherited_len }} />
                 <span
                   className="interstitial"
@@ -71,8 +71,7 @@ export function CallDetailPane({
               </div>
               <p className="small" data-testid="prompt-split">
                 {fmtInt(detail.prompt.inherited_len)} tokens inherited from the parent,{" "}
-                {fmtInt(detail.prompt.interstitial_len)} new input: tool results, turns (re-fed,
-                mask 0)
+                {fmtInt(detail.prompt.interstitial_len)} {NEW_INPUT_WORDS} (re-fed, mask 0)
               </p>
               {detail.prompt.inherited_tail !== null && (
                 <pre className="text-block muted">…{detail.prompt.inherited_tail}</pre>

@@ -8,7 +8,15 @@ import Link from "next/link";
 import { plural } from "@/lib/text";
 import { useEffect, useState } from "react";
 import { API, type RunLedger } from "@/lib/schema";
-import { ledgerRows, ledgerTotals, rerenderRows, segmentQuery, tokenAtHref } from "@/lib/view";
+import {
+  ledgerRows,
+  ledgerTotals,
+  rerenderRows,
+  segmentQuery,
+  STEPLESS_WORDS,
+  tokenAtHref,
+  unknownStages,
+} from "@/lib/view";
 import { getApi } from "@/components/shared/api";
 import { LedgerChart, SEGMENT_COLOURS } from "./charts/ledger-chart";
 import { StepChart } from "./charts/step-chart";
@@ -61,11 +69,10 @@ const TRAINER_STAGE_LINK =
 
 function Stages({ l, link }: { l: RunLedger; link: BucketLink }) {
   const pct = (v: number) => `${(100 * v).toFixed(v < 0.01 && v > 0 ? 1 : 0)}%`;
-  const unknown = l.steps.filter((s) => s.step !== null && s.in_loss_mask === null).length;
-  const stepless = l.steps.some((s) => s.step === null && s.captured > 0);
+  const u = unknownStages(l.steps);
   const left = [
-    unknown > 0 ? `${plural(unknown, "step")} without a step file` : null,
-    stepless ? "the rollouts whose records name no step" : null,
+    u.steps > 0 ? `${plural(u.steps, "step")} without a step file` : null,
+    u.stepless ? STEPLESS_WORDS : null,
   ].filter((x) => x !== null);
   const beyond = l.totals.beyond_delivered ?? 0;
   return (

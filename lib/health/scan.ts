@@ -9,6 +9,7 @@ import {
   TAG,
   NO_CAPTURE_SQL,
   OTHER_MODEL_SQL,
+  SERVED_MASKED_SQL,
   SERVED_SEVERITY_SQL,
   TRAINER_SQL,
 } from "@/lib/index";
@@ -23,7 +24,7 @@ const OTHER = `(s.id IN (SELECT id FROM summary_tags WHERE tag = '${TAG.reason}o
 export const FLAGS = {
   cut_short: "s.cut_short_call != 'null'",
   other_model_main: OTHER,
-  masked_fraction: `${SERVED_SEVERITY_SQL} = 'masked'`,
+  masked_fraction: SERVED_MASKED_SQL,
   dangling_intents: "s.dangling_intents > 0",
   unreadable: "s.unreadable = 1",
   newer_schema: "s.newer_schema = 1",

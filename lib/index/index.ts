@@ -46,6 +46,7 @@ export {
   NO_CAPTURE_SQL,
   OTHER_MODEL_SQL,
   type RunFacts,
+  SERVED_MASKED_SQL,
   SERVED_SEVERITY_SQL,
   TRAINER_SQL,
 } from "./sql";

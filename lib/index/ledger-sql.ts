@@ -45,15 +45,21 @@ export function rerenderedRollouts(
     .all(limit) as Array<{ id: string; splice: string }>;
 }
 
+/** The groups route's default groups (by task and step), or null when the records hold no task. */
+function defaultGroupTables(db: Database.Database): ReturnType<typeof groupTables> | null {
+  const fields = sampleFields(db).map((f) => f.path);
+  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
+  return groupTables(db, DEFAULT_GROUP_FIELD);
+}
+
 /**
  * Rollout id → whether its group (by task and step, the groups route's default) carries an
  * advantage: at least two unmasked rewards, not all equal; null where no member's record has a
  * reward (not known). Null when the run has no task field.
  */
 export function groupSignalOf(db: Database.Database): Map<string, boolean | null> | null {
-  const fields = sampleFields(db).map((f) => f.path);
-  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
-  const t = groupTables(db, DEFAULT_GROUP_FIELD);
+  const t = defaultGroupTables(db);
+  if (t === null) return null;
   const rows = db
     .prepare(
       `SELECT m.id AS id, g.no_signal AS none, g.unrewarded AS unknown FROM ${t.members} m
@@ -76,9 +82,8 @@ export interface EqualRewardSums {
  * counted (nothing says the run groups its rollouts at all). Null with no groups.
  */
 export function equalRewardSums(db: Database.Database): EqualRewardSums[] | null {
-  const fields = sampleFields(db).map((f) => f.path);
-  if (!fields.includes(DEFAULT_GROUP_FIELD) && !anyScalarAt(db, DEFAULT_GROUP_FIELD)) return null;
-  const t = groupTables(db, DEFAULT_GROUP_FIELD);
+  const t = defaultGroupTables(db);
+  if (t === null) return null;
   return db
     .prepare(
       `SELECT s.step AS step, ifnull(sum(json_extract(s.ledger, '$.delivered') > 0), 0) AS rollouts,

@@ -39,13 +39,16 @@ export const NO_CAPTURE_SQL = "(s.severity != 'pending' AND s.has_capture = 0 AN
  */
 export const TRAINER_SQL =
   "(@tdiff != '[]' AND s.severity != 'pending' AND s.id IN (SELECT value FROM json_each(@tdiff)))";
-/** Those of them whose sample the trainer left out of the loss (masked there, ./run-severity). */
-const TRAINER_LEFT_SQL = "(@tleft != '[]' AND s.id IN (SELECT value FROM json_each(@tleft)))";
+/** A trained rollout whose sample the trainer left out of the loss: masked there (./run-severity). */
+const TRAINER_LEFT_SQL =
+  "(@tleft != '[]' AND s.severity IN ('trained', 'trained_with_warnings') AND s.id IN (SELECT value FROM json_each(@tleft)))";
+/** Masked as served: by the capture's consumer (or the record), or by the trainer. */
+export const SERVED_MASKED_SQL = `(s.severity = 'masked' OR ${TRAINER_LEFT_SQL})`;
 /**
  * The severity as served: a trained rollout the trainer left out of the loss is masked; one with
  * another run-level warning is trained with warnings.
  */
-export const SERVED_SEVERITY_SQL = `(CASE WHEN s.severity IN ('trained', 'trained_with_warnings') AND ${TRAINER_LEFT_SQL} THEN 'masked' WHEN s.severity = 'trained' AND (${OTHER_MODEL_SQL} OR ${NO_CAPTURE_SQL} OR ${TRAINER_SQL}) THEN 'trained_with_warnings' ELSE s.severity END)`;
+export const SERVED_SEVERITY_SQL = `(CASE WHEN ${TRAINER_LEFT_SQL} THEN 'masked' WHEN s.severity = 'trained' AND (${OTHER_MODEL_SQL} OR ${NO_CAPTURE_SQL} OR ${TRAINER_SQL}) THEN 'trained_with_warnings' ELSE s.severity END)`;
 
 export const factParams = (f: RunFacts): Params => ({
   policy: f.policy_model,

@@ -2,6 +2,7 @@
 // reached the gradient, over the steps where that is known, and the largest loss by name.
 import type { LedgerStep, RunLedger } from "@/lib/schema";
 import { plural } from "@/lib/text";
+import { STEPLESS_WORDS, unknownStages } from "@/lib/view";
 
 /** Each loss's name as the page and the sentence say it. */
 export const LOSS_WORDS = {
@@ -123,21 +124,19 @@ function scopeOf(steps: readonly LedgerStep[], l: LedgerLosses): string {
 function trainerNote(steps: readonly LedgerStep[], stage: LedgerLosses["stage"]): string {
   if (stage === "delivered")
     return "The trainer's loss mask is unknown (no train_data_step files).";
-  const left = steps.filter((s) => s.in_loss_mask === null && s.captured > 0);
-  if (left.length === 0) return "";
-  const tokens = left.reduce((a, s) => a + s.captured, 0).toLocaleString("en-US");
-  // Rollouts whose records name no step are no step: said apart.
-  const numbered = left.filter((s) => s.step !== null).length;
+  const u = unknownStages(steps);
+  if (u.steps === 0 && !u.stepless) return "";
+  const tokens = u.tokens.toLocaleString("en-US");
   const parts = [
-    numbered === 0
+    u.steps === 0
       ? null
-      : numbered === 1
+      : u.steps === 1
         ? "the 1 step without one"
-        : `the ${numbered} steps without one`,
-    numbered < left.length ? "the rollouts whose records name no step" : null,
+        : `the ${u.steps} steps without one`,
+    u.stepless ? STEPLESS_WORDS : null,
   ].filter((x) => x !== null);
   const rest = parts.join(" and ");
-  const one = parts.length === 1 && numbered === 1;
+  const one = parts.length === 1 && u.steps === 1;
   return `${rest.charAt(0).toUpperCase()}${rest.slice(1)} (${tokens} tokens) ${one ? "is" : "are"} not counted: the trainer's stages are unknown there.`;
 }
 

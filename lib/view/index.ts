@@ -112,6 +112,7 @@ export {
   tokenItems,
   type TokenLine,
   visibleText,
+  NEW_INPUT_WORDS,
 } from "./token-rows";
 export { verdictLabel } from "./verdict-label";
 export { mismatchTokenHref, tokenAtHref } from "./token-link";
@@ -126,5 +127,7 @@ export {
   type SegmentKey,
   segmentQuery,
   segmentsOf,
+  STEPLESS_WORDS,
+  unknownStages,
 } from "./ledger";
 export { type ExpertLoad, expertLoad, routeWords } from "./expert-load";

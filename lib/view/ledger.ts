@@ -60,6 +60,26 @@ export function segmentsOf(s: LedgerStep): Record<SegmentKey, number> {
   };
 }
 
+/** How the rollouts whose records name no step are called where the ledger leaves them out. */
+export const STEPLESS_WORDS = "the rollouts whose records name no step";
+
+/**
+ * What the ledger cannot follow to the trainer: the numbered steps with captured tokens and no
+ * step file, whether rollouts that name no step have any (never called a step), and their tokens.
+ */
+export function unknownStages(steps: readonly LedgerStep[]): {
+  steps: number;
+  stepless: boolean;
+  tokens: number;
+} {
+  const left = steps.filter((s) => s.in_loss_mask === null && s.captured > 0);
+  return {
+    steps: left.filter((s) => s.step !== null).length,
+    stepless: left.some((s) => s.step === null),
+    tokens: left.reduce((a, s) => a + s.captured, 0),
+  };
+}
+
 /** Steps with a number (the chart's x axis), in order. */
 export function ledgerRows(l: RunLedger): LedgerRow[] {
   return l.steps.flatMap((s) =>

@@ -180,10 +180,13 @@ export function moveCursor(
  * A segment header's words. Generated text is called trained only when the viewed sequence's
  * training (./sequence-training) says so; otherwise it says why not.
  */
+/** A prompt's tokens past the inherited prefix (the routes' `interstitial`), in a user's words. */
+export const NEW_INPUT_WORDS = "new input: tool results, turns";
+
 export function segmentLabel(kind: SegmentKind, training: SequenceTraining): string {
   if (kind === "inherited") return "inherited prefix (input, mask 0)";
   // Between the last generation and this call's: tool results, user turns, template tokens.
-  if (kind === "interstitial") return "new input: tool results, turns (re-fed, mask 0)";
+  if (kind === "interstitial") return `${NEW_INPUT_WORDS} (re-fed, mask 0)`;
   if (kind !== "generated") return `${kind} (re-fed, mask 0)`;
   return training.words ? `generated (mask 1, ${training.words})` : "generated (mask 1)";
 }
